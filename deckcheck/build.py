@@ -1,0 +1,245 @@
+"""Turn source card records into the compact database that the service ships.
+
+Used by ``deckcheck db build --from PATH`` (the merged catalogue in
+``cards.json.gz``) and by ``deckcheck db sync`` (TCGdex records mapped to the
+same shape first). The output keeps card facts and a fingerprint of the
+functional text, never the text itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Iterable
+
+from .names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
+
+#: the columns of one card row in the shipped database, in order
+FIELDS = (
+    "id", "name", "supertype", "subtypes", "evolves_from", "types",
+    "mark", "set_id", "number", "rarity", "fingerprint",
+)
+SCHEMA_VERSION = 1
+
+_WORDS = re.compile(r"[^0-9a-z]+")
+_BASIC_ENERGY_NAME = re.compile(
+    r"^(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy$", re.IGNORECASE
+)
+
+
+class BuildError(Exception):
+    """The source data cannot be turned into a database."""
+
+
+def data_dir() -> Path:
+    """The folder holding the shipped tables (``data/``)."""
+    env = os.environ.get("DECKCHECK_DATA_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+def read_table(name: str, directory: Path | None = None) -> list[dict]:
+    """Rows of a reviewed CSV table in ``data/``; ``#`` lines are comments."""
+    path = (directory or data_dir()) / name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BuildError(f"cannot read data table {path}: {exc.strerror}") from exc
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    return list(csv.DictReader(io.StringIO("\n".join(lines))))
+
+
+def normalise_text(text: str, rewordings: list[tuple[str, str]] = ()) -> str:
+    """Lower-case words only, energy symbols spelled out, known rewordings applied."""
+    text = expand_symbols(fold(text)).lower().replace("×", "x")
+    text = " ".join(w for w in _WORDS.split(text) if w)
+    for old, new in rewordings:
+        text = text.replace(old, new)
+    return text
+
+
+def _functional_parts(card: dict, rewordings) -> list:
+    norm = lambda s: normalise_text(s or "", rewordings)  # noqa: E731
+    if card["supertype"] == "Pokémon":
+        return [
+            card.get("hp"),
+            sorted(card.get("types") or []),
+            [(norm(a.get("name")), norm(a.get("effect"))) for a in card.get("abilities") or []],
+            [
+                (norm(a.get("name")), sorted(a.get("cost") or []), norm(str(a.get("damage") or "")),
+                 norm(a.get("effect")))
+                for a in card.get("attacks") or []
+            ],
+            sorted(norm(w.get("type")) + norm(w.get("value")) for w in card.get("weaknesses") or []),
+            sorted(norm(w.get("type")) + norm(w.get("value")) for w in card.get("resistances") or []),
+            card.get("retreat"),
+        ]
+    return [norm(card.get("effect"))]
+
+
+def fingerprint(card: dict, subtypes: list[str], rewordings=()) -> str | None:
+    """A short hash of what the card does; None when the source has no text for it."""
+    parts = _functional_parts(card, rewordings)
+    if parts == [""]:
+        return None
+    kind = [t for t in subtypes if t in ("ACE SPEC", "Item", "Supporter", "Stadium", "Pokémon Tool", "Special")]
+    blob = json.dumps([card["supertype"], name_key(card["name"]), sorted(kind), parts], ensure_ascii=False)
+    return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def is_basic_energy(card: dict) -> bool:
+    """Basic Energy is decided from the name and the absence of text, never from ``energyType``."""
+    if card["supertype"] != "Energy":
+        return False
+    return bool(_BASIC_ENERGY_NAME.match(card["name"].strip())) and not card.get("effect") and not card.get("attacks")
+
+
+def _fixed_subtypes(card: dict, ace_spec_ids: set[str]) -> list[str]:
+    subtypes = list(card.get("subtypes") or [])
+    if card["supertype"] == "Energy":
+        # several Special Energies come as basic in the source (energyType "Normal")
+        subtypes = [t for t in subtypes if t not in ("Basic", "Special")]
+        subtypes.insert(0, "Basic" if is_basic_energy(card) else "Special")
+    if (card["id"] in ace_spec_ids or card.get("rarity") == "ACE SPEC Rare") and "ACE SPEC" not in subtypes:
+        subtypes.append("ACE SPEC")
+    if card["name"].startswith("Radiant ") and card["supertype"] == "Pokémon" and "Radiant" not in subtypes:
+        subtypes.append("Radiant")
+    if card["name"].rstrip().endswith("◇") and "Prism Star" not in subtypes:
+        subtypes.append("Prism Star")
+    return subtypes
+
+
+def _ace_spec_ids(cards: list[dict], sets_by_code: dict[str, list[str]], directory: Path | None) -> set[str]:
+    """Printing ids listed in ``data/ace-spec.csv`` (the Black & White ones carry no flag)."""
+    wanted = {}
+    for row in read_table("ace-spec.csv", directory):
+        for set_id in sets_by_code.get(row["set_code"].upper(), []):
+            wanted[(set_id, row["number"].lstrip("0"))] = row["name"]
+    found, matched = set(), set()
+    for card in cards:
+        key = (card["set_id"], str(card.get("number", "")).lstrip("0"))
+        if key in wanted:
+            if name_key(card["name"]) != name_key(wanted[key]):
+                raise BuildError(f"ace-spec.csv names {wanted[key]!r} but {card['id']} is {card['name']!r}")
+            found.add(card["id"])
+            matched.add(wanted[key])
+    missing = set(wanted.values()) - matched
+    if missing:
+        raise BuildError(f"ace-spec.csv rows match no card: {sorted(missing)}")
+    return found
+
+
+def build(source: dict, directory: Path | None = None, built_at: str | None = None) -> dict:
+    """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
+
+    :raises BuildError: when the source or a data table is broken.
+    """
+    try:
+        sets, cards, meta = source["sets"], source["cards"], source.get("meta", {})
+    except (KeyError, TypeError) as exc:
+        raise BuildError("source must be an object with 'sets' and 'cards'") from exc
+    rewordings = [(normalise_text(r["old"]), normalise_text(r["new"])) for r in read_table("rewordings.csv", directory)]
+    sets_by_code: dict[str, list[str]] = {}
+    for s in sets:
+        for code in {s.get("ptcgl_code") or "", *s.get("code_aliases", [])} - {""}:
+            sets_by_code.setdefault(code.upper(), []).append(s["id"])
+    ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
+    rows = []
+    pending_text = []
+    for card in cards:
+        if not card.get("name") or not card.get("id"):
+            raise BuildError(f"card record without id or name: {str(card)[:80]}")
+        subtypes = _fixed_subtypes(card, ace_ids)
+        fp = fingerprint(card, subtypes, rewordings)
+        row = [
+            card["id"], card["name"], card["supertype"], subtypes, card.get("evolvesFrom"),
+            card.get("types") or [], (card.get("regulationMark") or "").upper() or None,
+            card["set_id"], str(card.get("number") or card.get("localId") or ""), card.get("rarity"), fp,
+        ]
+        rows.append(row)
+        if fp is None:
+            pending_text.append((row, card))
+    _borrow_fingerprints(rows, pending_text)
+    out_sets = [
+        {
+            "id": s["id"], "name": s["name"], "series": s.get("series_id"), "code": s.get("ptcgl_code"),
+            "aliases": sorted(set(s.get("code_aliases") or [])), "release": s.get("releaseDate"),
+            "official_count": s.get("official_count"),
+        }
+        for s in sets
+    ]
+    return {
+        "schema": SCHEMA_VERSION,
+        "meta": {
+            "built_at": built_at or dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "sources": {
+                "tcgdex": meta.get("tcgdex_commit"),
+                "pokemon-tcg-data": meta.get("ptcgio_commit"),
+            },
+            "cards": len(rows),
+            "sets": len(out_sets),
+        },
+        "fields": list(FIELDS),
+        "sets": out_sets,
+        "cards": rows,
+    }
+
+
+def _borrow_fingerprints(rows: list[list], pending: list[tuple[list, dict]]) -> None:
+    """A printing with no text in the source takes the fingerprint of a same-name printing
+    in the same set (secret-rare reprints), else one made from its rules lines, else
+    one made from its name alone (marked ``name:``)."""
+    fp_at = FIELDS.index("fingerprint")
+    by_set_name = {}
+    for row in rows:
+        if row[fp_at]:
+            by_set_name.setdefault((row[7], name_key(row[1])), row[fp_at])
+    for row, card in pending:
+        rules = " ".join(card.get("rules") or [])
+        row[fp_at] = by_set_name.get((row[7], name_key(row[1]))) or (
+            "rules:" + hashlib.sha1(normalise_text(rules).encode()).hexdigest()[:10] if rules
+            else "name:" + hashlib.sha1(name_key(row[1]).encode()).hexdigest()[:11]
+        )
+
+
+def load_source(path: str | os.PathLike) -> dict:
+    """Read a merged catalogue, gzip or plain JSON."""
+    path = Path(path)
+    try:
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BuildError(f"cannot read card source {path}: {exc}") from exc
+
+
+def write_database(db: dict, path: str | os.PathLike) -> None:
+    """Write atomically: a temporary file beside the target, then a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = json.dumps(db, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
+            gz.write(payload)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def iter_rows(db: dict) -> Iterable[dict]:
+    """The card rows as dicts (for tests and tools)."""
+    for row in db["cards"]:
+        yield dict(zip(db["fields"], row))

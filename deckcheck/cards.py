@@ -1,0 +1,384 @@
+"""The card database: loaded once per process, shared read-only, and card resolution.
+
+A card's identity is its printing (set and collector number). Resolution goes
+(set code, number) -> alias tables -> (name, set) -> name only (newest
+printing) -> unresolved with "did you mean" suggestions.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .names import basic_energy_type, lookup_key, name_key
+from .parse import CardLine
+
+DEFAULT_DB_FILE = "cards.json.gz"
+_NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
+RULE_BOX_SUBTYPES = frozenset(
+    {"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "Radiant", "Prism Star", "ACE SPEC",
+     "MEGA", "TAG TEAM", "LEGEND", "Level-Up", "Star"}
+)
+
+
+class DatabaseError(Exception):
+    """The card database file is missing, unreadable or inconsistent."""
+
+
+def number_key(number: str | None) -> tuple[str, int, str] | str | None:
+    """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
+    if number is None:
+        return None
+    text = number.strip().upper()
+    m = _NUMBER.match(text)
+    return (m.group(1), int(m.group(2)), m.group(3)) if m else text
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    id: str
+    name: str
+    series: str | None
+    code: str | None
+    aliases: tuple[str, ...]
+    release: str | None
+    official_count: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One printing. ``key`` is the normalised name used by the copy rule."""
+
+    id: str
+    name: str
+    supertype: str
+    subtypes: tuple[str, ...]
+    evolves_from: str | None
+    types: tuple[str, ...]
+    mark: str | None
+    set_id: str
+    number: str
+    rarity: str | None
+    fingerprint: str
+    set_code: str
+    release: str
+    series: str
+    key: str
+
+    @property
+    def is_basic_energy(self) -> bool:
+        return self.supertype == "Energy" and "Basic" in self.subtypes
+
+    @property
+    def is_basic_pokemon(self) -> bool:
+        return self.supertype == "Pokémon" and "Basic" in self.subtypes
+
+    @property
+    def is_ace_spec(self) -> bool:
+        return "ACE SPEC" in self.subtypes
+
+    @property
+    def is_radiant(self) -> bool:
+        return self.supertype == "Pokémon" and "Radiant" in self.subtypes
+
+    @property
+    def is_prism_star(self) -> bool:
+        return "Prism Star" in self.subtypes
+
+    @property
+    def has_rule_box(self) -> bool:
+        return bool(RULE_BOX_SUBTYPES.intersection(self.subtypes))
+
+    @property
+    def stage(self) -> str | None:
+        for s in ("Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "V-UNION", "MEGA", "Level-Up", "Restored"):
+            if s in self.subtypes:
+                return s
+        return None
+
+    @property
+    def label(self) -> str:
+        """``Nest Ball (SVI 181)`` for messages."""
+        return f"{self.name} ({self.set_code} {self.number})"
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id, "name": self.name, "supertype": self.supertype, "subtypes": list(self.subtypes),
+            "set": self.set_code, "set_id": self.set_id, "number": self.number, "regulation_mark": self.mark,
+            "types": list(self.types), "evolves_from": self.evolves_from, "rarity": self.rarity,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a card line was matched to a printing.
+
+    ``method`` is one of ``printing``, ``alias``, ``name-and-set``, ``name``,
+    ``basic-energy`` or ``unresolved``.
+    """
+
+    card: Card | None
+    method: str
+    suggestions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Alias:
+    sets: tuple[str, ...]
+    prefix: str
+    offset: int
+    action: str
+
+
+@dataclass
+class CardDB:
+    """All printings with their indexes. Build with :func:`load`; never mutated after."""
+
+    cards: dict[str, Card]
+    sets: dict[str, CardSet]
+    meta: dict
+    version: str
+    path: str | None = None
+    _by_code: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _aliases: dict[str, _Alias] = field(default_factory=dict)
+    _by_number: dict[tuple, tuple[Card, ...]] = field(default_factory=dict)
+    _by_name: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    _names: list[str] = field(default_factory=list)
+    _basic_energy: dict[str, Card] = field(default_factory=dict)
+
+    def info(self) -> dict:
+        """What a report says about the database it used."""
+        return {
+            "version": self.version,
+            "built_at": self.meta.get("built_at"),
+            "sources": self.meta.get("sources", {}),
+            "cards": len(self.cards),
+            "sets": len(self.sets),
+        }
+
+    # -- lookups -------------------------------------------------------------
+
+    def get(self, card_id: str) -> Card | None:
+        return self.cards.get(card_id)
+
+    def by_name(self, name: str) -> tuple[Card, ...]:
+        """Every printing with this name, newest first."""
+        return self._by_name.get(lookup_key(name), ())
+
+    def printings_of(self, card: Card) -> tuple[Card, ...]:
+        return self._by_name.get(card.key.lower(), ())
+
+    def sets_for_code(self, code: str) -> tuple[str, ...]:
+        code = code.upper()
+        alias = self._aliases.get(code)
+        own = self._by_code.get(code, ())
+        return own + tuple(s for s in (alias.sets if alias else ()) if s not in own)
+
+    def find(self, set_code: str, number: str) -> Card | None:
+        """The printing with this set code and collector number, through the alias table."""
+        code = set_code.upper()
+        key = number_key(number)
+        for set_id in self._by_code.get(code, ()):
+            hit = self._by_number.get((set_id, key))
+            if hit:
+                return hit[0]
+        alias = self._aliases.get(code)
+        if alias is None or alias.action != "lookup":
+            return None
+        for candidate in _alias_numbers(number, alias):
+            for set_id in alias.sets:
+                hit = self._by_number.get((set_id, number_key(candidate)))
+                if hit:
+                    return hit[0]
+        return None
+
+    def basic_energy(self, energy_type: str) -> Card | None:
+        return self._basic_energy.get(energy_type)
+
+    def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
+        """Up to ``limit`` card names close to ``name`` (rapidfuzz)."""
+        query = lookup_key(name)
+        if not query:
+            return ()
+        hits = process.extract(query, self._names, scorer=fuzz.QRatio, limit=limit * 3, score_cutoff=60)
+        seen, out = set(), []
+        for key, _score, _ in hits:
+            display = self._by_name[key][0].name
+            if display not in seen:
+                seen.add(display)
+                out.append(display)
+        return tuple(out[:limit])
+
+    def search(self, query: str = "", set_code: str | None = None, number: str | None = None,
+               limit: int = 20) -> list[Card]:
+        """Cards for lookup and autocomplete: exact printing, else exact name, else fuzzy names."""
+        if set_code and number:
+            hit = self.find(set_code, number)
+            return [hit] if hit else []
+        pool_sets = set(self.sets_for_code(set_code)) if set_code else None
+        keep = (lambda c: c.set_id in pool_sets) if pool_sets is not None else (lambda c: True)
+        if not query:
+            return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
+        out: list[Card] = [c for c in self.by_name(query) if keep(c)]
+        key = lookup_key(query)
+        prefixed = [k for k in self._names if k.startswith(key) and k != key]
+        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
+        for k in prefixed[:limit] + fuzzy:
+            out.extend(c for c in self._by_name[k] if keep(c))
+            if len(out) >= limit:
+                break
+        seen, unique = set(), []
+        for c in out:
+            if c.id not in seen:
+                seen.add(c.id)
+                unique.append(c)
+        return unique[:limit]
+
+    # -- resolution ----------------------------------------------------------
+
+    def resolve(self, line: CardLine) -> Resolution:
+        """Match one parsed card line to a printing; never raises."""
+        code = (line.set_code or "").upper()
+        alias = self._aliases.get(code)
+        energy = basic_energy_type(line.name)
+        if code and line.number and (alias is None or alias.action == "lookup"):
+            card = self.find(code, line.number)
+            if card is not None:
+                if energy and not card.is_basic_energy:
+                    card = None  # a basic Energy name on a wrong number: fall through to the type
+                else:
+                    return Resolution(card, "printing" if code in self._by_code else "alias")
+        if energy and self.basic_energy(energy):
+            return Resolution(self.basic_energy(energy), "basic-energy")
+        named = self.by_name(line.name)
+        if named and code and (alias is None or alias.action == "lookup"):
+            in_set = set(self.sets_for_code(code))
+            for card in named:
+                if card.set_id in in_set:
+                    return Resolution(card, "name-and-set")
+        if named:
+            return Resolution(named[0], "name")
+        return Resolution(None, "unresolved", self.suggest(line.name))
+
+
+def _alias_numbers(number: str, alias: _Alias) -> list[str]:
+    """Candidate collector numbers for an alias row (prefix and Limitless offsets)."""
+    digits = number.strip()
+    if not digits.isdigit():
+        return [digits]
+    out = []
+    if alias.offset and int(digits) > alias.offset:
+        out.append(f"{alias.prefix}{int(digits) - alias.offset}")
+    elif not alias.offset:
+        out.append(f"{alias.prefix}{digits}")
+    return out
+
+
+def _load_aliases(directory: Path | None) -> dict[str, _Alias]:
+    out = {}
+    for row in read_table("set-aliases.csv", directory):
+        action = row.get("action") or "lookup"
+        if action not in ("lookup", "by-name", "energy"):
+            raise DatabaseError(f"set-aliases.csv: unknown action {action!r} for {row['alias']}")
+        out[row["alias"].upper()] = _Alias(
+            tuple((row.get("sets") or "").split()), row.get("prefix") or "", int(row.get("offset") or 0), action
+        )
+    return out
+
+
+def from_dict(raw: dict, version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
+    """Index a database dict (as written by :mod:`deckcheck.build`)."""
+    if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
+        raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
+    sets = {
+        s["id"]: CardSet(s["id"], s["name"], s.get("series"), s.get("code"), tuple(s.get("aliases") or ()),
+                         s.get("release"), s.get("official_count"))
+        for s in raw["sets"]
+    }
+    cards: dict[str, Card] = {}
+    for row in raw["cards"]:
+        (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = row
+        s = sets.get(set_id)
+        if s is None:
+            raise DatabaseError(f"card {cid} names unknown set {set_id}")
+        cards[cid] = Card(cid, name, supertype, tuple(subtypes), evolves_from, tuple(types), mark, set_id,
+                          number, rarity, fp, s.code or set_id.upper(), s.release or "", s.series or "",
+                          name_key(name))
+    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)
+    _index(db, directory)
+    return db
+
+
+def _index(db: CardDB, directory: Path | None) -> None:
+    by_code: dict[str, list[str]] = {}
+    for s in db.sets.values():
+        for code in {s.code or "", *s.aliases} - {""}:
+            by_code.setdefault(code.upper(), []).append(s.id)
+    # a code shared by a main set and its subset (SHF, CEL, BRS...) looks in the main set first
+    db._by_code = {k: tuple(sorted(v, key=lambda sid: (len(sid), sid))) for k, v in by_code.items()}
+    db._aliases = _load_aliases(directory)
+    by_number: dict[tuple, list[Card]] = {}
+    by_name: dict[str, list[Card]] = {}
+    for card in db.cards.values():
+        by_number.setdefault((card.set_id, number_key(card.number)), []).append(card)
+        by_name.setdefault(card.key.lower(), []).append(card)
+    db._by_number = {k: tuple(v) for k, v in by_number.items()}
+    newest = lambda c: (c.release, c.id)  # noqa: E731
+    db._by_name = {k: tuple(sorted(v, key=newest, reverse=True)) for k, v in by_name.items()}
+    db._names = list(db._by_name)
+    for card in sorted(db.cards.values(), key=newest):
+        if card.is_basic_energy:
+            t = basic_energy_type(card.name)
+            if t:
+                db._basic_energy[t] = card  # ends on the newest printing of each type
+
+
+def default_path() -> Path:
+    env = os.environ.get("DECKCHECK_DB")
+    return Path(env) if env else data_dir() / DEFAULT_DB_FILE
+
+
+def load(path: str | os.PathLike | None = None) -> CardDB:
+    """Read and index a database file. Raises :class:`DatabaseError` with a clear reason."""
+    path = Path(path) if path else default_path()
+    try:
+        blob = path.read_bytes()
+        raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+    except FileNotFoundError as exc:
+        raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
+    except (OSError, EOFError, ValueError) as exc:
+        raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
+    version = hashlib.sha256(blob).hexdigest()[:12]
+    try:
+        return from_dict(raw, version, str(path))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DatabaseError(f"card database at {path} is malformed: {exc!r}") from exc
+
+
+_lock = threading.Lock()
+_current: CardDB | None = None
+
+
+def get_db() -> CardDB:
+    """The process-wide database, loaded on first use."""
+    global _current
+    if _current is None:
+        with _lock:
+            if _current is None:
+                _current = load()
+    return _current
+
+
+def set_db(db: CardDB) -> None:
+    """Swap the process-wide database (a new file from ``db sync``); readers keep their reference."""
+    global _current
+    _current = db
