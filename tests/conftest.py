@@ -1,0 +1,76 @@
+"""Shared fixtures: the real card database, the app, and a real gunicorn on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKS = Path(__file__).resolve().parent / "decks"
+
+
+@pytest.fixture(scope="session")
+def db():
+    from deckcheck.cards import get_db
+
+    return get_db()
+
+
+@pytest.fixture()
+def app():
+    from deckcheck import create_app
+
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = None, workers: int = 1):
+    """Start a real gunicorn on a free loopback port; return (process, base_url)."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
+    if (ROOT / "gunicorn.conf.py").exists():
+        cmd += ["--config", str(ROOT / "gunicorn.conf.py")]
+    cmd.append(app_spec)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited: {proc.stderr.read().decode()[-2000:]}")
+        try:
+            requests.get(base + "/healthz", timeout=1)
+            return proc, base
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("gunicorn did not start within 30 s")
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """Base URL of the app served by a real gunicorn on 127.0.0.1 for the whole session."""
+    proc, base = start_gunicorn()
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
