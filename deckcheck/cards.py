@@ -34,13 +34,13 @@ class DatabaseError(Exception):
     """The card database file is missing, unreadable or inconsistent."""
 
 
-def number_key(number: str | None) -> tuple[str, int, str] | str | None:
+def number_key(number: str | None) -> tuple[str, int, str] | None:
     """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
     if number is None:
         return None
     text = number.strip().upper()
     m = _NUMBER.match(text)
-    return (m.group(1), int(m.group(2)), m.group(3)) if m else text
+    return (m.group(1), int(m.group(2)), m.group(3)) if m else (text, -1, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,14 +332,21 @@ def _index(db: CardDB, directory: Path | None) -> None:
         by_number.setdefault((card.set_id, number_key(card.number)), []).append(card)
         by_name.setdefault(card.key.lower(), []).append(card)
     db._by_number = {k: tuple(v) for k, v in by_number.items()}
+    # newest set first; inside a set the regular print (lowest number) before secret rares
+    order = lambda c: (_neg_date(c.release), number_key(c.number), c.id)  # noqa: E731
     newest = lambda c: (c.release, c.id)  # noqa: E731
-    db._by_name = {k: tuple(sorted(v, key=newest, reverse=True)) for k, v in by_name.items()}
+    db._by_name = {k: tuple(sorted(v, key=order)) for k, v in by_name.items()}
     db._names = list(db._by_name)
     for card in sorted(db.cards.values(), key=newest):
         if card.is_basic_energy:
             t = basic_energy_type(card.name)
             if t:
                 db._basic_energy[t] = card  # ends on the newest printing of each type
+
+
+def _neg_date(iso: str) -> int:
+    """A sort key that puts later ISO dates first."""
+    return -int(iso.replace("-", "") or 0)
 
 
 def default_path() -> Path:

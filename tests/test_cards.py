@@ -1,0 +1,108 @@
+"""Card resolution against the shipped database: the ladder, aliases and suggestions."""
+
+import pytest
+
+from deckcheck import cards
+from deckcheck.cards import DatabaseError, number_key
+from deckcheck.parse import CardLine
+
+
+def line(name, set_code=None, number=None, count=1):
+    return CardLine(line=1, raw="", count=count, name=name, set_code=set_code, number=number)
+
+
+@pytest.mark.parametrize(
+    ("name", "set_code", "number", "method", "card_id"),
+    [
+        ("Ultra Ball", "SVI", "196", "printing", "sv01-196"),
+        ("Nest Ball", "SVI", "181", "printing", "sv01-181"),
+        ("Rotom V", "LOR", "58", "printing", "swsh11-058"),
+        ("Xurkitree-GX", "PR-SM", "68", "printing", "smp-SM68"),
+        ("Frosmoth", "SHF", "SV34", "printing", "swsh4.5sv-SV034"),
+        ("Arceus {*}", "FLI", "96", "printing", "sm6-96"),
+        # alias table: Limitless and PTCGL spellings
+        ("Bibarel", "CRZ-GG", "25", "alias", "swsh12.5gg-GG25"),
+        ("Frosmoth", "SHF", "107", "printing", "swsh4.5sv-SV034"),
+        ("Fighting Energy", "TK-LYCANROC", "5", "alias", "tk-sm-l-5"),
+        # basic Energy resolves by type whatever the set
+        ("Basic {R} Energy", "SVE", "10", "printing", "sve-010"),
+        ("Basic {R} Energy", "SVALT", "132", "basic-energy", "mee-002"),
+        ("Basic {P} Energy", "Energy", "13", "basic-energy", "mee-005"),
+        ("Lightning Energy", None, "4", "basic-energy", "mee-004"),
+        # PTCGL-only ALT prints resolve by name
+        ("Boss's Orders", "SWSHALT", "32", "name", "me02.5-183"),
+        # name and set when the number is wrong
+        ("Nest Ball", "SVI", "999", "name-and-set", "sv01-181"),
+        # name only: the newest printing
+        ("Telepathic {P} Energy", None, None, "name", "me03-088"),
+    ],
+)
+def test_resolution_ladder(db, name, set_code, number, method, card_id):
+    res = db.resolve(line(name, set_code, number))
+    assert (res.method, res.card.id) == (method, card_id)
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestions"),
+    [
+        ("Nest Bal", ("Nest Ball", "Net Ball", "Beast Ball")),
+        ("Charzard ex", ("Charizard ex", "M Charizard-EX", "Charizard-GX")),
+    ],
+)
+def test_unresolved_with_suggestions(db, name, suggestions):
+    res = db.resolve(line(name))
+    assert (res.card, res.method, res.suggestions) == (None, "unresolved", suggestions)
+
+
+def test_gibberish_has_no_suggestions(db):
+    res = db.resolve(line("zzqx vvvv"))
+    assert (res.card, res.suggestions) == (None, ())
+
+
+def test_card_facts(db):
+    reversal = db.get("sv04-266")
+    assert reversal.subtypes[0] == "Special" and not reversal.is_basic_energy
+    assert db.get("bw7-137").is_ace_spec  # Computer Search BCR 137: BW ACE SPEC from data/ace-spec.csv
+    assert not db.get("base1-71").is_ace_spec
+    assert db.get("me01-131").mark == "I"
+    assert db.get("sve-010").is_basic_energy
+
+
+def test_ace_spec_flags_cover_both_eras(db):
+    names = {c.name for c in db.cards.values() if c.is_ace_spec}
+    assert {"Computer Search", "Dowsing Machine", "Scramble Switch", "Gold Potion", "Prime Catcher",
+            "Master Ball", "Grand Tree", "Precious Trolley"} <= names
+
+
+def test_search(db):
+    assert db.search("nest bal")[0].name == "Nest Ball"
+    assert [c.id for c in db.search(set_code="SVI", number="181")] == ["sv01-181"]
+    assert len(db.search("ball")) == 20
+
+
+@pytest.mark.parametrize(("a", "b"), [("TG01", "TG1"), ("007", "7"), ("sv034", "SV34"), ("146a", "146A")])
+def test_number_key(a, b):
+    assert number_key(a) == number_key(b)
+
+
+def test_database_info(db):
+    info = db.info()
+    assert info["cards"] == 21180 and info["sets"] == 203
+    assert info["sources"]["tcgdex"].startswith("d9083b73")
+    assert len(info["version"]) == 12
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "card database not found at"),
+        (b"not gzip, not json", "is unreadable"),
+        (b'{"schema": 99, "fields": [], "sets": [], "cards": []}', "has an unknown layout"),
+    ],
+)
+def test_broken_database_fails_loudly(tmp_path, content, message):
+    path = tmp_path / "cards.json.gz"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(DatabaseError, match=message):
+        cards.load(path)
