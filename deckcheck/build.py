@@ -147,6 +147,7 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         sets, cards, meta = source["sets"], source["cards"], source.get("meta", {})
     except (KeyError, TypeError) as exc:
         raise BuildError("source must be an object with 'sets' and 'cards'") from exc
+    _check_records(sets, cards)
     rewordings = [(normalise_text(r["old"]), normalise_text(r["new"])) for r in read_table("rewordings.csv", directory)]
     sets_by_code: dict[str, list[str]] = {}
     for s in sets:
@@ -156,8 +157,6 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
     rows = []
     pending_text = []
     for card in cards:
-        if not card.get("name") or not card.get("id"):
-            raise BuildError(f"card record without id or name: {str(card)[:80]}")
         subtypes = _fixed_subtypes(card, ace_ids)
         fp = fingerprint(card, subtypes, rewordings)
         row = [
@@ -192,6 +191,18 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         "sets": out_sets,
         "cards": rows,
     }
+
+
+def _check_records(sets: list[dict], cards: list[dict]) -> None:
+    """Every card names an id, a name, a supertype and a set of the source."""
+    set_ids = {s.get("id") for s in sets}
+    for card in cards:
+        if not isinstance(card, dict) or not card.get("id") or not card.get("name"):
+            raise BuildError(f"card record without id or name: {str(card)[:80]}")
+        if card.get("supertype") not in ("Pokémon", "Trainer", "Energy"):
+            raise BuildError(f"card {card['id']} has no valid supertype: {card.get('supertype')!r}")
+        if card.get("set_id") not in set_ids:
+            raise BuildError(f"card {card['id']} names unknown set {card.get('set_id')!r}")
 
 
 def _borrow_fingerprints(rows: list[list], pending: list[tuple[list, dict]]) -> None:
