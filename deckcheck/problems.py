@@ -19,6 +19,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "unparsed-line": ("P101", ERROR, "A line that is neither a header nor a card"),
     "total-mismatch": ("P102", WARNING, "The list's own total differs from the real count"),
     "input-limit": ("P103", ERROR, "The decklist is larger than the service accepts"),
+    "unreadable-file": ("P104", ERROR, "A file that cannot be read as UTF-8 text (binary, another encoding)"),
     "unknown-card": ("C101", ERROR, "A card that could not be found in the card database"),
     "resolved-by-name": ("C102", INFO, "A card found by its name alone"),
     "deck-size": ("R101", ERROR, "A deck has exactly 60 cards"),
