@@ -59,12 +59,18 @@ def read_table(name: str, directory: Path | None = None) -> list[dict]:
 
 
 def normalise_text(text: str, rewordings: list[tuple[str, str]] = ()) -> str:
-    """Lower-case words only, energy symbols spelled out, known rewordings applied."""
+    """Lower-case words only, energy symbols spelled out, known rewordings applied.
+
+    A rewording may delete a phrase (reminder text), so spaces are tidied afterwards.
+    """
     text = expand_symbols(fold(text)).lower().replace("×", "x")
     text = " ".join(w for w in _WORDS.split(text) if w)
+    if not rewordings:
+        return text
+    text = f" {text} "
     for old, new in rewordings:
-        text = text.replace(old, new)
-    return text
+        text = text.replace(f" {old} ", f" {new} " if new else " ")
+    return " ".join(text.split())
 
 
 def _functional_parts(card: dict, rewordings) -> list:
@@ -138,6 +144,57 @@ def _ace_spec_ids(cards: list[dict], sets_by_code: dict[str, list[str]], directo
     return found
 
 
+_NAME_TAG = re.compile(r"\s+Team Flare (?:Hyper )?Gear$")
+
+
+def _fixed_name(card: dict) -> dict:
+    """TCGdex appends the "Team Flare Gear" label to five Phantom Forces Trainer names
+    (``Robo Substitute Team Flare Gear``); the card's name is ``Robo Substitute``."""
+    name = _NAME_TAG.sub("", card["name"]) if isinstance(card.get("name"), str) else card.get("name")
+    return card if name == card.get("name") else {**card, "name": name}
+
+
+def _printing_rows(rows: list[list], sets_by_code: dict[str, list[str]], code: str, number: str) -> list[list] | None:
+    """Rows of one printing by set code and number; None when the source has no set with that code."""
+    set_ids = sets_by_code.get(code.upper())
+    if not set_ids:
+        return None
+    number = number.lstrip("0").upper()
+    return [r for r in rows if r[7] in set_ids and r[8].lstrip("0").upper() == number]
+
+
+def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], directory: Path | None) -> None:
+    """Apply ``data/functional-exceptions.csv``: split variants off, then check the reviewed pairs.
+
+    A row whose set is not in the source is skipped (a partial source still builds); a row
+    whose set is present but whose printing or name is wrong is a :class:`BuildError`.
+    """
+    fp_at = FIELDS.index("fingerprint")
+    pairs = []
+    for row in read_table("functional-exceptions.csv", directory):
+        where = f"functional-exceptions.csv: {row['name']} {row['set_code']} {row['number']}"
+        found = _printing_rows(rows, sets_by_code, row["set_code"], row["number"])
+        if found is None:
+            continue
+        if not found:
+            raise BuildError(f"{where}: no such printing in the source")
+        for r in found:
+            if name_key(r[1]) != name_key(row["name"]):
+                raise BuildError(f"{where}: that printing is {r[1]!r}")
+            if row.get("variant"):
+                r[fp_at] = hashlib.sha1(f"{r[fp_at]}|{row['variant']}".encode()).hexdigest()[:16]
+        if row.get("not_same_as"):
+            code, _, number = row["not_same_as"].rpartition(" ")
+            other = _printing_rows(rows, sets_by_code, code, number)
+            if other == []:
+                raise BuildError(f"{where}: not_same_as {row['not_same_as']} is no printing in the source")
+            if other:
+                pairs.append((where, row["not_same_as"], found, other))
+    for where, other_label, found, other in pairs:
+        if {r[fp_at] for r in found} & {r[fp_at] for r in other}:
+            raise BuildError(f"{where} and {other_label} still share a fingerprint; give the row a variant")
+
+
 def build(source: dict, directory: Path | None = None, built_at: str | None = None) -> dict:
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
 
@@ -153,6 +210,7 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
     for s in sets:
         for code in {s.get("ptcgl_code") or "", *s.get("code_aliases", [])} - {""}:
             sets_by_code.setdefault(code.upper(), []).append(s["id"])
+    cards = [_fixed_name(card) for card in cards]
     ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
     rows = []
     pending_text = []
@@ -168,6 +226,7 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         if fp is None:
             pending_text.append((row, card))
     _borrow_fingerprints(rows, pending_text)
+    _apply_exceptions(rows, sets_by_code, directory)
     out_sets = [
         {
             "id": s["id"], "name": s["name"], "series": s.get("series_id"), "code": s.get("ptcgl_code"),
