@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import cards as _cards
-from .cards import Card, CardDB, Resolution
+from .cards import Card, CardDB
 from .formats import Ban, Format, FormatError, default_formats
 from .names import name_key
-from .parse import CardLine, ParseResult, parse
+from .parse import ParseResult, parse
 from .problems import Counts, Problem, Report, sort_problems
 from .rules import REGISTRY
 
+_KIND = {"Pokémon": "pokemon", "Trainer": "trainer", "Energy": "energy"}
 
-@dataclass
+
+@dataclass(slots=True)
 class ResolvedLine:
     """A card line with the printing it resolved to and its legality in the format."""
 
@@ -38,37 +40,39 @@ class ResolvedLine:
         return self.legal_via is not None and self.ban is None
 
     def to_dict(self) -> dict:
+        card = self.card
         return {
             "line": self.line, "count": self.count, "text": self.raw, "name": self.name,
             "set": self.set_code, "number": self.number, "resolution": self.method,
             "suggestions": list(self.suggestions), "legal": self.legal,
-            "legal_via": self.legal_via.id if self.legal_via is not None and self.legal_via is not self.card else None,
+            "legal_via": self.legal_via.id if self.legal_via is not None and self.legal_via is not card else None,
             "banned": self.ban is not None,
-            "card": self.card.to_dict() if self.card else None,
+            "card": card.to_dict() if card is not None else None,
         }
 
 
-@dataclass
 class Deck:
-    lines: list[ResolvedLine]
-    parse_problems: list[Problem] = field(default_factory=list)
-    declared_total: int | None = None
-    declared_total_line: int | None = None
+    """The resolved lines of one decklist, with the sums every rule needs computed once."""
 
-    @property
-    def known(self) -> list[ResolvedLine]:
-        return [ln for ln in self.lines if ln.card is not None]
+    __slots__ = ("lines", "known", "unknown", "parse_problems", "declared_total", "declared_total_line",
+                 "total", "basic_pokemon")
 
-    @property
-    def total(self) -> int:
-        return sum(ln.count for ln in self.lines)
+    def __init__(self, lines: list[ResolvedLine], parse_problems: list[Problem] | None = None,
+                 declared_total: int | None = None, declared_total_line: int | None = None) -> None:
+        self.lines = lines
+        self.known = [ln for ln in lines if ln.card is not None]
+        self.unknown = [ln for ln in lines if ln.card is None]
+        self.parse_problems = parse_problems or []
+        self.declared_total = declared_total
+        self.declared_total_line = declared_total_line
+        self.total = sum(ln.count for ln in lines)
+        self.basic_pokemon = sum(ln.count for ln in self.known if ln.card.is_basic_pokemon)
 
     def counts(self) -> Counts:
-        c = Counts()
+        tally = {"pokemon": 0, "trainer": 0, "energy": 0, "unknown": 0}
         for ln in self.lines:
-            kind = {"Pokémon": "pokemon", "Trainer": "trainer", "Energy": "energy"}.get(ln.card.supertype if ln.card else "", "unknown")
-            setattr(c, kind, getattr(c, kind) + ln.count)
-        return c
+            tally[_KIND.get(ln.card.supertype, "unknown") if ln.card is not None else "unknown"] += ln.count
+        return Counts(**tally)
 
 
 @dataclass
@@ -89,27 +93,14 @@ class Context:
         found = self.db.by_name(name)
         return found[0].evolves_from if found else None
 
-    def why_not_legal(self, card: Card) -> str:
-        pool = self.format.pool
-        legal_from = self.format.set_legal_date(self.db, card.set_id)
-        if legal_from and legal_from > self.as_of:
-            return f"its set is legal from {legal_from.isoformat()}"
-        if pool.kind == "regulation-marks":
-            floor = pool.min_mark(self.as_of)
-            mark = f"regulation mark {card.mark}" if card.mark else "it has no regulation mark"
-            return (f"{mark} is not in the pool (lowest legal mark {floor}) and no functionally identical "
-                    "reprint is legal")
-        if pool.kind == "sets":
-            return f"its set ({self.db.sets[card.set_id].name}) is not in the pool and no functionally identical reprint is"
-        return "its set was not released by then"
-
 
 def resolve_lines(parsed: ParseResult, db: CardDB) -> list[ResolvedLine]:
+    """Each parsed card line with the printing it names (or None)."""
     out = []
     for cl in parsed.cards:
-        res: Resolution = db.resolve(cl)
+        res = db.resolve(cl)
         out.append(ResolvedLine(cl.line, cl.raw, cl.count, cl.name, cl.set_code, cl.number, res.card, res.method,
-                                res.suggestions, section=cl.section))
+                                res.suggestions, None, None, cl.section))
     return out
 
 
@@ -124,6 +115,7 @@ def _as_date(as_of) -> dt.date:
 
 
 def get_format(format: str | Format) -> Format:
+    """A shipped format by id (or the Format itself). Raises :class:`FormatError` for an unknown id."""
     if isinstance(format, Format):
         return format
     formats = default_formats()
@@ -131,6 +123,11 @@ def get_format(format: str | Format) -> Format:
         return formats[format]
     except KeyError:
         raise FormatError(f"unknown format {format!r} (known: {', '.join(sorted(formats))})") from None
+
+
+def _date_problem(fmt: Format, on: dt.date) -> Problem:
+    return Problem("date-out-of-range", f"{fmt.name} legality is known from {fmt.pool.earliest.isoformat()} on; "
+                   f"{on.isoformat()} is earlier, so card legality was not checked.")
 
 
 def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None) -> Report:
@@ -146,20 +143,18 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     lines = resolve_lines(parsed, db)
     ctx = Context(fmt, on, db)
     if on < fmt.pool.earliest:
-        ctx.date_problem = Problem("date-out-of-range", f"{fmt.name} legality is known from "
-                                   f"{fmt.pool.earliest.isoformat()} on; {on.isoformat()} is earlier, so card "
-                                   "legality was not checked.")
+        ctx.date_problem = _date_problem(fmt, on)
     else:
+        legality = fmt.legality
         for ln in lines:
             if ln.card is not None:
-                ln.legal_via, ln.ban = fmt.legality(ln.card, db, on)
-    d = Deck(lines, list(parsed.problems), parsed.declared_total, parsed.declared_total_line)
-    problems: list[Problem] = []
+                ln.legal_via, ln.ban = legality(ln.card, db, on)
+    d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line)
+    problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     for rule_name, params in fmt.rules.items():
         problems.extend(REGISTRY[rule_name].fn(d, ctx, **params))
     problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
-    counts = d.counts()
     return Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
-        counts=counts, database=db.info(), basic_pokemon=sum(ln.count for ln in d.known if ln.card.is_basic_pokemon),
+        counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon,
     )

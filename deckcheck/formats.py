@@ -1,8 +1,9 @@
 """Formats are data: one TOML file per format in ``data/formats/``.
 
 A format names its rules with their parameters, its card pool, its ban list and
-its exclusive groups, and may extend another format. A broken format file is a
-:class:`FormatError` at start-up, never a wrong verdict later.
+its exclusive groups, and may extend another. A broken format file is a
+:class:`FormatError` at start-up (naming the file), never a wrong verdict later.
+The mini-language is described in the README ("Format files").
 """
 
 from __future__ import annotations
@@ -18,6 +19,16 @@ from .cards import Card, CardDB, number_key
 from .names import name_key
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
+SET_LEGAL_RULES = ("third-friday", "release")
+_TOP_KEYS = ("id", "name", "description", "extends", "sources", "rules", "pool", "bans")
+_POOL_KEYS = {
+    "regulation-marks": ("kind", "earliest", "set_legal_from", "reprint_rule", "rotations", "mark_dates"),
+    "sets": ("kind", "earliest", "set_legal_from", "reprint_rule", "series", "include_sets", "exclude_sets"),
+    "all": ("kind", "earliest", "set_legal_from", "reprint_rule"),
+}
+_ROTATION_KEYS = ("from", "lowest_mark", "source")
+_MARK_DATE_KEYS = ("mark", "from", "source")
+_BAN_KEYS = ("name", "printings", "all_printings", "since", "source")
 
 
 class FormatError(Exception):
@@ -35,11 +46,27 @@ class Ban:
     def by_name(self) -> bool:
         return not self.printings
 
+    def covers(self, card: Card, db: CardDB) -> bool:
+        """Does this ban apply to the printing ``card``?"""
+        if self.by_name:
+            return name_key(self.name) == card.key
+        number = number_key(card.number)
+        return any(number_key(n) == number and card.set_id in db.sets_for_code(code) for code, n in self.printings)
+
 
 @dataclass(frozen=True)
 class Rotation:
     start: dt.date
     min_mark: str
+    source: str
+
+
+@dataclass(frozen=True)
+class MarkDate:
+    """The first day a regulation mark is legal (Tournament Handbook 4.1.1 table)."""
+
+    mark: str
+    start: dt.date
     source: str
 
 
@@ -53,13 +80,22 @@ class Pool:
     exclude_sets: frozenset[str] = frozenset()
     legal_delay: str = "third-friday"  # or "release"
     reprint_rule: bool = True
+    mark_dates: tuple[MarkDate, ...] = ()
 
     def min_mark(self, on: dt.date) -> str | None:
+        """The lowest legal regulation mark on ``on`` (rotations are in date order)."""
         current = None
         for r in self.rotations:
-            if r.start <= on:
-                current = r.min_mark
+            if r.start > on:
+                break
+            current = r.min_mark
         return current
+
+    def mark_legal_from(self, mark: str | None) -> dt.date | None:
+        for m in self.mark_dates:
+            if m.mark == mark:
+                return m.start
+        return None
 
 
 @dataclass(frozen=True)
@@ -83,13 +119,16 @@ class Format:
         if self.pool.kind == "regulation-marks":
             pool["rotations"] = [{"from": r.start.isoformat(), "lowest_legal_mark": r.min_mark, "source": r.source}
                                  for r in self.pool.rotations]
+            pool["mark_dates"] = [{"mark": m.mark, "from": m.start.isoformat(), "source": m.source}
+                                  for m in self.pool.mark_dates]
         if self.pool.kind == "sets":
             pool["series"] = sorted(self.pool.series)
             pool["include_sets"] = sorted(self.pool.include_sets)
             pool["exclude_sets"] = sorted(self.pool.exclude_sets)
         return {
             "id": self.id, "name": self.name, "description": self.description, "extends": self.extends,
-            "rules": [{"rule": r, "parameters": p} for r, p in self.rules.items()],
+            "rules": [{"rule": r, "parameters": p, "set_by": self.rule_sources.get(r, self.id)}
+                      for r, p in self.rules.items()],
             "pool": pool,
             "bans": [{"name": b.name, "printings": [f"{s} {n}" for s, n in b.printings] or ["all printings"],
                       "since": b.since.isoformat() if b.since else None, "source": b.source} for b in self.bans],
@@ -99,10 +138,13 @@ class Format:
     # -- legality ------------------------------------------------------------
 
     def set_legal_date(self, db: CardDB, set_id: str) -> dt.date | None:
+        """The first day a set's cards may be played (None when its release date is unknown)."""
         return _set_legal_date(self.pool.legal_delay, db.sets[set_id].release)
 
     def in_pool(self, card: Card, db: CardDB, on: dt.date) -> bool:
         """Is this exact printing in the pool on ``on`` (before the reprint rule)?"""
+        if card.is_basic_energy:
+            return True  # basic Energy is always legal, whatever its set
         legal_from = self.set_legal_date(db, card.set_id)
         if legal_from is None or legal_from > on:
             return False
@@ -112,11 +154,12 @@ class Format:
         if pool.kind == "sets":
             if card.set_id in pool.exclude_sets:
                 return False
-            return card.is_basic_energy or card.set_id in pool.include_sets or db.sets[card.set_id].series in pool.series
-        if card.is_basic_energy:
-            return True
+            return card.set_id in pool.include_sets or card.series in pool.series
         floor = pool.min_mark(on)
-        return bool(card.mark and floor and card.mark >= floor)
+        if not (card.mark and floor and card.mark >= floor):
+            return False
+        mark_from = pool.mark_legal_from(card.mark)
+        return mark_from is None or mark_from <= on
 
     def legal_via(self, card: Card, db: CardDB, on: dt.date) -> Card | None:
         """The printing that makes ``card`` legal (itself or a functionally identical reprint), or None."""
@@ -140,77 +183,196 @@ class Format:
         return hit
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
+        """The first ban in force on ``on`` that covers this printing, or None."""
         for ban in self.bans:
-            if ban.since and ban.since > on:
-                continue
-            if ban.by_name:
-                if name_key(ban.name) == card.key:
-                    return ban
-            elif any(number_key(n) == number_key(card.number) and set_id == card.set_id
-                     for code, n in ban.printings for set_id in db.sets_for_code(code)):
+            if (ban.since is None or ban.since <= on) and ban.covers(card, db):
                 return ban
         return None
 
+    def why_not_legal(self, card: Card, db: CardDB, on: dt.date) -> str:
+        """The reason, as a clause, that ``card`` is outside the pool on ``on``."""
+        pool = self.pool
+        cset = db.sets[card.set_id]
+        legal_from = self.set_legal_date(db, card.set_id)
+        if legal_from is None:
+            return f"the release date of its set, {cset.name}, is unknown"
+        if legal_from > on:
+            return f"its set, {cset.name}, is legal from {legal_from.isoformat()}"
+        reprint = " and no functionally identical reprint is legal" if pool.reprint_rule else ""
+        if pool.kind == "regulation-marks":
+            floor = pool.min_mark(on)
+            if not card.mark:
+                return f"it has no regulation mark{reprint}"
+            if floor and card.mark < floor:
+                return f"its regulation mark {card.mark} has rotated out (the lowest legal mark is {floor}){reprint}"
+            mark_from = pool.mark_legal_from(card.mark)
+            return f"regulation mark {card.mark} is legal from {mark_from.isoformat() if mark_from else '?'}{reprint}"
+        if pool.kind == "sets":
+            how = "is excluded from" if card.set_id in pool.exclude_sets else "is not in"
+            return f"its set, {cset.name}, {how} the card pool{reprint}"
+        return f"its set, {cset.name}, is not in the card pool{reprint}"  # pragma: no cover - "all" takes every set
 
+
+@lru_cache(maxsize=4096)
 def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
+    """``release``: that day. ``third-friday``: the third Friday counting a Friday release day as the first.
+
+    Checked against the Handbook's regulation-mark table: Scarlet & Violet (released Friday
+    2023-03-31) was legal on 2023-04-14, Temporal Forces (2024-03-22) on 2024-04-05 and
+    Journey Together (2025-03-28) on 2025-04-11: two weeks after a Friday release.
+    """
     if not release:
         return None
     day = dt.date.fromisoformat(release)
     if rule == "release":
         return day
-    # the third Friday after the US release (Friday is weekday 4)
-    first = day + dt.timedelta(days=(4 - day.weekday()) % 7 or 7)
+    first = day + dt.timedelta(days=(4 - day.weekday()) % 7)  # Friday is weekday 4
     return first + dt.timedelta(days=14)
 
 
 # -- loading -------------------------------------------------------------------
 
 def _date(value, where: str) -> dt.date:
+    if isinstance(value, dt.datetime) or isinstance(value, dt.time):
+        raise FormatError(f"{where}: {value!s} is not a date (YYYY-MM-DD); give a date without a time")
     if isinstance(value, dt.date):
         return value
     try:
         return dt.date.fromisoformat(str(value))
-    except ValueError as exc:
-        raise FormatError(f"{where}: {value!r} is not a date (YYYY-MM-DD)") from exc
+    except ValueError:
+        raise FormatError(f"{where}: {value!r} is not a date (YYYY-MM-DD)") from None
 
 
-def _pool(raw: dict, where: str) -> Pool:
+def _keys(raw, allowed, where: str) -> dict:
+    if not isinstance(raw, dict):
+        raise FormatError(f"{where} must be a table")
+    unknown = sorted(set(raw) - set(allowed))
+    if unknown:
+        raise FormatError(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+                          f"(allowed: {', '.join(allowed)})")
+    return raw
+
+
+def _text(raw: dict, key: str, where: str, required: bool = True) -> str:
+    value = raw.get(key)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or not value.strip():
+        raise FormatError(f"{where}: {key} must be a non-empty string")
+    return value
+
+
+def _strings(raw: dict, key: str, where: str) -> list[str]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise FormatError(f"{where}: {key} must be a list of strings")
+    return value
+
+
+def _rotations(raw: dict, earliest: dt.date, where: str) -> tuple[Rotation, ...]:
+    out = []
+    for i, r in enumerate(raw.get("rotations", [])):
+        at = f"{where}: pool.rotations[{i + 1}]"
+        _keys(r, _ROTATION_KEYS, at)
+        mark = str(r.get("lowest_mark", ""))
+        if len(mark) != 1 or not mark.isalpha() or not mark.isupper():
+            raise FormatError(f"{at}: lowest_mark must be one capital letter, not {mark!r}")
+        out.append(Rotation(_date(r.get("from"), f"{at}.from"), mark, _text(r, "source", at)))
+    if not out:
+        raise FormatError(f"{where}: a regulation-marks pool needs at least one [[pool.rotations]]")
+    if [r.start for r in out] != sorted({r.start for r in out}):
+        raise FormatError(f"{where}: pool.rotations must be in date order, one per date")
+    if earliest < out[0].start:
+        raise FormatError(f"{where}: pool.earliest {earliest} is before the first rotation ({out[0].start}), "
+                          "so the pool on those days is unknown")
+    return tuple(out)
+
+
+def _mark_dates(raw: dict, where: str) -> tuple[MarkDate, ...]:
+    out = []
+    for i, m in enumerate(raw.get("mark_dates", [])):
+        at = f"{where}: pool.mark_dates[{i + 1}]"
+        _keys(m, _MARK_DATE_KEYS, at)
+        mark = str(m.get("mark", ""))
+        if len(mark) != 1 or not mark.isalpha() or not mark.isupper():
+            raise FormatError(f"{at}: mark must be one capital letter, not {mark!r}")
+        out.append(MarkDate(mark, _date(m.get("from"), f"{at}.from"), _text(m, "source", at)))
+    if len({m.mark for m in out}) != len(out):
+        raise FormatError(f"{where}: pool.mark_dates lists a mark twice")
+    return tuple(out)
+
+
+def _pool(raw, where: str) -> Pool:
+    if not isinstance(raw, dict):
+        raise FormatError(f"{where}: [pool] must be a table")
     kind = raw.get("kind")
     if kind not in POOL_KINDS:
         raise FormatError(f"{where}: pool.kind must be one of {', '.join(POOL_KINDS)}, not {kind!r}")
-    rotations = tuple(
-        Rotation(_date(r.get("from"), f"{where} rotation"), str(r.get("lowest_mark", "")).upper(), r.get("source", ""))
-        for r in raw.get("rotations", [])
-    )
-    if kind == "regulation-marks" and not rotations:
-        raise FormatError(f"{where}: a regulation-marks pool needs [[pool.rotations]]")
-    for r in rotations:
-        if len(r.min_mark) != 1 or not r.min_mark.isalpha():
-            raise FormatError(f"{where}: lowest_mark must be one letter, not {r.min_mark!r}")
+    _keys(raw, _POOL_KEYS[kind], f"{where}: [pool] of kind {kind!r}")
+    if "earliest" not in raw:
+        raise FormatError(f"{where}: pool.earliest is missing (the first date the format's data covers)")
+    earliest = _date(raw["earliest"], f"{where}: pool.earliest")
     delay = raw.get("set_legal_from", "third-friday")
-    if delay not in ("third-friday", "release"):
-        raise FormatError(f"{where}: pool.set_legal_from must be 'third-friday' or 'release'")
-    return Pool(kind, _date(raw.get("earliest"), f"{where} pool.earliest"), rotations,
-                frozenset(raw.get("series", [])), frozenset(raw.get("include_sets", [])),
-                frozenset(raw.get("exclude_sets", [])), delay, bool(raw.get("reprint_rule", True)))
+    if delay not in SET_LEGAL_RULES:
+        raise FormatError(f"{where}: pool.set_legal_from must be 'third-friday' or 'release', not {delay!r}")
+    reprint = raw.get("reprint_rule", True)
+    if not isinstance(reprint, bool):
+        raise FormatError(f"{where}: pool.reprint_rule must be true or false")
+    rotations = _rotations(raw, earliest, where) if kind == "regulation-marks" else ()
+    mark_dates = _mark_dates(raw, where) if kind == "regulation-marks" else ()
+    series, include, exclude = (frozenset(_strings(raw, k, f"{where}: pool"))
+                                for k in ("series", "include_sets", "exclude_sets"))
+    if kind == "sets" and not (series or include):
+        raise FormatError(f"{where}: a sets pool needs series or include_sets")
+    return Pool(kind, earliest, rotations, series, include, exclude, delay, reprint, mark_dates)
 
 
-def _bans(raw: list, where: str) -> tuple[Ban, ...]:
-    out = []
+def _bans(raw, where: str) -> tuple[Ban, ...]:
+    if not isinstance(raw, list):
+        raise FormatError(f"{where}: bans must be a list of tables")
+    out, seen = [], set()
     for i, b in enumerate(raw):
-        if "name" not in b:
-            raise FormatError(f"{where}: ban #{i + 1} has no name")
+        at = f"{where}: bans[{i + 1}]"
+        _keys(b, _BAN_KEYS, at)
+        name = _text(b, "name", at)
         printings = []
         for p in b.get("printings", []):
             parts = str(p).rsplit(" ", 1)
-            if len(parts) != 2:
-                raise FormatError(f"{where}: ban {b['name']!r}: printing {p!r} must be 'SET NUMBER'")
-            printings.append((parts[0].upper(), parts[1]))
-        if not printings and not b.get("all_printings"):
-            raise FormatError(f"{where}: ban {b['name']!r} lists no printings (set all_printings = true for a ban by name)")
-        since = _date(b["since"], f"{where} ban {b['name']!r}") if b.get("since") else None
-        out.append(Ban(b["name"], tuple(printings), since, b.get("source", "")))
+            if len(parts) != 2 or not parts[0].strip():
+                raise FormatError(f"{at} ({name}): printing {p!r} must be 'SET NUMBER'")
+            printings.append((parts[0].strip().upper(), parts[1]))
+        if printings and b.get("all_printings"):
+            raise FormatError(f"{at} ({name}): give printings or all_printings = true, not both")
+        if not printings and b.get("all_printings") is not True:
+            raise FormatError(f"{at} ({name}): lists no printings (set all_printings = true for a ban by name)")
+        keys = {(name_key(name), s, number_key(n)) for s, n in printings} or {(name_key(name), "*", "*")}
+        if keys & seen:
+            raise FormatError(f"{at} ({name}): bans a printing that an earlier entry already bans")
+        seen |= keys
+        since = _date(b["since"], f"{at}.since") if "since" in b else None
+        out.append(Ban(name, tuple(printings), since, _text(b, "source", at)))
     return tuple(out)
+
+
+def _rules(raw, parent: Format | None, fid: str, where: str) -> tuple[dict, dict]:
+    from .rules import check_rule_params  # rules import formats' types; keep the cycle lazy
+
+    if not isinstance(raw, dict):
+        raise FormatError(f"{where}: [rules] must be a table")
+    rules = dict(parent.rules) if parent else {}
+    sources = dict(parent.rule_sources) if parent else {}
+    for name, params in raw.items():
+        if params is False:
+            if name not in rules:
+                raise FormatError(f"{where}: removes rule {name!r}, which is not in effect")
+            rules.pop(name)
+            sources.pop(name, None)
+            continue
+        if not isinstance(params, dict):
+            raise FormatError(f"{where}: rule {name!r} must be a table of parameters (or false to remove it)")
+        rules[name] = check_rule_params(name, params, where)
+        sources[name] = fid
+    return rules, sources
 
 
 def _read(path: Path) -> dict:
@@ -219,13 +381,32 @@ def _read(path: Path) -> dict:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"{path.name}: not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise FormatError(f"{path.name}: cannot read: {exc.strerror}") from exc
+
+
+def _build(fid: str, path: Path, raw: dict, parent: Format | None) -> Format:
+    where = path.name
+    _keys(raw, _TOP_KEYS, where)
+    if raw.get("id", fid) != fid:
+        raise FormatError(f"{where}: id {raw.get('id')!r} differs from the file name")
+    name = _text(raw, "name", where)
+    description = _text(raw, "description", where, required=False)
+    rules, rule_sources = _rules(raw.get("rules", {}), parent, fid, where)
+    if "pool" in raw:
+        pool = _pool(raw["pool"], where)
+    elif parent:
+        pool = parent.pool
+    else:
+        raise FormatError(f"{where}: no [pool] and nothing to extend")
+    bans = _bans(raw["bans"], where) if "bans" in raw else (parent.bans if parent else ())
+    sources = tuple(_strings(raw, "sources", where))
+    return Format(fid, name, description, rules, pool, bans, sources, raw.get("extends"), str(path), rule_sources)
 
 
 def load_formats(directory: Path | None = None) -> dict[str, Format]:
     """Load and check every ``*.toml`` in ``data/formats/``. Raises :class:`FormatError`."""
-    from .rules import check_rule_params  # rules import formats' types; keep the cycle lazy
-
-    directory = directory or data_dir() / "formats"
+    directory = Path(directory) if directory else data_dir() / "formats"
     raws = {p.stem: (p, _read(p)) for p in sorted(directory.glob("*.toml"))}
     if not raws:
         raise FormatError(f"no format files in {directory}")
@@ -235,43 +416,16 @@ def load_formats(directory: Path | None = None) -> dict[str, Format]:
         if fid in resolved:
             return resolved[fid]
         if fid in chain:
-            raise FormatError(f"formats extend each other in a loop: {' -> '.join(chain + (fid,))}")
+            raise FormatError(f"{chain[0]}.toml: formats extend each other in a loop: {' -> '.join(chain + (fid,))}")
         if fid not in raws:
-            raise FormatError(f"{chain[-1]}.toml extends unknown format {fid!r}")
+            raise FormatError(f"{chain[-1]}.toml: extends unknown format {fid!r}")
         path, raw = raws[fid]
-        where = path.name
-        if raw.get("id", fid) != fid:
-            raise FormatError(f"{where}: id {raw.get('id')!r} differs from the file name")
-        unknown = set(raw) - {"id", "name", "description", "extends", "rules", "pool", "bans", "sources"}
-        if unknown:
-            raise FormatError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-        parent = resolve(raw["extends"], chain + (fid,)) if raw.get("extends") else None
-        rules = dict(parent.rules) if parent else {}
-        rule_sources = dict(parent.rule_sources) if parent else {}
-        for name, params in raw.get("rules", {}).items():
-            if params is False:
-                if name not in rules:
-                    raise FormatError(f"{where}: removes rule {name!r}, which is not in effect")
-                rules.pop(name)
-                rule_sources.pop(name, None)
-                continue
-            if not isinstance(params, dict):
-                raise FormatError(f"{where}: rule {name!r} must be a table of parameters (or false)")
-            rules[name] = check_rule_params(name, params, where)
-            rule_sources[name] = fid
-        if "pool" in raw:
-            pool = _pool(raw["pool"], where)
-        elif parent:
-            pool = parent.pool
-        else:
-            raise FormatError(f"{where}: no [pool] and nothing to extend")
-        bans = _bans(raw["bans"], where) if "bans" in raw else (parent.bans if parent else ())
-        if "name" not in raw:
-            raise FormatError(f"{where}: missing name")
-        fmt = Format(fid, raw["name"], raw.get("description", ""), rules, pool, bans,
-                     tuple(raw.get("sources", [])), raw.get("extends"), str(path), rule_sources)
-        resolved[fid] = fmt
-        return fmt
+        extends = raw.get("extends")
+        if extends is not None and not isinstance(extends, str):
+            raise FormatError(f"{path.name}: extends must be a format id (a string)")
+        parent = resolve(extends, chain + (fid,)) if extends else None
+        resolved[fid] = _build(fid, path, raw, parent)
+        return resolved[fid]
 
     for fid in raws:
         resolve(fid)

@@ -9,6 +9,8 @@ format and collects everything; no rule stops another.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterator
@@ -17,26 +19,57 @@ from .problems import Problem, line_list
 
 RuleFn = Callable[..., Iterator[Problem]]
 
+#: parameter kinds a rule may declare, with the phrase an error message uses
+PARAM_KINDS = {
+    "int": "a whole number >= 0",
+    "names": "a list of strings",
+    "groups": "a list of lists of at least 2 strings",
+}
+
+#: Trainer cards played as if they were Basic Pokémon: they never satisfy no-basic-pokemon
+#: (found by their text "Play this card as if it were a ... Basic Pokémon" in the card source)
+PLAYED_AS_POKEMON = frozenset({
+    "robo substitute", "unidentified fossil", "lillies poke doll", "clefairy doll", "snorlax doll",
+    "mysterious fossil", "rare fossil", "old amber", "armor fossil", "claw fossil", "dome fossil", "helix fossil",
+    "root fossil", "skull fossil", "antique armor fossil", "antique cover fossil", "antique dome fossil",
+    "antique helix fossil", "antique jaw fossil", "antique old amber", "antique plume fossil",
+    "antique root fossil", "antique sail fossil", "antique skull fossil",
+})
+
+_SUBTITLE = re.compile(r"\s*\([^()]*\)$")
+
 
 @dataclass(frozen=True)
 class RuleSpec:
     name: str
     fn: RuleFn
-    params: dict[str, type]
+    params: dict[str, str]
     description: str
 
 
 REGISTRY: dict[str, RuleSpec] = {}
 
 
-def rule(name: str, **params: type) -> Callable[[RuleFn], RuleFn]:
-    """Register a rule function under ``name`` with typed parameters."""
+def rule(name: str, **params: str) -> Callable[[RuleFn], RuleFn]:
+    """Register a rule function under ``name`` with typed parameters (kinds from :data:`PARAM_KINDS`)."""
 
     def register(fn: RuleFn) -> RuleFn:
+        unknown = set(params.values()) - set(PARAM_KINDS)
+        if unknown:  # pragma: no cover - a programming error
+            raise TypeError(f"rule {name}: unknown parameter kind {unknown}")
         REGISTRY[name] = RuleSpec(name, fn, params, (fn.__doc__ or "").strip().splitlines()[0])
         return fn
 
     return register
+
+
+def _param_ok(kind: str, value) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind == "names":
+        return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    return isinstance(value, list) and all(
+        isinstance(g, list) and len(g) >= 2 and all(isinstance(v, str) and v for v in g) for g in value)
 
 
 def check_rule_params(name: str, params: dict, where: str) -> dict:
@@ -45,32 +78,53 @@ def check_rule_params(name: str, params: dict, where: str) -> dict:
 
     spec = REGISTRY.get(name)
     if spec is None:
-        raise FormatError(f"{where}: unknown rule {name!r} (known: {', '.join(sorted(REGISTRY))})")
-    extra = set(params) - set(spec.params)
+        close = difflib.get_close_matches(name, REGISTRY, n=1)
+        guess = f"did you mean {close[0]!r}?" if close else f"known rules: {', '.join(sorted(REGISTRY))}"
+        raise FormatError(f"{where}: unknown rule {name!r}; {guess}")
+    extra = sorted(set(params) - set(spec.params))
     if extra:
-        raise FormatError(f"{where}: rule {name!r} takes no parameter {', '.join(sorted(extra))}")
-    missing = set(spec.params) - set(params)
+        raise FormatError(f"{where}: rule {name!r} takes no parameter {', '.join(extra)}")
+    missing = sorted(set(spec.params) - set(params))
     if missing:
-        raise FormatError(f"{where}: rule {name!r} needs parameter {', '.join(sorted(missing))}")
+        raise FormatError(f"{where}: rule {name!r} needs parameter {', '.join(missing)}")
     for key, kind in spec.params.items():
-        value = params[key]
-        if kind is int and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-            raise FormatError(f"{where}: rule {name!r} parameter {key} must be a whole number >= 0")
-        if kind is list and not isinstance(value, list):
-            raise FormatError(f"{where}: rule {name!r} parameter {key} must be a list")
+        if not _param_ok(kind, params[key]):
+            raise FormatError(f"{where}: rule {name!r} parameter {key} must be {PARAM_KINDS[kind]}, "
+                              f"not {params[key]!r}")
     return dict(params)
 
+
+# -- wording helpers ------------------------------------------------------------
 
 def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def _names(lines) -> str:
-    seen = []
+def display_name(card) -> str:
+    """The card's name as players say it: ``Professor's Research``, not ``... (Professor Oak)``."""
+    return _SUBTITLE.sub("", card.name) or card.name
+
+
+def label(card) -> str:
+    """``Nest Ball (SVI 181)`` for messages."""
+    return f"{display_name(card)} ({card.set_code} {card.number})"
+
+
+def _names(lines) -> list[str]:
+    seen: list[str] = []
     for ln in lines:
-        if ln.card.name not in seen:
-            seen.append(ln.card.name)
-    return ", ".join(seen)
+        name = display_name(ln.card)
+        if name not in seen:
+            seen.append(name)
+    return seen
+
+
+def _and(items: list[str], word: str = "and") -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _lines(lines) -> tuple[list[int], list[str]]:
+    return [ln.line for ln in lines], [ln.card.id for ln in lines]
 
 
 # -- parsing and resolution --------------------------------------------------
@@ -84,13 +138,27 @@ def unparsed_line(deck, ctx):
 @rule("unknown-card")
 def unknown_card(deck, ctx):
     """A card line whose card could not be found (its copies still count)."""
-    for ln in deck.lines:
-        if ln.card is None:
-            where = f" {ln.set_code} {ln.number}" if ln.set_code and ln.number else (f" {ln.set_code}" if ln.set_code else "")
-            hint = f"Did you mean {', '.join(ln.suggestions)}?" if ln.suggestions else None
-            yield Problem("unknown-card", f"Line {ln.line}: no card named {ln.name!r}{where} was found in the card "
-                          f"database; its {_plural(ln.count, 'copy', 'copies')} still count toward the deck size.",
-                          lines=(ln.line,), hint=hint)
+    for ln in deck.unknown:
+        where = " ".join(x for x in (ln.set_code, ln.number) if x)
+        hint = f"Did you mean {_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
+        yield Problem("unknown-card", f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
+                      f"found in the card database; its {_plural(ln.count, 'copy', 'copies')} still count toward "
+                      "the deck size.", lines=(ln.line,), hint=hint)
+
+
+@rule("resolved-by-name")
+def resolved_by_name(deck, ctx):
+    """A card line matched by its name alone (no set code, or a printing that was not found)."""
+    for ln in deck.known:
+        if ln.method != "name":
+            continue
+        if ln.set_code:
+            what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
+            msg = f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to ' \
+                  f"{label(ln.card)}."
+        else:
+            msg = f'Line {ln.line}: "{ln.name}" has no set code, so it was matched by name to {label(ln.card)}.'
+        yield Problem("resolved-by-name", msg, lines=(ln.line,), cards=(ln.card.id,))
 
 
 @rule("total-mismatch")
@@ -104,16 +172,21 @@ def total_mismatch(deck, ctx):
 
 # -- deck construction -------------------------------------------------------
 
-@rule("deck-size", size=int)
+@rule("deck-size", size="int")
 def deck_size(deck, ctx, size):
     """A deck has exactly ``size`` cards."""
     total = deck.total
     if total != size:
         fix = f"add {size - total}" if total < size else f"remove {total - size}"
-        yield Problem("deck-size", f"Your deck has {_plural(total, 'card')}; it must have exactly {size} ({fix}).")
+        hint = None
+        if deck.unknown:
+            n = sum(ln.count for ln in deck.unknown)
+            hint = f"The total includes {_plural(n, 'card')} that could not be identified."
+        yield Problem("deck-size", f"Your deck has {_plural(total, 'card')}; it must have exactly {size} ({fix}).",
+                      hint=hint)
 
 
-@rule("copy-limit", limit=int)
+@rule("copy-limit", limit="int")
 def copy_limit(deck, ctx, limit):
     """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
     groups = defaultdict(list)
@@ -121,56 +194,71 @@ def copy_limit(deck, ctx, limit):
         if not ln.card.is_basic_energy:
             groups[ln.card.key].append(ln)
     for lines in groups.values():
-        total = sum(ln.count for ln in lines)
-        if total > limit:
-            card = lines[0].card
-            hint = None
-            if card.supertype == "Energy":
-                hint = f"{card.name} is a Special Energy, so the {limit}-copy limit applies; only basic Energy is unlimited."
-            yield Problem("copy-limit", f"You have {_plural(total, 'card')} named {card.name}"
-                          f"{line_list(ln.line for ln in lines)}; the limit is {limit}.",
-                          lines=[ln.line for ln in lines], cards=[ln.card.id for ln in lines], hint=hint)
+        total = sum(ln.count for ln in lines) if len(lines) > 1 else lines[0].count
+        if total <= limit:
+            continue
+        card = lines[0].card
+        hint = None
+        if card.supertype == "Energy":
+            hint = f"{lines[0].name} is a Special Energy, so the {limit}-copy limit applies."
+        elif len({ln.card.name for ln in lines}) > 1:
+            hint = (f"{_and(sorted({ln.card.name for ln in lines}))} share the name {display_name(card)}; "
+                    "the subtitle in brackets is not part of a card's name.")
+        elif len({ln.card.id for ln in lines}) > 1:
+            hint = "Different printings of a card count together toward the limit."
+        nums, ids = _lines(lines)
+        yield Problem("copy-limit", f"You have {_plural(total, 'card')} named {display_name(card)}"
+                      f"{line_list(nums)}; the limit is {limit}.", lines=nums, cards=ids, hint=hint)
 
 
 @rule("no-basic-pokemon")
 def no_basic_pokemon(deck, ctx):
-    """At least one Basic Pokémon (Items that act as Pokémon in play do not count)."""
-    if any(ln.card.is_basic_pokemon for ln in deck.known):
+    """At least one Basic Pokémon (Items played as if they were Pokémon do not count)."""
+    if deck.basic_pokemon:
         return
-    look_alikes = [ln for ln in deck.known if ln.card.supertype == "Trainer" and "Pokémon" in ln.card.name + " ".join(ln.card.subtypes)
-                   or ln.card.key in ("robo substitute", "unidentified fossil", "clefairy doll", "mysterious fossil")]
-    hint = (f"{_names(look_alikes)} {'is an Item' if len(look_alikes) == 1 else 'are Items'}, not Basic Pokémon."
-            if look_alikes else None)
+    look_alikes = _names(ln for ln in deck.known if ln.card.key in PLAYED_AS_POKEMON)
+    hint = None
+    if len(look_alikes) == 1:
+        hint = f"{look_alikes[0]} is an Item played as if it were a Pokémon; it is not a Basic Pokémon card."
+    elif look_alikes:
+        hint = f"{_and(look_alikes)} are Items played as if they were Pokémon; they are not Basic Pokémon cards."
+    elif deck.unknown:
+        hint = "Some lines could not be identified; if one of them is a Basic Pokémon, correct its name."
     yield Problem("no-basic-pokemon", "Your deck has no Basic Pokémon; it needs at least 1.", hint=hint)
 
 
 def _limit_total(deck, rule_name: str, attr: str, what: str, limit: int, fmt_name: str):
     lines = [ln for ln in deck.known if getattr(ln.card, attr)]
+    if not lines:
+        return
     total = sum(ln.count for ln in lines)
     if total <= limit:
         return
-    where = line_list(ln.line for ln in lines)
+    nums, ids = _lines(lines)
+    names = _names(lines)
     if limit == 0:
-        msg = f"{what} cards are not allowed in {fmt_name}: {_names(lines)}{where}."
+        msg = f"{what} cards are not allowed in {fmt_name}: {', '.join(names)}{line_list(nums)}."
+        hint = None
     else:
-        msg = (f"You have {total} {what} cards ({_names(lines)}){where}; a deck can have only {limit} "
-               f"{what} card{'s' if limit != 1 else ''} in total.")
-    yield Problem(rule_name, msg, lines=[ln.line for ln in lines], cards=[ln.card.id for ln in lines])
+        msg = f"You have {total} {what} cards ({', '.join(names)}){line_list(nums)}; the limit is {limit} per deck."
+        hint = f"The limit is {limit} {what} card{'s' if limit != 1 else ''} in total, not {limit} of each." \
+            if len(names) > 1 else None
+    yield Problem(rule_name, msg, lines=nums, cards=ids, hint=hint)
 
 
-@rule("radiant-limit", limit=int)
+@rule("radiant-limit", limit="int")
 def radiant_limit(deck, ctx, limit):
     """At most ``limit`` Radiant Pokémon in the whole deck."""
     yield from _limit_total(deck, "radiant-limit", "is_radiant", "Radiant Pokémon", limit, ctx.format.name)
 
 
-@rule("ace-spec-limit", limit=int)
+@rule("ace-spec-limit", limit="int")
 def ace_spec_limit(deck, ctx, limit):
     """At most ``limit`` ACE SPEC cards in the whole deck."""
     yield from _limit_total(deck, "ace-spec-limit", "is_ace_spec", "ACE SPEC", limit, ctx.format.name)
 
 
-@rule("prism-star-limit", limit=int)
+@rule("prism-star-limit", limit="int")
 def prism_star_limit(deck, ctx, limit):
     """At most ``limit`` Prism Star cards of each name."""
     groups = defaultdict(list)
@@ -180,35 +268,56 @@ def prism_star_limit(deck, ctx, limit):
     for lines in groups.values():
         total = sum(ln.count for ln in lines)
         if total > limit:
-            yield Problem("prism-star-limit", f"You have {total} copies of the Prism Star card {lines[0].card.name}"
-                          f"{line_list(ln.line for ln in lines)}; the limit is {limit} of each name.",
-                          lines=[ln.line for ln in lines], cards=[ln.card.id for ln in lines])
+            nums, ids = _lines(lines)
+            yield Problem("prism-star-limit", f"You have {_plural(total, 'card')} named {display_name(lines[0].card)}"
+                          f"{line_list(nums)}; the limit for a Prism Star card is {limit}.", lines=nums, cards=ids,
+                          hint="Prism Star cards with different names are fine; the limit is per name.")
 
 
 # -- legality ----------------------------------------------------------------
 
 @rule("not-in-format")
 def not_in_format(deck, ctx):
-    """A card that is not legal in the format on the date."""
+    """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
-        yield ctx.date_problem
         return
     for ln in deck.known:
         if ln.legal_via is None and ln.ban is None:
-            yield Problem("not-in-format", f"{ln.card.label} (line {ln.line}) is not legal in {ctx.format.name} on "
-                          f"{ctx.as_of.isoformat()}: {ctx.why_not_legal(ln.card)}.",
-                          lines=(ln.line,), cards=(ln.card.id,))
+            card = ln.card
+            why = ctx.format.why_not_legal(card, ctx.db, ctx.as_of)
+            yield Problem("not-in-format", f"{label(card)} (line {ln.line}) is not legal in {ctx.format.name} on "
+                          f"{ctx.as_of.isoformat()}: {why}.", lines=(ln.line,), cards=(card.id,),
+                          hint=_other_printing_hint(card, ctx))
+
+
+def _other_printing_hint(card, ctx) -> str | None:
+    """Name a legal printing with the same name whose text differs, the likely source of confusion."""
+    for other in ctx.db.printings_of(card):
+        if other.key == card.key and other.fingerprint != card.fingerprint and \
+                ctx.format.legality(other, ctx.db, ctx.as_of) == (other, None):
+            return (f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
+                    "does not cover this one.")
+    return None
 
 
 @rule("banned")
 def banned(deck, ctx):
     """A card on the format's ban list on the date."""
     for ln in deck.known:
-        if ln.ban is not None:
-            since = f" since {ln.ban.since.isoformat()}" if ln.ban.since else ""
-            scope = " (every printing of this name)" if ln.ban.by_name else ""
-            yield Problem("banned", f"{ln.card.label} (line {ln.line}) is banned in {ctx.format.name}{since}{scope}.",
-                          lines=(ln.line,), cards=(ln.card.id,), hint=ln.ban.source or None)
+        ban = ln.ban
+        if ban is None:
+            continue
+        since = f" since {ban.since.isoformat()}" if ban.since else ""
+        if ban.by_name:
+            msg = f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of " \
+                  f"{ban.name} is banned."
+            hint = None
+        else:
+            msg = f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}."
+            others = [c for c in ctx.db.printings_of(ln.card) if c.key == ln.card.key and not ban.covers(c, ctx.db)]
+            hint = (f"The ban covers {_and([f'{s} {n}' for s, n in ban.printings])} only; other printings of "
+                    f"{ban.name} are not banned.") if others else None
+        yield Problem("banned", msg, lines=(ln.line,), cards=(ln.card.id,), hint=hint)
 
 
 @rule("evolution-gap")
@@ -216,6 +325,7 @@ def evolution_gap(deck, ctx):
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""
     present = {ln.card.key for ln in deck.known}
     candy = "rare candy" in present
+    missing = defaultdict(list)
     for ln in deck.known:
         card = ln.card
         if card.supertype != "Pokémon" or not card.evolves_from or card.stage not in ("Stage 1", "Stage 2"):
@@ -223,13 +333,33 @@ def evolution_gap(deck, ctx):
         parent = ctx.name_key(card.evolves_from)
         if parent in present:
             continue
+        basic = None
         if card.stage == "Stage 2" and candy:
             grand = ctx.evolves_from_of(card.evolves_from)
             if grand is None or ctx.name_key(grand) in present:
-                continue
-        yield Problem("evolution-gap", f"{card.name} (line {ln.line}) evolves from {card.evolves_from}, which is not "
-                      "in your deck.", lines=(ln.line,), cards=(card.id,),
-                      hint="Rare Candy covers a missing Stage 1, not a missing Basic." if candy else None)
+                continue  # Rare Candy evolves the Basic straight into this Stage 2
+            basic = grand
+        missing[(card.key, card.evolves_from)].append((ln, basic))
+    for (_key, parent_name), found in missing.items():
+        lines = [ln for ln, _ in found]
+        nums, ids = _lines(lines)
+        basic = found[0][1]
+        hint = _owner_hint(parent_name, deck, ctx)
+        if basic and not hint:
+            hint = f"Rare Candy covers a missing Stage 1, not a missing Basic: {basic} is not in your deck either."
+        yield Problem("evolution-gap", f"{display_name(lines[0].card)}{line_list(nums)} evolves from {parent_name}, "
+                      "which is not in your deck.", lines=nums, cards=ids, hint=hint)
+
+
+def _owner_hint(parent_name: str, deck, ctx) -> str | None:
+    """``Tadbulb`` is in the deck but ``Iono's Tadbulb`` is needed (or the other way round)."""
+    parent = ctx.name_key(parent_name)
+    for ln in deck.known:
+        key = ln.card.key
+        if ln.card.supertype == "Pokémon" and (parent.endswith(" " + key) or key.endswith(" " + parent)):
+            return (f"{display_name(ln.card)} is a different Pokémon from {parent_name}: an owner's or form name "
+                    "is part of a Pokémon's name.")
+    return None
 
 
 # -- Gym Leader Challenge ----------------------------------------------------
@@ -242,7 +372,7 @@ def single_type(deck, ctx):
         return
     common = set(pokemon[0].card.types)
     for ln in pokemon[1:]:
-        common &= set(ln.card.types)
+        common.intersection_update(ln.card.types)
     if common:
         return
     tally = defaultdict(int)
@@ -251,31 +381,32 @@ def single_type(deck, ctx):
             tally[t] += ln.count
     main = max(sorted(tally), key=lambda t: tally[t])
     odd = [ln for ln in pokemon if main not in ln.card.types]
-    listed = ", ".join(f"{ln.card.name} ({'/'.join(ln.card.types)})" for ln in odd)
+    listed = ", ".join(f"{display_name(ln.card)} ({'/'.join(ln.card.types)})" for ln in odd)
+    nums, ids = _lines(odd)
     yield Problem("single-type", f"All Pokémon in a {ctx.format.name} deck must share one type; most of yours are "
-                  f"{main}, but {listed} {'is' if len(odd) == 1 else 'are'} not{line_list(ln.line for ln in odd)}.",
-                  lines=[ln.line for ln in odd], cards=[ln.card.id for ln in odd])
+                  f"{main}, but {listed} {'is' if len(odd) == 1 else 'are'} not{line_list(nums)}.",
+                  lines=nums, cards=ids)
 
 
-@rule("rule-box", subtypes=list)
+@rule("rule-box", subtypes="names")
 def rule_box(deck, ctx, subtypes):
     """No cards with a Rule Box (the format lists which subtypes count)."""
-    banned_kinds = set(subtypes)
-    lines = [ln for ln in deck.known if banned_kinds.intersection(ln.card.subtypes)]
+    kinds = frozenset(subtypes)
+    lines = [ln for ln in deck.known if not kinds.isdisjoint(ln.card.subtypes)]
     if lines:
-        yield Problem("rule-box", f"Cards with a Rule Box are not allowed in {ctx.format.name}: {_names(lines)}"
-                      f"{line_list(ln.line for ln in lines)}.", lines=[ln.line for ln in lines],
-                      cards=[ln.card.id for ln in lines])
+        nums, ids = _lines(lines)
+        yield Problem("rule-box", f"Cards with a Rule Box are not allowed in {ctx.format.name}: "
+                      f"{', '.join(_names(lines))}{line_list(nums)}.", lines=nums, cards=ids)
 
 
-@rule("exclusive-group", groups=list)
+@rule("exclusive-group", groups="groups")
 def exclusive_group(deck, ctx, groups):
-    """At most one card from each listed group of names (e.g. Boss's Orders or Lysandre)."""
+    """At most one name from each listed group (e.g. Boss's Orders or Lysandre, not both)."""
     for group in groups:
         keys = {ctx.name_key(n) for n in group}
         lines = [ln for ln in deck.known if ln.card.key in keys]
-        total = sum(ln.count for ln in lines)
-        if total > 1:
-            yield Problem("exclusive-group", f"A {ctx.format.name} deck may have only one of {' or '.join(group)}; "
-                          f"yours has {total} ({_names(lines)}){line_list(ln.line for ln in lines)}.",
-                          lines=[ln.line for ln in lines], cards=[ln.card.id for ln in lines])
+        names = _names(lines)
+        if len(names) > 1:
+            nums, ids = _lines(lines)
+            yield Problem("exclusive-group", f"A {ctx.format.name} deck may have only one of {_and(group, 'or')}; "
+                          f"yours has {_and(names)}{line_list(nums)}.", lines=nums, cards=ids)
