@@ -356,7 +356,10 @@ def extras():
     try:
         if _body_too_big(6):
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
-        body = request.get_json(silent=True)
+        try:
+            body = request.get_json(silent=True)
+        except HTTPException as exc:  # e.g. 413 past MAX_CONTENT_LENGTH
+            raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
         if not isinstance(body, dict) or not isinstance(body.get("decklist"), str):
             raise InputError("Send a JSON object with a “decklist” string.")
         fmt, as_of = body.get("format"), body.get("as_of")

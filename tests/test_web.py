@@ -328,6 +328,7 @@ def test_extras(client):
 
 @pytest.mark.parametrize("body, status, words", [
     (None, 400, "JSON object"),
+    ({"decklist": "x" * 300_000}, 413, "64 KiB"),  # past MAX_CONTENT_LENGTH or the page's own cut-off
     ({"decklist": 5}, 400, "JSON object"),
     ({"decklist": LEGAL, "format": 3}, 400, "must be strings"),
     ({"decklist": LEGAL, "format": "nope"}, 400, "not a format"),
