@@ -1,9 +1,243 @@
-"""The JSON API under /api/v1 (stub: the HTTP issue fills it in)."""
+"""The JSON API under /api/v1, and the /healthz and /readyz probes.
 
-from flask import Blueprint
+Built on flask-smorest: each view declares its arguments and responses with
+the schemas of :mod:`deckcheck.schemas`, and the OpenAPI document is generated
+from those declarations.
+"""
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Flask, current_app, jsonify
+from flask_smorest import Api, Blueprint, abort
+from webargs import core as webargs_core
+from webargs.flaskparser import FlaskParser
+
+from . import __version__, cards, errors
+from .engine import check
+from .formats import default_formats
+from .names import lookup_key
+from .schemas import (
+    CardQuerySchema,
+    CardSearchSchema,
+    ErrorSchema,
+    FormatListSchema,
+    FormatSchema,
+    HealthSchema,
+    ReadySchema,
+    ReportSchema,
+    ValidateQuerySchema,
+    ValidateRequestSchema,
+)
+
+TEXT_TYPES = ("text/plain",)
+UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the breaks parse.py splits on
+EXAMPLE_DECK = "Pokémon: 1\n4 Pikachu ex SSP 57\n\nTrainer: 1\n4 Nest Ball SVI 181\n\nEnergy: 1\n52 Basic {L} Energy SVE 4\n"
+API_DESCRIPTION = """\
+Validate Pokémon TCG decklists against Standard, Expanded, Unlimited and Gym Leader Challenge.
+
+* An illegal deck is a successful check: 200 with `valid: false` and the problems.
+* Every error is `{{"error": {{"code", "message", "details"}}}}` with a stable `code`.
+* Limits: a decklist of at most {max_bytes:,} bytes of UTF-8 and {max_lines:,} lines, a body of at most {max_body:,} bytes.
+* Unknown query parameters are ignored; unknown JSON fields are a 422.
+* Every response carries the service version in the `X-Deckcheck-Version` header.
+"""
+VERSION_HEADER = {"X-Deckcheck-Version": {"description": "deckcheck package version", "schema": {"type": "string"}}}
 
 
-def init_app(app):
-    app.register_blueprint(bp)
+class DeckcheckApi(Api):
+    """flask-smorest's Api with deckcheck's error envelope (documented and rendered)."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def _register_error_handlers(self):
+        errors.init_app(self._app)
+
+
+class DecklistBodyParser(FlaskParser):
+    """Reads the body of ``POST /validate``: a JSON object, or the decklist itself as text/plain."""
+
+    def load_json(self, req, schema):
+        if webargs_core.is_json(req.mimetype):
+            return _json_body(_read_body(req))
+        if req.mimetype in TEXT_TYPES:
+            return {"decklist": _text_body(_read_body(req), req.mimetype_params.get("charset"))}
+        shown = f"Content-Type {req.mimetype!r}" if req.mimetype else "no Content-Type"
+        abort(415, message=f"The request has {shown}: send a JSON object as application/json, "
+                           "or the decklist itself as text/plain.",
+              details={"content_type": req.mimetype or None, "accepted": ["application/json", "text/plain"]})
+
+
+class _Blueprint(Blueprint):
+    ARGUMENTS_PARSER = DecklistBodyParser()
+
+
+def _read_body(req) -> bytes:
+    """The body; werkzeug raises 413 past MAX_CONTENT_LENGTH, but a chunked body it only cuts short."""
+    raw = req.get_data(cache=True)
+    limit = req.max_content_length
+    if req.content_length is None and limit is not None and len(raw) >= limit:
+        abort(413, message=f"The request body is larger than the limit of {limit:,} bytes.",
+              details={"limit": limit, "unit": "bytes"})
+    return raw
+
+
+def _utf8(raw: bytes, what: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        abort(400, message=f"The {what} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} "
+                           f"({exc.reason}).", details={"offset": exc.start})
+
+
+def _json_body(raw: bytes):
+    """The parsed JSON body; 400 when it is empty, not UTF-8 or not JSON."""
+    if not raw.strip():
+        abort(400, message='The request body is empty: send a JSON object such as {"decklist": "..."}.')
+    text = _utf8(raw, "request body").removeprefix("\ufeff")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        abort(400, message=f"The request body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+              details={"line": exc.lineno, "column": exc.colno})
+    except RecursionError:
+        abort(400, message="The request body nests JSON arrays or objects too deeply to read.")
+    except ValueError as exc:  # e.g. an integer literal longer than Python converts
+        abort(400, message=f"The request body is not JSON this service can read: {exc}.")
+
+
+def _text_body(raw: bytes, charset: str | None) -> str:
+    if charset and charset.lower() not in UTF8_NAMES:
+        abort(415, message=f"A text/plain decklist must be UTF-8; the request declares charset={charset}.",
+              details={"charset": charset, "accepted": ["utf-8"]})
+    return _utf8(raw, "decklist")
+
+
+def count_lines(text: str) -> int:
+    """Lines as the parser numbers them (a final line break does not start a new line)."""
+    breaks = len(_LINE_BREAK.findall(text))
+    return breaks + (1 if text and not text.endswith(("\n", "\r")) else 0)
+
+
+def check_limits(text: str) -> None:
+    """413 when the decklist is over MAX_DECKLIST_BYTES or MAX_DECKLIST_LINES."""
+    max_bytes, max_lines = current_app.config["MAX_DECKLIST_BYTES"], current_app.config["MAX_DECKLIST_LINES"]
+    size = len(text.encode("utf-8"))
+    if size > max_bytes:
+        abort(413, message=f"The decklist is {size:,} bytes of UTF-8; the limit is {max_bytes:,} bytes.",
+              details={"limit": max_bytes, "size": size, "unit": "bytes"})
+    lines = count_lines(text)
+    if lines > max_lines:
+        abort(413, message=f"The decklist has {lines:,} lines; the limit is {max_lines:,} lines.",
+              details={"limit": max_lines, "size": lines, "unit": "lines"})
+
+
+bp = _Blueprint("api", __name__, url_prefix="/api/v1", description="Validate decklists, list formats, look up cards.")
+ops = _Blueprint("ops", __name__, description="Liveness and readiness probes for load balancers and orchestrators.")
+
+
+@bp.route("/validate", methods=["POST"])
+@bp.arguments(ValidateRequestSchema, location="json", example={"decklist": EXAMPLE_DECK, "format": "standard",
+                                                               "as_of": "2026-05-01"},
+              description="A JSON object, or (text/plain) the decklist itself with format and as_of in the query.")
+@bp.arguments(ValidateQuerySchema, location="query")
+@bp.doc(requestBody={"content": {"text/plain": {"schema": {"type": "string"}, "example": EXAMPLE_DECK}}})
+@bp.response(200, ReportSchema, headers=VERSION_HEADER,
+             description="The verdict. An illegal deck is a 200 too, with valid false and its problems.")
+@bp.alt_response(400, schema=ErrorSchema, description="The body is empty, not UTF-8 or not JSON.")
+@bp.alt_response(413, schema=ErrorSchema, description="The body, the decklist or its line count is over the limit.")
+@bp.alt_response(415, schema=ErrorSchema, description="The body is neither application/json nor UTF-8 text/plain.")
+@bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
+def validate(body, query):
+    """Validate a decklist
+
+    Checks the deck against a format on a date (default: the standard format, today).
+    Options in the JSON body take precedence over the same options in the query string.
+    """
+    text = body["decklist"]
+    check_limits(text)
+    fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
+    as_of = body.get("as_of") or query.get("as_of")
+    report = check(text, fmt, as_of)
+    # the dict already has ReportSchema's exact shape (tests hold them together); a
+    # second marshmallow dump would cost as much as the check itself
+    return jsonify(report.to_dict())
+
+
+@bp.route("/formats")
+@bp.response(200, FormatListSchema, headers=VERSION_HEADER)
+def list_formats():
+    """List the formats
+
+    Each format with its rules and their parameters, its card pool and its ban list.
+    """
+    formats = default_formats()
+    return {"default": current_app.config["DEFAULT_FORMAT"],
+            "formats": [formats[fid].to_dict() for fid in sorted(formats)]}
+
+
+@bp.route("/formats/<format_id>")
+@bp.response(200, FormatSchema, headers=VERSION_HEADER)
+@bp.alt_response(404, schema=ErrorSchema, description="No format has this id.")
+def get_format(format_id: str):
+    """Describe one format"""
+    formats = default_formats()
+    if format_id not in formats:
+        abort(404, message=f"Unknown format {format_id!r}. Known formats: {', '.join(sorted(formats))}.")
+    return formats[format_id].to_dict()
+
+
+@bp.route("/cards")
+@bp.arguments(CardQuerySchema, location="query")
+@bp.response(200, CardSearchSchema, headers=VERSION_HEADER)
+@bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
+def search_cards(args):
+    """Look up cards
+
+    Autocomplete and lookup: an exact printing for set and number, otherwise the
+    printings of the exact name, names starting with q, then close names (fuzzy).
+    """
+    query = args["q"].strip()
+    if not lookup_key(query):  # nothing searchable left (blanks, punctuation)
+        query = ""
+    found = cards.get_db().search(query, args.get("set"), args.get("number"), limit=args["limit"])
+    return {"cards": [card.to_dict() for card in found[: args["limit"]]]}
+
+
+@ops.route("/healthz")
+@ops.response(200, HealthSchema, headers=VERSION_HEADER)
+def healthz():
+    """Liveness: the process answers"""
+    return {"status": "ok", "version": __version__}
+
+
+@ops.route("/readyz")
+@ops.response(200, ReadySchema, headers=VERSION_HEADER)
+@ops.alt_response(503, schema=ErrorSchema, description="The card database could not be loaded.")
+def readyz():
+    """Readiness: the card database is loaded"""
+    return {"status": "ready", "database": cards.get_db().info()}
+
+
+def init_app(app: Flask) -> None:
+    """Attach flask-smorest (OpenAPI at /api/v1/openapi.json), the API and the probes."""
+    from . import apidocs
+
+    for key, value in {
+        "API_TITLE": "deckcheck",
+        "API_VERSION": __version__,
+        "OPENAPI_VERSION": "3.0.3",
+        "OPENAPI_URL_PREFIX": "/api/v1",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "API_SPEC_OPTIONS": {"info": {"license": {"name": "MIT"}, "description": API_DESCRIPTION.format(
+            max_bytes=app.config["MAX_DECKLIST_BYTES"], max_lines=app.config["MAX_DECKLIST_LINES"],
+            max_body=app.config["MAX_CONTENT_LENGTH"])}},
+    }.items():
+        app.config.setdefault(key, value)
+    api = DeckcheckApi(app)
+    api.register_blueprint(bp)
+    api.register_blueprint(ops)
+    app.register_blueprint(apidocs.bp)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import cards
+from . import __version__, cards
+from .formats import FormatError, default_formats
+
+#: the request body may be this many times the decklist limit: JSON escapes
+#: (\n, \u00e9...) make a body larger than the text it carries
+BODY_ALLOWANCE = 4
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -22,6 +27,12 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.from_prefixed_env("DECKCHECK")
     if config:
         app.config.update(config)
+    if app.config.get("MAX_CONTENT_LENGTH") is None:
+        app.config["MAX_CONTENT_LENGTH"] = BODY_ALLOWANCE * app.config["MAX_DECKLIST_BYTES"]
+    formats = default_formats()  # a broken format file fails here, at start-up
+    if app.config["DEFAULT_FORMAT"] not in formats:
+        raise FormatError(f"DEFAULT_FORMAT {app.config['DEFAULT_FORMAT']!r} is not a format "
+                          f"(known: {', '.join(sorted(formats))})")
     if app.config["CARD_DB_PATH"]:
         cards.set_db(cards.load(app.config["CARD_DB_PATH"]))
     else:
@@ -31,4 +42,11 @@ def create_app(config: dict | None = None) -> Flask:
 
     api.init_app(app)
     app.register_blueprint(web.bp)
+    app.after_request(_version_header)
     return app
+
+
+def _version_header(response):
+    """Every response names the service version, so bug reports and caches can tell."""
+    response.headers["X-Deckcheck-Version"] = __version__
+    return response

@@ -44,6 +44,10 @@ def db_build(source: str, output: str | None) -> None:
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
 
 
+from .serve import serve  # noqa: E402
+cli.add_command(serve)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return cli.main(args=argv, prog_name="deckcheck", standalone_mode=True) or 0

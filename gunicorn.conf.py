@@ -1,0 +1,65 @@
+"""gunicorn settings for deckcheck: ``deckcheck serve`` runs gunicorn with this file.
+
+Every value can be changed without editing it: ``DECKCHECK_BIND``,
+``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS`` and ``DECKCHECK_TIMEOUT`` here, and
+any other gunicorn setting through ``GUNICORN_CMD_ARGS`` (command-line flags
+win over this file).
+"""
+
+import os
+
+
+def _cpus() -> int:
+    """CPUs this process may run on (the affinity mask, which containers narrow), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {value!r}") from None
+    if number < 1:
+        raise SystemExit(f"{name} must be at least 1, not {number}")
+    return number
+
+
+wsgi_app = "deckcheck:create_app()"
+
+# 127.0.0.1 by default: a checkout serves only this machine until told otherwise
+# (the Docker image sets DECKCHECK_BIND=0.0.0.0:8000)
+bind = os.environ.get("DECKCHECK_BIND", "127.0.0.1:8000").replace(",", " ").split()
+
+# a check is CPU work (parse, resolve, rules): about one worker per CPU plus one to
+# cover a worker busy in I/O; threads keep client connections alive between requests
+workers = _int("DECKCHECK_WORKERS", _cpus() + 1)
+worker_class = "gthread"
+threads = _int("DECKCHECK_THREADS", 2)
+
+# import the app (and load the card database) once in the master, then fork:
+# workers share the database pages and start instantly
+preload_app = True
+
+timeout = _int("DECKCHECK_TIMEOUT", 30)  # a check takes milliseconds; 30 s means a stuck worker
+graceful_timeout = 20  # SIGTERM: finish in-flight requests, then stop
+keepalive = 5
+
+accesslog = "-"  # stdout, for the container's log collector
+errorlog = "-"  # stderr
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+
+# the heartbeat file lives in memory, not on a container's overlay disk
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+# no runtime control socket (gunicorn >= 25): its default path is shared by every
+# gunicorn of the user, so parallel instances would take it from each other
+control_socket_disable = True
+
+# the longest request line gunicorn accepts (a longer one gets gunicorn's own plain 400)
+limit_request_line = 8190
