@@ -44,8 +44,9 @@ SECURITY_HEADERS = {
 
 #: cards in an opening hand
 HAND = 7
-#: longest share link offered (gunicorn refuses request lines over 4094 bytes by default)
-DEFAULT_MAX_SHARE_URL = 4000
+#: longest share link offered (config MAX_SHARE_URL_LENGTH): gunicorn.conf.py accepts request
+#: lines up to 8190 bytes ("GET " + link + " HTTP/1.1"), nginx and Apache 8 KiB by default
+DEFAULT_MAX_SHARE_URL = 8000
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
@@ -268,7 +269,7 @@ def share_info(text: str, report) -> dict:
     if len(path) > limit:
         return {"path": None, "url": None,
                 "note": f"This list is too long for a share link ({len(path):,} characters; "
-                        f"links over {limit:,} are refused by many servers). Use the export below instead."}
+                        f"servers refuse links over {limit:,}). Share the export below instead."}
     return {"path": path, "url": request.host_url.rstrip("/") + path, "note": None}
 
 

@@ -248,9 +248,10 @@ def test_decode_deck_unit():
 
 
 def test_share_link_too_long_for_a_url(client):
-    lines = "\n".join(f"1 Card number {i} with a long unique name {i * 7919} XYZ {i}" for i in range(400))
+    lines = "\n".join(f"1 Card number {i} with a long unique name {i * 7919} XYZ {i}" for i in range(900))
     body = page(post(client, lines))
     assert 'id="share-link"' not in body and "too long for a share link" in body
+    assert 'data-valid="false"' in body  # the result itself is still shown
 
 
 # -- input errors ----------------------------------------------------------------
