@@ -63,3 +63,12 @@ control_socket_disable = True
 
 # the longest request line gunicorn accepts (a longer one gets gunicorn's own plain 400)
 limit_request_line = 8190
+
+
+def when_ready(server):
+    """In the master, after the app (and so the card database) loaded, before any worker forks."""
+    from deckcheck.cards import get_db
+
+    info = get_db().info()
+    server.log.info("deckcheck: card database %s (%s cards) loaded in the master; %s workers will share it",
+                    info["version"], info["cards"], server.num_workers)

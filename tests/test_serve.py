@@ -1,0 +1,121 @@
+"""``deckcheck serve``: the real command, a real gunicorn on a free loopback port, real HTTP."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from conftest import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+LEGAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
+
+
+def deckcheck(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
+    """``python -m deckcheck ARGS`` from outside the checkout (serve must find its own gunicorn.conf.py)."""
+    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd="/", env={**os.environ, **(env or {})},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def wait_until_up(proc: subprocess.Popen, base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited {proc.returncode}: {proc.stderr.read()[-2000:]}")
+        try:
+            requests.get(base + "/healthz", timeout=1)
+            return
+        except requests.ConnectionError:
+            time.sleep(0.2)
+    raise AssertionError("deckcheck serve did not answer within 60 s")
+
+
+def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    return proc.returncode, out, err
+
+
+@pytest.fixture(scope="module")
+def served():
+    """One ``deckcheck serve`` (bind from the environment, two workers), and what it logged once stopped."""
+    port = free_port()
+    proc = deckcheck("serve", "--workers", "2", env={"DECKCHECK_BIND": f"127.0.0.1:{port}"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(proc, base)
+    except AssertionError:
+        proc.kill()
+        raise
+    logs: dict = {}
+    yield base, proc, logs
+    logs["rc"], logs["stdout"], logs["stderr"] = stop(proc)
+
+
+def test_serve_answers_probes_and_validates(served, db):
+    base, _proc, _logs = served
+    assert requests.get(base + "/healthz", timeout=10).json()["status"] == "ok"
+    ready = requests.get(base + "/readyz", timeout=10)
+    assert (ready.status_code, ready.json()["database"]["version"]) == (200, db.info()["version"])
+    answer = requests.post(base + "/api/v1/validate", json={"decklist": LEGAL, "as_of": "2026-05-01"}, timeout=10)
+    assert (answer.status_code, answer.json()["valid"]) == (200, True)
+
+
+def test_serve_becomes_gunicorn_in_the_same_process(served):
+    _base, proc, _logs = served
+    cmdline = Path(f"/proc/{proc.pid}/cmdline").read_bytes().split(b"\0")
+    assert b"gunicorn" in cmdline
+    assert cmdline[cmdline.index(b"--config") + 1] == str(ROOT / "gunicorn.conf.py").encode()
+
+
+def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
+    base, proc, logs = served
+    requests.get(base + "/api/v1/formats", timeout=10)
+    rc, out, err = stop(proc)
+    logs.update(rc=rc, stdout=out, stderr=err)
+    assert rc == 0
+    assert '"GET /api/v1/formats HTTP/1.1" 200' in out
+    # the database is loaded once, in the master, before the two workers fork
+    loaded = [line for line in err.splitlines() if "loaded in the master" in line]
+    assert len(loaded) == 1 and "2 workers will share it" in loaded[0]
+    assert err.index("loaded in the master") < err.index("Booting worker")
+    assert "Shutting down: Master" in err
+
+
+def test_serve_without_a_database_exits_3_with_one_line(tmp_path):
+    missing = tmp_path / "cards.json.gz"
+    proc = deckcheck("serve", env={"DECKCHECK_DB": str(missing), "DECKCHECK_BIND": f"127.0.0.1:{free_port()}"})
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (3, f"Error: card database not found at {missing} "
+                                         "(build it with 'deckcheck db build')\n")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--workers", "0"], "Error: Invalid value for '--workers': 0 is not in the range x>=1."),
+    (["--config", "/nonexistent.conf.py"], "Error: Invalid value for '--config': File '/nonexistent.conf.py' "
+                                           "does not exist."),
+])
+def test_serve_usage_errors_exit_2(args, message):
+    proc = deckcheck("serve", *args)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert err.splitlines()[-1] == message
+
+
+def test_serve_dry_run_prints_the_gunicorn_command(db):
+    proc = deckcheck("serve", "--dry-run", "--bind", "127.0.0.1:9", "--workers", "3")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert err == (f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -m gunicorn "
+                   f"--config {ROOT / 'gunicorn.conf.py'} --bind 127.0.0.1:9 --workers 3\n")
