@@ -375,17 +375,23 @@ def single_type(deck, ctx):
         common.intersection_update(ln.card.types)
     if common:
         return
-    tally = defaultdict(int)
+    tally: dict[str, int] = {}  # type -> copies, in order of first appearance
     for ln in pokemon:
         for t in ln.card.types:
-            tally[t] += ln.count
-    main = max(sorted(tally), key=lambda t: tally[t])
+            tally[t] = tally.get(t, 0) + ln.count
+    top = max(tally.values())
+    leaders = [t for t, n in tally.items() if n == top]
+    main = leaders[0]
     odd = [ln for ln in pokemon if main not in ln.card.types]
-    listed = ", ".join(f"{display_name(ln.card)} ({'/'.join(ln.card.types)})" for ln in odd)
+    listed = _and([f"{display_name(ln.card)} ({'/'.join(ln.card.types)})" for ln in odd])
+    verb = "is" if len(odd) == 1 else "are"
     nums, ids = _lines(odd)
-    yield Problem("single-type", f"All Pokémon in a {ctx.format.name} deck must share one type; most of yours are "
-                  f"{main}, but {listed} {'is' if len(odd) == 1 else 'are'} not{line_list(nums)}.",
-                  lines=nums, cards=ids)
+    if len(leaders) == 1:
+        detail = f"most of yours are {main}, but {listed} {verb} not"
+    else:
+        detail = f"yours are split between {_and(leaders)}: {listed} {verb} not {main}"
+    yield Problem("single-type", f"All Pokémon in a {ctx.format.name} deck must share one type; {detail}"
+                  f"{line_list(nums)}.", lines=nums, cards=ids)
 
 
 @rule("rule-box", subtypes="names")

@@ -1,0 +1,278 @@
+"""Formats as data: every shipped format loads and cites its sources; broken files fail loudly."""
+
+from __future__ import annotations
+
+import datetime as dt
+import textwrap
+
+import pytest
+
+import deckcheck
+from deckcheck.formats import FormatError, _set_legal_date, default_formats, load_formats
+from deckcheck.names import name_key
+from deckcheck.rules import REGISTRY
+
+SHIPPED = ("expanded", "glc", "standard", "standard-ptcgl", "unlimited")
+
+
+@pytest.fixture(scope="module")
+def formats():
+    return load_formats()
+
+
+# -- the shipped formats --------------------------------------------------------------
+
+def test_every_shipped_format_loads(formats):
+    assert sorted(formats) == list(SHIPPED)
+    assert default_formats() is default_formats()  # loaded once per process
+
+
+@pytest.mark.parametrize("fid", SHIPPED)
+def test_shipped_format_cites_its_sources(formats, fid):
+    fmt = formats[fid]
+    assert fmt.name and fmt.description and fmt.sources
+    assert set(fmt.rules) <= set(REGISTRY)
+    assert all(r.source for r in fmt.pool.rotations)
+    assert all(m.source for m in fmt.pool.mark_dates)
+    assert all(b.source for b in fmt.bans)
+
+
+@pytest.mark.parametrize("fid", SHIPPED)
+def test_shipped_pool_names_real_sets(formats, db, fid):
+    pool = formats[fid].pool
+    series = {s.series for s in db.sets.values()}
+    assert pool.series <= series
+    assert (pool.include_sets | pool.exclude_sets) <= set(db.sets)
+
+
+@pytest.mark.parametrize("fid", SHIPPED)
+def test_every_ban_names_real_printings(formats, db, fid):
+    for ban in formats[fid].bans:
+        if ban.by_name:
+            assert db.by_name(ban.name), ban.name
+        for code, number in ban.printings:
+            card = db.find(code, number)
+            assert card is not None, f"{ban.name} {code} {number}"
+            assert card.key == name_key(ban.name), f"{code} {number} is {card.name}"
+            assert ban.covers(card, db)
+
+
+def test_rule_provenance(formats):
+    glc = formats["glc"].to_dict()
+    set_by = {r["rule"]: r["set_by"] for r in glc["rules"]}
+    assert set_by["copy-limit"] == "glc" and set_by["deck-size"] == "standard"
+    assert "radiant-limit" not in set_by and "prism-star-limit" not in set_by
+    assert glc["extends"] == "standard"
+    assert glc["bans"][10] == {"name": "Double Colorless Energy", "printings": ["all printings"],
+                               "since": "2025-04-24", "source": "GLC ban list: SLG 69 'and all other versions'"}
+
+
+def test_standard_rotation_history(formats):
+    pool = formats["standard"].pool
+    assert [(r.start.isoformat(), r.min_mark) for r in pool.rotations] == [
+        ("2023-04-14", "E"), ("2024-04-05", "F"), ("2025-04-11", "G"), ("2026-04-10", "H")]
+    assert pool.min_mark(dt.date(2026, 4, 9)) == "G" and pool.min_mark(dt.date(2026, 4, 10)) == "H"
+    assert formats["standard-ptcgl"].pool.min_mark(dt.date(2026, 3, 26)) == "H"
+    assert formats["standard"].to_dict()["pool"]["mark_dates"][3] == {
+        "mark": "J", "from": "2026-03-06", "source": "Tournament Handbook 4.1.1 regulation-mark table (reference 2.5)"}
+
+
+@pytest.mark.parametrize(
+    ("release", "rule", "legal"),
+    [
+        ("2023-03-31", "third-friday", "2023-04-14"),  # Scarlet & Violet: the G mark's first legal day
+        ("2024-03-22", "third-friday", "2024-04-05"),  # Temporal Forces: H
+        ("2025-03-28", "third-friday", "2025-04-11"),  # Journey Together: I
+        ("2025-07-17", "third-friday", "2025-08-01"),  # Black Bolt, a Thursday
+        ("2026-05-22", "third-friday", "2026-06-05"),  # Chaos Rising
+        ("2026-05-22", "release", "2026-05-22"),
+        (None, "third-friday", None),
+    ],
+)
+def test_set_legal_date(release, rule, legal):
+    got = _set_legal_date(rule, release)
+    assert (got.isoformat() if got else None) == legal
+
+
+@pytest.mark.parametrize("fid", SHIPPED)
+def test_a_date_before_the_data_is_a_problem(formats, fid):
+    earliest = formats[fid].pool.earliest
+    report = deckcheck.check("60 Basic {P} Energy SVE 5", fid, earliest - dt.timedelta(days=1))
+    assert [p.rule for p in report.problems if p.rule != "no-basic-pokemon"] == ["date-out-of-range"]
+    report = deckcheck.check("60 Basic {P} Energy SVE 5", fid, earliest)
+    assert "date-out-of-range" not in [p.rule for p in report.problems]
+
+
+def test_unknown_format_id():
+    with pytest.raises(FormatError, match=r"^unknown format 'modern' \(known: expanded, glc, standard, "
+                                          r"standard-ptcgl, unlimited\)$"):
+        deckcheck.check("", "modern", "2026-05-01")
+
+
+# -- extending --------------------------------------------------------------------------
+
+BASE = """
+id = "base"
+name = "Base"
+description = "A test format."
+sources = ["tests"]
+
+[rules]
+deck-size = { size = 60 }
+copy-limit = { limit = 4 }
+
+[pool]
+kind = "all"
+earliest = 1999-01-09
+"""
+
+
+def _write(tmp_path, **files):
+    for stem, text in files.items():
+        (tmp_path / f"{stem}.toml").write_text(textwrap.dedent(text), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_format_extends_another(tmp_path):
+    child = """
+    id = "child"
+    name = "Child"
+    extends = "base"
+    [rules]
+    copy-limit = { limit = 1 }
+    deck-size = false
+    single-type = {}
+    """
+    formats = load_formats(_write(tmp_path, base=BASE, child=child))
+    fmt = formats["child"]
+    assert fmt.rules == {"copy-limit": {"limit": 1}, "single-type": {}}
+    assert fmt.pool == formats["base"].pool and fmt.rule_sources == {"copy-limit": "child", "single-type": "child"}
+    report = deckcheck.check("1 Dreepy TWM 128\n2 Ultra Ball MEG 131\n", fmt, "2026-05-01")
+    assert [p.rule for p in report.problems] == ["copy-limit"]
+
+
+# -- broken files fail loudly, naming the file --------------------------------------------
+
+KNOWN = ", ".join(sorted(REGISTRY))
+HEAD = 'name = "Broken"\nextends = "base"\n'
+
+BROKEN = {
+    "unknown-rule": (HEAD + "[rules]\ndeck-sise = { size = 60 }",
+                     "broken.toml: unknown rule 'deck-sise'; did you mean 'deck-size'?"),
+    "unknown-rule-far": (HEAD + "[rules]\nfrobnicate = {}",
+                         f"broken.toml: unknown rule 'frobnicate'; known rules: {KNOWN}"),
+    "param-type": (HEAD + '[rules]\ndeck-size = { size = "60" }',
+                   "broken.toml: rule 'deck-size' parameter size must be a whole number >= 0, not '60'"),
+    "param-negative": (HEAD + "[rules]\ncopy-limit = { limit = -1 }",
+                       "broken.toml: rule 'copy-limit' parameter limit must be a whole number >= 0, not -1"),
+    "param-bool": (HEAD + "[rules]\ncopy-limit = { limit = true }",
+                   "broken.toml: rule 'copy-limit' parameter limit must be a whole number >= 0, not True"),
+    "param-names": (HEAD + '[rules]\nrule-box = { subtypes = "ex" }',
+                    "broken.toml: rule 'rule-box' parameter subtypes must be a list of strings, not 'ex'"),
+    "param-groups": (HEAD + "[rules]\nexclusive-group = { groups = [[\"Boss's Orders\"]] }",
+                     "broken.toml: rule 'exclusive-group' parameter groups must be a list of lists of at least 2 "
+                     "strings, not [[\"Boss's Orders\"]]"),
+    "param-extra": (HEAD + "[rules]\ncopy-limit = { limit = 4, max = 5 }", "broken.toml: rule 'copy-limit' takes no "
+                    "parameter max"),
+    "param-missing": (HEAD + "[rules]\ncopy-limit = {}", "broken.toml: rule 'copy-limit' needs parameter limit"),
+    "rule-not-table": (HEAD + "[rules]\ndeck-size = 60",
+                       "broken.toml: rule 'deck-size' must be a table of parameters (or false to remove it)"),
+    "remove-absent": (HEAD + "[rules]\nsingle-type = false",
+                      "broken.toml: removes rule 'single-type', which is not in effect"),
+    "unknown-key": (HEAD + 'rulez = "x"', "broken.toml: unknown key 'rulez' (allowed: id, name, description, extends, "
+                    "sources, rules, pool, bans)"),
+    "id-mismatch": ('id = "other"\n' + HEAD, "broken.toml: id 'other' differs from the file name"),
+    "name-missing": ('name = ""\nextends = "base"', "broken.toml: name must be a non-empty string"),
+    "extends-unknown": ('name = "Broken"\nextends = "nope"', "broken.toml: extends unknown format 'nope'"),
+    "pool-kind": (HEAD + '[pool]\nkind = "marks"\nearliest = 2023-04-14',
+                  "broken.toml: pool.kind must be one of regulation-marks, sets, all, not 'marks'"),
+    "pool-key": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nseries = ["sv"]',
+                 "broken.toml: [pool] of kind 'all': unknown key 'series' (allowed: kind, earliest, set_legal_from, "
+                 "reprint_rule)"),
+    "pool-date": (HEAD + '[pool]\nkind = "all"\nearliest = "2023-13-01"',
+                  "broken.toml: pool.earliest: '2023-13-01' is not a date (YYYY-MM-DD)"),
+    "pool-datetime": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14T10:00:00',
+                      "broken.toml: pool.earliest: 2023-04-14 10:00:00 is not a date (YYYY-MM-DD); give a date "
+                      "without a time"),
+    "pool-no-earliest": (HEAD + '[pool]\nkind = "all"',
+                         "broken.toml: pool.earliest is missing (the first date the format's data covers)"),
+    "pool-delay": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nset_legal_from = "monday"',
+                   "broken.toml: pool.set_legal_from must be 'third-friday' or 'release', not 'monday'"),
+    "pool-reprint": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nreprint_rule = "yes"',
+                     "broken.toml: pool.reprint_rule must be true or false"),
+    "pool-sets-empty": (HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14',
+                        "broken.toml: a sets pool needs series or include_sets"),
+    "no-rotations": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14',
+                     "broken.toml: a regulation-marks pool needs at least one [[pool.rotations]]"),
+    "rotation-mark": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+                      'from = 2023-04-14\nlowest_mark = "e"\nsource = "x"',
+                      "broken.toml: pool.rotations[1]: lowest_mark must be one capital letter, not 'e'"),
+    "rotation-date": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+                      'from = "April"\nlowest_mark = "E"\nsource = "x"',
+                      "broken.toml: pool.rotations[1].from: 'April' is not a date (YYYY-MM-DD)"),
+    "rotation-source": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+                        'from = 2023-04-14\nlowest_mark = "E"',
+                        "broken.toml: pool.rotations[1]: source must be a non-empty string"),
+    "rotation-key": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+                     'from = 2023-04-14\nlowest = "E"\nsource = "x"',
+                     "broken.toml: pool.rotations[1]: unknown key 'lowest' (allowed: from, lowest_mark, source)"),
+    "rotation-order": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
+                       '[[pool.rotations]]\nfrom = 2024-04-05\nlowest_mark = "F"\nsource = "x"\n'
+                       '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"',
+                       "broken.toml: pool.rotations must be in date order, one per date"),
+    "rotation-after-earliest": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-01-01\n'
+                                '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"',
+                                "broken.toml: pool.earliest 2023-01-01 is before the first rotation (2023-04-14), so "
+                                "the pool on those days is unknown"),
+    "mark-date-twice": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
+                        '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"\n'
+                        '[[pool.mark_dates]]\nmark = "J"\nfrom = 2026-03-06\nsource = "x"\n'
+                        '[[pool.mark_dates]]\nmark = "J"\nfrom = 2026-03-07\nsource = "x"',
+                        "broken.toml: pool.mark_dates lists a mark twice"),
+    "ban-no-printings": (HEAD + 'bans = [{ name = "Red Card", source = "x" }]',
+                         "broken.toml: bans[1] (Red Card): lists no printings (set all_printings = true for a ban by "
+                         "name)"),
+    "ban-printing": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN71"], source = "x" }]',
+                     "broken.toml: bans[1] (Red Card): printing 'GEN71' must be 'SET NUMBER'"),
+    "ban-duplicate": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x" },\n'
+                      '        { name = "Red Card", printings = ["XY 124", "GEN 071"], source = "y" }]',
+                      "broken.toml: bans[2] (Red Card): bans a printing that an earlier entry already bans"),
+    "ban-key": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", from = 2020-01-01 }]',
+                "broken.toml: bans[1]: unknown key 'from' (allowed: name, printings, all_printings, since, source)"),
+    "ban-date": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = "soon" }]',
+                 "broken.toml: bans[1].since: 'soon' is not a date (YYYY-MM-DD)"),
+    "ban-source": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"] }]',
+                   "broken.toml: bans[1]: source must be a non-empty string"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_format_file_fails_loudly(tmp_path, case):
+    text, message = BROKEN[case]
+    with pytest.raises(FormatError) as err:
+        load_formats(_write(tmp_path, base=BASE, broken=text + "\n"))
+    assert str(err.value) == message
+
+
+def test_extends_loop(tmp_path):
+    a = 'id = "a"\nname = "A"\nextends = "b"\n'
+    b = 'id = "b"\nname = "B"\nextends = "a"\n'
+    with pytest.raises(FormatError) as err:
+        load_formats(_write(tmp_path, a=a, b=b))
+    assert str(err.value) == "a.toml: formats extend each other in a loop: a -> b -> a"
+
+
+def test_not_toml(tmp_path):
+    with pytest.raises(FormatError, match=r"^broken\.toml: not valid TOML: "):
+        load_formats(_write(tmp_path, base=BASE, broken="name = "))
+
+
+def test_no_pool_and_nothing_to_extend(tmp_path):
+    with pytest.raises(FormatError) as err:
+        load_formats(_write(tmp_path, broken='name = "Broken"\n'))
+    assert str(err.value) == "broken.toml: no [pool] and nothing to extend"
+
+
+def test_empty_folder(tmp_path):
+    with pytest.raises(FormatError, match="^no format files in "):
+        load_formats(tmp_path)

@@ -1,0 +1,505 @@
+"""One test per rule, plus the traps from issue #3: exact verdicts, rule names and messages.
+
+Decks are built as text with :func:`deck` (card lines padded to 60 with basic Energy) and
+checked with :func:`assert_legal` / :func:`assert_problems`, which print the report's
+problems when they fail (as Showdown's ``assert.legalTeam`` does). Every check pins its
+date; nothing here depends on today.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import deckcheck
+from deckcheck.rules import PLAYED_AS_POKEMON
+
+MAY = "2026-05-01"  # after the 2026 rotation (G out)
+MARCH = "2026-03-01"  # before it (G legal)
+PSYCHIC = "Basic {P} Energy SVE 5"
+
+
+def deck(*lines: str, size: int = 60, energy: str = PSYCHIC) -> str:
+    """A decklist of ``lines`` (``"4 Nest Ball SVI 181"``), padded to ``size`` cards with basic Energy.
+
+    The lines are numbered from 1 in the order given; the padding line comes last.
+    """
+    copies = sum(int(line.split()[0]) for line in lines)
+    body = list(lines)
+    if size > copies:
+        body.append(f"{size - copies} {energy}")
+    return "\n".join(body) + "\n"
+
+
+def _show(report) -> str:
+    lines = [report.summary]
+    lines += [f"  {p.code} [{p.rule}] {p.severity} {list(p.lines)}: {p.message} | hint: {p.hint}"
+              for p in report.problems]
+    return "\n".join(lines)
+
+
+def assert_legal(text: str, fmt: str, as_of: str):
+    """No errors and no warnings (info is fine); the report is returned."""
+    report = deckcheck.check(text, fmt, as_of)
+    loud = [p for p in report.problems if p.severity != "info"]
+    assert report.valid and not loud, "expected a legal deck:\n" + _show(report)
+    return report
+
+
+def assert_problems(text: str, fmt: str, as_of: str, rules: list[str]):
+    """Exactly these error/warning rules (as a multiset, in report order); the report is returned."""
+    report = deckcheck.check(text, fmt, as_of)
+    got = [p.rule for p in report.problems if p.severity != "info"]
+    assert sorted(got) == sorted(rules), f"expected {rules}:\n" + _show(report)
+    return report
+
+
+def only(report, rule: str):
+    """The single problem of ``rule`` in ``report``."""
+    found = [p for p in report.problems if p.rule == rule]
+    assert len(found) == 1, _show(report)
+    return found[0]
+
+
+# -- deck-size -------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("size", "message"),
+    [
+        (59, "Your deck has 59 cards; it must have exactly 60 (add 1)."),
+        (61, "Your deck has 61 cards; it must have exactly 60 (remove 1)."),
+        (1, "Your deck has 1 card; it must have exactly 60 (add 59)."),
+    ],
+    ids=["59", "61", "1"],
+)
+def test_deck_size(size, message):
+    report = assert_problems(deck("1 Dreepy TWM 128", size=size), "standard", MAY, ["deck-size"])
+    problem = only(report, "deck-size")
+    assert (problem.message, problem.code, problem.severity, problem.lines) == (message, "R101", "error", ())
+
+
+def test_deck_of_60_is_fine():
+    assert_legal(deck("4 Dreepy TWM 128"), "standard", MAY)
+
+
+def test_unknown_cards_count_toward_60():
+    report = assert_problems(deck("4 Dreepy TWM 128", "3 Nest Bal SVI 999"), "standard", MAY, ["unknown-card"])
+    assert report.counts.total == 60 and report.counts.unknown == 3
+    problem = only(report, "unknown-card")
+    assert problem.message == ('Line 2: no card named "Nest Bal" SVI 999 was found in the card database; '
+                               "its 3 copies still count toward the deck size.")
+    assert problem.hint == "Did you mean Nest Ball, Net Ball or Beast Ball?"
+    assert (problem.code, problem.lines) == ("C101", (2,))
+
+
+def test_deck_size_hint_names_unknown_cards():
+    report = assert_problems(deck("4 Dreepy TWM 128", "3 Nest Bal SVI 999", size=58), "standard", MAY,
+                             ["unknown-card", "deck-size"])
+    assert only(report, "deck-size").hint == "The total includes 3 cards that could not be identified."
+
+
+# -- copy-limit --------------------------------------------------------------------
+
+def test_five_copies_split_over_printings():
+    text = deck("4 Dreepy TWM 128", "3 Ultra Ball MEG 131", "2 Ultra Ball ASC 213")
+    problem = only(assert_problems(text, "standard", MAY, ["copy-limit"]), "copy-limit")
+    assert problem.message == "You have 5 cards named Ultra Ball (lines 2, 3); the limit is 4."
+    assert problem.hint == "Different printings of a card count together toward the limit."
+    assert (problem.code, problem.lines, problem.cards) == ("R102", (2, 3), ("me01-131", "me02.5-213"))
+
+
+def test_five_copies_over_lines_of_one_printing():
+    text = deck("4 Dreepy TWM 128", "2 Ultra Ball MEG 131", "3 Ultra Ball MEG 131")
+    problem = only(assert_problems(text, "standard", MAY, ["copy-limit"]), "copy-limit")
+    assert problem.message == "You have 5 cards named Ultra Ball (lines 2, 3); the limit is 4."
+    assert problem.hint is None
+
+
+def test_four_copies_over_printings_are_fine():
+    assert_legal(deck("4 Dreepy TWM 128", "2 Ultra Ball SVI 196", "2 Ultra Ball MEG 131"), "standard", MAY)
+
+
+def test_professors_research_with_different_professors_sums_to_five():
+    text = deck("4 Dreepy TWM 128", "3 Professor's Research (Professor Magnolia) SSH 178",
+                "2 Professor's Research CEL 24")
+    problem = only(assert_problems(text, "expanded", MAY, ["copy-limit"]), "copy-limit")
+    assert problem.message == "You have 5 cards named Professor's Research (lines 2, 3); the limit is 4."
+    assert problem.hint == ("Professor's Research (Professor Magnolia) and Professor's Research (Professor Oak) "
+                            "share the name Professor's Research; the subtitle in brackets is not part of a "
+                            "card's name.")
+
+
+def test_owner_names_are_part_of_the_name():
+    # 4 + 4 is fine: Iono's Bellibolt ex and Bellibolt ex are different names
+    text = deck("4 Iono's Tadbulb JTG 52", "4 Iono's Bellibolt ex JTG 53", "4 Tadbulb PAL 77",
+                "4 Bellibolt ex PAL 79")
+    report = assert_legal(text, "standard", MARCH)
+    assert [ln.card.key for ln in report.lines[:4]] == ["ionos tadbulb", "ionos bellibolt ex", "tadbulb",
+                                                        "bellibolt ex"]
+
+
+def test_twenty_basic_fire_energy_are_fine():
+    assert_legal(deck("4 Dreepy TWM 128", "20 Basic {R} Energy SVE 10", "16 Fire Energy SVE 2"), "standard", MAY)
+
+
+def test_basic_energy_is_decided_by_the_database_not_the_name():
+    text = deck("4 Dreepy TWM 128", "5 Telepathic {P} Energy POR 88")
+    problem = only(assert_problems(text, "standard", MAY, ["copy-limit"]), "copy-limit")
+    assert problem.message == "You have 5 cards named Telepathic Psychic Energy (line 2); the limit is 4."
+    assert problem.hint == "Telepathic {P} Energy is a Special Energy, so the 4-copy limit applies."
+
+
+def test_reversal_energy_is_special():
+    # TCGdex marks Reversal Energy as basic (energyType "Normal"); the database fixes it
+    text = deck("4 Dreepy TWM 128", "5 Reversal Energy PAL 192")
+    report = assert_problems(text, "standard", MARCH, ["copy-limit"])
+    assert report.lines[1].card.subtypes == ("Special",)
+    assert only(report, "copy-limit").hint == "Reversal Energy is a Special Energy, so the 4-copy limit applies."
+    assert_legal(deck("4 Dreepy TWM 128", "4 Reversal Energy PAL 192"), "standard", MARCH)
+
+
+# -- no-basic-pokemon ----------------------------------------------------------------
+
+def test_no_basic_pokemon():
+    report = assert_problems(deck("4 Ultra Ball MEG 131"), "standard", MAY, ["no-basic-pokemon"])
+    problem = only(report, "no-basic-pokemon")
+    assert (problem.message, problem.hint, problem.code) == (
+        "Your deck has no Basic Pokémon; it needs at least 1.", None, "R103")
+    assert report.basic_pokemon == 0
+
+
+@pytest.mark.parametrize(
+    ("lines", "hint"),
+    [
+        (["4 Unidentified Fossil UNM 210"],
+         "Unidentified Fossil is an Item played as if it were a Pokémon; it is not a Basic Pokémon card."),
+        (["1 Robo Substitute PHF 102", "1 Lillie's Poké Doll CEC 197"],
+         "Robo Substitute and Lillie's Poké Doll are Items played as if they were Pokémon; they are not Basic "
+         "Pokémon cards."),
+    ],
+    ids=["fossil", "robo-substitute-and-doll"],
+)
+def test_items_played_as_pokemon_do_not_count(lines, hint):
+    report = assert_problems(deck(*lines), "expanded", MAY, ["no-basic-pokemon"])
+    assert only(report, "no-basic-pokemon").hint == hint
+
+
+def test_played_as_pokemon_names_are_in_the_database(db):
+    missing = [key for key in PLAYED_AS_POKEMON if not db.by_name(key)]
+    assert missing == []
+
+
+# -- radiant, ACE SPEC, Prism Star -----------------------------------------------------
+
+def test_two_different_radiants():
+    text = deck("4 Dreepy TWM 128", "1 Radiant Greninja ASR 46", "1 Radiant Charizard PGO 11")
+    problem = only(assert_problems(text, "expanded", MAY, ["radiant-limit"]), "radiant-limit")
+    assert problem.message == ("You have 2 Radiant Pokémon cards (Radiant Greninja, Radiant Charizard) (lines 2, 3); "
+                               "the limit is 1 per deck.")
+    assert problem.hint == "The limit is 1 Radiant Pokémon card in total, not 1 of each."
+    assert (problem.code, problem.cards) == ("R104", ("swsh10-046", "swsh10.5-011"))
+
+
+def test_one_radiant_is_fine():
+    assert_legal(deck("4 Dreepy TWM 128", "1 Radiant Greninja ASR 46"), "expanded", MAY)
+
+
+def test_prime_catcher_plus_master_ball():
+    text = deck("4 Dreepy TWM 128", "1 Prime Catcher TEF 157", "1 Master Ball TEF 153")
+    problem = only(assert_problems(text, "standard", MAY, ["ace-spec-limit"]), "ace-spec-limit")
+    assert problem.message == ("You have 2 ACE SPEC cards (Prime Catcher, Master Ball) (lines 2, 3); "
+                               "the limit is 1 per deck.")
+    assert problem.hint == "The limit is 1 ACE SPEC card in total, not 1 of each."
+    assert problem.code == "R105"
+
+
+def test_two_copies_of_one_ace_spec():
+    problem = only(assert_problems(deck("4 Dreepy TWM 128", "2 Prime Catcher TEF 157"), "standard", MAY,
+                                   ["ace-spec-limit"]), "ace-spec-limit")
+    assert problem.message == "You have 2 ACE SPEC cards (Prime Catcher) (line 2); the limit is 1 per deck."
+    assert problem.hint is None
+
+
+def test_black_and_white_ace_spec_comes_from_the_table():
+    # Computer Search BCR 137 carries no ACE SPEC flag in TCGdex (data/ace-spec.csv)
+    text = deck("4 Dreepy TWM 128", "1 Computer Search BCR 137", "1 Dowsing Machine PLS 128")
+    problem = only(assert_problems(text, "expanded", MAY, ["ace-spec-limit"]), "ace-spec-limit")
+    assert problem.message == ("You have 2 ACE SPEC cards (Computer Search, Dowsing Machine) (lines 2, 3); "
+                               "the limit is 1 per deck.")
+
+
+def test_two_different_prism_star_cards_are_fine():
+    assert_legal(deck("4 Dreepy TWM 128", "1 Lunala ◇ UPR 62", "1 Solgaleo {*} UPR 89"), "expanded", MAY)
+
+
+def test_two_prism_star_cards_of_one_name():
+    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Lunala ◇ UPR 62", "1 Lunala Prism Star UPR 62"),
+                                   "expanded", MAY, ["prism-star-limit"]), "prism-star-limit")
+    assert problem.message == "You have 2 cards named Lunala ◇ (lines 2, 3); the limit for a Prism Star card is 1."
+    assert problem.hint == "Prism Star cards with different names are fine; the limit is per name."
+    assert problem.code == "R106"
+
+
+# -- legality ------------------------------------------------------------------------
+
+ROTATING = deck("4 Charmander PAF 7", "3 Charmeleon PAF 8", "3 Charizard ex OBF 125", "4 Iono PAL 185",
+                "4 Rare Candy SVI 191", "4 Ultra Ball SVI 196", energy="Basic {R} Energy SVE 2")
+
+
+def test_standard_deck_legal_before_the_rotation_and_not_after():
+    assert_legal(ROTATING, "standard", "2026-04-09")
+    report = assert_problems(ROTATING, "standard", "2026-04-10", ["not-in-format"] * 4)
+    # Rare Candy SVI 191 and Ultra Ball SVI 196 (mark G) stay legal through their mark I reprints
+    assert [(ln.card.label, ln.legal, ln.legal_via and ln.legal_via.id) for ln in report.lines[3:6]] == [
+        ("Iono (PAL 185)", False, None),
+        ("Rare Candy (SVI 191)", True, "me01-125"),  # Rare Candy MEG 125
+        ("Ultra Ball (SVI 196)", True, "me02.5-213"),  # Ultra Ball ASC 213, the newest of MEG 131 and others
+    ]
+    problem = report.problems[3]
+    assert problem.message == ("Iono (PAL 185) (line 4) is not legal in Standard on 2026-04-10: its regulation mark "
+                               "G has rotated out (the lowest legal mark is H) and no functionally identical reprint "
+                               "is legal.")
+    assert (problem.code, problem.lines, problem.cards) == ("R201", (4,), ("sv02-185",))
+
+
+def test_pokemon_tcg_live_rotates_earlier():
+    assert_legal(ROTATING, "standard", "2026-03-26")
+    report = assert_problems(ROTATING, "standard-ptcgl", "2026-03-26", ["not-in-format"] * 4)
+    assert report.format_name == "Standard (Pokémon TCG Live)"
+    assert_legal(ROTATING, "standard-ptcgl", "2026-03-25")
+
+
+def test_iono_legal_in_march_not_in_may():
+    text = deck("4 Dreepy TWM 128", "4 Iono PAL 185")
+    assert_legal(text, "standard", MARCH)
+    assert_problems(text, "standard", MAY, ["not-in-format"])
+
+
+def test_hint_for_a_legal_printing_with_different_text():
+    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Potion BS 94"), "standard", MAY,
+                                   ["not-in-format"]), "not-in-format")
+    assert problem.message == ("Potion (BS 94) (line 2) is not legal in Standard on 2026-05-01: it has no regulation "
+                               "mark and no functionally identical reprint is legal.")
+    assert problem.hint == ("Potion (POR 83) is legal, but its text differs from this printing's, so the reprint "
+                            "rule does not cover this one.")
+
+
+def test_a_set_is_legal_from_the_third_friday():
+    # Chaos Rising: released Friday 2026-05-22, legal 2026-06-05
+    text = deck("4 Mareep CRI 27")
+    problem = only(assert_problems(text, "standard", "2026-06-04", ["not-in-format"]), "not-in-format")
+    assert problem.message == ("Mareep (CRI 27) (line 1) is not legal in Standard on 2026-06-04: its set, Chaos "
+                               "Rising, is legal from 2026-06-05.")
+    assert_legal(text, "standard", "2026-06-05")
+
+
+def test_a_regulation_mark_is_legal_from_its_handbook_date():
+    # Ascended Heroes' own date is 2026-02-13, but the J mark is legal from 2026-03-06
+    text = deck("4 Dreepy TWM 128", "2 Poké Pad ASC 198")
+    problem = only(assert_problems(text, "standard", "2026-03-05", ["not-in-format"]), "not-in-format")
+    assert problem.message == ("Poké Pad (ASC 198) (line 2) is not legal in Standard on 2026-03-05: regulation mark "
+                               "J is legal from 2026-03-06 and no functionally identical reprint is legal.")
+    assert_legal(text, "standard", "2026-03-06")
+
+
+def test_date_before_the_data():
+    report = assert_problems(deck("4 Dreepy TWM 128"), "standard", "2023-04-13", ["date-out-of-range"])
+    problem = only(report, "date-out-of-range")
+    assert problem.message == ("Standard legality is known from 2023-04-14 on; 2023-04-13 is earlier, so card "
+                               "legality was not checked.")
+    assert (problem.code, problem.severity) == ("R203", "error")
+    assert report.lines[0].legal is False  # nothing was marked legal
+
+
+def test_expanded_ban():
+    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Red Card GEN 71"), "expanded", MAY, ["banned"]),
+                   "banned")
+    assert problem.message == "Red Card (GEN 71) (line 2) is banned in Expanded."
+    assert (problem.hint, problem.code) == (None, "R202")
+
+
+def test_expanded_ban_is_by_printing():
+    text = deck("4 Duskull CEC 83")
+    problem = only(assert_problems(text, "expanded", MAY, ["banned"]), "banned")
+    assert problem.hint == "The ban covers CEC 83 only; other printings of Duskull are not banned."
+    assert_legal(deck("4 Duskull PRE 35"), "expanded", MAY)
+
+
+def test_expanded_ban_has_a_date():
+    text = deck("1 Medicham V EVS 83")
+    assert_legal(text, "expanded", "2026-04-09")
+    problem = only(assert_problems(text, "expanded", "2026-04-10", ["banned"]), "banned")
+    assert problem.message == "Medicham V (EVS 83) (line 1) is banned in Expanded since 2026-04-10."
+    assert problem.hint is None  # every printing of Medicham V is on the list
+
+
+def test_ban_by_name():
+    problem = only(assert_problems(deck("1 Pikachu TEF 51", "1 Double Colorless Energy SUM 136",
+                                        energy="Basic {L} Energy SVE 4"), "glc", MAY, ["banned"]), "banned")
+    assert problem.message == ("Double Colorless Energy (SUM 136) (line 2) is banned in Gym Leader Challenge since "
+                               "2025-04-24: every printing of Double Colorless Energy is banned.")
+
+
+def test_sets_pool_message():
+    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Computer Search BS 71"), "expanded", MAY,
+                                   ["not-in-format"]), "not-in-format")
+    assert problem.message == ("Computer Search (BS 71) (line 2) is not legal in Expanded on 2026-05-01: its set, "
+                               "Base Set, is not in the card pool and no functionally identical reprint is legal.")
+    assert problem.hint == ("Computer Search (BCR 137) is legal, but its text differs from this printing's, so the "
+                            "reprint rule does not cover this one.")
+
+
+def test_unlimited_takes_everything():
+    assert_legal(deck("4 Dreepy TWM 128", "1 Computer Search BS 71", "4 Red Card GEN 71"), "unlimited", MAY)
+
+
+# -- parsing problems carried into the report ------------------------------------------
+
+def test_unparsed_line():
+    report = assert_problems(deck("4 Dreepy TWM 128") + "Random line at the end\n", "standard", MAY,
+                             ["unparsed-line"])
+    problem = only(report, "unparsed-line")
+    assert (problem.code, problem.lines) == ("P101", (3,))
+
+
+def test_total_mismatch():
+    report = assert_problems(deck("4 Dreepy TWM 128") + "\nTotal Cards: 59\n", "standard", MAY, ["total-mismatch"])
+    problem = only(report, "total-mismatch")
+    assert problem.message == "The list says Total Cards: 59, but its card lines add up to 60."
+    assert (problem.code, problem.severity, problem.lines) == ("P102", "warning", (4,))
+    assert report.valid
+
+
+def test_resolved_by_name_is_info():
+    report = assert_legal(deck("4 Dreepy", "1 Ultra Ball XYZ 1"), "standard", MAY)
+    infos = [p for p in report.problems if p.rule == "resolved-by-name"]
+    assert [p.message for p in infos] == [
+        'Line 1: "Dreepy" has no set code, so it was matched by name to Dreepy (ASC 158).',
+        'Line 2: no printing XYZ 1 of "Ultra Ball" was found, so it was matched by name to Ultra Ball (ASC 213).',
+    ]
+    assert {(p.code, p.severity) for p in infos} == {("C102", "info")}
+
+
+# -- evolution-gap ---------------------------------------------------------------------
+
+def test_evolution_gap_names_the_missing_pokemon():
+    problem = only(assert_problems(deck("4 Dreepy TWM 128", "2 Dragapult ex TWM 130", "1 Dragapult ex PRE 73"),
+                                   "standard", MAY, ["evolution-gap"]), "evolution-gap")
+    assert problem.message == "Dragapult ex (lines 2, 3) evolves from Drakloak, which is not in your deck."
+    assert (problem.code, problem.severity, problem.hint) == ("R301", "warning", None)
+
+
+def test_rare_candy_covers_a_missing_stage_1():
+    assert_legal(deck("4 Dreepy TWM 128", "3 Dragapult ex TWM 130", "4 Rare Candy MEG 125"), "standard", MAY)
+
+
+def test_rare_candy_does_not_cover_a_missing_basic():
+    problem = only(assert_problems(deck("1 Budew PRE 4", "3 Dragapult ex TWM 130", "4 Rare Candy MEG 125"),
+                                   "standard", MAY, ["evolution-gap"]), "evolution-gap")
+    assert problem.hint == ("Rare Candy covers a missing Stage 1, not a missing Basic: Dreepy is not in your deck "
+                            "either.")
+
+
+def test_owner_names_count_for_evolution():
+    problem = only(assert_problems(deck("4 Tadbulb TWM 73", "3 Iono's Bellibolt ex JTG 53"), "standard", MAY,
+                                   ["evolution-gap"]), "evolution-gap")
+    assert problem.message == "Iono's Bellibolt ex (line 2) evolves from Iono's Tadbulb, which is not in your deck."
+    assert problem.hint == ("Tadbulb is a different Pokémon from Iono's Tadbulb: an owner's or form name is part of "
+                            "a Pokémon's name.")
+    assert_legal(deck("4 Iono's Tadbulb JTG 52", "3 Iono's Bellibolt ex JTG 53"), "standard", MAY)
+
+
+# -- Gym Leader Challenge ----------------------------------------------------------------
+
+LIGHTNING = "Basic {L} Energy SVE 4"
+
+
+def glc(*lines: str) -> str:
+    return deck("1 Pikachu TEF 51", "1 Raichu TEF 52", *lines, energy=LIGHTNING)
+
+
+def test_glc_legal_singleton():
+    assert_legal(glc("1 Ultra Ball MEG 131", "1 Boss's Orders MEG 114", "1 Professor Juniper BLW 101"), "glc", MAY)
+
+
+def test_glc_singleton():
+    problem = only(assert_problems(glc("2 Ultra Ball MEG 131"), "glc", MAY, ["copy-limit"]), "copy-limit")
+    assert problem.message == "You have 2 cards named Ultra Ball (line 3); the limit is 1."
+
+
+def test_glc_single_type():
+    problem = only(assert_problems(glc("1 Dreepy TWM 128"), "glc", MAY, ["single-type"]), "single-type")
+    assert problem.message == ("All Pokémon in a Gym Leader Challenge deck must share one type; most of yours are "
+                               "Lightning, but Dreepy (Dragon) is not (line 3).")
+    assert (problem.code, problem.cards) == ("G101", ("sv06-128",))
+
+
+def test_glc_single_type_tie():
+    problem = only(assert_problems(glc("1 Dreepy TWM 128", "1 Drakloak TWM 129"), "glc", MAY, ["single-type"]),
+                   "single-type")
+    assert problem.message == ("All Pokémon in a Gym Leader Challenge deck must share one type; yours are split "
+                               "between Lightning and Dragon: Dreepy (Dragon) and Drakloak (Dragon) are not "
+                               "Lightning (lines 3, 4).")
+
+
+def test_glc_dual_type_fits_when_one_type_matches():
+    # Galvantula STS 42 is Lightning/Grass; Joltik SCR 50 is Lightning
+    assert_legal(glc("1 Joltik SCR 50", "1 Galvantula STS 42"), "glc", MAY)
+    problem = only(assert_problems(deck("1 Sewaddle WHT 1", "1 Joltik SCR 50", "1 Galvantula STS 42",
+                                        energy=LIGHTNING), "glc", MAY, ["single-type"]), "single-type")
+    assert problem.message == ("All Pokémon in a Gym Leader Challenge deck must share one type; yours are split "
+                               "between Grass and Lightning: Joltik (Lightning) is not Grass (line 2).")
+
+
+def test_glc_rule_box():
+    problem = only(assert_problems(glc("1 Pikachu ex SSP 57", "1 Radiant Greninja ASR 46"), "glc", MAY,
+                                   ["rule-box", "single-type"]), "rule-box")
+    assert problem.message == ("Cards with a Rule Box are not allowed in Gym Leader Challenge: Pikachu ex, Radiant "
+                               "Greninja (lines 3, 4).")
+    assert problem.code == "G102"
+
+
+def test_glc_no_ace_spec():
+    problem = only(assert_problems(glc("1 Master Ball TEF 153"), "glc", MAY, ["ace-spec-limit"]), "ace-spec-limit")
+    assert problem.message == "ACE SPEC cards are not allowed in Gym Leader Challenge: Master Ball (line 3)."
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (["1 Boss's Orders MEG 114", "1 Lysandre FLF 90"],
+         "A Gym Leader Challenge deck may have only one of Boss's Orders or Lysandre; yours has Boss's Orders and "
+         "Lysandre (lines 3, 4)."),
+        (["1 Professor's Research SVI 189", "1 Professor Sycamore XY 122", "1 Professor Juniper BLW 101"],
+         "A Gym Leader Challenge deck may have only one of Professor's Research, Professor Sycamore or Professor "
+         "Juniper; yours has Professor's Research, Professor Sycamore and Professor Juniper (lines 3, 4, 5)."),
+    ],
+    ids=["boss-lysandre", "professors"],
+)
+def test_glc_exclusive_groups(lines, message):
+    problem = only(assert_problems(glc(*lines), "glc", MAY, ["exclusive-group"]), "exclusive-group")
+    assert (problem.message, problem.code) == (message, "G103")
+
+
+def test_glc_two_of_one_exclusive_name_is_a_copy_problem_only():
+    assert_problems(glc("2 Boss's Orders MEG 114"), "glc", MAY, ["copy-limit"])
+
+
+def test_glc_ban_has_a_date():
+    text = glc("1 Dimension Valley PHF 93")
+    assert_legal(text, "glc", "2026-04-19")
+    assert_problems(text, "glc", "2026-04-20", ["banned"])
+
+
+def test_glc_pool_starts_at_black_and_white():
+    problem = only(assert_problems(glc("1 Pichu HS 28"), "glc", MAY, ["not-in-format"]), "not-in-format")
+    assert problem.message == ("Pichu (HS 28) (line 3) is not legal in Gym Leader Challenge on 2026-05-01: its set, "
+                               "HeartGold SoulSilver, is not in the card pool and no functionally identical reprint "
+                               "is legal.")
+
+
+def test_glc_classic_collection_reshiram_is_legal_through_its_reprint():
+    # GLC FAQ: of Celebrations Classic Collection, only Reshiram and Zekrom (BW reprints) are legal
+    report = assert_legal(deck("1 Reshiram CEL CC020", energy="Basic {R} Energy SVE 2"), "glc", MAY)
+    assert report.lines[0].legal_via.set_id.startswith("bw")
+    assert_problems(deck("1 Charmander PAF 7", "1 Charizard CEL CC002", energy="Basic {R} Energy SVE 2"), "glc",
+                    MAY, ["not-in-format"])
