@@ -53,7 +53,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 _SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"), (INFO, "Notes"))
 
 BROKEN_LINK = ("This share link is broken or incomplete, so no decklist could be read from it. "
-               "Ask for the link again, or paste the list below.")
+               "Ask for the link again, or paste the list into the form.")
 
 
 class InputError(Exception):
