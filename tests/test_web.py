@@ -18,7 +18,6 @@ DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
-RANDOM_LINE = (DECKS / "ptcgl-fr-random-line.txt").read_text(encoding="utf-8")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
@@ -128,10 +127,11 @@ def test_post_illegal_deck_marks_lines_and_groups_problems(client):
 
 
 def test_unparsed_line_and_headers_are_echoed(client):
-    body = page(post(client, RANDOM_LINE))
-    last = text_of(element(body, "line-33"))
+    body = page(post(client, "Dresseur : 1\n4 Iono PAL 185\n\nRandom line at the end\n"))
+    last = text_of(element(body, "line-4"))
     assert "Random line at the end" in last and "Not a card line" in last and "P101" in last
-    assert "Dresseur: 12" in text_of(element(body, "line-12"))
+    assert text_of(element(body, "line-1")) == "Line 1 Dresseur : 1"
+    assert 'id="line-3"' not in body  # blank lines are not echoed
 
 
 def test_unknown_card_shows_suggestions(client):
@@ -141,8 +141,10 @@ def test_unknown_card_shows_suggestions(client):
 
 
 def test_json_deck_echoes_entries(client):
-    body = page(post(client, (DECKS / "json-deck.txt").read_text(encoding="utf-8")))
+    deck = '{"cards": [{"count": 4, "name": "Iono", "set": "PAL", "number": "185"}, {"count": 0, "name": "x"}]}'
+    body = page(post(client, deck))
     assert "Iono (PAL 185)" in text_of(element(body, "line-1"))
+    assert 'id="line-2"' in body  # the broken entry is listed with its problem
 
 
 def test_leading_blank_line_keeps_line_numbers(client):
