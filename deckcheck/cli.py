@@ -391,6 +391,10 @@ def db_build(source: str, output: str | None) -> None:
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
 
 
+from .sync import sync_command  # noqa: E402
+db.add_command(sync_command, "sync")
+
+
 from .serve import serve  # noqa: E402
 cli.add_command(serve)
 
