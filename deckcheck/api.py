@@ -35,13 +35,14 @@ from .schemas import (
 TEXT_TYPES = ("text/plain",)
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the breaks parse.py splits on
-EXAMPLE_DECK = "Pokémon: 1\n4 Pikachu ex SSP 57\n\nTrainer: 1\n4 Nest Ball SVI 181\n\nEnergy: 1\n52 Basic {L} Energy SVE 4\n"
+EXAMPLE_DECK = ("Pokémon: 1\n4 Pikachu ex SSP 57\n\nTrainer: 1\n4 Nest Ball SVI 181\n\n"
+                "Energy: 1\n52 Basic {L} Energy SVE 4\n")
 API_DESCRIPTION = """\
 Validate Pokémon TCG decklists against Standard, Expanded, Unlimited and Gym Leader Challenge.
 
 * An illegal deck is a successful check: 200 with `valid: false` and the problems.
 * Every error is `{{"error": {{"code", "message", "details"}}}}` with a stable `code`.
-* Limits: a decklist of at most {max_bytes:,} bytes of UTF-8 and {max_lines:,} lines, a body of at most {max_body:,} bytes.
+* Limits: a decklist of {max_bytes:,} bytes of UTF-8 and {max_lines:,} lines, a body of {max_body:,} bytes, at most.
 * Unknown query parameters are ignored; unknown JSON fields are a 422.
 * Every response carries the service version in the `X-Deckcheck-Version` header.
 """

@@ -101,7 +101,8 @@ def operations(spec: dict) -> list[dict]:
                 "description": op.get("description", ""),
                 "parameters": item.get("parameters", []) + op.get("parameters", []),
                 "body": [(ctype, media.get("schema", {})) for ctype, media in body.items()],
-                "responses": [(status, _response(spec, resp)) for status, resp in sorted(op.get("responses", {}).items())],
+                "responses": [(status, _response(spec, resp))
+                              for status, resp in sorted(op.get("responses", {}).items())],
             })
     return out
 

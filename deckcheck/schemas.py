@@ -153,7 +153,8 @@ class CardSchema(ma.Schema):
 class CardLineSchema(ma.Schema):
     """One card line of the decklist and the printing it resolved to."""
 
-    line = fields.Integer(required=True, metadata=_doc("1-based line number in the text (entry number in a JSON deck)."))
+    line = fields.Integer(required=True,
+                          metadata=_doc("1-based line number in the text (entry number in a JSON deck)."))
     count = fields.Integer(required=True)
     text = fields.String(required=True, metadata=_doc("The line as written."))
     name = fields.String(required=True, metadata=_doc("The card name as written."))

@@ -129,7 +129,8 @@ ERROR_CASES = [
         "unprocessable", "Invalid request: decklist: Not a valid string.",
         {"json": {"decklist": ["Not a valid string."]}})),
     ("lone-surrogate", "POST", VALIDATE, b'{"decklist": "4 Nest Ball\\ud83d SVI 181"}', JSON, 422, envelope(
-        "unprocessable", "Invalid request: decklist: Not valid Unicode text: a lone surrogate '\\ud83d' at character 12.",
+        "unprocessable",
+        "Invalid request: decklist: Not valid Unicode text: a lone surrogate '\\ud83d' at character 12.",
         {"json": {"decklist": ["Not valid Unicode text: a lone surrogate '\\ud83d' at character 12."]}})),
     ("decklist-too-many-bytes", "POST", VALIDATE, b"x" * 65_537, TEXT, 413, envelope(
         "payload_too_large", "The decklist is 65,537 bytes of UTF-8; the limit is 65,536 bytes.",

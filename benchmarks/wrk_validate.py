@@ -1,0 +1,187 @@
+"""Benchmark: ``POST /api/v1/validate`` under wrk, against a trivial Flask JSON endpoint on the same gunicorn.
+
+Starts gunicorn twice on free loopback ports with the committed
+``gunicorn.conf.py`` (same workers, threads and logging): once for deckcheck
+(``deckcheck:create_app()``), once for ``benchmarks/trivial_app.py``. Then wrk
+(Debian's package) posts a real 60-card list as JSON
+(``tests/decks/standard-legal-dragapult.txt``, Standard, as of 2026-05-01) to
+each, after a warm-up, for a bounded time, and the script prints requests per
+second of both, their ratio, and latency percentiles. Every request runs a
+full check: the service caches nothing.
+
+Targets: validate throughput >= 70 % of the trivial endpoint's; validate p99 <= 20 ms.
+
+    python benchmarks/wrk_validate.py [--duration 10] [--connections 4] [--threads 1] [--workers N] [--rounds 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DECK = ROOT / "tests" / "decks" / "standard-legal-dragapult.txt"
+APPS = {"trivial": "benchmarks.trivial_app:app", "validate": "deckcheck:create_app()"}
+PATH = "/api/v1/validate"
+TARGET_RATIO = 0.70
+TARGET_P99_MS = 20.0
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def lua_script(folder: Path, body: bytes) -> Path:
+    """A wrk script that POSTs ``body`` as JSON."""
+    body_path = folder / "body.json"
+    body_path.write_bytes(body)
+    script = folder / "post.lua"
+    script.write_text(
+        'wrk.method = "POST"\n'
+        'wrk.headers["Content-Type"] = "application/json"\n'
+        f"local f = assert(io.open({json.dumps(str(body_path))}, \"rb\"))\n"
+        "wrk.body = f:read(\"*a\")\n"
+        "f:close()\n",
+        encoding="utf-8",
+    )
+    return script
+
+
+def start(app_spec: str, workers: int | None, log: Path) -> tuple[subprocess.Popen, str]:
+    """gunicorn with the committed settings on a free loopback port; returns (process, base URL)."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"),
+           "--bind", f"127.0.0.1:{port}"]
+    if workers:
+        cmd += ["--workers", str(workers)]
+    cmd.append(app_spec)
+    with log.open("wb") as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def post(url: str, body: bytes) -> dict:
+    req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def wait_ready(proc: subprocess.Popen, url: str, body: bytes, log: Path) -> dict:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"gunicorn exited {proc.returncode}:\n{log.read_text()[-2000:]}")
+        try:
+            return post(url, body)
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer within 60 s")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def wrk(url: str, script: Path, args: argparse.Namespace, seconds: int) -> tuple[list[str], str]:
+    cmd = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{seconds}s", "--latency", "-s", str(script), url]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60, check=True)
+    return cmd, done.stdout
+
+
+def parse_wrk(output: str) -> dict:
+    """Requests/s, latency percentiles (ms) and error counts from wrk's ``--latency`` report."""
+    figures = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))}
+    for pct in ("50", "75", "90", "99"):
+        m = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.M)
+        figures[f"p{pct}"] = float(m.group(1)) * _UNITS[m.group(2)]
+    m = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    figures["non_2xx"] = int(m.group(1)) if m else 0
+    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    figures["socket_errors"] = sum(int(g) for g in m.groups()) if m else 0
+    figures["requests"] = int(re.search(r"(\d+) requests in", output).group(1))
+    return figures
+
+
+def measure(name: str, body: bytes, script: Path, args: argparse.Namespace, folder: Path) -> tuple[dict, list]:
+    """Start the app, check its answer, warm up, run wrk ``args.rounds`` times; the median round."""
+    log = folder / f"{name}.log"
+    proc, base = start(APPS[name], args.workers, log)
+    try:
+        answer = wait_ready(proc, base + PATH, body, log)
+        if answer.get("valid") is not True:
+            raise SystemExit(f"{name}: the benchmark deck is not valid: {answer.get('summary', answer)}")
+        wrk(base + PATH, script, args, args.warmup)
+        rounds = []
+        for _ in range(args.rounds):
+            cmd, output = wrk(base + PATH, script, args, args.duration)
+            rounds.append(parse_wrk(output))
+    finally:
+        stop(proc)
+    median = sorted(rounds, key=lambda r: r["rps"])[len(rounds) // 2]
+    return median, cmd
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=int, default=10, help="seconds of measurement per app and round")
+    parser.add_argument("--warmup", type=int, default=2, help="seconds of unmeasured load first")
+    parser.add_argument("--connections", type=int, default=4, help="wrk connections (concurrent clients)")
+    parser.add_argument("--threads", type=int, default=1, help="wrk threads")
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py)")
+    parser.add_argument("--rounds", type=int, default=1, help="measurements per app; the median is reported")
+    args = parser.parse_args(argv)
+    if not shutil.which("wrk"):
+        raise SystemExit("wrk is missing: apt-get install wrk")
+    body = json.dumps({"decklist": DECK.read_text(encoding="utf-8"), "format": "standard",
+                       "as_of": "2026-05-01"}).encode()
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="deckcheck-wrk-") as tmp:
+        folder = Path(tmp)
+        script = lua_script(folder, body)
+        results = {}
+        for name in ("trivial", "validate"):
+            results[name], cmd = measure(name, body, script, args, folder)
+    report(results, args, cmd)
+    # other processes on the machine skew both runs: say how busy it was
+    print(f"load average (1 min) before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+def report(results: dict, args: argparse.Namespace, cmd: list[str]) -> None:
+    trivial, validate = results["trivial"], results["validate"]
+    ratio = validate["rps"] / trivial["rps"]
+    shown = " ".join(cmd[:-3] + ["post.lua", "http://127.0.0.1:PORT" + PATH])
+    print(f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; gunicorn.conf.py, "
+          f"workers {args.workers or 'from the config'}, CPUs {os.cpu_count()})")
+    print(f"{'endpoint':<10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7}")
+    for name, r in results.items():
+        errors = r["non_2xx"] + r["socket_errors"]
+        print(f"{name:<10} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
+              f"{r['requests']:>9} {errors:>7}")
+    print(f"validate/trivial throughput: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
+          f"{'met' if ratio >= TARGET_RATIO else 'MISSED'})")
+    print(f"validate p99: {validate['p99']:.2f} ms (target <= {TARGET_P99_MS:.0f} ms: "
+          f"{'met' if validate['p99'] <= TARGET_P99_MS else 'MISSED'})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
