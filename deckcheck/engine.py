@@ -104,9 +104,12 @@ def resolve_lines(parsed: ParseResult, db: CardDB) -> list[ResolvedLine]:
     return out
 
 
+_today = dt.date.today  # a seam for tests
+
+
 def _as_date(as_of) -> dt.date:
     if as_of is None:
-        return dt.date.today()
+        return _today()
     if isinstance(as_of, dt.datetime):
         return as_of.date()
     if isinstance(as_of, dt.date):

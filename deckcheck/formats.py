@@ -196,9 +196,9 @@ class Format:
         legal_from = self.set_legal_date(db, card.set_id)
         if legal_from is None:
             return f"the release date of its set, {cset.name}, is unknown"
-        if legal_from > on:
-            return f"its set, {cset.name}, is legal from {legal_from.isoformat()}"
         reprint = " and no functionally identical reprint is legal" if pool.reprint_rule else ""
+        if legal_from > on:
+            return f"its set, {cset.name}, is legal from {legal_from.isoformat()}{reprint}"
         if pool.kind == "regulation-marks":
             floor = pool.min_mark(on)
             if not card.mark:

@@ -142,8 +142,8 @@ def unknown_card(deck, ctx):
         where = " ".join(x for x in (ln.set_code, ln.number) if x)
         hint = f"Did you mean {_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
         yield Problem("unknown-card", f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
-                      f"found in the card database; its {_plural(ln.count, 'copy', 'copies')} still count toward "
-                      "the deck size.", lines=(ln.line,), hint=hint)
+                      f"found in the card database; its {_plural(ln.count, 'copy', 'copies')} still "
+                      f"{'counts' if ln.count == 1 else 'count'} toward the deck size.", lines=(ln.line,), hint=hint)
 
 
 @rule("resolved-by-name")
@@ -237,7 +237,7 @@ def _limit_total(deck, rule_name: str, attr: str, what: str, limit: int, fmt_nam
     nums, ids = _lines(lines)
     names = _names(lines)
     if limit == 0:
-        msg = f"{what} cards are not allowed in {fmt_name}: {', '.join(names)}{line_list(nums)}."
+        msg = f"{what} cards are not allowed in {fmt_name}: {_and(names)}{line_list(nums)}."
         hint = None
     else:
         msg = f"You have {total} {what} cards ({', '.join(names)}){line_list(nums)}; the limit is {limit} per deck."
@@ -402,7 +402,7 @@ def rule_box(deck, ctx, subtypes):
     if lines:
         nums, ids = _lines(lines)
         yield Problem("rule-box", f"Cards with a Rule Box are not allowed in {ctx.format.name}: "
-                      f"{', '.join(_names(lines))}{line_list(nums)}.", lines=nums, cards=ids)
+                      f"{_and(_names(lines))}{line_list(nums)}.", lines=nums, cards=ids)
 
 
 @rule("exclusive-group", groups="groups")

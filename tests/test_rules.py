@@ -288,7 +288,7 @@ def test_a_set_is_legal_from_the_third_friday():
     text = deck("4 Mareep CRI 27")
     problem = only(assert_problems(text, "standard", "2026-06-04", ["not-in-format"]), "not-in-format")
     assert problem.message == ("Mareep (CRI 27) (line 1) is not legal in Standard on 2026-06-04: its set, Chaos "
-                               "Rising, is legal from 2026-06-05.")
+                               "Rising, is legal from 2026-06-05 and no functionally identical reprint is legal.")
     assert_legal(text, "standard", "2026-06-05")
 
 
@@ -453,7 +453,7 @@ def test_glc_dual_type_fits_when_one_type_matches():
 def test_glc_rule_box():
     problem = only(assert_problems(glc("1 Pikachu ex SSP 57", "1 Radiant Greninja ASR 46"), "glc", MAY,
                                    ["rule-box", "single-type"]), "rule-box")
-    assert problem.message == ("Cards with a Rule Box are not allowed in Gym Leader Challenge: Pikachu ex, Radiant "
+    assert problem.message == ("Cards with a Rule Box are not allowed in Gym Leader Challenge: Pikachu ex and Radiant "
                                "Greninja (lines 3, 4).")
     assert problem.code == "G102"
 

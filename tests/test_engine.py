@@ -1,0 +1,166 @@
+"""The engine: whole-deck verdicts as golden files, the report's shape, and bad input as data.
+
+Goldens are ``tests/decks/rules/<deck>.<format>.<date>.json``: ``Report.to_dict()`` without
+the volatile ``database`` block. Regenerate with ``DECKCHECK_REGEN=1 python -m pytest
+tests/test_engine.py`` and review the diff by hand before committing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import deckcheck
+from deckcheck import engine
+from deckcheck.formats import FormatError
+from deckcheck.parse import parse
+
+DECKS = Path(__file__).resolve().parent / "decks"
+RULES = DECKS / "rules"
+REGEN = os.environ.get("DECKCHECK_REGEN") == "1"
+
+#: (deck file stem, format, date): the example lists of reference 2.6 and our own fixtures
+GOLDEN = [
+    ("ptcgl-en-charizard", "standard", "2026-03-01"),
+    ("ptcgl-en-charizard", "standard", "2026-05-01"),
+    ("ptcgl-en-charizard", "expanded", "2026-05-01"),
+    ("ptcgl-fr-random-line", "standard", "2026-03-01"),
+    ("ptcgl-fr-random-line", "standard", "2026-05-01"),
+    ("limitless-energy-set-code", "standard", "2026-03-01"),
+    ("limitless-energy-set-code", "standard", "2026-05-01"),
+    ("ptcgo-legacy", "expanded", "2026-05-01"),
+    ("ptcgo-legacy", "unlimited", "2026-05-01"),
+    ("standard-legal-dragapult", "standard", "2026-05-01"),
+    ("standard-legal-dragapult", "standard-ptcgl", "2026-03-01"),
+    ("glc-lightning", "glc", "2026-05-01"),
+    ("glc-broken", "glc", "2026-05-01"),
+    ("expanded-zoroark", "expanded", "2026-05-01"),
+]
+
+
+def _deck_path(stem: str) -> Path:
+    own = RULES / f"{stem}.txt"
+    return own if own.exists() else DECKS / f"{stem}.txt"
+
+
+def _report_dict(stem: str, fmt: str, on: str) -> dict:
+    got = deckcheck.check(_deck_path(stem).read_text(encoding="utf-8"), fmt, on).to_dict()
+    got.pop("database")
+    return got
+
+
+@pytest.mark.parametrize(("stem", "fmt", "on"), GOLDEN, ids=[".".join(case) for case in GOLDEN])
+def test_golden(stem, fmt, on):
+    got = _report_dict(stem, fmt, on)
+    golden = RULES / f"{stem}.{fmt}.{on}.json"
+    if REGEN:
+        golden.write_text(json.dumps(got, ensure_ascii=False, indent=2) + "\n", encoding="utf-8", newline="\n")
+    assert golden.exists(), f"no golden for {golden.name}: run DECKCHECK_REGEN=1 python -m pytest tests/test_engine.py"
+    assert got == json.loads(golden.read_text(encoding="utf-8"))
+
+
+def _verdict(report) -> tuple:
+    """What must not depend on the spelling: validity, counts, problems, and each line's card
+    (for basic Energy its name: Limitless's "Energy" pseudo set picks the newest printing)."""
+    cards = [(ln.count, ln.card.key if ln.card.is_basic_energy else ln.card.id, ln.legal) for ln in report.lines]
+    return (report.valid, report.counts.to_dict(), [(p.rule, p.cards, p.message.split(" (line")[0])
+                                                    for p in report.problems], cards)
+
+
+@pytest.mark.parametrize("on", ["2026-05-01", "2026-03-01"])
+def test_ptcgl_limitless_and_ptcgo_spellings_agree(on):
+    ptcgl, limitless, ptcgo = (deckcheck.check(_deck_path(stem).read_text(encoding="utf-8"), "standard", on)
+                               for stem in ("standard-legal-dragapult", "dragapult-limitless", "dragapult-ptcgo"))
+    assert _verdict(ptcgl) == _verdict(limitless) == _verdict(ptcgo)
+    assert ptcgl.valid is (on == "2026-05-01")
+
+
+# -- the report ------------------------------------------------------------------------
+
+TEXT = "4 Dreepy TWM 128\n4 Drakloak TWM 129\n2 Dragapult ex TWM 130\n50 Basic {P} Energy SVE 5\n"
+
+
+def test_report_shape():
+    report = deckcheck.check(TEXT, "standard", "2026-05-01")
+    out = report.to_dict()
+    assert list(out) == ["valid", "format", "format_name", "as_of", "summary", "problems", "cards", "counts",
+                         "basic_pokemon", "database"]
+    assert (out["valid"], out["format"], out["as_of"], out["basic_pokemon"]) == (True, "standard", "2026-05-01", 4)
+    assert out["counts"] == {"pokemon": 10, "trainer": 0, "energy": 50, "unknown": 0, "total": 60}
+    assert out["summary"] == "Valid for Standard on 2026-05-01: 60 cards."
+    assert out["cards"][0] == {
+        "line": 1, "count": 4, "text": "4 Dreepy TWM 128", "name": "Dreepy", "set": "TWM", "number": "128",
+        "resolution": "printing", "suggestions": [], "legal": True, "legal_via": None, "banned": False,
+        "card": {"id": "sv06-128", "name": "Dreepy", "supertype": "Pokémon", "subtypes": ["Basic"], "set": "TWM",
+                 "set_id": "sv06", "number": "128", "regulation_mark": "H", "types": ["Dragon"],
+                 "evolves_from": None, "rarity": "Common"},
+    }
+    assert set(out["database"]) == {"version", "built_at", "sources", "cards", "sets"}
+    json.dumps(out)  # the API and the CLI serialise exactly this
+
+
+def test_problems_are_ordered_errors_first_then_by_line():
+    report = deckcheck.check("1 Dragapult ex TWM 130\n5 Ultra Ball MEG 131\nTotal Cards: 7\n", "standard",
+                             "2026-05-01")
+    assert [(p.severity, p.rule) for p in report.problems] == [
+        ("error", "deck-size"), ("error", "no-basic-pokemon"), ("error", "copy-limit"),
+        ("warning", "evolution-gap"), ("warning", "total-mismatch")]
+    assert report.summary == "Not valid for Standard on 2026-05-01: 6 cards, 3 errors, 2 warnings."
+
+
+def test_every_rule_runs():
+    # one list that breaks every Standard rule it can at once (a Radiant is a Basic Pokémon, so
+    # no-basic-pokemon is left out; Standard bans nothing): nothing short-circuits
+    text = ("5 Ultra Ball MEG 131\n2 Radiant Greninja ASR 46\n1 Prime Catcher TEF 157\n1 Master Ball TEF 153\n"
+            "2 Lunala ◇ UPR 62\n1 Dragapult ex TWM 130\n1 Nest Bal\nhello there\n1 Switch\nTotal Cards: 3\n")
+    report = deckcheck.check(text, "standard", "2026-05-01")
+    assert sorted({p.rule for p in report.problems}) == [
+        "ace-spec-limit", "copy-limit", "deck-size", "evolution-gap", "not-in-format", "prism-star-limit",
+        "radiant-limit", "resolved-by-name", "total-mismatch", "unknown-card", "unparsed-line"]
+    expanded = deckcheck.check(text + "1 Red Card GEN 71\n", "expanded", "2026-05-01")
+    assert "banned" in {p.rule for p in expanded.problems}
+
+
+@pytest.mark.parametrize("text", ["", "   \n\n", "hello", "Pokémon: 3\n", "{", "\x00\x01\x02", "9" * 5000,
+                                  "99999999 Nest Ball SVI 181", "4 ◇ ◇ ◇"],
+                         ids=["empty", "blank", "word", "header", "json", "binary", "digits", "huge-count", "symbols"])
+def test_a_bad_deck_is_data(text):
+    report = deckcheck.check(text, "standard", "2026-05-01")
+    assert report.valid is False
+    assert report.to_dict()["problems"]
+
+
+def test_accepts_a_parse_result():
+    parsed = parse(TEXT)
+    assert deckcheck.check(parsed, "standard", "2026-05-01").to_dict() == \
+        deckcheck.check(TEXT, "standard", "2026-05-01").to_dict()
+
+
+@pytest.mark.parametrize("as_of", ["2026-05-01", dt.date(2026, 5, 1), dt.datetime(2026, 5, 1, 23, 59)])
+def test_as_of_forms(as_of):
+    assert deckcheck.check(TEXT, "standard", as_of).as_of == "2026-05-01"
+
+
+def test_as_of_defaults_to_today(monkeypatch):
+    monkeypatch.setattr(engine, "_today", lambda: dt.date(2026, 5, 1))
+    assert deckcheck.check(TEXT).as_of == "2026-05-01"
+    assert deckcheck.check(TEXT).format == "standard"
+
+
+def test_malformed_date_and_unknown_format_raise():
+    with pytest.raises(ValueError):
+        deckcheck.check(TEXT, "standard", "May 1st")
+    with pytest.raises(FormatError):
+        deckcheck.check(TEXT, "pauper", "2026-05-01")
+
+
+def test_legality_is_memoised_per_date():
+    text = "4 Iono PAL 185\n4 Dreepy TWM 128\n52 Basic {P} Energy SVE 5\n"
+    # the same printing, checked on both sides of the rotation in turn, keeps its own answer per date
+    for _ in range(2):
+        assert deckcheck.check(text, "standard", "2026-04-09").valid
+        assert not deckcheck.check(text, "standard", "2026-04-10").valid
