@@ -99,7 +99,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def summary_line(results, fail_on: str = ERROR) -> str:
-    """``Checked 3 decks: 1 valid, 2 not valid (15 errors, 1 warning, 2 info).``"""
+    """``Checked 3 decks: 1 passed, 2 failed (15 errors, 1 warning, 2 info).`` (passing follows ``fail_on``)"""
     if not results:
         return "No decklists checked."
     failed = sum(fails(r, fail_on) for _, r in results)
@@ -133,7 +133,7 @@ def render_text(results, opts: Options = Options()) -> str:
     out = []
     for path, report in results:
         for p in sorted(report.problems, key=lambda p: p.line or 0):
-            where = f"{path}:{p.line}:" if p.line else f"{path}:"
+            where = _one_line(f"{path}:{p.line}:" if p.line else f"{path}:")
             rule = style(p.rule, fg=_COLOUR[p.severity], bold=p.severity == ERROR)
             level = "" if p.severity == ERROR else f" ({p.severity})"
             out.append(f"{style(where, bold=True)} {rule}{level} {_one_line(_sentence(p))}")

@@ -357,6 +357,13 @@ def test_fmt_prints_a_clean_export_and_is_idempotent(runner, repo):
     assert run(runner, "fmt", "messy.txt").stdout == result.stdout
 
 
+@pytest.mark.parametrize("deck", sorted(p.name for p in DECKS.glob("*.txt")))
+def test_fmt_of_fmt_is_fmt(runner, repo, deck):
+    once = run(runner, "fmt", str(DECKS / deck)).stdout
+    write(repo / "once.txt", once)
+    assert run(runner, "fmt", "once.txt").stdout == once
+
+
 def test_fmt_write_rewrites_atomically_keeping_mode_and_line_endings(runner, repo):
     deck = write(repo / "d.txt", b"2 Nest Ball SVI 181\r\n2 Nest Ball SVI 181\r\n")
     deck.chmod(0o640)
@@ -566,14 +573,20 @@ def test_pre_commit_hook_definition_runs_for_real(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("DECKCHECK_SKIP_INSTALL_TESTS") == "1", reason="DECKCHECK_SKIP_INSTALL_TESTS=1")
+@pytest.mark.skipif(os.environ.get("DECKCHECK_INSTALL_TESTS") != "1",
+                    reason="pip-installs the hook (about 30 s, needs the package index): DECKCHECK_INSTALL_TESTS=1")
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs this repository's git history")
 def test_pre_commit_try_repo(tmp_path):
-    """``pre-commit try-repo`` on this repository: pip-installs it into the hook's virtualenv, as users get it.
+    """``pre-commit try-repo`` at this repository's HEAD: the hook pip-installed into its own virtualenv.
 
-    Needs the package index (about half a minute); skip with DECKCHECK_SKIP_INSTALL_TESTS=1.
+    This is what users of the hook get; it pins the committed state (HEAD),
+    not uncommitted edits in the working tree.
     """
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
     work = _deck_repo(tmp_path / "work")
-    proc = _pre_commit("try-repo", str(ROOT), "deckcheck", "--all-files", cwd=work, home=tmp_path / "home")
+    proc = _pre_commit("try-repo", str(ROOT), "deckcheck", "--ref", head, "--all-files", cwd=work,
+                       home=tmp_path / "home")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert "decks/standard/bad.txt:17: copy-limit You have 5 cards named Boss's Orders" in out, out
