@@ -178,18 +178,22 @@ def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], dire
             continue
         if not found:
             raise BuildError(f"{where}: no such printing in the source")
-        for r in found:
-            if name_key(r[1]) != name_key(row["name"]):
-                raise BuildError(f"{where}: that printing is {r[1]!r}")
+        key = name_key(row["name"])
+        named = [r for r in found if name_key(r[1]) == key]  # a code can name several sets (TR)
+        if not named:
+            raise BuildError(f"{where}: that printing is {found[0][1]!r}")
+        for r in named:
             if row.get("variant"):
                 r[fp_at] = hashlib.sha1(f"{r[fp_at]}|{row['variant']}".encode()).hexdigest()[:16]
         if row.get("not_same_as"):
             code, _, number = row["not_same_as"].rpartition(" ")
             other = _printing_rows(rows, sets_by_code, code, number)
+            other = other if other is None else [r for r in other if name_key(r[1]) == key]
             if other == []:
-                raise BuildError(f"{where}: not_same_as {row['not_same_as']} is no printing in the source")
+                raise BuildError(f"{where}: not_same_as {row['not_same_as']} is no printing of that name in the "
+                                 "source")
             if other:
-                pairs.append((where, row["not_same_as"], found, other))
+                pairs.append((where, row["not_same_as"], named, other))
     for where, other_label, found, other in pairs:
         if {r[fp_at] for r in found} & {r[fp_at] for r in other}:
             raise BuildError(f"{where} and {other_label} still share a fingerprint; give the row a variant")

@@ -276,3 +276,108 @@ def test_no_pool_and_nothing_to_extend(tmp_path):
 def test_empty_folder(tmp_path):
     with pytest.raises(FormatError, match="^no format files in "):
         load_formats(tmp_path)
+
+
+# -- functional identity (the reprint rule's fingerprint) ------------------------------------
+
+SAME = [
+    ("Rare Candy", "GRI 165", "MEG 125"),
+    ("Counter Catcher", "CIN 91", "PAR 160"),
+    ("Ultra Ball", "SVI 196", "MEG 131"),
+    ("Ultra Ball", "SLG 68", "SLG 68a"),  # the alternate print's text carries the Item reminder
+    ("Copycat", "TRR 83", "CES 127"),  # the Handbook's own example of functionally identical cards
+    ("Master Ball", "PLB 94", "TEF 153"),  # "Shuffle your deck afterward." / "Then, shuffle your deck."
+    ("Energy Search", "BLW 93", "SVI 172"),
+    ("Professor's Research", "SSH 178", "SVI 189"),  # Professor Magnolia / no subtitle
+]
+DIFFERENT = [
+    ("Computer Search", "BS 71", "BCR 137"),  # the ACE SPEC
+    ("Rainbow Energy", "TR 17", "CES 151"),  # the Handbook's example of cards that are not
+    ("Potion", "BS 94", "SVI 188"),
+    ("Master Ball", "DX 88", "TEF 153"),
+    ("Unown", "LOT 90", "LOT 91"),
+]
+
+
+def _printing(db, name, printing):
+    code, number = printing.split()
+    card = db.find(code, number)
+    assert card is not None and card.key == name_key(name), printing
+    return card
+
+
+@pytest.mark.parametrize(("name", "a", "b"), SAME, ids=[f"{n} {a}={b}" for n, a, b in SAME])
+def test_functionally_identical_printings_share_a_fingerprint(db, name, a, b):
+    assert _printing(db, name, a).fingerprint == _printing(db, name, b).fingerprint
+
+
+@pytest.mark.parametrize(("name", "a", "b"), DIFFERENT, ids=[f"{n} {a}!={b}" for n, a, b in DIFFERENT])
+def test_different_printings_do_not(db, name, a, b):
+    assert _printing(db, name, a).fingerprint != _printing(db, name, b).fingerprint
+
+
+def test_reprint_rule_examples(formats, db):
+    standard, on = formats["standard"], dt.date(2026, 5, 1)
+    ultra_ball = _printing(db, "Ultra Ball", "SVI 196")
+    assert standard.in_pool(ultra_ball, db, on) is False
+    assert standard.legal_via(ultra_ball, db, on).mark == "I"
+    iono = _printing(db, "Iono", "PAL 185")
+    assert standard.legal_via(iono, db, dt.date(2026, 3, 1)) is iono
+    assert standard.legal_via(iono, db, on) is None
+    # basic Energy is always legal, even from a set not legal yet
+    energy = db.basic_energy("Fire")
+    assert standard.legal_via(energy, db, dt.date(2023, 4, 14)) is energy
+
+
+def _tables(tmp_path, exceptions: str):
+    from deckcheck.build import data_dir
+
+    for name in ("ace-spec.csv", "rewordings.csv"):
+        (tmp_path / name).write_text((data_dir() / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "functional-exceptions.csv").write_text(
+        "name,set_code,number,variant,not_same_as,source\n" + exceptions, encoding="utf-8")
+    return tmp_path
+
+
+TWINS = {
+    "sets": [{"id": "s1", "name": "One", "series_id": "sv", "ptcgl_code": "ONE", "releaseDate": "2024-01-05"},
+             {"id": "s2", "name": "Two", "series_id": "sv", "ptcgl_code": "TWO", "releaseDate": "2025-01-03"}],
+    "cards": [{"id": f"s{i}-1", "name": "Gadget", "supertype": "Trainer", "subtypes": ["Item"], "set_id": f"s{i}",
+               "number": "1", "effect": "Draw 2 cards."} for i in (1, 2)],
+}
+
+
+def test_functional_exceptions_split_a_variant(tmp_path):
+    from deckcheck import build
+
+    same = {r["id"]: r["fingerprint"] for r in build.iter_rows(build.build(TWINS, _tables(tmp_path, "")))}
+    assert same["s1-1"] == same["s2-1"]
+    table = _tables(tmp_path, 'Gadget,ONE,1,errata-2025,TWO 1,"the 2024 print was errata\'d"\n')
+    split = {r["id"]: r["fingerprint"] for r in build.iter_rows(build.build(TWINS, table))}
+    assert split["s1-1"] != split["s2-1"] and split["s2-1"] == same["s2-1"]
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("Gadget,ONE,1,,TWO 1,x\n", "functional-exceptions.csv: Gadget ONE 1 and TWO 1 still share a fingerprint; "
+                                    "give the row a variant"),
+        ("Gadget,ONE,7,,,x\n", "functional-exceptions.csv: Gadget ONE 7: no such printing in the source"),
+        ("Widget,ONE,1,,,x\n", "functional-exceptions.csv: Widget ONE 1: that printing is 'Gadget'"),
+        ("Gadget,ONE,1,,TWO 9,x\n", "functional-exceptions.csv: Gadget ONE 1: not_same_as TWO 9 is no printing of "
+                                    "that name in the source"),
+    ],
+    ids=["pair-joined", "no-printing", "wrong-name", "no-other"],
+)
+def test_functional_exceptions_fail_loudly(tmp_path, row, message):
+    from deckcheck import build
+
+    with pytest.raises(build.BuildError) as err:
+        build.build(TWINS, _tables(tmp_path, row))
+    assert str(err.value) == message
+
+
+def test_functional_exceptions_skip_sets_missing_from_the_source(tmp_path):
+    from deckcheck import build
+
+    build.build(TWINS, _tables(tmp_path, "Computer Search,BCR,137,,BS 71,x\n"))
