@@ -72,3 +72,11 @@ def when_ready(server):
     info = get_db().info()
     server.log.info("deckcheck: card database %s (%s cards) loaded in the master; %s workers will share it",
                     info["version"], info["cards"], server.num_workers)
+
+
+def post_worker_init(worker):
+    """In each worker: SIGHUP (``kill -HUP <worker pid>``) swaps in a new card database file
+    in place, on the worker's next request (deckcheck.cards.DatabaseWatcher)."""
+    from deckcheck.cards import install_sighup_handler
+
+    install_sighup_handler()

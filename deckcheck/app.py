@@ -37,6 +37,7 @@ def create_app(config: dict | None = None) -> Flask:
         cards.set_db(cards.load(app.config["CARD_DB_PATH"]))
     else:
         cards.get_db()
+    cards.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
 
     from . import api, web
 

@@ -40,6 +40,7 @@ import re
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -929,8 +930,8 @@ def _read_previous(path: Path) -> tuple[_cards.CardDB | None, dict | None, str |
         blob = path.read_bytes()
         raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
         return db, raw, None
-    except (_cards.DatabaseError, OSError, ValueError, EOFError) as exc:
-        return None, None, str(exc)
+    except (_cards.DatabaseError, OSError, ValueError, EOFError, zlib.error) as exc:
+        return None, None, str(exc) or repr(exc)
 
 
 def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None, *, base: str | os.PathLike | None = None,
