@@ -11,7 +11,6 @@ from .formats import Ban, Format, FormatError, default_formats
 from .names import name_key
 from .parse import ParseResult, parse
 from .problems import Counts, Problem, Report, sort_problems
-from .rules import REGISTRY
 
 _KIND = {"Pokémon": "pokemon", "Trainer": "trainer", "Energy": "energy"}
 
@@ -52,27 +51,64 @@ class ResolvedLine:
 
 
 class Deck:
-    """The resolved lines of one decklist, with the sums every rule needs computed once."""
+    """The resolved lines of one decklist, indexed in one pass for the rules.
+
+    ``by_name`` groups every known line except basic Energy by normalised name (the copy
+    rule's groups, and the names present for evolution and exclusive groups);
+    ``pokemon``, ``radiant``, ``ace_spec`` and ``prism_star`` list the lines of those kinds.
+    """
 
     __slots__ = ("lines", "known", "unknown", "parse_problems", "declared_total", "declared_total_line",
-                 "total", "basic_pokemon")
+                 "total", "basic_pokemon", "tally", "by_name", "pokemon", "radiant", "ace_spec", "prism_star")
 
     def __init__(self, lines: list[ResolvedLine], parse_problems: list[Problem] | None = None,
                  declared_total: int | None = None, declared_total_line: int | None = None) -> None:
         self.lines = lines
-        self.known = [ln for ln in lines if ln.card is not None]
-        self.unknown = [ln for ln in lines if ln.card is None]
         self.parse_problems = parse_problems or []
         self.declared_total = declared_total
         self.declared_total_line = declared_total_line
-        self.total = sum(ln.count for ln in lines)
-        self.basic_pokemon = sum(ln.count for ln in self.known if ln.card.is_basic_pokemon)
+        known, unknown, pokemon, radiant, ace_spec, prism_star = [], [], [], [], [], []
+        by_name: dict[str, list[ResolvedLine]] = {}
+        tally = {"pokemon": 0, "trainer": 0, "energy": 0, "unknown": 0}
+        total = basic = 0
+        for ln in lines:
+            n = ln.count
+            total += n
+            card = ln.card
+            if card is None:
+                unknown.append(ln)
+                tally["unknown"] += n
+                continue
+            known.append(ln)
+            sub, kind = card.subtypes, card.supertype
+            if kind == "Pokémon":
+                tally["pokemon"] += n
+                pokemon.append(ln)
+                if "Basic" in sub:
+                    basic += n
+                if "Radiant" in sub:
+                    radiant.append(ln)
+            elif kind == "Energy":
+                tally["energy"] += n
+                if "Basic" in sub:
+                    continue  # basic Energy: no limit by name, no other kind
+            else:
+                tally[_KIND.get(kind, "unknown")] += n
+            if "ACE SPEC" in sub:
+                ace_spec.append(ln)
+            if "Prism Star" in sub:
+                prism_star.append(ln)
+            group = by_name.get(card.key)
+            if group is None:
+                by_name[card.key] = [ln]
+            else:
+                group.append(ln)
+        self.known, self.unknown, self.by_name, self.tally = known, unknown, by_name, tally
+        self.pokemon, self.radiant, self.ace_spec, self.prism_star = pokemon, radiant, ace_spec, prism_star
+        self.total, self.basic_pokemon = total, basic
 
     def counts(self) -> Counts:
-        tally = {"pokemon": 0, "trainer": 0, "energy": 0, "unknown": 0}
-        for ln in self.lines:
-            tally[_KIND.get(ln.card.supertype, "unknown") if ln.card is not None else "unknown"] += ln.count
-        return Counts(**tally)
+        return Counts(**self.tally)
 
 
 @dataclass
@@ -148,14 +184,15 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     if on < fmt.pool.earliest:
         ctx.date_problem = _date_problem(fmt, on)
     else:
-        legality = fmt.legality
+        known, legality = fmt.legality_table(db, on), fmt.legality
         for ln in lines:
-            if ln.card is not None:
-                ln.legal_via, ln.ban = legality(ln.card, db, on)
+            card = ln.card
+            if card is not None:
+                ln.legal_via, ln.ban = known.get(card.id) or legality(card, db, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
-    for rule_name, params in fmt.rules.items():
-        problems.extend(REGISTRY[rule_name].fn(d, ctx, **params))
+    for fn, params in fmt.rule_plan():
+        problems.extend(fn(d, ctx, **params))
     problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
     return Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,

@@ -111,6 +111,7 @@ class Format:
     path: str = ""
     rule_sources: dict[str, str] = field(default_factory=dict)  # rule -> format id that set it
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
+    _plan: list = field(default_factory=list, compare=False, repr=False)
 
     def to_dict(self) -> dict:
         """The public description served by ``GET /api/v1/formats``."""
@@ -172,15 +173,32 @@ class Format:
                 return other
         return None
 
+    def legality_table(self, db: CardDB, on: dt.date) -> dict[str, tuple[Card | None, Ban | None]]:
+        """The memo of :meth:`legality` answers for one database and date (card id -> answer)."""
+        key = (db.version, on)
+        table = self._memo.get(key)
+        if table is None:
+            if len(self._memo) >= 64:  # a long-running service sees few distinct dates
+                self._memo.clear()
+            table = self._memo[key] = {}
+        return table
+
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised."""
-        key = (db.version, on, card.id)
-        hit = self._memo.get(key)
+        table = self.legality_table(db, on)
+        hit = table.get(card.id)
         if hit is None:
-            if len(self._memo) > 200_000:
-                self._memo.clear()
-            hit = self._memo[key] = (self.legal_via(card, db, on), self.ban_for(card, db, on))
+            hit = table[card.id] = (self.legal_via(card, db, on), self.ban_for(card, db, on))
         return hit
+
+    def rule_plan(self) -> list[tuple]:
+        """(rule function, parameters) for each rule, in file order; built once."""
+        if not self._plan:
+            from .rules import REGISTRY
+
+            # slice assignment is atomic, so threads racing here store the same plan once
+            self._plan[:] = [(REGISTRY[name].fn, params) for name, params in self.rules.items()]
+        return self._plan
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
         """The first ban in force on ``on`` that covers this printing, or None."""

@@ -189,11 +189,7 @@ def deck_size(deck, ctx, size):
 @rule("copy-limit", limit="int")
 def copy_limit(deck, ctx, limit):
     """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
-    groups = defaultdict(list)
-    for ln in deck.known:
-        if not ln.card.is_basic_energy:
-            groups[ln.card.key].append(ln)
-    for lines in groups.values():
+    for lines in deck.by_name.values():
         total = sum(ln.count for ln in lines) if len(lines) > 1 else lines[0].count
         if total <= limit:
             continue
@@ -227,8 +223,7 @@ def no_basic_pokemon(deck, ctx):
     yield Problem("no-basic-pokemon", "Your deck has no Basic Pokémon; it needs at least 1.", hint=hint)
 
 
-def _limit_total(deck, rule_name: str, attr: str, what: str, limit: int, fmt_name: str):
-    lines = [ln for ln in deck.known if getattr(ln.card, attr)]
+def _limit_total(lines, rule_name: str, what: str, limit: int, fmt_name: str):
     if not lines:
         return
     total = sum(ln.count for ln in lines)
@@ -249,22 +244,23 @@ def _limit_total(deck, rule_name: str, attr: str, what: str, limit: int, fmt_nam
 @rule("radiant-limit", limit="int")
 def radiant_limit(deck, ctx, limit):
     """At most ``limit`` Radiant Pokémon in the whole deck."""
-    yield from _limit_total(deck, "radiant-limit", "is_radiant", "Radiant Pokémon", limit, ctx.format.name)
+    yield from _limit_total(deck.radiant, "radiant-limit", "Radiant Pokémon", limit, ctx.format.name)
 
 
 @rule("ace-spec-limit", limit="int")
 def ace_spec_limit(deck, ctx, limit):
     """At most ``limit`` ACE SPEC cards in the whole deck."""
-    yield from _limit_total(deck, "ace-spec-limit", "is_ace_spec", "ACE SPEC", limit, ctx.format.name)
+    yield from _limit_total(deck.ace_spec, "ace-spec-limit", "ACE SPEC", limit, ctx.format.name)
 
 
 @rule("prism-star-limit", limit="int")
 def prism_star_limit(deck, ctx, limit):
     """At most ``limit`` Prism Star cards of each name."""
+    if not deck.prism_star:
+        return
     groups = defaultdict(list)
-    for ln in deck.known:
-        if ln.card.is_prism_star:
-            groups[ln.card.key].append(ln)
+    for ln in deck.prism_star:
+        groups[ln.card.key].append(ln)
     for lines in groups.values():
         total = sum(ln.count for ln in lines)
         if total > limit:
@@ -323,18 +319,21 @@ def banned(deck, ctx):
 @rule("evolution-gap")
 def evolution_gap(deck, ctx):
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""
-    present = {ln.card.key for ln in deck.known}
+    present = deck.by_name  # every name in the deck except basic Energy
     candy = "rare candy" in present
     missing = defaultdict(list)
-    for ln in deck.known:
+    for ln in deck.pokemon:
         card = ln.card
-        if card.supertype != "Pokémon" or not card.evolves_from or card.stage not in ("Stage 1", "Stage 2"):
+        if not card.evolves_from:
             continue
+        stage2 = "Stage 2" in card.subtypes
+        if not stage2 and "Stage 1" not in card.subtypes:
+            continue  # BREAK, VMAX, MEGA...: not checked
         parent = ctx.name_key(card.evolves_from)
         if parent in present:
             continue
         basic = None
-        if card.stage == "Stage 2" and candy:
+        if stage2 and candy:
             grand = ctx.evolves_from_of(card.evolves_from)
             if grand is None or ctx.name_key(grand) in present:
                 continue  # Rare Candy evolves the Basic straight into this Stage 2
@@ -367,7 +366,7 @@ def _owner_hint(parent_name: str, deck, ctx) -> str | None:
 @rule("single-type")
 def single_type(deck, ctx):
     """All Pokémon share one type (a dual-type Pokémon fits when one of its types matches)."""
-    pokemon = [ln for ln in deck.known if ln.card.supertype == "Pokémon" and ln.card.types]
+    pokemon = [ln for ln in deck.pokemon if ln.card.types]
     if not pokemon:
         return
     common = set(pokemon[0].card.types)
@@ -410,7 +409,7 @@ def exclusive_group(deck, ctx, groups):
     """At most one name from each listed group (e.g. Boss's Orders or Lysandre, not both)."""
     for group in groups:
         keys = {ctx.name_key(n) for n in group}
-        lines = [ln for ln in deck.known if ln.card.key in keys]
+        lines = sorted((ln for key in keys for ln in deck.by_name.get(key, ())), key=lambda ln: ln.line)
         names = _names(lines)
         if len(names) > 1:
             nums, ids = _lines(lines)
