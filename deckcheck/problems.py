@@ -90,6 +90,22 @@ class Problem:
             "hint": self.hint,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "Problem":
+        """Inverse of :meth:`to_dict` (e.g. a report read back from the JSON API).
+
+        A rule this copy does not know (a newer server) is kept as sent instead of failing.
+        """
+        values = {"rule": data["rule"], "message": data["message"], "lines": tuple(data.get("lines") or ()),
+                  "cards": tuple(data.get("cards") or ()), "hint": data.get("hint"),
+                  "severity": data.get("severity") or "", "code": data.get("code") or ""}
+        if values["rule"] in CATALOGUE and (not values["severity"] or values["severity"] in SEVERITIES):
+            return cls(**values)
+        problem = object.__new__(cls)
+        for key, value in values.items():
+            object.__setattr__(problem, key, value)
+        return problem
+
 
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     """Errors first, then warnings, then info; within a severity by first line."""
@@ -126,6 +142,48 @@ class Counts:
             "unknown": self.unknown,
             "total": self.total,
         }
+
+
+@dataclass(frozen=True)
+class ReportedLine:
+    """A card line read back from a report's JSON (:meth:`Report.from_dict`).
+
+    The fields of ``engine.ResolvedLine.to_dict()`` under ResolvedLine's attribute
+    names, except that ``card`` is the printing's dict and ``legal_via`` the id of
+    the legal reprint (or None), as the JSON gives them.
+    """
+
+    line: int
+    count: int
+    raw: str
+    name: str
+    set_code: str | None
+    number: str | None
+    method: str
+    suggestions: tuple[str, ...]
+    legal: bool | None
+    legal_via: str | None
+    banned: bool
+    card: dict | None
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ReportedLine":
+        return cls(data["line"], data["count"], data["text"], data["name"], data.get("set"), data.get("number"),
+                   data["resolution"], tuple(data.get("suggestions") or ()), data.get("legal"),
+                   data.get("legal_via"), bool(data.get("banned")), data.get("card"))
+
+    def to_dict(self) -> dict:
+        return {
+            "line": self.line, "count": self.count, "text": self.raw, "name": self.name,
+            "set": self.set_code, "number": self.number, "resolution": self.method,
+            "suggestions": list(self.suggestions), "legal": self.legal, "legal_via": self.legal_via,
+            "banned": self.banned, "card": dict(self.card) if self.card is not None else None,
+        }
+
+
+#: the keys of :meth:`Report.to_dict`; :meth:`Report.from_dict` keeps any other key in ``extra``
+REPORT_KEYS = ("valid", "format", "format_name", "as_of", "summary", "problems", "cards", "counts",
+               "basic_pokemon", "database")
 
 
 @dataclass
@@ -179,3 +237,24 @@ class Report:
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Report":
+        """A report rebuilt from :meth:`to_dict`'s JSON (what ``POST /api/v1/validate`` answers).
+
+        ``to_dict()`` of the result gives the same JSON back; card lines become
+        :class:`ReportedLine` values, and keys ``to_dict`` does not write (such as
+        ``chat``) are kept in :attr:`extra`.
+        """
+        counts = data["counts"]
+        return cls(
+            format=data["format"],
+            format_name=data["format_name"],
+            as_of=data["as_of"],
+            problems=[Problem.from_dict(p) for p in data["problems"]],
+            lines=[ReportedLine.from_dict(c) for c in data["cards"]],
+            counts=Counts(counts["pokemon"], counts["trainer"], counts["energy"], counts["unknown"]),
+            database=dict(data["database"]),
+            basic_pokemon=data["basic_pokemon"],
+            extra={k: v for k, v in data.items() if k not in REPORT_KEYS},
+        )
