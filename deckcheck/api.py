@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Flask, current_app, jsonify
+from flask import Flask, current_app, jsonify, request
 from flask_smorest import Api, Blueprint, abort
 from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
-from . import __version__, cards, errors
+from . import __version__, cards, chat, errors
 from .engine import check
 from .formats import default_formats
 from .names import lookup_key
@@ -45,8 +45,14 @@ Validate Pokémon TCG decklists against Standard, Expanded, Unlimited and Gym Le
 * Limits: a decklist of {max_bytes:,} bytes of UTF-8 and {max_lines:,} lines, a body of {max_body:,} bytes, at most.
 * Unknown query parameters are ignored; unknown JSON fields are a 422.
 * Every response carries the service version in the `X-Deckcheck-Version` header.
+* Rate limits per client address over all of /api/v1 (an API key in `X-API-Key` or `Authorization: Bearer` has its \
+own, higher limit; an unknown key is a 401): past the limit, a 429 `rate_limited` with `Retry-After` in seconds.
+* CORS: pages on other origins may call the API from a browser.
 """
 VERSION_HEADER = {"X-Deckcheck-Version": {"description": "deckcheck package version", "schema": {"type": "string"}}}
+RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds until the client may call again.",
+                                      "schema": {"type": "integer"}}}
+RATE_LIMITED = "Too many requests from this client (address or API key): wait Retry-After seconds."
 
 
 class DeckcheckApi(Api):
@@ -151,6 +157,7 @@ ops = _Blueprint("ops", __name__, description="Liveness and readiness probes for
 @bp.alt_response(400, schema=ErrorSchema, description="The body is empty, not UTF-8 or not JSON.")
 @bp.alt_response(413, schema=ErrorSchema, description="The body, the decklist or its line count is over the limit.")
 @bp.alt_response(415, schema=ErrorSchema, description="The body is neither application/json nor UTF-8 text/plain.")
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
 @bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
 def validate(body, query):
     """Validate a decklist
@@ -165,11 +172,16 @@ def validate(body, query):
     report = check(text, fmt, as_of)
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself
-    return jsonify(report.to_dict())
+    data = report.to_dict()
+    if query.get("style") == "chat":
+        base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url
+        data["chat"] = chat.reply(report, chat.link_for(base, text, report))
+    return jsonify(data)
 
 
 @bp.route("/formats")
 @bp.response(200, FormatListSchema, headers=VERSION_HEADER)
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
 def list_formats():
     """List the formats
 
@@ -183,6 +195,7 @@ def list_formats():
 @bp.route("/formats/<format_id>")
 @bp.response(200, FormatSchema, headers=VERSION_HEADER)
 @bp.alt_response(404, schema=ErrorSchema, description="No format has this id.")
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
 def get_format(format_id: str):
     """Describe one format"""
     formats = default_formats()
@@ -194,6 +207,7 @@ def get_format(format_id: str):
 @bp.route("/cards")
 @bp.arguments(CardQuerySchema, location="query")
 @bp.response(200, CardSearchSchema, headers=VERSION_HEADER)
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
 @bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
 def search_cards(args):
     """Look up cards

@@ -23,6 +23,18 @@ def create_app(config: dict | None = None) -> Flask:
         DEFAULT_FORMAT="standard",
         MAX_DECKLIST_BYTES=64 * 1024,
         MAX_DECKLIST_LINES=1000,
+        # shared use (deckcheck/limits.py, deckcheck/discord.py; the README lists them)
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_DEFAULT="60 per minute",  # per client address, over all of /api/v1
+        RATELIMIT_KEYED="600 per minute",  # per API key
+        RATELIMIT_STORAGE_URI="memory://",  # redis://host:port when several instances run
+        API_KEYS="",  # comma-separated
+        CORS_ORIGINS="*",  # comma-separated origins allowed to call /api from a browser
+        TRUSTED_PROXIES=0,  # reverse proxies in front whose X-Forwarded-* headers are trusted
+        PUBLIC_BASE_URL=None,  # links in chat replies; None: the request's host URL
+        DISCORD_PUBLIC_KEY=None,  # hex; None: /api/v1/discord/interactions answers 503
+        DISCORD_RATELIMIT="10 per minute",  # checks per Discord user
+        DISCORD_MAX_AGE=300,  # seconds a signed Discord request stays acceptable
     )
     app.config.from_prefixed_env("DECKCHECK")
     if config:
@@ -39,10 +51,12 @@ def create_app(config: dict | None = None) -> Flask:
         cards.get_db()
     cards.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
 
-    from . import api, web
+    from . import api, discord, limits, web
 
     api.init_app(app)
     app.register_blueprint(web.bp)
+    app.register_blueprint(discord.bp)
+    limits.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
     app.after_request(_version_header)
     return app
 

@@ -18,6 +18,7 @@ from .problems import CATALOGUE, SEVERITIES
 #: the stable ``error.code`` values, by HTTP status (see :mod:`deckcheck.errors`)
 ERROR_CODES = {
     400: "bad_request",
+    401: "unauthorized",
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
@@ -27,6 +28,8 @@ ERROR_CODES = {
     500: "internal_error",
     503: "service_unavailable",
 }
+#: ``style`` values of ``POST /api/v1/validate``
+STYLES = ("full", "chat")
 RESOLUTIONS = ("printing", "alias", "name-and-set", "name", "basic-energy", "unresolved")
 SUPERTYPES = ("Pokémon", "Trainer", "Energy")
 MAX_SEARCH_RESULTS = 20
@@ -102,6 +105,11 @@ class ValidateQuerySchema(ma.Schema):
 
     format = _format_field()
     as_of = _as_of_field()
+    style = fields.String(
+        validate=validate.OneOf(STYLES, error="Unknown style {input!r}. Known styles: {choices}."),
+        metadata=_doc("chat: also answer the verdict as one chat message (the chat field) of at most 2,000 "
+                      "characters, for bots; default: full (the report alone).", example="chat"),
+    )
 
 
 class CardQuerySchema(ma.Schema):
@@ -218,6 +226,10 @@ class ReportSchema(ma.Schema):
     counts = fields.Nested(CountsSchema, required=True)
     basic_pokemon = fields.Integer(required=True)
     database = fields.Nested(DatabaseSchema, required=True)
+    chat = fields.String(metadata=_doc(
+        "Only with style=chat: the verdict and the problems as one chat message of at most 2,000 characters "
+        "(Discord's limit), ending with a link to the full result on the web page when it had to be cut.",
+        example="✅ Valid for Standard on 2026-05-01 (60 cards)."))
 
 
 class FormatRuleSchema(ma.Schema):

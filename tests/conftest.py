@@ -14,6 +14,9 @@ import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = Path(__file__).resolve().parent / "decks"
+#: the anonymous rate limit for every app the tests build (the limiter runs, but never throttles
+#: the suite); tests of the limits themselves set their own
+UNTHROTTLED = "1000000 per minute"
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +30,7 @@ def db():
 def app():
     from deckcheck import create_app
 
-    return create_app({"TESTING": True})
+    return create_app({"TESTING": True, "RATELIMIT_DEFAULT": UNTHROTTLED})
 
 
 @pytest.fixture()
@@ -48,7 +51,8 @@ def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = 
     if (ROOT / "gunicorn.conf.py").exists():
         cmd += ["--config", str(ROOT / "gunicorn.conf.py")]
     cmd.append(app_spec)
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})},
+    env = {**os.environ, "DECKCHECK_RATELIMIT_DEFAULT": UNTHROTTLED, **(env or {})}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -1,0 +1,252 @@
+"""Limits for shared use: per-client rate limits, optional API keys, and CORS.
+
+* Every request under ``/api/v1/`` (except the Discord endpoint, which limits per
+  Discord user itself) counts against one bucket per client: the API key's when a
+  valid key is sent (``X-API-Key: <key>`` or ``Authorization: Bearer <key>``),
+  otherwise the client's address. ``RATELIMIT_DEFAULT`` applies to addresses,
+  ``RATELIMIT_KEYED`` to keys (an empty value: no limit). ``/healthz``,
+  ``/readyz``, the web page and its files are never limited; CORS preflights
+  (``OPTIONS``) are not counted.
+* A key that is sent but is not one of ``API_KEYS`` is a 401 in the error
+  envelope (``unauthorized``), so a mistyped key never silently falls back to the
+  anonymous limit.
+* Over the limit: 429 in the error envelope, code ``rate_limited``, with a
+  ``Retry-After`` header (seconds). Every limited response carries
+  ``X-RateLimit-Limit``, ``X-RateLimit-Remaining`` and ``X-RateLimit-Reset``
+  (Unix time).
+* Counters live in ``RATELIMIT_STORAGE_URI``: ``memory://`` (one process; each
+  gunicorn worker counts alone) or ``redis://host:port`` shared by every worker and
+  instance. If Redis becomes unreachable, each process falls back to counting in
+  memory (and logs it) rather than failing requests, and returns to Redis once it
+  answers again.
+* CORS (flask-cors) on ``/api/*`` for the origins in ``CORS_ORIGINS`` ("*" or a
+  comma-separated list); ``Retry-After``, ``X-Deckcheck-Version`` and the rate
+  limit headers are exposed to scripts.
+* ``TRUSTED_PROXIES``: how many reverse proxies in front of the service set
+  ``X-Forwarded-For``/``-Proto``/``-Host``. With the default 0 those headers are
+  ignored (a client could forge them); behind a proxy, set it so that clients are
+  told apart by their own address rather than the proxy's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+import time
+
+import limits as limits_lib
+from flask import Flask, current_app, g, request
+from flask_cors import CORS
+from flask_limiter import Limit, Limiter
+from flask_limiter.errors import RateLimitExceeded
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from . import errors
+
+LIMITED_PREFIX = "/api/v1/"
+#: under LIMITED_PREFIX but with limits of their own
+EXEMPT_PREFIXES = ("/api/v1/discord/",)
+EXPOSED_HEADERS = ["Retry-After", "X-Deckcheck-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining",
+                   "X-RateLimit-Reset"]
+ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key"]
+#: how long browsers may cache a preflight answer (seconds)
+CORS_MAX_AGE = 600
+EXTENSION = "deckcheck.limits"
+
+DEFAULTS = {
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_DEFAULT": "60 per minute",
+    "RATELIMIT_KEYED": "600 per minute",
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "API_KEYS": "",
+    "CORS_ORIGINS": "*",
+    "TRUSTED_PROXIES": 0,
+}
+
+
+def split_list(value) -> list[str]:
+    """A comma-separated string (from the environment) or a list -> its non-empty items."""
+    if value is None:
+        return []
+    items = value if isinstance(value, (list, tuple, set)) else str(value).split(",")
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
+def key_identity(key: str) -> str:
+    """What an API key is counted under: a digest, so storage (Redis) never holds the key itself."""
+    return "key:" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def _check_limit(name: str, value) -> str:
+    value = "" if value is None else str(value).strip()
+    if value:
+        try:
+            limits_lib.parse_many(value)
+        except ValueError:
+            raise ValueError(f"{name} {value!r} is not a rate limit; write it like '60 per minute' "
+                             "or '10 per second; 1000 per day'") from None
+    return value
+
+
+def init_app(app: Flask) -> None:
+    """Rate limits, API keys and CORS for ``app`` (call after the API is registered)."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    config = app.config
+    config["RATELIMIT_DEFAULT"] = _check_limit("RATELIMIT_DEFAULT", config["RATELIMIT_DEFAULT"])
+    config["RATELIMIT_KEYED"] = _check_limit("RATELIMIT_KEYED", config["RATELIMIT_KEYED"])
+    # our own names for Flask-Limiter's knobs: prefix shared storage, survive a Redis outage
+    config.setdefault("RATELIMIT_KEY_PREFIX", "deckcheck")
+    config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    api_keys = split_list(config["API_KEYS"])
+
+    proxies = int(config["TRUSTED_PROXIES"] or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+
+    # before the limiter's own before_request: the key decides the bucket
+    app.before_request(_identify_client)
+    limiter = Limiter(
+        key_func=client_key,
+        default_limits=[Limit(_limit_for_client, scope="api", shared=True)],
+        storage_uri=config["RATELIMIT_STORAGE_URI"],
+        headers_enabled=False,  # set by _rate_limit_headers, consistent with the 429's Retry-After
+    )
+    limiter.request_filter(_not_limited)
+    limiter.init_app(app)
+    app.extensions[EXTENSION] = {"limiter": limiter, "api_keys": api_keys}
+    app.register_error_handler(RateLimitExceeded, _too_many_requests)
+    app.after_request(_rate_limit_headers)
+
+    origins = split_list(config["CORS_ORIGINS"]) or ["*"]
+    CORS(app, resources={r"/api/*": {"origins": "*" if "*" in origins else origins}},
+         send_wildcard="*" in origins, expose_headers=EXPOSED_HEADERS, allow_headers=ALLOWED_HEADERS,
+         methods=["GET", "POST", "OPTIONS"], max_age=CORS_MAX_AGE, supports_credentials=False)
+
+
+def _state() -> dict:
+    return current_app.extensions[EXTENSION]
+
+
+def limiter_for(app: Flask | None = None) -> Limiter | None:
+    """The app's limiter, or None when rate limits are off."""
+    state = (app or current_app).extensions.get(EXTENSION)
+    limiter = state and state["limiter"]
+    return limiter if limiter and limiter.enabled and limiter.initialized else None
+
+
+def is_limited_path(path: str) -> bool:
+    return path.startswith(LIMITED_PREFIX) and not path.startswith(EXEMPT_PREFIXES)
+
+
+def _not_limited() -> bool:
+    return request.method == "OPTIONS" or not is_limited_path(request.path)
+
+
+def sent_key() -> str | None:
+    """The API key the request carries, if any: ``X-API-Key``, else ``Authorization: Bearer``."""
+    key = request.headers.get("X-API-Key", "").strip()
+    if key:
+        return key
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def _identify_client():
+    """Who is calling: ``g.deckcheck_client`` is the key's identity, or None (anonymous). 401 for a bad key."""
+    g.deckcheck_client = None
+    if request.method == "OPTIONS" or not is_limited_path(request.path):
+        return None
+    key = sent_key()
+    if key is None:
+        return None
+    api_keys = _state()["api_keys"]
+    # compare against every key, in constant time, so timing does not tell how close a guess was
+    matched = [k for k in api_keys if hmac.compare_digest(k.encode("utf-8"), key.encode("utf-8"))]
+    if not matched:
+        message = ("The API key is not valid: check it, or send the request without X-API-Key or Authorization "
+                   "to use the anonymous limit." if api_keys else
+                   "This service has no API keys: send the request without X-API-Key or Authorization.")
+        response = errors.envelope(401, message, {}, name="Unauthorized")
+        response.headers["WWW-Authenticate"] = 'Bearer realm="deckcheck"'
+        return response
+    g.deckcheck_client = key_identity(matched[0])
+    return None
+
+
+def client_key() -> str:
+    """The rate-limit bucket: the API key's identity, or the client's address."""
+    return g.get("deckcheck_client") or f"ip:{request.remote_addr or 'unknown'}"
+
+
+def _limit_for_client() -> str:
+    config = current_app.config
+    return config["RATELIMIT_KEYED"] if g.get("deckcheck_client") else config["RATELIMIT_DEFAULT"]
+
+
+def _seconds_until(reset_time: float) -> int:
+    return max(1, math.ceil(reset_time - time.time()))
+
+
+def _too_many_requests(error: RateLimitExceeded):
+    """429 in the error envelope, with Retry-After."""
+    limiter = _state()["limiter"]
+    current = limiter.current_limit
+    keyed = bool(g.get("deckcheck_client"))
+    try:
+        retry_after = _seconds_until(current.window.reset_time) if current else 60
+    except Exception:  # the storage failed between the hit and now
+        retry_after = 60
+    limit = str(error.limit.limit)
+    who = "for this API key" if keyed else "for each client address"
+    message = f"Too many requests: the limit is {limit} {who}. Retry in {retry_after} second" \
+              f"{'' if retry_after == 1 else 's'}"
+    if not keyed and _state()["api_keys"]:
+        message += ", or send an API key (X-API-Key) for a higher limit"
+    response = errors.envelope(429, message + ".", {"limit": limit, "retry_after": retry_after,
+                                                    "client": "api-key" if keyed else "address"})
+    response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+def _rate_limit_headers(response):
+    """X-RateLimit-Limit/-Remaining/-Reset on every limited response."""
+    limiter = limiter_for()
+    current = limiter.current_limit if limiter else None
+    if current is None:
+        return response
+    try:
+        reset_time, remaining = current.window
+    except Exception:  # a storage error must not turn an answer into a 500
+        current_app.logger.warning("rate limit storage unavailable for the headers", exc_info=True)
+        return response
+    response.headers["X-RateLimit-Limit"] = str(current.limit.amount)
+    response.headers["X-RateLimit-Remaining"] = str(max(0, remaining))
+    response.headers["X-RateLimit-Reset"] = str(math.ceil(reset_time))
+    if response.status_code == 429 and "Retry-After" not in response.headers:
+        response.headers["Retry-After"] = str(_seconds_until(reset_time))
+    return response
+
+
+def hit(limit: str, *identifiers: str) -> int | None:
+    """Count one use of a limit of its own (e.g. per Discord user) in the app's rate-limit storage.
+
+    Returns None when allowed (also when rate limits are off or the storage fails), or the
+    seconds until the next use is allowed.
+    """
+    limiter = limiter_for()
+    if limiter is None or not limit:
+        return None
+    item = limits_lib.parse(limit)
+    prefix = current_app.config.get("RATELIMIT_KEY_PREFIX") or "deckcheck"
+    try:
+        strategy = limiter.limiter
+        if strategy.hit(item, prefix, *identifiers):
+            return None
+        return _seconds_until(strategy.get_window_stats(item, prefix, *identifiers).reset_time)
+    except Exception:
+        current_app.logger.warning("rate limit storage unavailable; allowing the request", exc_info=True)
+        return None
