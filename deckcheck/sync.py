@@ -199,6 +199,10 @@ class CardSchema(_Base):
     legal = _opt(fields.Dict)
 
 
+#: one instance each: building a marshmallow schema costs more than loading a card with it
+_SCHEMAS = {cls.__name__: cls() for cls in (SetBriefSchema, SetSchema, CardBriefSchema, CardSchema)}
+
+
 def _reason(error: ValidationError | Exception) -> str:
     """``name: Missing data for required field.`` from a marshmallow error."""
     if not isinstance(error, ValidationError):
@@ -430,7 +434,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
     briefs, seen = [], set()
     for i, item in enumerate(raw_list):
         try:
-            brief = _load(SetBriefSchema(), item)
+            brief = _load(_SCHEMAS['SetBriefSchema'], item)
         except ValidationError as exc:
             problems.append(Problem(f"set {_ident(item, i)} (set list)", _reason(exc)))
             continue
@@ -443,7 +447,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
     def fetch_set(brief):
         payload = client.get_json(f"/sets/{_q(brief['id'])}")
         try:
-            detail = _load(SetSchema(), payload)
+            detail = _load(_SCHEMAS['SetSchema'], payload)
         except ValidationError as exc:
             return None, Problem(f"set {brief['id']}", _reason(exc))
         if detail["id"] != brief["id"]:
@@ -463,7 +467,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         ids = set()
         for i, item in enumerate(s.pop("cards")):
             try:
-                brief = _load(CardBriefSchema(), item)
+                brief = _load(_SCHEMAS['CardBriefSchema'], item)
             except ValidationError as exc:
                 problems.append(Problem(f"card {_ident(item, i)} (set {s['id']})", _reason(exc)))
                 continue
@@ -479,7 +483,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         payload = None if refresh else cache.get(url)
         if payload is not None:
             try:
-                return _check_card(_load(CardSchema(), payload), set_id, card_id), "cache"
+                return _check_card(_load(_SCHEMAS['CardSchema'], payload), set_id, card_id), "cache"
             except (ValidationError, _Mismatch):
                 payload = None  # a stale or foreign entry: fetch it again
         try:
@@ -489,7 +493,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
                 return Problem(f"card {card_id}", "listed by its set but the API answers 404"), "fetched"
             raise
         try:
-            card = _check_card(_load(CardSchema(), payload), set_id, card_id)
+            card = _check_card(_load(_SCHEMAS['CardSchema'], payload), set_id, card_id)
         except ValidationError as exc:
             return Problem(f"card {card_id}", _reason(exc)), "fetched"
         except _Mismatch as exc:
@@ -808,9 +812,9 @@ def safety_checks(new: _cards.CardDB, previous: _cards.CardDB | None) -> list[st
         out.append(f"it has {new_n} cards, {old_n - new_n} fewer than the current {old_n} "
                    f"({(old_n - new_n) / old_n:.0%}; at most {MAX_SHRINK:.0%} may go)")
     lost = sorted(set(previous.sets) - set(new.sets))
-    emptied = sorted(sid for sid in set(previous.sets) & set(new.sets)
-                     if any(c.set_id == sid for c in previous.cards.values())
-                     and not any(c.set_id == sid for c in new.cards.values()))
+    had = Counter(c.set_id for c in previous.cards.values())
+    has = Counter(c.set_id for c in new.cards.values())
+    emptied = sorted(sid for sid in set(previous.sets) & set(new.sets) if had[sid] and not has[sid])
     if lost:
         out.append(f"it loses {len(lost)} set(s): {', '.join(lost[:20])}")
     if emptied:

@@ -17,7 +17,7 @@ import time
 from collections import Counter, defaultdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from click.testing import CliRunner
@@ -56,8 +56,11 @@ class FakeAPI:
     def payload(self, path: str):
         if path in self.overrides:
             return self.overrides[path]
-        file = self.root.joinpath(*path.strip("/").split("/")).with_suffix(".json")
-        if path.endswith(".json") or not file.is_file():
+        segments = path.strip("/").split("/")
+        if ".." in segments or path.endswith(".json"):
+            return None
+        file = self.root.joinpath(*segments[:-1], segments[-1] + ".json")  # set ids may hold a dot: sv03.5
+        if not file.is_file():
             return None
         return json.loads(file.read_text(encoding="utf-8"))
 
@@ -90,7 +93,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         api: FakeAPI = self.server.api
         parts = urlsplit(self.path)
-        path = api.route(parts.path, parse_qs(parts.query))
+        path = api.route(unquote(parts.path), parse_qs(parts.query))
         with api.lock:
             api.hits[path] += 1
             fault = api.faults[path].pop(0) if api.faults[path] else None
