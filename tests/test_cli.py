@@ -515,7 +515,7 @@ def test_action_is_composite_and_installs_this_repository():
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_action_script_runs_deckcheck_with_github_annotations(in_cli_dir):
     script = _action()["runs"]["steps"][-1]["run"]
-    env = {**os.environ, "INPUT_PATHS": "decks/valid.txt  decks/invalid.txt", "INPUT_FORMAT": "standard",
+    env = {**os.environ, "INPUT_PATHS": "decks/valid.txt \n decks/invalid.txt\n", "INPUT_FORMAT": "standard",
            "INPUT_AS_OF": ON, "INPUT_FAIL_ON": ""}
     proc = subprocess.run(["bash", "-e", "-c", script], cwd=HERE, capture_output=True, text=True, env=env,
                           timeout=120)
