@@ -160,8 +160,8 @@ def escape_markdown(text: str) -> str:
 
 
 _FENCE = re.compile(r"^\s*```[^\n]*\n(.*?)\n?```\s*$", re.S)
-_HEADER = r"(?:Pok[ée]mon|Trainer|Energy)\s*:\s*\d+"
-_CARD_END = r"\b[A-Z][A-Z0-9]{1,4}(?:-[A-Z0-9]{1,4})?\s+[A-Za-z]{0,4}\d{1,4}[a-z]?"
+_HEADER = r"(?:Pok[ée]mon|Trainers?|Energy)\s*(?::\s*\d+|\(\d+\))"
+_CARD_END = r"\b[A-Z][A-Z0-9]{1,4}(?:-[A-Z0-9]{1,4})?\s+[A-Za-z]{0,4}\d{1,4}[a-z]?(?:\s+PH)?"
 
 
 def strip_code_block(text: str) -> str:
@@ -174,8 +174,8 @@ def unflatten(text: str) -> str:
     """A list pasted on one line (line breaks turned into spaces) split back into its lines.
 
     Only a text without any line break is touched: a break goes before and after
-    each section header ("Pokémon: 12") and after each "<SET> <number>" that is
-    followed by the next card's count.
+    each section header ("Pokémon: 12", "Trainer (36)") and after each "<SET> <number>" (and a
+    trailing "PH") that is followed by the next card's count.
     """
     if "\n" in text or "\r" in text:
         return text
