@@ -125,7 +125,7 @@ def fit(head: list[str], items: list[str], link: str | None, limit: int) -> str:
     if base + sum(sizes) <= limit:
         return "\n".join(head + items)
     for with_link in ((True, False) if link else (False,)):
-        kept, used, best = 0, base, None
+        used, best = base, None
         for k in range(len(items) + 1):
             if k:
                 used += sizes[k - 1]

@@ -206,7 +206,8 @@ def test_user_text_is_shown_literally_and_pings_no_one(post):
 
 
 @pytest.mark.parametrize(("options", "text"), [
-    ((("list", LEGAL), ("date", "01/05/2026")), "“01/05/2026” is not a date: write it as YYYY-MM-DD, e.g. 2026-05-01."),
+    ((("list", LEGAL), ("date", "01/05/2026")),
+     "“01/05/2026” is not a date: write it as YYYY-MM-DD, e.g. 2026-05-01."),
     ((("list", LEGAL), ("format", "modified")), "“modified” is not a format this service knows. Choose one of: "
      + ", ".join(default_formats()[f].name for f in sorted(default_formats())) + "."),
     ((("message", "https://discord.com/channels/1/2/3"),), discord.MESSAGE_LINK_HELP),
