@@ -99,6 +99,9 @@ def init_app(app: Flask) -> None:
     # our own names for Flask-Limiter's knobs: prefix shared storage, survive a Redis outage
     config.setdefault("RATELIMIT_KEY_PREFIX", "deckcheck")
     config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    if str(config["RATELIMIT_STORAGE_URI"]).startswith(("redis://", "rediss://", "redis+")):
+        # a Redis that stops answering must cost a request half a second, not the OS's connect timeout
+        config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_connect_timeout": 0.5, "socket_timeout": 0.5})
     api_keys = split_list(config["API_KEYS"])
 
     proxies = int(config["TRUSTED_PROXIES"] or 0)
