@@ -212,6 +212,7 @@ def test_user_text_is_shown_literally_and_pings_no_one(post):
      + ", ".join(default_formats()[f].name for f in sorted(default_formats())) + "."),
     ((("message", "https://discord.com/channels/1/2/3"),), discord.MESSAGE_LINK_HELP),
     ((("list", "x" * 70_000),), "This decklist is 70,000 bytes; this service checks at most 65,536."),
+    ((("list", "x\n" * 1001),), "This decklist has 1,001 lines; this service checks at most 1,000."),
 ])
 def test_input_problems_are_answered_only_to_the_user(post, options, text):
     assert post(command(*options)).get_json() == ephemeral(text)
