@@ -7,13 +7,16 @@ printing) -> unresolved with "did you mean" suggestions.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import json
 import os
 import re
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
@@ -23,6 +26,10 @@ from .names import basic_energy_type, lookup_key, name_key
 from .parse import CardLine
 
 DEFAULT_DB_FILE = "cards.json.gz"
+#: resolutions a database keeps (a dict per database, emptied when full)
+RESOLVE_MEMO_SIZE = 16384
+#: texts longer than this (a name, a set code or a number) are never memoised
+_MEMO_MAX_LEN = 200
 _NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
 RULE_BOX_SUBTYPES = frozenset(
     {"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "Radiant", "Prism Star", "ACE SPEC",
@@ -38,6 +45,11 @@ def number_key(number: str | None) -> tuple[str, int, str] | None:
     """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
     if number is None:
         return None
+    return _number_key(number) if len(number) <= _MEMO_MAX_LEN else _number_key.__wrapped__(number)
+
+
+@lru_cache(maxsize=8192)
+def _number_key(number: str) -> tuple[str, int, str]:
     text = number.strip().upper()
     m = _NUMBER.match(text)
     return (m.group(1), int(m.group(2)), m.group(3)) if m else (text, -1, "")
@@ -154,6 +166,9 @@ class CardDB:
     _by_name: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
+    #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
+    #: database starts empty and never answers from another one's cards
+    _memo: dict[tuple, Resolution] = field(default_factory=dict, repr=False, compare=False)
 
     def info(self) -> dict:
         """What a report says about the database it used."""
@@ -246,12 +261,32 @@ class CardDB:
     # -- resolution ----------------------------------------------------------
 
     def resolve(self, line: CardLine) -> Resolution:
-        """Match one parsed card line to a printing; never raises."""
-        code = (line.set_code or "").upper()
+        """Match one parsed card line to a printing; never raises.
+
+        Only the line's name, set code and number matter, so answers are memoised on them
+        (at most :data:`RESOLVE_MEMO_SIZE`, in this database object only).
+        """
+        key = (line.name, line.set_code, line.number)
+        memo = self._memo
+        hit = memo.get(key)
+        if hit is None:
+            hit = self._resolve(*key)
+            if all(part is None or len(part) <= _MEMO_MAX_LEN for part in key):
+                if len(memo) >= RESOLVE_MEMO_SIZE:
+                    memo.clear()
+                memo[key] = hit
+        return hit
+
+    def clear_memo(self) -> None:
+        """Forget the memoised resolutions (benchmarks use it to time cold lookups)."""
+        self._memo.clear()
+
+    def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+        code = (set_code or "").upper()
         alias = self._aliases.get(code)
-        energy = basic_energy_type(line.name)
-        if code and line.number and (alias is None or alias.action == "lookup"):
-            card = self.find(code, line.number)
+        energy = basic_energy_type(name)
+        if code and number and (alias is None or alias.action == "lookup"):
+            card = self.find(code, number)
             if card is not None:
                 if energy and not card.is_basic_energy:
                     card = None  # a basic Energy name on a wrong number: fall through to the type
@@ -259,7 +294,7 @@ class CardDB:
                     return Resolution(card, "printing" if code in self._by_code else "alias")
         if energy and self.basic_energy(energy):
             return Resolution(self.basic_energy(energy), "basic-energy")
-        named = self.by_name(line.name)
+        named = self.by_name(name)
         if named and code and (alias is None or alias.action == "lookup"):
             in_set = set(self.sets_for_code(code))
             for card in named:
@@ -267,7 +302,7 @@ class CardDB:
                     return Resolution(card, "name-and-set")
         if named:
             return Resolution(named[0], "name")
-        return Resolution(None, "unresolved", self.suggest(line.name))
+        return Resolution(None, "unresolved", self.suggest(name))
 
 
 def _alias_numbers(number: str, alias: _Alias) -> list[str]:
@@ -304,15 +339,20 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
                          s.get("release"), s.get("official_count"))
         for s in raw["sets"]
     }
+    # what a card takes from its set, once per set
+    facts = {sid: (s.code or sid.upper(), s.release or "", s.series or "") for sid, s in sets.items()}
+    # identical subtype and type lists share one tuple (a few dozen distinct ones for 20,000 cards)
+    shared: dict[tuple, tuple] = {}
     cards: dict[str, Card] = {}
     for row in raw["cards"]:
         (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = row
-        s = sets.get(set_id)
-        if s is None:
+        known = facts.get(set_id)
+        if known is None:
             raise DatabaseError(f"card {cid} names unknown set {set_id}")
-        cards[cid] = Card(cid, name, supertype, tuple(subtypes), evolves_from, tuple(types), mark, set_id,
-                          number, rarity, fp, s.code or set_id.upper(), s.release or "", s.series or "",
-                          name_key(name))
+        subtypes, types = tuple(subtypes), tuple(types)
+        subtypes, types = shared.setdefault(subtypes, subtypes), shared.setdefault(types, types)
+        cards[cid] = Card(cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp,
+                          *known, name_key(name))
     db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)
     _index(db, directory)
     return db
@@ -330,21 +370,38 @@ def _index(db: CardDB, directory: Path | None) -> None:
                    for k, v in by_code.items()}
     db._aliases = _load_aliases(directory)
     by_number: dict[tuple, list[Card]] = {}
-    by_name: dict[str, list[Card]] = {}
+    by_name: dict[str, list[tuple]] = {}
+    neg_dates: dict[str, int] = {}
+    lowered: dict[str, str] = {}
     for card in db.cards.values():
-        by_number.setdefault((card.set_id, number_key(card.number)), []).append(card)
-        by_name.setdefault(card.key.lower(), []).append(card)
+        number = number_key(card.number)
+        found = by_number.get((card.set_id, number))
+        if found is None:
+            by_number[(card.set_id, number)] = [card]
+        else:
+            found.append(card)
+        neg = neg_dates.get(card.release)
+        if neg is None:
+            neg = neg_dates[card.release] = _neg_date(card.release)
+        key = lowered.get(card.key)
+        if key is None:
+            key = lowered[card.key] = card.key.lower()
+        # newest set first; inside a set the regular print (lowest number) before secret rares;
+        # ids are unique, so the tuples never compare the cards themselves
+        entry = (neg, number, card.id, card)
+        found = by_name.get(key)
+        if found is None:
+            by_name[key] = [entry]
+        else:
+            found.append(entry)
     db._by_number = {k: tuple(v) for k, v in by_number.items()}
-    # newest set first; inside a set the regular print (lowest number) before secret rares
-    order = lambda c: (_neg_date(c.release), number_key(c.number), c.id)  # noqa: E731
-    newest = lambda c: (c.release, c.id)  # noqa: E731
-    db._by_name = {k: tuple(sorted(v, key=order)) for k, v in by_name.items()}
+    db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
     db._names = list(db._by_name)
-    for card in sorted(db.cards.values(), key=newest):
-        if card.is_basic_energy:
-            t = basic_energy_type(card.name)
-            if t:
-                db._basic_energy[t] = card  # ends on the newest printing of each type
+    energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]
+    for card in sorted(energies, key=lambda c: (c.release, c.id)):
+        t = basic_energy_type(card.name)
+        if t:
+            db._basic_energy[t] = card  # ends on the newest printing of each type
 
 
 def _neg_date(iso: str) -> int:
@@ -360,18 +417,37 @@ def default_path() -> Path:
 def load(path: str | os.PathLike | None = None) -> CardDB:
     """Read and index a database file. Raises :class:`DatabaseError` with a clear reason."""
     path = Path(path) if path else default_path()
+    with _gc_paused():
+        try:
+            blob = path.read_bytes()
+            raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+        except FileNotFoundError as exc:
+            raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
+        except (OSError, EOFError, ValueError) as exc:
+            raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
+        version = hashlib.sha256(blob).hexdigest()[:12]
+        try:
+            return from_dict(raw, version, str(path))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DatabaseError(f"card database at {path} is malformed: {exc!r}") from exc
+
+
+@contextmanager
+def _gc_paused():
+    """No cyclic garbage collection while a database is read and indexed.
+
+    Loading makes a few hundred thousand containers and no reference cycles; every
+    collection the allocations would trigger meanwhile walks the whole growing heap, about
+    40% of the loading time. The collector's previous state comes back afterwards (two
+    loads at once leave it enabled as long as it was enabled before the first).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        blob = path.read_bytes()
-        raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
-    except FileNotFoundError as exc:
-        raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
-    except (OSError, EOFError, ValueError) as exc:
-        raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
-    version = hashlib.sha256(blob).hexdigest()[:12]
-    try:
-        return from_dict(raw, version, str(path))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DatabaseError(f"card database at {path} is malformed: {exc!r}") from exc
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 _lock = threading.Lock()

@@ -31,6 +31,7 @@ ENERGY_TYPES = {
 }
 BASIC_ENERGY_TYPES = ("Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness", "Metal", "Fairy")
 
+# "`" is the only ASCII one (fold() relies on that)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "＇": "'"})
 _SYMBOL = re.compile(r"\{([A-Za-z])\}")
 _PRISM = re.compile(r"\s*(\{\*\}|◇|♢|<>|\(prism star\)|prism star)\s*", re.IGNORECASE)
@@ -45,6 +46,8 @@ _NON_WORD = re.compile(r"[^0-9a-zA-Z&◇☆]+")
 
 def fold(text: str) -> str:
     """Fold apostrophe shapes and accents, keep everything else."""
+    if text.isascii():  # NFKC and NFKD leave ASCII alone and no ASCII character is combining
+        return text.replace("`", "'") if "`" in text else text
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
@@ -52,6 +55,8 @@ def fold(text: str) -> str:
 
 def expand_symbols(name: str) -> str:
     """``Telepathic {P} Energy`` -> ``Telepathic Psychic Energy``."""
+    if "{" not in name:
+        return name
     return _SYMBOL.sub(lambda m: ENERGY_TYPES.get(m.group(1).upper(), m.group(0)), name)
 
 
@@ -61,6 +66,15 @@ def basic_energy_type(name: str) -> str | None:
     This reads the name only; whether a printing really is basic Energy is
     decided from the card database.
     """
+    return _basic_energy_type(name) if len(name) <= _MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
+
+
+#: names longer than this are not kept in the memo of :func:`basic_energy_type`
+_MEMO_MAX_LEN = 200
+
+
+@lru_cache(maxsize=4096)
+def _basic_energy_type(name: str) -> str | None:
     cleaned = " ".join(expand_symbols(fold(name)).split())
     m = _BASIC_ENERGY.match(cleaned)
     return m.group(1).title() if m else None

@@ -20,7 +20,7 @@ import json
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field
-from typing import NamedTuple
+from functools import lru_cache
 
 from .problems import Problem
 
@@ -66,7 +66,6 @@ _BULLETS = frozenset({"*", "-", "•"})
 _DASHES = frozenset({"-", "–", "—"})
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_TOKEN = re.compile(r"\S+")
 # section headers and totals: "Pokémon: 14", "##Pokémon - 30", "Pokémon (22)", bare "Trainer"
 # (a label starts with a letter, so card lines fail at their first character)
 _LABELLED = (
@@ -78,7 +77,8 @@ _LABELLED = (
 _LEADING_COUNT = re.compile(r"[xX×]?([0-9]+)|([0-9]+)[xX×]")
 _TRAILING_COUNT = re.compile(r"[xX×]([0-9]+)")
 _NUMBER = re.compile(r"([A-Za-z]{0,5})([0-9]{1,4}[A-Za-z]?)")
-_SET = re.compile(r"[A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?")
+# a set code: upper-case letters and digits, at least one letter (all its characters are ASCII)
+_SET_CODE = re.compile(r"(?=[A-Za-z0-9-]*[A-Za-z])[A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?")
 _SET_ALONE = re.compile(r"[A-Z0-9]{2,6}(?:-[A-Z0-9]{2,3})?")
 _BRACKETED_SET = re.compile(r"\[([A-Za-z0-9-]{1,20})\]")
 _TAG = re.compile(r"[A-Za-z]{2,12}")
@@ -152,12 +152,18 @@ class ParseResult:
         }
 
 
-class _Token(NamedTuple):
-    """One run of non-blank characters and where it sits in the line (to cut the name as written)."""
-
-    text: str
-    start: int
-    end: int
+# What a non-blank line is, independent of its number and of the section in force: the first
+# item of the tuple _classify() returns.
+_CARD, _HEADER, _TOTAL, _BANNER, _BAD_COUNT, _UNPARSED = range(6)
+#: lines longer than this are classified without the memo (it holds short, repeated lines)
+_MEMO_MAX_LEN = 200
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+# the usual card line, "4 Nest Ball SVI 181" or "1 Mimikyu PAL 97 PH", single-spaced with nothing
+# around it; the name's tokens are matched lazily, so the set and number are the last two tokens
+_COMMON_CARD = re.compile(
+    r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) ([A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?) ([0-9]{1,4})( PH)?"
+)
+_LABEL_START = re.compile(r"#*\s*[^\W\d_]")
 
 
 def parse(text: str) -> ParseResult:
@@ -167,34 +173,82 @@ def parse(text: str) -> ParseResult:
     if text.lstrip().startswith("{"):
         return _parse_json(text)
     result = ParseResult()
+    cards = result.cards
     section: str | None = None
-    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
-        if raw.strip():
-            section = _read_line(result, number, raw, section)
+    memo, limit, new = _classify, _MEMO_MAX_LEN, object.__new__
+    for n, raw in enumerate(_LINE_BREAK.split(text), start=1):
+        if not raw or raw.isspace():
+            continue
+        kind = memo(raw) if len(raw) <= limit else _classify_line(raw)
+        if kind[0] == _CARD:
+            # a CardLine without the frozen dataclass's per-field object.__setattr__ (the same
+            # instance dict its __init__ would make; tests compare the two)
+            card = new(CardLine)
+            _, count, name, set_code, number, tag = kind
+            card.__dict__.update(line=n, raw=raw, count=count, name=name, set_code=set_code, number=number,
+                                 section=section, tag=tag)
+            cards.append(card)
+        else:
+            section = _file_other(result, n, kind, section)
     return result
 
 
-def _read_line(result: ParseResult, n: int, raw: str, section: str | None) -> str | None:
-    """File one non-blank line into ``result``; return the section in force after it."""
+def _file_other(result: ParseResult, n: int, kind: tuple, section: str | None) -> str | None:
+    """File a line that is not a card line into ``result``; return the section in force after it."""
+    what = kind[0]
+    if what == _HEADER:
+        result.headers.append(Header(n, kind[1], kind[2], kind[3]))
+        return kind[1]
+    if what == _TOTAL:
+        _record_total(result, n, kind[1])
+    elif what == _BANNER:
+        result.decorations.append(n)
+    elif what == _BAD_COUNT:
+        result.problems.append(Problem("unparsed-line", f"Line {n} {kind[1]}", lines=(n,)))
+    else:
+        result.problems.append(_unparsed(n, kind[1]))
+    return section
+
+
+def _classify_line(raw: str) -> tuple:
+    """What the non-blank line ``raw`` is, as a tuple led by its kind; a pure function of ``raw``.
+
+    ``(_CARD, count, name, set_code, number, tag)``, ``(_HEADER, section, label, count)``,
+    ``(_TOTAL, count)``, ``(_BANNER,)``, ``(_BAD_COUNT, message after "Line N ")`` or
+    ``(_UNPARSED, the stripped line)``.
+    """
+    common = _common_card(raw)
+    if common is not None:
+        return common
     stripped = raw.strip()
     if _is_banner(stripped):
-        result.decorations.append(n)
-        return section
-    labelled = _labelled(stripped)
+        return (_BANNER,)
+    labelled = _labelled(stripped) if _LABEL_START.match(stripped) else None
     if labelled is not None:
         label, folded, count = labelled
         if folded in _TOTAL_LABELS and count is not None:
-            _record_total(result, n, count)
-            return section
+            return (_TOTAL, count)
         if folded in _SECTION_LABELS:
-            result.headers.append(Header(n, _SECTION_LABELS[folded], label, count))
-            return _SECTION_LABELS[folded]
-    found = _card_line(n, raw, section)
-    if isinstance(found, CardLine):
-        result.cards.append(found)
-    else:
-        result.problems.append(found or _unparsed(n, stripped))
-    return section
+            return (_HEADER, _SECTION_LABELS[folded], label, count)
+    return _card_fields(raw) or (_UNPARSED, stripped)
+
+
+def _common_card(raw: str) -> tuple | None:
+    """The fast path for the usual ``4 Nest Ball SVI 181 [PH]``: what :func:`_card_fields` reads, or None.
+
+    Single blanks and nothing around the line, no bullet, a count of 1 to 999 without
+    leading zeros, a set code outside parentheses and brackets, a collector number of
+    digits only, an ASCII letter in the name; anything else goes the long way.
+    """
+    m = _COMMON_CARD.fullmatch(raw)
+    if m and _is_set_code(m.group(3)) and _ASCII_LETTER.search(m.group(2)):
+        return (_CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
+    return None
+
+
+#: the memo of :func:`_classify_line` (bounded; keyed on the line's text only, so the line
+#: number and section always come from the deck being parsed)
+_classify = lru_cache(maxsize=8192)(_classify_line)
 
 
 def _is_banner(stripped: str) -> bool:
@@ -240,42 +294,65 @@ def _shorten(text: str, limit: int = 60) -> str:
 
 
 # --- card lines -------------------------------------------------------------
+#
+# A line's tokens are its runs of non-blank characters (``str.split()``: the same runs as
+# ``\S+``). The readers below look at the tokens left for the name and set code, and say how
+# many of them stay in the name; the name is then cut from the line as written.
 
 
-def _card_line(n: int, raw: str, section: str | None) -> CardLine | Problem | None:
-    """Read ``raw`` as a card line: a CardLine, a Problem for a bad count, or None."""
-    tokens = [_Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(raw)]
-    if len(tokens) > 1 and tokens[0].text in _BULLETS:
-        tokens = tokens[1:]
-    count_text, tokens = _take_count(tokens)
-    if count_text is None or not tokens:
+def _card_fields(raw: str) -> tuple | None:
+    """Read ``raw`` as a card line: ``(_CARD, ...)``, ``(_BAD_COUNT, ...)`` for a bad count, or None."""
+    tokens = raw.split()
+    lo, hi = 0, len(tokens)  # the tokens not yet taken are tokens[lo:hi]
+    if hi > 1 and tokens[0] in _BULLETS:
+        lo = 1
+    if lo >= hi:
         return None
-    tag, tokens = _take_tag(tokens)
-    set_code, number, tokens = _take_print(tokens)
-    name = raw[tokens[0].start : tokens[-1].end]
-    if not any(ch.isalpha() for ch in name):
+    first = tokens[lo]
+    if first.isascii() and first.isdigit():  # the usual "4 Iono PAL 185"
+        count_text, lo = first, lo + 1
+    elif m := _LEADING_COUNT.fullmatch(first):
+        count_text, lo = m.group(1) or m.group(2), lo + 1
+    else:
+        m = _TRAILING_COUNT.fullmatch(tokens[hi - 1])
+        if not (m and hi - lo > 1):
+            return None
+        count_text, hi = m.group(1), hi - 1
+    if lo >= hi:
+        return None
+    rest = tokens[lo:hi]
+    tag, kept = _take_tag(rest)
+    set_code, number, kept = _take_print(rest, kept)
+    if raw == " ".join(tokens):  # single blanks, nothing around: the name is its tokens joined
+        name = " ".join(rest[:kept])
+    else:
+        name = _cut(raw, tokens, lo, lo + kept)
+    if not (_ASCII_LETTER.search(name) if name.isascii() else any(ch.isalpha() for ch in name)):
         return None
     count = _copies(count_text)
     if count is None:
         message = (
-            f'Line {n} asks for {_shorten(count_text, 12)} copies of "{_shorten(name)}"; '
+            f'asks for {_shorten(count_text, 12)} copies of "{_shorten(name)}"; '
             f"a card line needs 1 to {MAX_COPIES} copies."
         )
-        return Problem("unparsed-line", message, lines=(n,))
-    return CardLine(n, raw, count, name, set_code, number, section, tag)
+        return (_BAD_COUNT, message)
+    return (_CARD, count, name, set_code, number, tag)
 
 
-def _take_count(tokens: list[_Token]) -> tuple[str | None, list[_Token]]:
-    """The copy count's digits (``4``, ``4x``, ``x4`` first, or ``x4`` last) and the rest."""
-    if not tokens:
-        return None, tokens
-    m = _LEADING_COUNT.fullmatch(tokens[0].text)
-    if m:
-        return m.group(1) or m.group(2), tokens[1:]
-    m = _TRAILING_COUNT.fullmatch(tokens[-1].text)
-    if m and len(tokens) > 1:
-        return m.group(1), tokens[:-1]
-    return None, tokens
+def _cut(raw: str, tokens: list[str], first: int, stop: int) -> str:
+    """``raw`` from the start of ``tokens[first]`` to the end of ``tokens[stop - 1]``, as written.
+
+    A token has no blanks, so the first match of a token after the previous one's end is that
+    token (and the last match before the next one's start, from the right).
+    """
+    start = 0
+    for tok in tokens[:first]:
+        start = raw.index(tok, start) + len(tok)
+    start = raw.index(tokens[first], start)
+    end = len(raw)
+    for tok in reversed(tokens[stop:]):
+        end = raw.rindex(tok, start, end)
+    return raw[start:end].rstrip()
 
 
 def _copies(digits: str) -> int | None:
@@ -287,82 +364,90 @@ def _copies(digits: str) -> int | None:
     return count if count <= MAX_COPIES else None
 
 
-def _take_tag(tokens: list[_Token]) -> tuple[str | None, list[_Token]]:
-    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC``, when a name is left."""
-    if len(tokens) > 1 and tokens[-1].text == "PH":
-        return "PH", tokens[:-1]
-    if len(tokens) > 2 and tokens[-2].text in _DASHES and _TAG.fullmatch(tokens[-1].text):
-        return tokens[-1].text, tokens[:-2]
-    return None, tokens
+def _take_tag(tokens: list[str]) -> tuple[str | None, int]:
+    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC``, when a name is left: (tag, tokens kept)."""
+    n = len(tokens)
+    if n > 1 and tokens[-1] == "PH":
+        return "PH", n - 1
+    if n > 2 and tokens[-2] in _DASHES and _TAG.fullmatch(tokens[-1]):
+        return tokens[-1], n - 2
+    return None, n
 
 
-def _take_print(tokens: list[_Token]) -> tuple[str | None, str | None, list[_Token]]:
-    """``(set_code, number, name tokens)``: the first reading that leaves a name wins."""
-    for reader in (_in_parentheses, _in_brackets, _set_and_number, _energy_number, _set_alone):
-        found = reader(tokens)
+def _take_print(tokens: list[str], n: int) -> tuple[str | None, str | None, int]:
+    """``(set_code, number, name tokens kept)`` from ``tokens[:n]``: the first reading that leaves a name wins."""
+    last = tokens[n - 1]
+    if "(" in last or ")" in last or (n > 1 and "(" in tokens[n - 2]):
+        found = _in_parentheses(tokens, n)
         if found is not None:
             return found
-    return None, None, tokens
+    for reader in (_in_brackets, _set_and_number, _energy_number, _set_alone):
+        found = reader(tokens, n)
+        if found is not None:
+            return found
+    return None, None, n
 
 
-def _in_parentheses(tokens: list[_Token]) -> tuple[str | None, str | None, list[_Token]] | None:
+def _in_parentheses(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """``Nest Ball (SVI 181)`` or ``Bisharp (ASC)``; a subtitle like ``(Professor Turo)`` is no set."""
-    last = tokens[-1].text
-    if len(tokens) > 1 and last.startswith("(") and last.endswith(")") and _is_set_code(last[1:-1]):
-        return last[1:-1].upper(), None, tokens[:-1]
-    if len(tokens) > 2 and tokens[-2].text.startswith("(") and last.endswith(")"):
-        code, number = tokens[-2].text[1:], last[:-1]
+    last = tokens[n - 1]
+    if n > 1 and last.startswith("(") and last.endswith(")") and _is_set_code(last[1:-1]):
+        return last[1:-1].upper(), None, n - 1
+    if n > 2 and tokens[n - 2].startswith("(") and last.endswith(")"):
+        code, number = tokens[n - 2][1:], last[:-1]
         if _is_set_code(code) and _NUMBER.fullmatch(number):
-            return code.upper(), _number(number), tokens[:-2]
+            return code.upper(), _number(number), n - 2
     return None
 
 
-def _in_brackets(tokens: list[_Token]) -> tuple[str | None, str | None, list[_Token]] | None:
+def _in_brackets(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """TCGplayer's ``Goldeen [ME05] 13`` or ``Goldeen [ME05]``."""
-    m = _BRACKETED_SET.fullmatch(tokens[-1].text)
-    if m and len(tokens) > 1:
-        return m.group(1).upper(), None, tokens[:-1]
-    if len(tokens) > 2 and _NUMBER.fullmatch(tokens[-1].text):
-        m = _BRACKETED_SET.fullmatch(tokens[-2].text)
+    last = tokens[n - 1]
+    if n > 1 and last.startswith("["):
+        m = _BRACKETED_SET.fullmatch(last)
         if m:
-            return m.group(1).upper(), _number(tokens[-1].text), tokens[:-2]
+            return m.group(1).upper(), None, n - 1
+    if n > 2 and tokens[n - 2].startswith("[") and _NUMBER.fullmatch(last):
+        m = _BRACKETED_SET.fullmatch(tokens[n - 2])
+        if m:
+            return m.group(1).upper(), _number(last), n - 2
     return None
 
 
-def _set_and_number(tokens: list[_Token]) -> tuple[str | None, str | None, list[_Token]] | None:
+def _set_and_number(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """``Iono PAL 185``; Limitless's ``Energy`` pseudo set only after a name ending in Energy."""
-    if len(tokens) < 3 or not _NUMBER.fullmatch(tokens[-1].text):
+    if n < 3:
         return None
-    code, before = tokens[-2].text, tokens[-3].text
+    m = _NUMBER.fullmatch(tokens[n - 1])
+    if not m:
+        return None
+    code, before = tokens[n - 2], tokens[n - 3]
     is_energy_code = code.casefold() == "energy" and before.casefold().endswith("energy")
     if is_energy_code or _is_set_code(code):
-        return code.upper(), _number(tokens[-1].text), tokens[:-2]
+        return code.upper(), m.group(1).upper() + m.group(2), n - 2
     return None
 
 
-def _energy_number(tokens: list[_Token]) -> tuple[str | None, str | None, list[_Token]] | None:
+def _energy_number(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """Early PTCGL and PTCGO basic Energy with a number and no set: ``Fire Energy 2``."""
-    if len(tokens) > 1 and tokens[-1].text.isascii() and tokens[-1].text.isdigit():
-        if tokens[-2].text.casefold() == "energy" and len(tokens[-1].text) <= 4:
-            return None, tokens[-1].text, tokens[:-1]
+    last = tokens[n - 1]
+    if n > 1 and last.isascii() and last.isdigit():
+        if tokens[n - 2].casefold() == "energy" and len(last) <= 4:
+            return None, last, n - 1
     return None
 
 
-def _set_alone(tokens: list[_Token]) -> tuple[str | None, str | None, list[_Token]] | None:
+def _set_alone(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """A set and no number (``Bisharp ASC``), only for a strictly set-shaped last token."""
-    last = tokens[-1].text
-    if len(tokens) > 1 and _SET_ALONE.fullmatch(last) and _is_set_code(last):
-        return last, None, tokens[:-1]
+    last = tokens[n - 1]
+    if n > 1 and _SET_ALONE.fullmatch(last) and _is_set_code(last):
+        return last, None, n - 1
     return None
 
 
 def _is_set_code(text: str) -> bool:
     """Upper-case letters and digits with at least one letter, not a name ending like ``GX``."""
-    return (
-        bool(_SET.fullmatch(text))
-        and any(ch.isalpha() for ch in text)
-        and text.split("-")[0] not in _NAME_SUFFIXES
-    )
+    return bool(_SET_CODE.fullmatch(text)) and text.partition("-")[0] not in _NAME_SUFFIXES
 
 
 def _number(text: str) -> str:

@@ -2,9 +2,11 @@
 
 import pytest
 
+import deckcheck
 from deckcheck import cards
 from deckcheck.cards import DatabaseError, number_key
-from deckcheck.parse import CardLine
+from deckcheck.names import basic_energy_type
+from deckcheck.parse import CardLine, parse
 
 
 def line(name, set_code=None, number=None, count=1):
@@ -106,3 +108,93 @@ def test_broken_database_fails_loudly(tmp_path, content, message):
         path.write_bytes(content)
     with pytest.raises(DatabaseError, match=message):
         cards.load(path)
+
+
+# --- memo, hot swap and loading ------------------------------------------------
+
+import gc  # noqa: E402
+import gzip  # noqa: E402
+import json  # noqa: E402
+
+from deckcheck import engine  # noqa: E402
+
+
+def _raw_database():
+    return json.loads(gzip.decompress(cards.default_path().read_bytes()))
+
+
+def test_resolve_is_memoised_on_name_set_and_number(db):
+    db.clear_memo()
+    first = db.resolve(line("Nest Ball", "SVI", "181"))
+    assert db.resolve(line("Nest Ball", "SVI", "181", count=4)) is first  # the count does not matter
+    assert db.resolve(line("Nest Ball", "SVI", "999")).method == "name-and-set"
+    assert db.resolve(line("Nest Ball", "svi", "181")) == first  # its own entry, the same answer
+    unresolved = db.resolve(line("Nest Bal"))
+    assert db.resolve(line("Nest Bal")) is unresolved and unresolved.suggestions
+
+
+def test_resolve_memo_is_bounded(db, monkeypatch):
+    monkeypatch.setattr(cards, "RESOLVE_MEMO_SIZE", 5)
+    db.clear_memo()
+    for number in range(1, 30):
+        db.resolve(line("Nest Ball", "SVI", str(number)))
+        assert len(db._memo) <= 5
+    long_name = "Nest Ball " * 30
+    res = db.resolve(line(long_name))
+    assert res.method == "unresolved" and (long_name, None, None) not in db._memo
+    db.clear_memo()
+
+
+def test_a_swapped_in_database_never_answers_from_the_old_ones_memo(db):
+    text = "4 Nest Ball SVI 181\n4 Iono PAL 185"
+    assert [ln.card.id for ln in engine.resolve_lines(parse(text), db)] == ["sv01-181", "sv02-185"]
+    raw = _raw_database()
+    raw["cards"] = [row for row in raw["cards"] if row[0] != "sv01-181"]
+    other = cards.from_dict(raw, "test-swap")
+    assert other._memo == {}
+    try:
+        cards.set_db(other)
+        lines = deckcheck.check(text, "standard", "2026-05-01").lines
+        assert lines[0].card.id != "sv01-181" and lines[0].method in ("name-and-set", "name")
+        assert lines[1].card.id == "sv02-185"
+    finally:
+        cards.set_db(db)
+    assert [ln.card.id for ln in engine.resolve_lines(parse(text), db)] == ["sv01-181", "sv02-185"]
+
+
+def test_number_key_takes_any_length():
+    assert number_key("TG" + "0" * 300 + "12") == number_key("TG12") == ("TG", 12, "")
+    assert number_key(" 7 ") == number_key("007") == ("", 7, "")
+    assert number_key("SV-X") == ("SV-X", -1, "")
+    assert number_key(None) is None
+
+
+def test_indexes_are_ordered(db):
+    """Printings of a name: newest set first, then collector number, then id; basic Energy: newest."""
+    for printings in db._by_name.values():
+        keys = [(-int(c.release.replace("-", "") or 0), number_key(c.number), c.id) for c in printings]
+        assert keys == sorted(keys)
+    assert db._names == list(db._by_name)
+    for energy_type, card in db._basic_energy.items():
+        same = [c for c in db.cards.values() if c.is_basic_energy and basic_energy_type(c.name) == energy_type]
+        assert card == max(same, key=lambda c: (c.release, c.id))
+    for (set_id, key), found in db._by_number.items():
+        assert all(c.set_id == set_id and number_key(c.number) == key for c in found)
+    assert sum(len(found) for found in db._by_number.values()) == len(db.cards)
+
+
+def test_loading_leaves_the_garbage_collector_as_it_was(tmp_path):
+    assert gc.isenabled()
+    cards.load()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        cards.load()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    broken = tmp_path / "cards.json.gz"
+    broken.write_bytes(b"not gzip, not json")
+    with pytest.raises(DatabaseError):
+        cards.load(broken)
+    assert gc.isenabled()

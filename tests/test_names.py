@@ -95,3 +95,35 @@ def test_basic_energy_type(name, energy_type):
 def test_fold_and_symbols():
     assert fold("Pokémon’s") == "Pokemon's"
     assert expand_symbols("Growing {G} Energy") == "Growing Grass Energy"
+
+
+def test_fold_of_ascii_is_the_unicode_fold():
+    """fold() skips the Unicode normalisation for ASCII text; it must not change the answer."""
+    import unicodedata
+
+    from deckcheck import names
+
+    def slow(text):
+        text = unicodedata.normalize("NFKC", text).translate(names._APOSTROPHES)
+        return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+    for text in [chr(c) for c in range(128)] + ["Boss`s Orders", "Pokegear 3.0", "Arceus {*}", "", "  a  "]:
+        assert fold(text) == slow(text), repr(text)
+    assert fold("Pokémon’s") == slow("Pokémon’s")
+
+
+def test_basic_energy_type_memo_is_bounded_and_takes_long_names():
+    from deckcheck import names
+
+    assert names._basic_energy_type.cache_info().maxsize is not None
+    long_name = "Basic " + " " * 300 + "{R} Energy"
+    names._basic_energy_type.cache_clear()
+    assert basic_energy_type(long_name) == "Fire"
+    assert names._basic_energy_type.cache_info().currsize == 0
+    assert basic_energy_type("Basic {R} Energy") == basic_energy_type("Basic {R} Energy") == "Fire"
+    assert names._basic_energy_type.cache_info().hits == 1
+
+
+def test_expand_symbols_without_a_symbol_is_the_same_text():
+    assert expand_symbols("Nest Ball") == "Nest Ball"
+    assert expand_symbols("Basic {R} Energy {Q}") == "Basic Fire Energy {Q}"

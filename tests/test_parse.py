@@ -489,3 +489,93 @@ def test_every_json_entry_is_accounted_for_once(entries: list) -> None:
 @given(st.text())
 def test_json_looking_text_never_raises(text: str) -> None:
     assert parse("{" + text).source == "json"
+
+
+# --- the line memo and the fast path ------------------------------------------
+
+from dataclasses import FrozenInstanceError  # noqa: E402
+
+from deckcheck import parse as parse_module  # noqa: E402
+
+
+def test_memo_keeps_line_numbers_and_sections() -> None:
+    """The memo is keyed on a line's text: its number and section still come from the deck."""
+    text = "4 Iono PAL 185\nPokémon: 1\n4 Iono PAL 185\n0 Iono PAL 185\nTrainer: 2\n\n4 Iono PAL 185\n0 Iono PAL 185"
+    for _ in range(2):  # the second parse answers every line from the memo
+        result = parse(text)
+        assert [(c.line, c.section) for c in result.cards] == [(1, None), (3, "pokemon"), (7, "trainer")]
+        assert {c.raw for c in result.cards} == {"4 Iono PAL 185"}
+        assert [(h.line, h.section) for h in result.headers] == [(2, "pokemon"), (5, "trainer")]
+        assert [p.lines for p in result.problems] == [(4,), (8,)]
+        assert [p.message[:7] for p in result.problems] == ["Line 4 ", "Line 8 "]
+
+
+def test_memo_gives_the_same_result_as_a_fresh_parse() -> None:
+    texts = [_read(p.name) for p in sorted(DECKS.glob("*.txt"))]
+    warm = [parse(text) for text in texts]
+    parse_module._classify.cache_clear()
+    assert [parse(text) for text in texts] == warm
+    assert [parse(text) for text in texts] == warm
+
+
+def test_memo_is_bounded_and_skips_long_lines() -> None:
+    assert parse_module._classify.cache_info().maxsize is not None
+    parse_module._classify.cache_clear()
+    long_name = "Very " * 60 + "Long Ball"
+    line = f"4 {long_name} SVI 181"
+    assert len(line) > parse_module._MEMO_MAX_LEN
+    card = _only(parse(f"Trainer: 1\n{line}"))
+    assert (card.line, card.count, card.name, card.set_code, card.number, card.section) == (
+        2, 4, long_name, "SVI", "181", "trainer")
+    assert parse_module._classify.cache_info().currsize == 1  # the header only
+
+
+def test_card_lines_are_ordinary_frozen_card_lines() -> None:
+    """The parser builds CardLine without its __init__; the result must not differ."""
+    card = parse("Energy: 1\n3 Basic {R} Energy SVE 10 PH").cards[0]
+    made = CardLine(2, "3 Basic {R} Energy SVE 10 PH", 3, "Basic {R} Energy", "SVE", "10", "energy", "PH")
+    assert card == made and hash(card) == hash(made) and repr(card) == repr(made)
+    assert vars(card) == vars(made) and list(vars(card)) == list(vars(made))
+    assert card.to_dict() == made.to_dict()
+    with pytest.raises(FrozenInstanceError):
+        card.count = 4  # type: ignore[misc]
+
+
+_FAST_PATH = [
+    "2 Pidgey MEW 16", "1 Mimikyu PAL 97 PH", "4 Basic {R} Energy SVE 10", "1 PH SVI 12", "1 N NVI 101",
+    "1 Psychic Energy TK-AlolanRaichu 20", "3 Boss's Orders PAL 172", "1 Rayquaza 30C 12",
+]
+_NOT_FAST_PATH = [
+    "1 Foo 12 34", "2 Pikachu V 25", "0 Iono PAL 185", "004 Iono PAL 185", "1000 Iono PAL 185", "* 2 Doduo GEN 55",
+    "4  Nest Ball SVI 181", "4 Nest Ball SVI 181 ", "1 Lost City LOR-TG TG21", "3 Basic {P} Energy Energy 13",
+    "1 ポケモン SVI 12", "4 Nest Ball (SVI 181)", "1 Foo SVI 12 PH PH",
+]
+
+
+@pytest.mark.parametrize("line", _FAST_PATH + _NOT_FAST_PATH)
+def test_fast_path_reads_like_the_token_reader(line: str) -> None:
+    fast = parse_module._common_card(line)
+    assert (fast is not None) == (line in _FAST_PATH)
+    general = parse_module._card_fields(line) or (parse_module._UNPARSED, line.strip())
+    assert parse_module._classify_line(line) == general
+    if fast is not None:
+        assert fast == parse_module._card_fields(line)
+
+
+_token = st.one_of(
+    st.sampled_from(["Iono", "N", "PH", "Energy", "energy", "{R}", "GX", "ex", "V", "(Turo)", "[ME05]", "-", "é", "12",
+                     "SVI", "PAL", "ENERGY", "PR-SV", "TK-AlolanRaichu", "VMAX", "A", "ABCDEFGHI", "30C", "x4",
+                     "0", "0001", "12345", "TG12", "ポケモン"]),
+    st.text(min_size=1, max_size=4).filter(lambda t: t.split() == [t]),
+)
+
+
+@settings(max_examples=500)
+@given(st.sampled_from(["1", "4", "0", "01", "999", "1000", "4x"]), st.lists(_token, max_size=5),
+       st.sampled_from(["", " PH", " x4", " - Basic", "  ", "\t"]))
+def test_fast_path_never_changes_a_reading(count: str, tokens: list[str], tail: str) -> None:
+    line = " ".join([count, *tokens]) + tail
+    general = parse_module._card_fields(line) or (parse_module._UNPARSED, line.strip())
+    assert parse_module._classify_line(line) == general
+    fast = parse_module._common_card(line)
+    assert fast is None or fast == general
