@@ -889,7 +889,8 @@ def summary_lines(s: Summary, previous: _cards.CardDB | None, new: _cards.CardDB
     if s.sets_added:
         per_set = Counter(c.set_id for c in new.cards.values())
         lines.append(f"Sets added ({len(s.sets_added)}): " + _listing(
-            [f"{sid} {new.sets[sid].name} ({new.sets[sid].code or '-'}, {per_set[sid]} cards)" for sid in s.sets_added]))
+            [f"{sid} {new.sets[sid].name} ({new.sets[sid].code or '-'}, {per_set[sid]} cards)"
+             for sid in s.sets_added]))
     if s.sets_removed:
         lines.append(f"Sets removed ({len(s.sets_removed)}): {_listing(s.sets_removed)}")
     if previous is not None and s.cards_added:
@@ -898,7 +899,8 @@ def summary_lines(s: Summary, previous: _cards.CardDB | None, new: _cards.CardDB
         lines.append(f"Cards removed ({len(s.cards_removed)}): {_listing(s.cards_removed)}")
     if s.marks_changed:
         lines.append(f"Regulation marks changed ({len(s.marks_changed)}):")
-        lines += [f"  {cid} {name}: {old or '-'} -> {new_mark or '-'}" for cid, name, old, new_mark in s.marks_changed[:50]]
+        lines += [f"  {cid} {name}: {old or '-'} -> {new_mark or '-'}"
+                  for cid, name, old, new_mark in s.marks_changed[:50]]
     if s.legality_changed:
         word = {True: "legal", False: "not legal"}
         lines.append(f"Standard legality changed on {s.on.isoformat()} ({len(s.legality_changed)}):")
@@ -938,7 +940,8 @@ def _read_previous(path: Path) -> tuple[_cards.CardDB | None, dict | None, str |
         return None, None, str(exc) or repr(exc)
 
 
-def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None, *, base: str | os.PathLike | None = None,
+def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None, *,
+         base: str | os.PathLike | None = None,
          dry_run: bool = False, force: bool = False, refresh: bool = False, cache_dir: str | os.PathLike | None = None,
          max_age: float = 12 * 3600, workers: int = 4, timeout: float = 30.0, connect_timeout: float = 5.0,
          retries: int = 5, backoff: float = 0.5, progress: bool = True, today: dt.date | None = None,
@@ -1126,6 +1129,12 @@ def crosscheck_pokemontcg(api_url: str, db: _cards.CardDB, *, api_key: str | Non
 # ---------------------------------------------------------------------------
 
 
+class _NoDatabase(click.ClickException):
+    """The database to cross-check cannot be read: exit 3, as elsewhere in the CLI."""
+
+    exit_code = 3
+
+
 @click.command("sync")
 @click.option("--api-url", default=None, metavar="URL",
               help=f"API base URL (default: {DEFAULT_API_URL}; with --source pokemontcg: {DEFAULT_PTCGIO_URL}).")
@@ -1164,16 +1173,14 @@ def sync_command(api_url, output, base, dry_run, force, refresh, cache_dir, max_
         path = Path(output) if output else _cards.default_path()
         try:
             db = _cards.load(path)
-            divergences = crosscheck_pokemontcg(api_url or DEFAULT_PTCGIO_URL, db, api_key=api_key,
-                                                workers=workers, timeout=timeout, retries=retries,
-                                                backoff=backoff, echo=echo)
+            crosscheck_pokemontcg(api_url or DEFAULT_PTCGIO_URL, db, api_key=api_key, workers=workers,
+                                  timeout=timeout, retries=retries, backoff=backoff, echo=echo)
         except _cards.DatabaseError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise _NoDatabase(str(exc)) from exc
         except SyncError as exc:
             echo(f"Error: {exc}", err=True)
             sys.exit(exc.exit_code)
-        del divergences
-        return
+        return  # divergences are for a human to read: exit 0
     try:
         result = sync(api_url or DEFAULT_API_URL, output, base=base, dry_run=dry_run, force=force, refresh=refresh,
                       cache_dir=cache_dir, max_age=max_age * 3600, workers=workers, timeout=timeout,

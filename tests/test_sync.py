@@ -451,12 +451,14 @@ def test_registered_under_db():
 
 def test_card_schema():
     base = {"id": "sv01-001", "localId": 1, "name": "Pineco", "category": "Pokemon", "set": {"id": "sv01"},
-            "attacks": [{"name": "Ram", "cost": ["Grass"], "damage": 10}], "weaknesses": [{"type": "Fire", "value": "×2"}],
+            "attacks": [{"name": "Ram", "cost": ["Grass"], "damage": 10}],
+            "weaknesses": [{"type": "Fire", "value": "×2"}],
             "brandNewField": {"x": 1}}
     card = _sync.CardSchema().load(base)
     assert card["localId"] == "1" and card["attacks"][0]["damage"] == "10" and "brandNewField" not in card
     for bad, reason in [({"category": "Item"}, "category: Must be one of"), ({"hp": "lots"}, "hp: Not a valid integer"),
-                        ({"localId": None}, "localId: Field may not be null"), ({"set": None}, "set: Field may not be null")]:
+                        ({"localId": None}, "localId: Field may not be null"),
+                        ({"set": None}, "set: Field may not be null")]:
         with pytest.raises(_sync.ValidationError) as err:
             _sync.CardSchema().load({**base, **bad})
         assert _sync._reason(err.value).startswith(reason)
