@@ -27,7 +27,7 @@ from .parse import CardLine
 
 DEFAULT_DB_FILE = "cards.json.gz"
 #: resolutions a database keeps (a dict per database, emptied when full)
-RESOLVE_MEMO_SIZE = 16384
+RESOLVE_MEMO_SIZE = 8192
 #: texts longer than this (a name, a set code or a number) are never memoised
 _MEMO_MAX_LEN = 200
 _NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
