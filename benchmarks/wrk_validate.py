@@ -126,6 +126,23 @@ def parse_wrk(output: str) -> dict:
     return figures
 
 
+def server_cpu_seconds(master: int) -> float:
+    """User + system CPU of the gunicorn master and its workers so far (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == master or ppid == master:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def measure(name: str, body: bytes, script: Path, args: argparse.Namespace, folder: Path) -> tuple[dict, list]:
     """Start the app, check its answer, warm up, run wrk ``args.rounds`` times; the median round."""
     log = folder / f"{name}.log"
@@ -137,8 +154,12 @@ def measure(name: str, body: bytes, script: Path, args: argparse.Namespace, fold
         wrk(base + PATH, script, args, args.warmup)
         rounds = []
         for _ in range(args.rounds):
+            cpu_before = server_cpu_seconds(proc.pid)
             cmd, output = wrk(base + PATH, script, args, args.duration)
-            rounds.append(parse_wrk(output))
+            figures = parse_wrk(output)
+            # CPU per request does not depend on what else the machine runs, unlike req/s
+            figures["cpu_ms"] = (server_cpu_seconds(proc.pid) - cpu_before) * 1000 / max(figures["requests"], 1)
+            rounds.append(figures)
     finally:
         stop(proc)
     median = sorted(rounds, key=lambda r: r["rps"])[len(rounds) // 2]
@@ -185,13 +206,15 @@ def report(results: dict, args: argparse.Namespace, cmd: list[str]) -> None:
     print(f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; gunicorn.conf.py, workers "
           f"{args.workers or 'from the config'}, threads {args.worker_threads or 'from the config'}, "
           f"CPUs {os.cpu_count()})")
-    print(f"{'endpoint':<10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7}")
+    print(f"{'endpoint':<10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} "
+          f"{'server CPU ms/req':>18}")
     for name, r in results.items():
         errors = r["non_2xx"] + r["socket_errors"]
         print(f"{name:<10} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
-              f"{r['requests']:>9} {errors:>7}")
+              f"{r['requests']:>9} {errors:>7} {r['cpu_ms']:>18.3f}")
     print(f"validate/trivial throughput: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
-          f"{'met' if ratio >= TARGET_RATIO else 'MISSED'})")
+          f"{'met' if ratio >= TARGET_RATIO else 'MISSED'}); server CPU per request, trivial/validate: "
+          f"{trivial['cpu_ms'] / validate['cpu_ms']:.1%}")
     print(f"validate p99: {validate['p99']:.2f} ms (target <= {TARGET_P99_MS:.0f} ms: "
           f"{'met' if validate['p99'] <= TARGET_P99_MS else 'MISSED'})")
 

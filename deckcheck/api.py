@@ -147,10 +147,11 @@ ops = _Blueprint("ops", __name__, description="Liveness and readiness probes for
 
 
 @bp.route("/validate", methods=["POST"])
-@bp.arguments(ValidateRequestSchema, location="json", example={"decklist": EXAMPLE_DECK, "format": "standard",
-                                                               "as_of": "2026-05-01"},
+# schema instances, not classes: webargs would build (and deep-copy the fields of) a new one per request
+@bp.arguments(ValidateRequestSchema(), location="json",
+              example={"decklist": EXAMPLE_DECK, "format": "standard", "as_of": "2026-05-01"},
               description="A JSON object, or (text/plain) the decklist itself with format and as_of in the query.")
-@bp.arguments(ValidateQuerySchema, location="query")
+@bp.arguments(ValidateQuerySchema(), location="query")
 @bp.doc(requestBody={"content": {"text/plain": {"schema": {"type": "string"}, "example": EXAMPLE_DECK}}})
 @bp.response(200, ReportSchema, headers=VERSION_HEADER,
              description="The verdict. An illegal deck is a 200 too, with valid false and its problems.")
@@ -205,7 +206,7 @@ def get_format(format_id: str):
 
 
 @bp.route("/cards")
-@bp.arguments(CardQuerySchema, location="query")
+@bp.arguments(CardQuerySchema(), location="query")
 @bp.response(200, CardSearchSchema, headers=VERSION_HEADER)
 @bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
 @bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
