@@ -12,6 +12,10 @@ RK9 suffix such as ``- ACESPEC``), then a collector number, then a set code,
 and only while at least one token is left for the name. Names keep whatever
 is left as written (colons, digits, ``&``, ``{P}``, ``◇``, curly apostrophes);
 folding them is ``names.py``'s job.
+
+What a line is depends on its text alone, so that reading is memoised on the
+text (a bounded ``lru_cache``, short lines only); the line number and the
+section in force always come from the deck being parsed.
 """
 
 from __future__ import annotations
