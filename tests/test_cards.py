@@ -1,9 +1,13 @@
 """Card resolution against the shipped database: the ladder, aliases and suggestions."""
 
+import gc
+import gzip
+import json
+
 import pytest
 
 import deckcheck
-from deckcheck import cards
+from deckcheck import cards, engine
 from deckcheck.cards import DatabaseError, number_key
 from deckcheck.names import basic_energy_type
 from deckcheck.parse import CardLine, parse
@@ -111,12 +115,6 @@ def test_broken_database_fails_loudly(tmp_path, content, message):
 
 
 # --- memo, hot swap and loading ------------------------------------------------
-
-import gc  # noqa: E402
-import gzip  # noqa: E402
-import json  # noqa: E402
-
-from deckcheck import engine  # noqa: E402
 
 
 def _raw_database():

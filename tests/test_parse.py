@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from deckcheck import parse as parse_module
 from deckcheck.parse import CardLine, Header, ParseResult, parse
 
 DECKS = Path(__file__).parent / "decks"
@@ -492,11 +494,6 @@ def test_json_looking_text_never_raises(text: str) -> None:
 
 
 # --- the line memo and the fast path ------------------------------------------
-
-from dataclasses import FrozenInstanceError  # noqa: E402
-
-from deckcheck import parse as parse_module  # noqa: E402
-
 
 def test_memo_keeps_line_numbers_and_sections() -> None:
     """The memo is keyed on a line's text: its number and section still come from the deck."""
