@@ -40,11 +40,14 @@ class BuildError(Exception):
 
 
 def data_dir() -> Path:
-    """The folder holding the shipped tables (``data/``)."""
+    """The folder holding the shipped tables: ``$DECKCHECK_DATA_DIR``, else the checkout's
+    ``data/`` (an editable install), else the copy a wheel carries as ``deckcheck/data``."""
     env = os.environ.get("DECKCHECK_DATA_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "data"
+    here = Path(__file__).resolve().parent
+    checkout = here.parent / "data"
+    return checkout if (checkout / "formats").is_dir() else here / "data"
 
 
 def read_table(name: str, directory: Path | None = None) -> list[dict]:

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import threading
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -423,7 +424,7 @@ def load(path: str | os.PathLike | None = None) -> CardDB:
             raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
         except FileNotFoundError as exc:
             raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
-        except (OSError, EOFError, ValueError) as exc:
+        except (OSError, EOFError, ValueError, zlib.error) as exc:
             raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
         version = hashlib.sha256(blob).hexdigest()[:12]
         try:

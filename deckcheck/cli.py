@@ -50,13 +50,6 @@ class DatabaseMissing(click.ClickException):
 
 # -- shared helpers ------------------------------------------------------------
 
-def _use_packaged_data() -> None:
-    """A wheel install (pre-commit, the GitHub Action) carries ``data/`` inside the package."""
-    packaged = Path(__file__).resolve().parent / "data"
-    if "DECKCHECK_DATA_DIR" not in os.environ and not _build.data_dir().is_dir() and packaged.is_dir():
-        os.environ["DECKCHECK_DATA_DIR"] = str(packaged)
-
-
 def _formats() -> dict[str, Format]:
     try:
         return default_formats()
@@ -131,7 +124,6 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
 @click.version_option(package_name="deckcheck")
 def cli() -> None:
     """Validate Pokémon TCG decklists."""
-    _use_packaged_data()
 
 
 # -- check -----------------------------------------------------------------------

@@ -103,6 +103,7 @@ def test_database_info(db):
     [
         (None, "card database not found at"),
         (b"not gzip, not json", "is unreadable"),
+        (b"\x1f\x8b\x08\x00corrupt gzip stream", "is unreadable"),
         (b'{"schema": 99, "fields": [], "sets": [], "cards": []}', "has an unknown layout"),
     ],
 )
