@@ -16,7 +16,7 @@ SEVERITIES = (ERROR, WARNING, INFO)
 
 #: rule name -> (code, default severity, one-line title). Codes are never reused.
 CATALOGUE: dict[str, tuple[str, str, str]] = {
-    "unparsed-line": ("P101", ERROR, "A line that is neither a header nor a card"),
+    "unparsed-line": ("P101", WARNING, "A line that is neither a header nor a card"),
     "total-mismatch": ("P102", WARNING, "The list's own total differs from the real count"),
     "input-limit": ("P103", ERROR, "The decklist is larger than the service accepts"),
     "unreadable-file": ("P104", ERROR, "A file that cannot be read as UTF-8 text (binary, another encoding)"),

@@ -91,7 +91,7 @@ def test_a_link_too_long_to_fit_is_left_out():
 
 
 def test_a_long_message_is_cut_on_its_line():
-    line = chat.problem_line(Problem("unparsed-line", "w" * 1000, lines=(1,)))
+    line = chat.problem_line(Problem("unknown-card", "w" * 1000, lines=(1,)))
     assert chat.length(line) == chat.MAX_LINE and line.endswith("…") and line.startswith("• line 1: www")
 
 
@@ -102,7 +102,7 @@ def test_lengths_count_utf16_code_units():
 
 
 def test_escape_applies_to_messages_only():
-    problem = Problem("unparsed-line", "Line 4 *x_y* is not a card line.", lines=(4,))
+    problem = Problem("unparsed-line", "Line 4 *x_y* is not a card line.", lines=(4,), severity="error")
     assert chat.reply(report(problem), escape=lambda s: s.replace("*", "\\*")).split("\n")[1] == \
         "• line 4: Line 4 \\*x_y\\* is not a card line."
 

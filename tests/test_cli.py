@@ -522,7 +522,7 @@ def test_action_script_runs_deckcheck_with_github_annotations(in_cli_dir):
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("::error file=decks/invalid.txt,line=1,title=deck-size (R101)::")
-    assert lines[-1] == "Checked 2 decks: 1 passed, 1 failed (4 errors, 2 warnings, 1 info)."
+    assert lines[-1] == "Checked 2 decks: 1 passed, 1 failed (3 errors, 3 warnings, 1 info)."
 
 
 def _hooks() -> list[dict]:

@@ -201,7 +201,7 @@ def test_a_list_in_a_code_block_is_read(post):
 def test_user_text_is_shown_literally_and_pings_no_one(post):
     answer = post(command(("list", "4 Nest Ball SVI 181\n*bold* ~~x~~ @everyone\n"), ("date", DATE))).get_json()
     assert answer["data"]["allowed_mentions"] == {"parse": []}
-    assert ('• line 2: Line 2 is not a card line or a section header: "\\*bold\\* \\~\\~x\\~\\~ @everyone".'
+    assert ('• line 2 (warning): Line 2 is not a card line or a section header: "\\*bold\\* \\~\\~x\\~\\~ @everyone".'
             in answer["data"]["embeds"][0]["description"].split("\n"))
 
 

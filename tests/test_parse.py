@@ -313,7 +313,7 @@ def test_unparsed_line(line: str, shown: str) -> None:
     result = parse(f"Trainer: 1\n{line}")
     assert result.cards == [] and len(result.problems) == 1
     problem = result.problems[0]
-    assert (problem.rule, problem.code, problem.severity) == ("unparsed-line", "P101", "error")
+    assert (problem.rule, problem.code, problem.severity) == ("unparsed-line", "P101", "warning")
     assert problem.lines == (2,)
     assert problem.message == f'Line 2 is not a card line or a section header: "{shown}".'
     assert problem.hint == HINT

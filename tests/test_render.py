@@ -111,7 +111,8 @@ def test_github_escaping(text, data, prop):
 
 def test_github_annotation_escapes_file_title_and_message():
     """file= and title= take the property escaping; the message only the data escaping."""
-    odd = Problem("unparsed-line", 'Line 4 is not a card line: "50% off, today: 2\nfor 1".', lines=(4,))
+    odd = Problem("unparsed-line", 'Line 4 is not a card line: "50% off, today: 2\nfor 1".', lines=(4,),
+                  severity="error")
     out = render_github([("decks/a,b:c.txt", report(odd))], Options(summary=False))
     assert out == ('::error file=decks/a%2Cb%3Ac.txt,line=4,title=unparsed-line (P101)::'
                    'Line 4 is not a card line: "50%25 off, today: 2%0Afor 1".\n')
@@ -156,7 +157,7 @@ def test_text_without_summary_and_colour():
 
 
 def test_text_escapes_control_characters_from_the_list():
-    p = Problem("unparsed-line", 'Line 1 is not a card line: "\x1b[2Jhi\x0bthere".', lines=(1,))
+    p = Problem("unparsed-line", 'Line 1 is not a card line: "\x1b[2Jhi\x0bthere".', lines=(1,), severity="error")
     out = render_text([("d.txt", report(p))], Options(summary=False))
     assert out == 'd.txt:1: unparsed-line Line 1 is not a card line: "\\x1b[2Jhi\\x0bthere".\n'
 
@@ -224,7 +225,7 @@ def test_junit_fail_on_warning_fails_warning_only_decks():
 
 
 def test_junit_survives_characters_xml_cannot_carry():
-    p = Problem("unparsed-line", 'Line 1 is not a card line: "a\x00b\x1bc".', lines=(1,))
+    p = Problem("unparsed-line", 'Line 1 is not a card line: "a\x00b\x1bc".', lines=(1,), severity="error")
     root = ET.fromstring(render_junit([("d\x07.txt", report(p))]))
     assert root.find(".//testcase").get("name") == "d\ufffd.txt"
     assert 'card line: "a\\x00b\\x1bc"' in root.find(".//failure").text  # as the text output shows it
