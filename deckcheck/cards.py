@@ -142,6 +142,8 @@ class Resolution:
     card: Card | None
     method: str
     suggestions: tuple[str, ...] = ()
+    #: the printing found by set code and number has a different name from the one written
+    name_differs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +294,8 @@ class CardDB:
                 if energy and not card.is_basic_energy:
                     card = None  # a basic Energy name on a wrong number: fall through to the type
                 else:
-                    return Resolution(card, "printing" if code in self._by_code else "alias")
+                    differs = not energy and lookup_key(name) != card.key.lower()
+                    return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             return Resolution(self.basic_energy(energy), "basic-energy")
         named = self.by_name(name)

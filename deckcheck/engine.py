@@ -31,6 +31,7 @@ class ResolvedLine:
     legal_via: Card | None = None
     ban: Ban | None = None
     section: str | None = None
+    name_differs: bool = False
 
     @property
     def legal(self) -> bool | None:
@@ -136,7 +137,7 @@ def resolve_lines(parsed: ParseResult, db: CardDB) -> list[ResolvedLine]:
     for cl in parsed.cards:
         res = db.resolve(cl)
         out.append(ResolvedLine(cl.line, cl.raw, cl.count, cl.name, cl.set_code, cl.number, res.card, res.method,
-                                res.suggestions, None, None, cl.section))
+                                res.suggestions, None, None, cl.section, res.name_differs))
     return out
 
 

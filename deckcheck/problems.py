@@ -21,6 +21,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "input-limit": ("P103", ERROR, "The decklist is larger than the service accepts"),
     "unreadable-file": ("P104", ERROR, "A file that cannot be read as UTF-8 text (binary, another encoding)"),
     "unknown-card": ("C101", ERROR, "A card that could not be found in the card database"),
+    "name-mismatch": ("C103", WARNING, "A set code and number whose card has another name than the one written"),
     "resolved-by-name": ("C102", INFO, "A card found by its name alone"),
     "deck-size": ("R101", ERROR, "A deck has exactly 60 cards"),
     "copy-limit": ("R102", ERROR, "At most N cards with the same name"),

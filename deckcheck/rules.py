@@ -161,6 +161,17 @@ def resolved_by_name(deck, ctx):
         yield Problem("resolved-by-name", msg, lines=(ln.line,), cards=(ln.card.id,))
 
 
+@rule("name-mismatch")
+def name_mismatch(deck, ctx):
+    """A set code and number that name a different card from the one written (the printing wins)."""
+    for ln in deck.known:
+        if ln.name_differs:
+            yield Problem("name-mismatch", f'Line {ln.line} names "{ln.name}", but {ln.card.set_code} {ln.card.number} '
+                          f"is {ln.card.name}; the line was checked as {label(ln.card)}.", lines=(ln.line,),
+                          cards=(ln.card.id,), hint="Check the set code and number; a list in another language "
+                          "can show this for every line.")
+
+
 @rule("total-mismatch")
 def total_mismatch(deck, ctx):
     """The list's own Total Cards line differs from the real count."""

@@ -503,3 +503,20 @@ def test_glc_classic_collection_reshiram_is_legal_through_its_reprint():
     assert report.lines[0].legal_via.set_id.startswith("bw")
     assert_problems(deck("1 Charmander PAF 7", "1 Charizard CEL CC002", energy="Basic {R} Energy SVE 2"), "glc",
                     MAY, ["not-in-format"])
+
+
+# -- name-mismatch ----------------------------------------------------------------
+
+def test_printing_wins_over_a_contradicting_name_with_a_warning():
+    report = assert_problems(deck("4 Riolu PAL 112", "4 Nest Ball SVI 181"), "standard", MARCH, ["name-mismatch"])
+    problem = only(report, "name-mismatch")
+    assert problem.message == ('Line 1 names "Riolu", but PAL 112 is Makuhita; the line was checked as '
+                               "Makuhita (PAL 112).")
+    assert (problem.severity, problem.code, problem.lines) == ("warning", "C103", (1,))
+
+
+@pytest.mark.parametrize("line", ["4 Boss’s Orders PAL 172", "4 Shaymin EX ROS 77", "4 Basic {P} Energy SVE 5",
+                                  "4 Professor's Research SVI 189", "4 pokegear 3.0 SVI 186"])
+def test_spelling_variants_are_not_a_mismatch(line):
+    report = deckcheck.check(deck(line, "4 Nest Ball SVI 181"), "unlimited", MARCH)
+    assert [p for p in report.problems if p.rule == "name-mismatch"] == []
