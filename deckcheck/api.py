@@ -8,7 +8,6 @@ from those declarations.
 from __future__ import annotations
 
 import json
-import re
 
 from flask import Flask, current_app, jsonify, request
 from flask_smorest import Api, Blueprint, abort
@@ -19,6 +18,7 @@ from . import __version__, cards, chat, errors
 from .engine import check
 from .formats import default_formats
 from .names import lookup_key
+from .parse import count_lines
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,
@@ -34,7 +34,6 @@ from .schemas import (
 
 TEXT_TYPES = ("text/plain",)
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the breaks parse.py splits on
 EXAMPLE_DECK = ("Pokémon: 1\n4 Pikachu ex SSP 57\n\nTrainer: 1\n4 Nest Ball SVI 181\n\n"
                 "Energy: 1\n52 Basic {L} Energy SVE 4\n")
 API_DESCRIPTION = """\
@@ -121,12 +120,6 @@ def _text_body(raw: bytes, charset: str | None) -> str:
         abort(415, message=f"A text/plain decklist must be UTF-8; the request declares charset={charset}.",
               details={"charset": charset, "accepted": ["utf-8"]})
     return _utf8(raw, "decklist")
-
-
-def count_lines(text: str) -> int:
-    """Lines as the parser numbers them (a final line break does not start a new line)."""
-    breaks = len(_LINE_BREAK.findall(text))
-    return breaks + (1 if text and not text.endswith(("\n", "\r")) else 0)
 
 
 def check_limits(text: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import __version__, cards
+from . import __version__, cards, parse
 from .formats import FormatError, default_formats
 
 #: the request body may be this many times the decklist limit: JSON escapes
@@ -21,8 +21,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.from_mapping(
         CARD_DB_PATH=None,  # None: the embedded database (data/cards.json.gz)
         DEFAULT_FORMAT="standard",
-        MAX_DECKLIST_BYTES=64 * 1024,
-        MAX_DECKLIST_LINES=1000,
+        MAX_DECKLIST_BYTES=parse.MAX_DECKLIST_BYTES,
+        MAX_DECKLIST_LINES=parse.MAX_DECKLIST_LINES,
         # shared use (deckcheck/limits.py, deckcheck/discord.py; the README lists them)
         RATELIMIT_ENABLED=True,
         RATELIMIT_DEFAULT="60 per minute",  # per client address, over all of /api/v1

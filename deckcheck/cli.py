@@ -25,18 +25,18 @@ from . import config as _config
 from .cards import CardDB, DatabaseError, default_path
 from .engine import check as _check
 from .formats import Format, FormatError, default_formats
+from . import parse as _parse
 from .parse import parse
 from .problems import Counts, Problem, Report
 from .render import OUTPUT_FORMATS, Options, fails, ptcgl_export, render
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)
-MAX_BYTES = 64 * 1024
-MAX_LINES = 1000
+MAX_BYTES = _parse.MAX_DECKLIST_BYTES
+MAX_LINES = _parse.MAX_DECKLIST_LINES
 #: a progress bar only for runs longer than this many files, and only on a terminal
 PROGRESS_MIN_FILES = 20
 STDIN = "-"
 STDIN_LABEL = "<stdin>"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # "SVI 181" or "Nest Ball SVI 181" in `deckcheck cards`
 _PRINTING = re.compile(r"(?:(?P<name>.+?)\s+)?(?P<set>[A-Za-z][A-Za-z0-9-]{1,7})\s+"
                        r"(?P<number>[A-Za-z]{0,5}\d{1,4}[A-Za-z]?)")
@@ -113,7 +113,7 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
     except UnicodeDecodeError as exc:
         return None, Problem("unreadable-file", f"The file is not UTF-8 text (byte 0x{blob[exc.start]:02x} at "
                                                 f"offset {exc.start}); save it as UTF-8 to have it checked.")
-    lines = len(_LINE_BREAK.split(text.rstrip("\r\n")))
+    lines = _parse.count_lines(text)
     if lines > MAX_LINES:
         return None, Problem("input-limit", f"The file has {lines:,} lines; a decklist may have at most "
                                             f"{MAX_LINES:,}, so it was not checked.")

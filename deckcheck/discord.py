@@ -44,7 +44,7 @@ from . import __version__, chat, errors, limits
 from .config import parse_date
 from .engine import check
 from .formats import default_formats
-from .web import count_lines
+from .parse import count_lines
 
 bp = Blueprint("discord", __name__, url_prefix="/api/v1/discord")
 

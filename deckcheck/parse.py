@@ -30,6 +30,9 @@ from .problems import Problem
 
 #: the largest number of copies one card line may ask for
 MAX_COPIES = 999
+#: the largest decklist any entry point (API, web page, CLI, Discord) accepts: UTF-8 bytes and lines
+MAX_DECKLIST_BYTES = 64 * 1024
+MAX_DECKLIST_LINES = 1000
 
 #: header labels, accents and case folded, in the languages PTCGL exports
 _SECTION_LABELS: dict[str, str] = {
@@ -168,6 +171,13 @@ _COMMON_CARD = re.compile(
     r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) ([A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?) ([0-9]{1,4})( PH)?"
 )
 _LABEL_START = re.compile(r"#*\s*[^\W\d_]")
+
+
+def count_lines(text: str) -> int:
+    """Lines as :func:`parse` numbers them; a final line break does not start a new line."""
+    if not text:
+        return 0
+    return len(_LINE_BREAK.split(text)) - (1 if text.endswith(("\n", "\r")) else 0)
 
 
 def parse(text: str) -> ParseResult:

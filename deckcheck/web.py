@@ -28,6 +28,7 @@ from werkzeug.exceptions import HTTPException
 from .engine import check
 from .formats import default_formats
 from .odds import p_basic_in_opening_hand, percent
+from .parse import count_lines
 from .problems import ERROR, INFO, WARNING
 from .render import ptcgl_export
 
@@ -115,13 +116,6 @@ def share_path(text: str, format_id: str, as_of: str) -> str:
 
 
 # -- input --------------------------------------------------------------------
-
-def count_lines(text: str) -> int:
-    """Lines as the parser numbers them; a final line break does not start a new line."""
-    if not text:
-        return 0
-    return len(_LINE_BREAK.split(text)) - (1 if text.endswith(("\n", "\r")) else 0)
-
 
 def too_big_message(max_bytes: int) -> str:
     return (f"This decklist is larger than the {max_bytes // 1024} KiB this service checks. "

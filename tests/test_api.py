@@ -17,7 +17,7 @@ import requests
 import deckcheck
 from deckcheck import cards as cards_module
 from deckcheck import create_app
-from deckcheck.api import count_lines
+from deckcheck.parse import count_lines
 from deckcheck.engine import check
 from deckcheck.errors import wants_json
 from deckcheck.formats import default_formats

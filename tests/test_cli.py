@@ -203,7 +203,8 @@ def test_unreadable_files_are_that_decks_problem_and_the_run_goes_on(runner, rep
 
 
 def test_limits_are_inclusive(runner, repo):
-    write(repo / "exact.txt", VALID + "\n" * (MAX_BYTES - len(VALID.encode())))
+    # padded with one blank line of spaces: exactly MAX_BYTES bytes, well under the line limit
+    write(repo / "exact.txt", VALID + " " * (MAX_BYTES - len(VALID.encode())))
     result = run(runner, "check", "exact.txt", "--as-of", ON)
     assert result.exit_code == 0, result.stdout
 

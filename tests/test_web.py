@@ -11,7 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from deckcheck.web import SECURITY_HEADERS, InputError, count_lines, decode_deck, encode_deck
+from deckcheck.parse import count_lines
+from deckcheck.web import SECURITY_HEADERS, InputError, decode_deck, encode_deck
 
 DECKS = Path(__file__).resolve().parent / "decks"
 
