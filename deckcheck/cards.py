@@ -244,10 +244,11 @@ class CardDB:
             return [hit] if hit else []
         pool_sets = set(self.sets_for_code(set_code)) if set_code else None
         keep = (lambda c: c.set_id in pool_sets) if pool_sets is not None else (lambda c: True)
-        if not query:
+        key = lookup_key(query or "")
+        if not key:
+            # no name to look for (empty, blanks or punctuation): a set's cards, or nothing
             return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]
-        key = lookup_key(query)
         prefixed = [k for k in self._names if k.startswith(key) and k != key]
         fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
         for k in prefixed[:limit] + fuzzy:

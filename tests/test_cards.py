@@ -197,3 +197,9 @@ def test_loading_leaves_the_garbage_collector_as_it_was(tmp_path):
     with pytest.raises(DatabaseError):
         cards.load(broken)
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("query", ["", "   ", "!!!", "'-'"])
+def test_search_without_a_name_finds_nothing(db, query):
+    assert db.search(query) == []
+    assert {c.set_id for c in db.search(query, set_code="SVI")} == {"sv01"}
