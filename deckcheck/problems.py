@@ -59,18 +59,23 @@ class Problem:
     code: str = ""
 
     def __post_init__(self) -> None:
-        if self.rule not in CATALOGUE:
+        entry = CATALOGUE.get(self.rule)
+        if entry is None:
             raise ValueError(f"unknown rule name {self.rule!r}")
-        code, severity, _ = CATALOGUE[self.rule]
-        # the catalogue supplies code and default severity so rules only write the sentence
+        # the catalogue supplies code and default severity so rules only write the sentence;
+        # fields are set through __dict__ (a frozen dataclass's own setattr is slow on this hot path)
+        fields = self.__dict__
         if not self.code:
-            object.__setattr__(self, "code", code)
+            fields["code"] = entry[0]
         if not self.severity:
-            object.__setattr__(self, "severity", severity)
-        if self.severity not in SEVERITIES:
+            fields["severity"] = entry[1]
+        elif self.severity not in SEVERITIES:
             raise ValueError(f"unknown severity {self.severity!r}")
-        object.__setattr__(self, "lines", tuple(sorted(set(self.lines))))
-        object.__setattr__(self, "cards", tuple(self.cards))
+        lines = self.lines
+        if len(lines) > 1 or type(lines) is not tuple:
+            fields["lines"] = tuple(sorted(set(lines)))
+        if type(self.cards) is not tuple:
+            fields["cards"] = tuple(self.cards)
 
     @property
     def line(self) -> int | None:
