@@ -22,7 +22,9 @@ class FastJSONProvider(DefaultJSONProvider):
     _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
     def dumps(self, obj, **kwargs) -> str:
-        if kwargs:  # an explicit indent or separators: the standard library honours them
+        # Flask's response() asks for compact separators: that is orjson's only layout;
+        # anything else (an indent in debug mode) goes to the standard library
+        if kwargs and kwargs != {"separators": (",", ":")}:
             return super().dumps(obj, **kwargs)
         return orjson.dumps(obj, default=self.default, option=self._OPTIONS).decode("utf-8")
 

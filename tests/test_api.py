@@ -400,3 +400,11 @@ def test_docs_page_renders_every_operation_without_external_assets(client):
         assert heading in page
     assert "<script" not in page
     assert "http://" not in page and "https://" not in page
+
+
+def test_responses_are_compact_sorted_utf8_json(client):
+    """The report is encoded by the app's JSON provider (orjson): sorted keys, no spaces, UTF-8."""
+    answer = client.post("/api/v1/validate", json={"decklist": "4 Nest Ball SVI 181", "as_of": "2026-05-01"})
+    body = answer.get_data()
+    assert "Pokémon".encode() in body and b"\\u00e9" not in body
+    assert body.startswith(b'{"as_of":"2026-05-01","basic_pokemon":0,')
