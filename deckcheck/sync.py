@@ -376,7 +376,7 @@ class Cache:
 
 
 @dataclass
-class Problem:
+class SkippedRecord:
     """A record that was reported and skipped."""
 
     where: str
@@ -392,7 +392,7 @@ class Catalogue:
 
     sets: list[dict]
     cards: list[dict]
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[SkippedRecord] = field(default_factory=list)
     skipped_card_ids: set[str] = field(default_factory=set)
     skipped_set_ids: set[str] = field(default_factory=set)
     from_cache: int = 0
@@ -427,7 +427,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
     :raises FetchError: when a set or card could not be downloaded (the sync stops).
     :raises SyncError: when the set list itself is unusable.
     """
-    problems: list[Problem] = []
+    problems: list[SkippedRecord] = []
     raw_list = client.get_json("/sets")
     if not isinstance(raw_list, list):
         raise SyncError(f"the set list at {client.url('/sets')} is not a JSON array")
@@ -436,7 +436,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         try:
             brief = _load(_SCHEMAS['SetBriefSchema'], item)
         except ValidationError as exc:
-            problems.append(Problem(f"set {_ident(item, i)} (set list)", _reason(exc)))
+            problems.append(SkippedRecord(f"set {_ident(item, i)} (set list)", _reason(exc)))
             continue
         if brief["id"] not in seen:
             seen.add(brief["id"])
@@ -449,9 +449,9 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         try:
             detail = _load(_SCHEMAS['SetSchema'], payload)
         except ValidationError as exc:
-            return None, Problem(f"set {brief['id']}", _reason(exc))
+            return None, SkippedRecord(f"set {brief['id']}", _reason(exc))
         if detail["id"] != brief["id"]:
-            return None, Problem(f"set {brief['id']}", f"the answer is for set {detail['id']!r}")
+            return None, SkippedRecord(f"set {brief['id']}", f"the answer is for set {detail['id']!r}")
         return detail, None
 
     sets, skipped_sets = [], set()
@@ -469,7 +469,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
             try:
                 brief = _load(_SCHEMAS['CardBriefSchema'], item)
             except ValidationError as exc:
-                problems.append(Problem(f"card {_ident(item, i)} (set {s['id']})", _reason(exc)))
+                problems.append(SkippedRecord(f"card {_ident(item, i)} (set {s['id']})", _reason(exc)))
                 continue
             if brief["id"] not in ids:
                 ids.add(brief["id"])
@@ -490,21 +490,21 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
             payload = client.get_json(f"/cards/{_q(card_id)}")
         except FetchError as exc:
             if exc.status == 404:  # listed by its set but not served: a record problem, not an outage
-                return Problem(f"card {card_id}", "listed by its set but the API answers 404"), "fetched"
+                return SkippedRecord(f"card {card_id}", "listed by its set but the API answers 404"), "fetched"
             raise
         try:
             card = _check_card(_load(_SCHEMAS['CardSchema'], payload), set_id, card_id)
         except ValidationError as exc:
-            return Problem(f"card {card_id}", _reason(exc)), "fetched"
+            return SkippedRecord(f"card {card_id}", _reason(exc)), "fetched"
         except _Mismatch as exc:
-            return Problem(f"card {card_id}", str(exc)), "fetched"
+            return SkippedRecord(f"card {card_id}", str(exc)), "fetched"
         cache.put(url, payload)
         return card, "fetched"
 
     cards, skipped_cards = [], set()
     for (set_id, card_id, _b), (result, how) in zip(wanted, _pool(wanted, fetch_card, workers, "Cards", progress)):
         counts[how] += 1
-        if isinstance(result, Problem):
+        if isinstance(result, SkippedRecord):
             problems.append(result)
             skipped_cards.add(card_id)
         else:
@@ -918,7 +918,7 @@ class SyncResult:
     status: str  # written | unchanged | dry-run | refused
     output: Path
     lines: list[str]
-    problems: list[Problem]
+    problems: list[SkippedRecord]
     summary: Summary | None = None
     version: str | None = None
     previous_version: str | None = None
