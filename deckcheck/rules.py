@@ -291,16 +291,17 @@ def not_in_format(deck, ctx):
     # the reason and hint depend on the printing, the database and the date only: memoised beside
     # the legality answers (looking for a differently worded legal printing walks every printing)
     memo = ctx.format.legality_table(ctx.db, ctx.as_of)
+    tail = f" is not legal in {ctx.format.name} on {ctx.as_of.isoformat()}: "
     for ln in deck.known:
         if ln.legal_via is None and ln.ban is None:
             card = ln.card
             explained = memo.get(("why", card.id))
             if explained is None:
-                explained = memo[("why", card.id)] = (ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
+                explained = memo[("why", card.id)] = (label(card), ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
                                                       _other_printing_hint(card, ctx))
-            why, hint = explained
-            yield Problem("not-in-format", f"{label(card)} (line {ln.line}) is not legal in {ctx.format.name} on "
-                          f"{ctx.as_of.isoformat()}: {why}.", lines=(ln.line,), cards=(card.id,), hint=hint)
+            name, why, hint = explained
+            yield Problem("not-in-format", f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,),
+                          cards=(card.id,), hint=hint)
 
 
 def _other_printing_hint(card, ctx) -> str | None:
