@@ -287,15 +287,20 @@ def _strings(raw: dict, key: str, where: str) -> list[str]:
     return value
 
 
+def _mark(raw: dict, key: str, where: str) -> str:
+    """A regulation mark: one capital letter."""
+    mark = str(raw.get(key, ""))
+    if len(mark) != 1 or not mark.isalpha() or not mark.isupper():
+        raise FormatError(f"{where}: {key} must be one capital letter, not {mark!r}")
+    return mark
+
+
 def _rotations(raw: dict, earliest: dt.date, where: str) -> tuple[Rotation, ...]:
     out = []
     for i, r in enumerate(raw.get("rotations", [])):
         at = f"{where}: pool.rotations[{i + 1}]"
         _keys(r, _ROTATION_KEYS, at)
-        mark = str(r.get("lowest_mark", ""))
-        if len(mark) != 1 or not mark.isalpha() or not mark.isupper():
-            raise FormatError(f"{at}: lowest_mark must be one capital letter, not {mark!r}")
-        out.append(Rotation(_date(r.get("from"), f"{at}.from"), mark, _text(r, "source", at)))
+        out.append(Rotation(_date(r.get("from"), f"{at}.from"), _mark(r, "lowest_mark", at), _text(r, "source", at)))
     if not out:
         raise FormatError(f"{where}: a regulation-marks pool needs at least one [[pool.rotations]]")
     if [r.start for r in out] != sorted({r.start for r in out}):
@@ -311,10 +316,7 @@ def _mark_dates(raw: dict, where: str) -> tuple[MarkDate, ...]:
     for i, m in enumerate(raw.get("mark_dates", [])):
         at = f"{where}: pool.mark_dates[{i + 1}]"
         _keys(m, _MARK_DATE_KEYS, at)
-        mark = str(m.get("mark", ""))
-        if len(mark) != 1 or not mark.isalpha() or not mark.isupper():
-            raise FormatError(f"{at}: mark must be one capital letter, not {mark!r}")
-        out.append(MarkDate(mark, _date(m.get("from"), f"{at}.from"), _text(m, "source", at)))
+        out.append(MarkDate(_mark(m, "mark", at), _date(m.get("from"), f"{at}.from"), _text(m, "source", at)))
     if len({m.mark for m in out}) != len(out):
         raise FormatError(f"{where}: pool.mark_dates lists a mark twice")
     return tuple(out)

@@ -55,17 +55,28 @@ def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = 
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    try:
+        wait_for_healthz(proc, base, 30)
+    except RuntimeError:
+        proc.kill()
+        raise
+    return proc, base
+
+
+def wait_for_healthz(proc: subprocess.Popen, base: str, seconds: float) -> None:
+    """Return once ``base/healthz`` answers; RuntimeError if the process exits or time runs out."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"gunicorn exited: {proc.stderr.read().decode()[-2000:]}")
+            err = proc.stderr.read() if proc.stderr else ""
+            err = err.decode() if isinstance(err, bytes) else err
+            raise RuntimeError(f"the server exited {proc.returncode}: {err[-2000:]}")
         try:
             requests.get(base + "/healthz", timeout=1)
-            return proc, base
+            return
         except requests.ConnectionError:
             time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("gunicorn did not start within 30 s")
+    raise RuntimeError(f"the server did not answer within {seconds:g} s")
 
 
 @pytest.fixture(scope="session")

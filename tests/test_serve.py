@@ -6,13 +6,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import requests
 
-from conftest import free_port
+from conftest import free_port, wait_for_healthz
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
@@ -25,16 +24,10 @@ def deckcheck(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen
 
 
 def wait_until_up(proc: subprocess.Popen, base: str) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"serve exited {proc.returncode}: {proc.stderr.read()[-2000:]}")
-        try:
-            requests.get(base + "/healthz", timeout=1)
-            return
-        except requests.ConnectionError:
-            time.sleep(0.2)
-    raise AssertionError("deckcheck serve did not answer within 60 s")
+    try:
+        wait_for_healthz(proc, base, 60)
+    except RuntimeError as exc:
+        raise AssertionError(f"deckcheck serve: {exc}") from None
 
 
 def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
