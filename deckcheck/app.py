@@ -28,6 +28,15 @@ class FastJSONProvider(DefaultJSONProvider):
             return super().dumps(obj, **kwargs)
         return orjson.dumps(obj, default=self.default, option=self._OPTIONS).decode("utf-8")
 
+    def response(self, *args, **kwargs):
+        """jsonify(): orjson's bytes go out as they are (Flask's own would decode them to a
+        str and the response encode it again); the same body, a line break at the end."""
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)
+        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default,
+                            option=self._OPTIONS | orjson.OPT_APPEND_NEWLINE)
+        return self._app.response_class(body, mimetype=self.mimetype)
+
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app: defaults, then ``DECKCHECK_*`` environment, then ``config``.

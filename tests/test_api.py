@@ -87,6 +87,14 @@ ERROR_CASES = [
     ("json-huge-integer", "POST", VALIDATE, b'{"decklist": ' + b"9" * 5000 + b"}", JSON, 400, envelope(
         "bad_request", "The request body is not JSON this service can read: Exceeds the limit (4300 digits) for "
         "integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit.")),
+    # JSON the fast reader (orjson) refuses but Python's reads: the same answers as before it
+    ("json-nan", "POST", VALIDATE, b'{"decklist": NaN}', JSON, 422, envelope(
+        "unprocessable", "Invalid request: decklist: Not a valid string.", {"json": {"decklist": ["Not a valid string."]}})),
+    ("json-integer-past-64-bits", "POST", VALIDATE, b'{"decklist": 18446744073709551616}', JSON, 422, envelope(
+        "unprocessable", "Invalid request: decklist: Not a valid string.", {"json": {"decklist": ["Not a valid string."]}})),
+    ("json-lone-surrogate", "POST", VALIDATE, b'{"decklist": "\\ud800"}', JSON, 422, envelope(
+        "unprocessable", "Invalid request: decklist: Not valid Unicode text: a lone surrogate '\\ud800' at character 1.",
+        {"json": {"decklist": ["Not valid Unicode text: a lone surrogate '\\ud800' at character 1."]}})),
     ("text-not-utf8", "POST", VALIDATE, b"4 Pok\xe9 Ball SVI 185", TEXT, 400, envelope(
         "bad_request", "The decklist is not valid UTF-8: byte 0xe9 at offset 5 (invalid continuation byte).",
         {"offset": 5})),
@@ -228,6 +236,12 @@ def test_json_body_options_win_over_the_query(call):
     answer = call("POST", f"{VALIDATE}?format=expanded&as_of=2025-01-01",
                   body(decklist=LEGAL, format="standard", as_of=DATE), JSON)
     assert summary_of(answer)[2:4] == ("standard", DATE)
+
+
+def test_a_repeated_json_key_takes_its_last_value(call):
+    raw = ('{"decklist": %s, "format": "standard", "format": "expanded", "as_of": "%s"}'
+           % (json.dumps(ILLEGAL), DATE)).encode()
+    assert summary_of(call("POST", VALIDATE, raw, JSON))[2:4] == ("expanded", DATE)
 
 
 def test_null_options_mean_the_defaults(call):
@@ -408,3 +422,13 @@ def test_responses_are_compact_sorted_utf8_json(client):
     body = answer.get_data()
     assert "Pokémon".encode() in body and b"\\u00e9" not in body
     assert body.startswith(b'{"as_of":"2026-05-01","basic_pokemon":0,')
+    # exactly what Flask's own provider writes, with the standard library's encoder
+    assert body == (json.dumps(answer.get_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                    + "\n").encode()
+    assert answer.headers["Content-Length"] == str(len(body))
+
+
+def test_debug_mode_indents_json_answers():
+    app = create_app({"TESTING": True, "DEBUG": True})
+    answer = app.test_client().get("/api/v1/formats/standard")
+    assert answer.get_data(as_text=True).startswith('{\n  "')

@@ -196,6 +196,33 @@ def test_cors_origins_can_be_narrowed():
     assert "Access-Control-Allow-Origin" not in client.get(FORMATS, headers={"Origin": "https://c.example"}).headers
 
 
+@pytest.mark.parametrize("origins", ["*", "https://a.example"])
+def test_a_request_without_origin_gets_no_cors_headers_but_vary_origin(origins):
+    """Not a browser page: no CORS work, and caches keep its answer apart from a page's."""
+    client = make_app(CORS_ORIGINS=origins).test_client()
+    for answer in (client.get(FORMATS), client.post("/api/v1/validate", json={"decklist": "4 Nest Ball SVI 181"}),
+                   client.get("/api/v1/nowhere")):
+        assert not [h for h in answer.headers.keys() if h.startswith("Access-Control-")]
+        assert answer.headers["Vary"] == "Origin"
+
+
+@pytest.mark.parametrize(("method", "path", "status"), [
+    ("POST", "/api/v1/validate", 200), ("GET", "/api/v1/nowhere", 404), ("PUT", "/api/v1/validate", 405),
+    ("POST", "/api/v1/boom", 500)])
+def test_answers_to_a_page_get_cors_headers_errors_too(method, path, status):
+    app = make_app(PROPAGATE_EXCEPTIONS=False)
+
+    @app.post("/api/v1/boom")
+    def boom():
+        raise RuntimeError("a bug")
+
+    answer = app.test_client().open(path, method=method, json={"decklist": "4 Nest Ball SVI 181"},
+                                    headers={"Origin": "https://decks.example.org"})
+    assert answer.status_code == status
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert "X-Deckcheck-Version" in answer.headers["Access-Control-Expose-Headers"]
+
+
 def test_the_web_page_gets_no_cors_headers():
     answer = make_app().test_client().get("/", headers={"Origin": "https://other.example"})
     assert "Access-Control-Allow-Origin" not in answer.headers
