@@ -74,6 +74,7 @@ class DecklistBodyParser(FlaskParser):
         return super().load_querystring(req, schema)
 
     def load_json(self, req, schema):
+        req = request._get_current_object()  # webargs passes the proxy: look it up once, not per attribute
         if webargs_core.is_json(req.mimetype):
             return _json_body(_read_body(req))
         if req.mimetype in TEXT_TYPES:
@@ -160,6 +161,9 @@ def check_limits(text: str) -> None:
     if size > max_bytes:
         abort(413, message=f"The decklist is {size:,} bytes of UTF-8; the limit is {max_bytes:,} bytes.",
               details={"limit": max_bytes, "size": size, "unit": "bytes"})
+    # lines <= line-break characters + 1: the exact count only when that bound is over the limit
+    if text.count("\n") + text.count("\r") < max_lines:
+        return
     lines = count_lines(text)
     if lines > max_lines:
         abort(413, message=f"The decklist has {lines:,} lines; the limit is {max_lines:,} lines.",

@@ -150,6 +150,9 @@ ERROR_CASES = [
     ("decklist-too-many-lines", "POST", VALIDATE, b"1 Nest Ball SVI 181\n" * 1001, TEXT, 413, envelope(
         "payload_too_large", "The decklist has 1,001 lines; the limit is 1,000 lines.",
         {"limit": 1000, "size": 1001, "unit": "lines"})),
+    ("decklist-too-many-lines-cr", "POST", VALIDATE, b"1 Nest Ball SVI 181\r" * 1000 + b"1 Nest Ball SVI 181",
+     TEXT, 413, envelope("payload_too_large", "The decklist has 1,001 lines; the limit is 1,000 lines.",
+                         {"limit": 1000, "size": 1001, "unit": "lines"})),
     ("body-too-large", "POST", VALIDATE, b" " * 300_000, JSON, 413, envelope(
         "payload_too_large", "The request body is larger than the limit of 262,144 bytes.",
         {"limit": 262_144, "unit": "bytes"})),
