@@ -86,6 +86,8 @@ class Card:
     release: str
     series: str
     key: str
+    #: what :meth:`to_dict` answers, made on its first call; a cache, not part of the card's value
+    _view: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def is_basic_energy(self) -> bool:
@@ -124,11 +126,19 @@ class Card:
         return f"{self.name} ({self.set_code} {self.number})"
 
     def to_dict(self) -> dict:
-        return {
-            "id": self.id, "name": self.name, "supertype": self.supertype, "subtypes": list(self.subtypes),
-            "set": self.set_code, "set_id": self.set_id, "number": self.number, "regulation_mark": self.mark,
-            "types": list(self.types), "evolves_from": self.evolves_from, "rarity": self.rarity,
-        }
+        # a report asks for the same few cards again and again: a copy of the view made once,
+        # with new lists (the view itself never leaves the card, so no caller can change it)
+        view = self._view
+        if view is None:
+            view = {
+                "id": self.id, "name": self.name, "supertype": self.supertype, "subtypes": None,
+                "set": self.set_code, "set_id": self.set_id, "number": self.number, "regulation_mark": self.mark,
+                "types": None, "evolves_from": self.evolves_from, "rarity": self.rarity,
+            }
+            object.__setattr__(self, "_view", view)
+        out = view.copy()
+        out["subtypes"], out["types"] = [*self.subtypes], [*self.types]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,6 @@ from .names import name_key
 from .parse import ParseResult, parse
 from .problems import Counts, Problem, Report, sort_problems
 
-_KIND = {"Pokémon": "pokemon", "Trainer": "trainer", "Energy": "energy"}
-
 
 @dataclass(slots=True)
 class ResolvedLine:
@@ -40,14 +38,16 @@ class ResolvedLine:
         return self.legal_via is not None and self.ban is None
 
     def to_dict(self) -> dict:
-        card = self.card
+        card, via, ban = self.card, self.legal_via, self.ban
+        known = card is not None
         return {
             "line": self.line, "count": self.count, "text": self.raw, "name": self.name,
             "set": self.set_code, "number": self.number, "resolution": self.method,
-            "suggestions": list(self.suggestions), "legal": self.legal,
-            "legal_via": self.legal_via.id if self.legal_via is not None and self.legal_via is not card else None,
-            "banned": self.ban is not None,
-            "card": card.to_dict() if card is not None else None,
+            "suggestions": [*self.suggestions],
+            "legal": (via is not None and ban is None) if known else None,  # self.legal, without the call
+            "legal_via": via.id if via is not None and via is not card else None,
+            "banned": ban is not None,
+            "card": card.to_dict() if known else None,
         }
 
 
@@ -70,31 +70,30 @@ class Deck:
         self.declared_total_line = declared_total_line
         known, unknown, pokemon, radiant, ace_spec, prism_star = [], [], [], [], [], []
         by_name: dict[str, list[ResolvedLine]] = {}
-        tally = {"pokemon": 0, "trainer": 0, "energy": 0, "unknown": 0}
-        total = basic = 0
+        n_pokemon = n_trainer = n_energy = n_unknown = basic = 0  # local counters: no dict on this hot path
         for ln in lines:
-            n = ln.count
-            total += n
             card = ln.card
             if card is None:
                 unknown.append(ln)
-                tally["unknown"] += n
+                n_unknown += ln.count
                 continue
             known.append(ln)
             sub, kind = card.subtypes, card.supertype
             if kind == "Pokémon":
-                tally["pokemon"] += n
+                n_pokemon += ln.count
                 pokemon.append(ln)
                 if "Basic" in sub:
-                    basic += n
+                    basic += ln.count
                 if "Radiant" in sub:
                     radiant.append(ln)
+            elif kind == "Trainer":
+                n_trainer += ln.count
             elif kind == "Energy":
-                tally["energy"] += n
+                n_energy += ln.count
                 if "Basic" in sub:
                     continue  # basic Energy: no limit by name, no other kind
             else:
-                tally[_KIND.get(kind, "unknown")] += n
+                n_unknown += ln.count
             if "ACE SPEC" in sub:
                 ace_spec.append(ln)
             if "Prism Star" in sub:
@@ -104,12 +103,13 @@ class Deck:
                 by_name[card.key] = [ln]
             else:
                 group.append(ln)
-        self.known, self.unknown, self.by_name, self.tally = known, unknown, by_name, tally
+        self.known, self.unknown, self.by_name = known, unknown, by_name
         self.pokemon, self.radiant, self.ace_spec, self.prism_star = pokemon, radiant, ace_spec, prism_star
-        self.total, self.basic_pokemon = total, basic
+        self.tally = (n_pokemon, n_trainer, n_energy, n_unknown)
+        self.total, self.basic_pokemon = n_pokemon + n_trainer + n_energy + n_unknown, basic
 
     def counts(self) -> Counts:
-        return Counts(**self.tally)
+        return Counts(*self.tally)
 
 
 @dataclass
@@ -131,13 +131,20 @@ class Context:
         return found[0].evolves_from if found else None
 
 
-def resolve_lines(parsed: ParseResult, db: CardDB) -> list[ResolvedLine]:
-    """Each parsed card line with the printing it names (or None)."""
+def resolve_lines(parsed: ParseResult, db: CardDB, fmt: Format | None = None,
+                  on: dt.date | None = None) -> list[ResolvedLine]:
+    """Each parsed card line with the printing it names (or None), and its legality in ``fmt`` on ``on``
+    when they are given (in the same pass: the lines are made once, with every field)."""
+    table = fmt.legality_table(db, on) if fmt is not None else None
     out = []
     for cl in parsed.cards:
         res = db.resolve(cl)
-        out.append(ResolvedLine(cl.line, cl.raw, cl.count, cl.name, cl.set_code, cl.number, res.card, res.method,
-                                res.suggestions, None, None, cl.section, res.name_differs))
+        card = res.card
+        via = ban = None
+        if card is not None and table is not None:
+            via, ban = table.get(card.id) or fmt.legality(card, db, on)
+        out.append(ResolvedLine(cl.line, cl.raw, cl.count, cl.name, cl.set_code, cl.number, card, res.method,
+                                res.suggestions, via, ban, cl.section, res.name_differs))
     return out
 
 
@@ -180,16 +187,12 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     on = _as_date(as_of)
     db = db or _cards.get_db()
     parsed = deck if isinstance(deck, ParseResult) else parse(deck)
-    lines = resolve_lines(parsed, db)
     ctx = Context(fmt, on, db)
     if on < fmt.pool.earliest:
         ctx.date_problem = _date_problem(fmt, on)
+        lines = resolve_lines(parsed, db)
     else:
-        known, legality = fmt.legality_table(db, on), fmt.legality
-        for ln in lines:
-            card = ln.card
-            if card is not None:
-                ln.legal_via, ln.ban = known.get(card.id) or legality(card, db, on)
+        lines = resolve_lines(parsed, db, fmt, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     for fn, params in fmt.rule_plan():

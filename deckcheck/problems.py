@@ -113,10 +113,12 @@ class Problem:
         return problem
 
 
+_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     """Errors first, then warnings, then info; within a severity by first line."""
-    rank = {s: i for i, s in enumerate(SEVERITIES)}
-    return sorted(problems, key=lambda p: (rank[p.severity], p.line or 0, p.code))
+    return sorted(problems, key=lambda p: (_RANK[p.severity], p.line or 0, p.code))
 
 
 def line_list(lines: Iterable[int]) -> str:
@@ -221,9 +223,16 @@ class Report:
     @property
     def summary(self) -> str:
         """One line for a chat bot or a CI log."""
-        verdict = "Valid" if self.valid else "Not valid"
+        return self._summary(*self._tally())
+
+    def _tally(self) -> tuple[int, int]:
+        """(errors, warnings), in one pass over the problems."""
+        severities = [p.severity for p in self.problems]
+        return severities.count(ERROR), severities.count(WARNING)
+
+    def _summary(self, e: int, w: int) -> str:
+        verdict = "Not valid" if e else "Valid"
         parts = [f"{verdict} for {self.format_name} on {self.as_of}: {self.counts.total} cards"]
-        e, w = len(self.errors), len(self.warnings)
         if e:
             parts.append(f"{e} error{'s' if e != 1 else ''}")
         if w:
@@ -231,12 +240,13 @@ class Report:
         return ", ".join(parts) + "."
 
     def to_dict(self) -> dict:
+        errors, warnings = self._tally()
         return {
-            "valid": self.valid,
+            "valid": not errors,
             "format": self.format,
             "format_name": self.format_name,
             "as_of": self.as_of,
-            "summary": self.summary,
+            "summary": self._summary(errors, warnings),
             "problems": [p.to_dict() for p in self.problems],
             "cards": [line.to_dict() for line in self.lines],
             "counts": self.counts.to_dict(),

@@ -132,7 +132,9 @@ def _lines(lines) -> tuple[list[int], list[str]]:
 @rule("unparsed-line")
 def unparsed_line(deck, ctx):
     """A line that is neither a header nor a card."""
-    yield from (p for p in deck.parse_problems if p.rule == "unparsed-line")
+    for p in deck.parse_problems:
+        if p.rule == "unparsed-line":
+            yield p
 
 
 @rule("unknown-card")
@@ -234,12 +236,12 @@ def no_basic_pokemon(deck, ctx):
     yield Problem("no-basic-pokemon", "Your deck has no Basic Pokémon; it needs at least 1.", hint=hint)
 
 
-def _limit_total(lines, rule_name: str, what: str, limit: int, fmt_name: str):
+def _limit_total(lines, rule_name: str, what: str, limit: int, fmt_name: str) -> Problem | None:
     if not lines:
-        return
+        return None
     total = sum(ln.count for ln in lines)
     if total <= limit:
-        return
+        return None
     nums, ids = _lines(lines)
     names = _names(lines)
     if limit == 0:
@@ -249,19 +251,23 @@ def _limit_total(lines, rule_name: str, what: str, limit: int, fmt_name: str):
         msg = f"You have {total} {what} cards ({', '.join(names)}){line_list(nums)}; the limit is {limit} per deck."
         hint = f"The limit is {limit} {what} card{'s' if limit != 1 else ''} in total, not {limit} of each." \
             if len(names) > 1 else None
-    yield Problem(rule_name, msg, lines=nums, cards=ids, hint=hint)
+    return Problem(rule_name, msg, lines=nums, cards=ids, hint=hint)
 
 
 @rule("radiant-limit", limit="int")
 def radiant_limit(deck, ctx, limit):
     """At most ``limit`` Radiant Pokémon in the whole deck."""
-    yield from _limit_total(deck.radiant, "radiant-limit", "Radiant Pokémon", limit, ctx.format.name)
+    problem = _limit_total(deck.radiant, "radiant-limit", "Radiant Pokémon", limit, ctx.format.name)
+    if problem is not None:
+        yield problem
 
 
 @rule("ace-spec-limit", limit="int")
 def ace_spec_limit(deck, ctx, limit):
     """At most ``limit`` ACE SPEC cards in the whole deck."""
-    yield from _limit_total(deck.ace_spec, "ace-spec-limit", "ACE SPEC", limit, ctx.format.name)
+    problem = _limit_total(deck.ace_spec, "ace-spec-limit", "ACE SPEC", limit, ctx.format.name)
+    if problem is not None:
+        yield problem
 
 
 @rule("prism-star-limit", limit="int")
@@ -288,20 +294,22 @@ def not_in_format(deck, ctx):
     """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
         return
+    outside = [ln for ln in deck.known if ln.legal_via is None and ln.ban is None]
+    if not outside:
+        return
     # the reason and hint depend on the printing, the database and the date only: memoised beside
     # the legality answers (looking for a differently worded legal printing walks every printing)
     memo = ctx.format.legality_table(ctx.db, ctx.as_of)
     tail = f" is not legal in {ctx.format.name} on {ctx.as_of.isoformat()}: "
-    for ln in deck.known:
-        if ln.legal_via is None and ln.ban is None:
-            card = ln.card
-            explained = memo.get(("why", card.id))
-            if explained is None:
-                explained = memo[("why", card.id)] = (label(card), ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
-                                                      _other_printing_hint(card, ctx))
-            name, why, hint = explained
-            yield Problem("not-in-format", f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,),
-                          cards=(card.id,), hint=hint)
+    for ln in outside:
+        card = ln.card
+        explained = memo.get(("why", card.id))
+        if explained is None:
+            explained = memo[("why", card.id)] = (label(card), ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
+                                                  _other_printing_hint(card, ctx))
+        name, why, hint = explained
+        yield Problem("not-in-format", f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,),
+                      cards=(card.id,), hint=hint)
 
 
 def _other_printing_hint(card, ctx) -> str | None:
@@ -339,7 +347,7 @@ def evolution_gap(deck, ctx):
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""
     present = deck.by_name  # every name in the deck except basic Energy
     candy = "rare candy" in present
-    missing = defaultdict(list)
+    missing: dict[tuple, list] = {}
     for ln in deck.pokemon:
         card = ln.card
         if not card.evolves_from:
@@ -356,7 +364,7 @@ def evolution_gap(deck, ctx):
             if grand is None or ctx.name_key(grand) in present:
                 continue  # Rare Candy evolves the Basic straight into this Stage 2
             basic = grand
-        missing[(card.key, card.evolves_from)].append((ln, basic))
+        missing.setdefault((card.key, card.evolves_from), []).append((ln, basic))
     for (_key, parent_name), found in missing.items():
         lines = [ln for ln, _ in found]
         nums, ids = _lines(lines)

@@ -74,6 +74,22 @@ def test_card_facts(db):
     assert db.get("sve-010").is_basic_energy
 
 
+def test_card_to_dict_is_a_new_dict_every_time(db):
+    """to_dict copies a view the card keeps; what a caller does with the copy never reaches it."""
+    card = db.get("sv04-266")
+    first = card.to_dict()
+    assert first == {"id": "sv04-266", "name": card.name, "supertype": "Energy", "subtypes": list(card.subtypes),
+                     "set": card.set_code, "set_id": "sv04", "number": card.number, "regulation_mark": card.mark,
+                     "types": list(card.types), "evolves_from": None, "rarity": card.rarity}
+    first["name"] = "changed"
+    first["subtypes"].append("changed")
+    second = card.to_dict()
+    assert second["name"] == card.name and second["subtypes"] == list(card.subtypes)
+    assert second is not first and second["subtypes"] is not card.to_dict()["subtypes"]
+    rebuilt = cards.Card(*(getattr(card, name) for name in cards.Card.__match_args__))
+    assert rebuilt == card and hash(rebuilt) == hash(card) and repr(rebuilt) == repr(card)
+
+
 def test_ace_spec_flags_cover_both_eras(db):
     names = {c.name for c in db.cards.values() if c.is_ace_spec}
     assert {"Computer Search", "Dowsing Machine", "Scramble Switch", "Gold Potion", "Prime Catcher",

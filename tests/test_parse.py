@@ -456,6 +456,13 @@ def test_every_non_blank_line_is_accounted_for_once(text: str) -> None:
         assert card.name in card.raw and card.name == card.name.strip()
 
 
+@given(st.one_of(_deck_text, st.text(st.sampled_from("a \r\n\u2028\x0b"))))
+def test_count_lines_counts_the_lines_parse_numbers(text: str) -> None:
+    """str.split on LF when there is no CR, the regular expression otherwise: the same count."""
+    spec = len(re.split(r"\r\n|\r|\n", text)) - (1 if text.endswith(("\n", "\r")) else 0) if text else 0
+    assert parse_module.count_lines(text) == spec
+
+
 @settings(max_examples=300)
 @given(st.text(st.characters(exclude_categories=())))
 def test_parse_never_raises(text: str) -> None:
@@ -536,6 +543,16 @@ def test_card_lines_are_ordinary_frozen_card_lines() -> None:
     assert card.to_dict() == made.to_dict()
     with pytest.raises(FrozenInstanceError):
         card.count = 4  # type: ignore[misc]
+
+
+def test_headers_are_ordinary_frozen_headers() -> None:
+    """The parser builds Header without its __init__ too."""
+    header = parse("3 Nest Ball SVI 181\nDresseur (12)").headers[0]
+    made = Header(2, "trainer", "Dresseur", 12)
+    assert header == made and hash(header) == hash(made) and repr(header) == repr(made)
+    assert vars(header) == vars(made) and list(vars(header)) == list(vars(made))
+    with pytest.raises(FrozenInstanceError):
+        header.count = 4  # type: ignore[misc]
 
 
 _FAST_PATH = [
