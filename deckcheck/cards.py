@@ -275,12 +275,16 @@ class CardDB:
     # -- resolution ----------------------------------------------------------
 
     def resolve(self, line: CardLine) -> Resolution:
-        """Match one parsed card line to a printing; never raises.
+        """Match one parsed card line to a printing; never raises (see :meth:`resolve_parts`)."""
+        return self.resolve_parts(line.name, line.set_code, line.number)
 
-        Only the line's name, set code and number matter, so answers are memoised on them
-        (at most :data:`RESOLVE_MEMO_SIZE`, in this database object only).
+    def resolve_parts(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+        """Match a card line's name, set code and number to a printing; never raises.
+
+        Only these matter, so answers are memoised on them (at most
+        :data:`RESOLVE_MEMO_SIZE`, in this database object only).
         """
-        key = (line.name, line.set_code, line.number)
+        key = (name, set_code, number)
         memo = self._memo
         hit = memo.get(key)
         if hit is None:

@@ -9,7 +9,7 @@ from . import cards as _cards
 from .cards import Card, CardDB
 from .formats import Ban, Format, FormatError, default_formats
 from .names import name_key
-from .parse import ParseResult, parse
+from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
 
 
@@ -135,16 +135,23 @@ def resolve_lines(parsed: ParseResult, db: CardDB, fmt: Format | None = None,
                   on: dt.date | None = None) -> list[ResolvedLine]:
     """Each parsed card line with the printing it names (or None), and its legality in ``fmt`` on ``on``
     when they are given (in the same pass: the lines are made once, with every field)."""
+    return resolve_rows(card_rows(parsed), db, fmt, on)
+
+
+def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
+                 on: dt.date | None = None) -> list[ResolvedLine]:
+    """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read`."""
     table = fmt.legality_table(db, on) if fmt is not None else None
     out = []
-    for cl in parsed.cards:
-        res = db.resolve(cl)
+    for n, section, fields in rows:
+        name, set_code, number = fields["name"], fields["set_code"], fields["number"]
+        res = db.resolve_parts(name, set_code, number)
         card = res.card
         via = ban = None
         if card is not None and table is not None:
             via, ban = table.get(card.id) or fmt.legality(card, db, on)
-        out.append(ResolvedLine(cl.line, cl.raw, cl.count, cl.name, cl.set_code, cl.number, card, res.method,
-                                res.suggestions, via, ban, cl.section, res.name_differs))
+        out.append(ResolvedLine(n, fields["raw"], fields["count"], name, set_code, number, card, res.method,
+                                res.suggestions, via, ban, section, res.name_differs))
     return out
 
 
@@ -186,18 +193,20 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     fmt = get_format(format)
     on = _as_date(as_of)
     db = db or _cards.get_db()
-    parsed = deck if isinstance(deck, ParseResult) else parse(deck)
+    # a text is read into rows, not CardLines: the report never shows those
+    parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
     ctx = Context(fmt, on, db)
     if on < fmt.pool.earliest:
         ctx.date_problem = _date_problem(fmt, on)
-        lines = resolve_lines(parsed, db)
+        lines = resolve_rows(rows, db)
     else:
-        lines = resolve_lines(parsed, db, fmt, on)
+        lines = resolve_rows(rows, db, fmt, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     for fn, params in fmt.rule_plan():
-        problems.extend(fn(d, ctx, **params))
-    problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
+        problems.extend(fn(d, ctx, **params) if params else fn(d, ctx))  # an empty ** still costs a dict
+    if parsed.problems:
+        problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
     return Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
         counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon,

@@ -15,7 +15,8 @@ folding them is ``names.py``'s job.
 
 What a line is depends on its text alone, so that reading is memoised on the
 text (a bounded ``lru_cache``, short lines only); the line number and the
-section in force always come from the deck being parsed.
+section in force always come from the deck being parsed. :func:`read` gives
+the card lines as plain rows, for the engine, which never shows CardLines.
 """
 
 from __future__ import annotations
@@ -189,30 +190,54 @@ def _split_lines(text: str) -> list[str]:
 
 def parse(text: str) -> ParseResult:
     """Parse a decklist in any supported format. Never raises."""
+    result, rows = read(text)
+    cards, new = result.cards, object.__new__
+    for n, section, fields in rows:
+        # a CardLine without the frozen dataclass's per-field object.__setattr__: the row's fields
+        # copied, with its line number and section (the same instance dict __init__ would make;
+        # tests compare the two)
+        card = new(CardLine)
+        own = card.__dict__
+        own.update(fields)
+        own["line"], own["section"] = n, section
+        cards.append(card)
+    return result
+
+
+#: a card line as :func:`read` gives it: ``(line number, section, fields)``, ``fields`` being the
+#: dict of every :class:`CardLine` field, in field order, of which ``line`` and ``section`` are not
+#: this line's (a placeholder, or another line's)
+CardRow = tuple[int, "str | None", dict]
+
+
+def read(text: str) -> tuple[ParseResult, list[CardRow]]:
+    """:func:`parse`, with the card lines as rows instead of :class:`CardLine` objects (the
+    result's ``cards`` stays empty). Never raises.
+
+    The engine copies rows straight into its own lines: CardLines it would drop at once were a
+    third of the time of a parse. ``fields`` dicts are shared with the line memo: only read them.
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     if text.lstrip().startswith("{"):
         return _parse_json(text)
-    result = ParseResult()
-    cards = result.cards
+    result, rows = ParseResult(), []
     section: str | None = None
-    memo, limit, new = _classify, _MEMO_MAX_LEN, object.__new__
+    memo, limit = _classify, _MEMO_MAX_LEN
     for n, raw in enumerate(_split_lines(text), start=1):
         if not raw or raw.isspace():
             continue
         kind = memo(raw) if len(raw) <= limit else _read_line(raw)
         if kind[0] == _CARD:
-            # a CardLine without the frozen dataclass's per-field object.__setattr__: the fields
-            # dict the memo holds, copied, with this deck's line number and section (the same
-            # instance dict __init__ would make; tests compare the two)
-            card = new(CardLine)
-            fields = card.__dict__
-            fields.update(kind[1])
-            fields["line"], fields["section"] = n, section
-            cards.append(card)
+            rows.append((n, section, kind[1]))
         else:
             section = _file_other(result, n, kind, section)
-    return result
+    return result, rows
+
+
+def card_rows(result: ParseResult) -> list[CardRow]:
+    """The rows of the card lines of a parse result (what :func:`read` would have given)."""
+    return [(card.line, card.section, vars(card)) for card in result.cards]
 
 
 def _file_other(result: ParseResult, n: int, kind: tuple, section: str | None) -> str | None:
@@ -271,14 +296,18 @@ def _common_card(raw: str) -> tuple | None:
 
 
 def _read_line(raw: str) -> tuple:
-    """:func:`_classify_line`, but a card line is ``(_CARD, fields)``: the instance dict of its
-    :class:`CardLine`, in field order, with line 0 and no section for :func:`parse` to fill in."""
+    """:func:`_classify_line`, but a card line is ``(_CARD, fields)``, the fields of a :data:`CardRow`."""
     kind = _classify_line(raw)
     if kind[0] != _CARD:
         return kind
     _, count, name, set_code, number, tag = kind
-    return (_CARD, {"line": 0, "raw": raw, "count": count, "name": name, "set_code": set_code, "number": number,
-                    "section": None, "tag": tag})
+    return (_CARD, _fields(raw, count, name, set_code, number, tag))
+
+
+def _fields(raw: str, count: int, name: str, set_code: str | None, number: str | None, tag: str | None) -> dict:
+    """A :data:`CardRow`'s fields: a CardLine's instance dict, with line 0 and no section."""
+    return {"line": 0, "raw": raw, "count": count, "name": name, "set_code": set_code, "number": number,
+            "section": None, "tag": tag}
 
 
 #: the memo of :func:`_read_line` (bounded; keyed on the line's text only, so the line number
@@ -494,32 +523,32 @@ def _number(text: str) -> str:
 # --- JSON decks -------------------------------------------------------------
 
 
-def _parse_json(text: str) -> ParseResult:
-    """Read ``{"cards": [{"count", "name", "set", "number"}, ...]}``; never raises."""
-    result = ParseResult(source="json")
+def _parse_json(text: str) -> tuple[ParseResult, list[CardRow]]:
+    """Read ``{"cards": [{"count", "name", "set", "number"}, ...]}`` as :func:`read` does; never raises."""
+    result, rows = ParseResult(source="json"), []
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         message = f"The deck starts with {{ but is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}."
         result.problems.append(Problem("unparsed-line", message, lines=(1,)))
-        return result
+        return result, rows
     except (ValueError, RecursionError) as err:
         message = f"The deck starts with {{ but could not be read as JSON: {_shorten(str(err) or type(err).__name__)}."
         result.problems.append(Problem("unparsed-line", message, lines=(1,)))
-        return result
+        return result, rows
     entries = data.get("cards") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         message = 'The JSON deck has no "cards" list; it should look like {"cards": [{"count": 4, "name": "Iono"}]}.'
         result.problems.append(Problem("unparsed-line", message, lines=(1,)))
-        return result
+        return result, rows
     for index, entry in enumerate(entries, start=1):
         found = _json_entry(index, entry)
-        (result.cards if isinstance(found, CardLine) else result.problems).append(found)
-    return result
+        (result.problems if isinstance(found, Problem) else rows).append(found)
+    return result, rows
 
 
-def _json_entry(index: int, entry: object) -> CardLine | Problem:
-    """One entry of a JSON deck as a card line, or the first thing wrong with it."""
+def _json_entry(index: int, entry: object) -> CardRow | Problem:
+    """One entry of a JSON deck as a card row, or the first thing wrong with it."""
     raw = _json_text(entry)
     fault = _json_fault(entry)
     if fault:
@@ -527,7 +556,7 @@ def _json_entry(index: int, entry: object) -> CardLine | Problem:
     code = (entry.get("set") or "").strip().upper() or None
     number = entry.get("number")
     number = (str(number) if isinstance(number, int) else number.strip()) if number is not None else None
-    return CardLine(index, raw, entry["count"], entry["name"].strip(), code, number or None)
+    return index, None, _fields(raw, entry["count"], entry["name"].strip(), code, number or None, None)
 
 
 def _json_fault(entry: object) -> str | None:

@@ -140,6 +140,14 @@ def test_accepts_a_parse_result():
         deckcheck.check(TEXT, "standard", "2026-05-01").to_dict()
 
 
+@pytest.mark.parametrize("path", sorted(DECKS.glob("*.txt")) + sorted(RULES.glob("*.txt")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("on", ["2026-05-01", "2020-01-01"], ids=["in-range", "before-range"])
+def test_a_text_and_its_parse_result_give_one_report(path, on):
+    """check() reads a text into card rows, never CardLines; a parse result's lines give the same report."""
+    text = path.read_text(encoding="utf-8")
+    assert deckcheck.check(parse(text), "standard", on).to_dict() == deckcheck.check(text, "standard", on).to_dict()
+
+
 @pytest.mark.parametrize("as_of", ["2026-05-01", dt.date(2026, 5, 1), dt.datetime(2026, 5, 1, 23, 59)])
 def test_as_of_forms(as_of):
     assert deckcheck.check(TEXT, "standard", as_of).as_of == "2026-05-01"

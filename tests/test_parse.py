@@ -545,6 +545,19 @@ def test_card_lines_are_ordinary_frozen_card_lines() -> None:
         card.count = 4  # type: ignore[misc]
 
 
+@pytest.mark.parametrize("path", sorted(DECKS.glob("*.txt")), ids=lambda p: p.stem)
+def test_read_gives_the_card_lines_as_rows(path: Path) -> None:
+    """read() is parse() with each card line as (line, section, fields): the same values, and the rest alike."""
+    text = _read(path.name)
+    result, rows = parse_module.read(text)
+    parsed = parse(text)
+    made = [CardLine(**{**fields, "line": n, "section": section}) for n, section, fields in rows]
+    assert made == parsed.cards and result.cards == []
+    assert parse_module.card_rows(parsed) == [(c.line, c.section, vars(c)) for c in made]
+    result.cards = parsed.cards
+    assert result == parsed
+
+
 def test_headers_are_ordinary_frozen_headers() -> None:
     """The parser builds Header without its __init__ too."""
     header = parse("3 Nest Ball SVI 181\nDresseur (12)").headers[0]
