@@ -200,8 +200,9 @@ def validate(body, query):
     as_of = body.get("as_of") or query.get("as_of")
     report = check(text, fmt, as_of)
     # the dict already has ReportSchema's exact shape (tests hold them together); a
-    # second marshmallow dump would cost as much as the check itself
-    data = report.to_dict()
+    # second marshmallow dump would cost as much as the check itself. Printings go in
+    # as the JSON each card encodes once.
+    data = report.to_dict(card_view=cards.Card.json_fragment)
     if query.get("style") == "chat":
         base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url
         data["chat"] = chat.reply(report, chat.link_for(base, text, report))

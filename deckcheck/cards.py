@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+import orjson
 from rapidfuzz import fuzz, process
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
@@ -88,6 +89,8 @@ class Card:
     key: str
     #: what :meth:`to_dict` answers, made on its first call; a cache, not part of the card's value
     _view: dict | None = field(default=None, init=False, repr=False, compare=False)
+    #: what :meth:`json_fragment` answers, made on its first call; a cache too
+    _json: orjson.Fragment | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def is_basic_energy(self) -> bool:
@@ -139,6 +142,16 @@ class Card:
         out = view.copy()
         out["subtypes"], out["types"] = [*self.subtypes], [*self.types]
         return out
+
+    def json_fragment(self) -> orjson.Fragment:
+        """:meth:`to_dict` as compact JSON with sorted keys, encoded once: orjson writes it
+        into a report as it is (``Report.to_dict(card_view=Card.json_fragment)``), so the
+        API does not build and encode the same printing's dict for every report."""
+        fragment = self._json
+        if fragment is None:
+            fragment = orjson.Fragment(orjson.dumps(self.to_dict(), option=orjson.OPT_SORT_KEYS))
+            object.__setattr__(self, "_json", fragment)
+        return fragment
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,8 @@ class ResolvedLine:
             return None
         return self.legal_via is not None and self.ban is None
 
-    def to_dict(self) -> dict:
+    def to_dict(self, card_view=None) -> dict:
+        """The line as JSON-ready values; ``card_view(card)`` writes the printing (default ``Card.to_dict``)."""
         card, via, ban = self.card, self.legal_via, self.ban
         known = card is not None
         return {
@@ -47,7 +48,7 @@ class ResolvedLine:
             "legal": (via is not None and ban is None) if known else None,  # self.legal, without the call
             "legal_via": via.id if via is not None and via is not card else None,
             "banned": ban is not None,
-            "card": card.to_dict() if known else None,
+            "card": (card.to_dict() if card_view is None else card_view(card)) if known else None,
         }
 
 

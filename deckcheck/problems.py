@@ -180,7 +180,9 @@ class ReportedLine:
                    data["resolution"], tuple(data.get("suggestions") or ()), data.get("legal"),
                    data.get("legal_via"), bool(data.get("banned")), data.get("card"))
 
-    def to_dict(self) -> dict:
+    def to_dict(self, card_view=None) -> dict:
+        """As ``ResolvedLine.to_dict``; ``card_view`` is for printings (Card objects): the card
+        read back is already a dict, copied."""
         return {
             "line": self.line, "count": self.count, "text": self.raw, "name": self.name,
             "set": self.set_code, "number": self.number, "resolution": self.method,
@@ -239,7 +241,9 @@ class Report:
             parts.append(f"{w} warning{'s' if w != 1 else ''}")
         return ", ".join(parts) + "."
 
-    def to_dict(self) -> dict:
+    def to_dict(self, card_view=None) -> dict:
+        """The report as JSON-ready values (ReportSchema's shape). ``card_view(card)`` writes each
+        printing, by default ``Card.to_dict``; the API passes ``Card.json_fragment``."""
         errors, warnings = self._tally()
         return {
             "valid": not errors,
@@ -248,7 +252,7 @@ class Report:
             "as_of": self.as_of,
             "summary": self._summary(errors, warnings),
             "problems": [p.to_dict() for p in self.problems],
-            "cards": [line.to_dict() for line in self.lines],
+            "cards": [line.to_dict(card_view) for line in self.lines],
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),

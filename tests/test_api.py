@@ -431,6 +431,15 @@ def test_responses_are_compact_sorted_utf8_json(client):
     assert answer.headers["Content-Length"] == str(len(body))
 
 
+@pytest.mark.parametrize("deck", ["standard-legal-dragapult.txt", "ptcgl-en-charizard.txt", "tricky-names.txt"])
+def test_validate_answers_the_report_to_dict_exactly(client, deck):
+    """The API writes printings from each card's JSON made once: the same JSON as to_dict()."""
+    text = (DECKS / deck).read_text(encoding="utf-8")
+    for _ in range(2):  # the second time, from the cards' cached JSON
+        answer = client.post(VALIDATE, json={"decklist": text, "as_of": DATE})
+        assert answer.get_json() == json.loads(json.dumps(check(text, "standard", DATE).to_dict()))
+
+
 def test_debug_mode_indents_json_answers():
     app = create_app({"TESTING": True, "DEBUG": True})
     answer = app.test_client().get("/api/v1/formats/standard")

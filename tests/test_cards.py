@@ -4,6 +4,7 @@ import gc
 import gzip
 import json
 
+import orjson
 import pytest
 
 import deckcheck
@@ -219,3 +220,12 @@ def test_loading_leaves_the_garbage_collector_as_it_was(tmp_path):
 def test_search_without_a_name_finds_nothing(db, query):
     assert db.search(query) == []
     assert {c.set_id for c in db.search(query, set_code="SVI")} == {"sv01"}
+
+
+def test_json_fragment_is_to_dict_encoded_once(db):
+    card = db.find("SVI", "181")  # Nest Ball
+    fragment = card.json_fragment()
+    written = orjson.dumps({"card": fragment})  # orjson writes a fragment as it is
+    assert written == b'{"card":' + orjson.dumps(card.to_dict(), option=orjson.OPT_SORT_KEYS) + b"}"
+    assert json.loads(written)["card"] == card.to_dict()
+    assert card.json_fragment() is fragment
