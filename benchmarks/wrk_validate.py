@@ -5,13 +5,14 @@ Starts gunicorn twice on free loopback ports with the committed
 (``deckcheck:create_app()``), once for ``benchmarks/trivial_app.py``. Then wrk
 (Debian's package) posts a real 60-card list as JSON
 (``tests/decks/standard-legal-dragapult.txt``, Standard, as of 2026-05-01) to
-each, after a warm-up, for a bounded time, and the script prints requests per
-second of both, their ratio, and latency percentiles. Every request runs a
-full check: the service caches nothing.
+each, after a warm-up, in interleaved rounds of a bounded time, and the script
+prints the median requests per second of both, the median of the per-round
+ratios, latency percentiles and server CPU per request. Every request runs a
+full check: the service caches no answers.
 
 Targets: validate throughput >= 70 % of the trivial endpoint's; validate p99 <= 20 ms.
 
-    python benchmarks/wrk_validate.py [--duration 10] [--connections 4] [--threads 1] [--rounds 1]
+    python benchmarks/wrk_validate.py [--duration 10] [--connections 4] [--threads 1] [--rounds 5]
                                       [--workers N] [--worker-threads N]
 """
 
@@ -143,27 +144,61 @@ def server_cpu_seconds(master: int) -> float:
     return total
 
 
-def measure(name: str, body: bytes, script: Path, args: argparse.Namespace, folder: Path) -> tuple[dict, list]:
-    """Start the app, check its answer, warm up, run wrk ``args.rounds`` times; the median round."""
-    log = folder / f"{name}.log"
-    proc, base = start(APPS[name], args, log)
+def run_round(name: str, proc: subprocess.Popen, url: str, script: Path, args: argparse.Namespace) -> tuple:
+    """One wrk measurement of one app: (wrk command, figures with server CPU per request)."""
+    cpu_before = server_cpu_seconds(proc.pid)
+    cmd, output = wrk(url, script, args, args.duration)
+    figures = parse_wrk(output)
+    # CPU per request depends less on what else the machine runs than req/s does
+    figures["cpu_ms"] = (server_cpu_seconds(proc.pid) - cpu_before) * 1000 / max(figures["requests"], 1)
+    return cmd, figures
+
+
+def measure(body: bytes, script: Path, args: argparse.Namespace, folder: Path) -> tuple[dict, list, list]:
+    """Both apps up at once, rounds interleaved (trivial then validate, then the other way
+    round), so that both see the same machine: a neighbour's load on this shared VM moves
+    req/s by tens of percent within a minute. Returns (each app's rounds, per-round
+    throughput ratios, the wrk command)."""
+    servers = {}
     try:
-        answer = wait_ready(proc, base + PATH, body, log)
-        if answer.get("valid") is not True:
-            raise SystemExit(f"{name}: the benchmark deck is not valid: {answer.get('summary', answer)}")
-        wrk(base + PATH, script, args, args.warmup)
-        rounds = []
-        for _ in range(args.rounds):
-            cpu_before = server_cpu_seconds(proc.pid)
-            cmd, output = wrk(base + PATH, script, args, args.duration)
-            figures = parse_wrk(output)
-            # CPU per request does not depend on what else the machine runs, unlike req/s
-            figures["cpu_ms"] = (server_cpu_seconds(proc.pid) - cpu_before) * 1000 / max(figures["requests"], 1)
-            rounds.append(figures)
+        for name in APPS:
+            log = folder / f"{name}.log"
+            proc, base = start(APPS[name], args, log)
+            servers[name] = (proc, base + PATH, log)
+        for name, (proc, url, log) in servers.items():
+            answer = wait_ready(proc, url, body, log)
+            if name == "validate" and answer.get("valid") is not True:
+                raise SystemExit(f"the benchmark deck is not valid: {answer.get('summary', answer)}")
+            wrk(url, script, args, args.warmup)
+        rounds = {name: [] for name in APPS}
+        ratios = []
+        for i in range(args.rounds):
+            order = list(APPS) if i % 2 == 0 else list(reversed(APPS))
+            this = {}
+            for name in order:
+                proc, url, _ = servers[name]
+                cmd, this[name] = run_round(name, proc, url, script, args)
+                rounds[name].append(this[name])
+            ratios.append(this["validate"]["rps"] / this["trivial"]["rps"])
     finally:
-        stop(proc)
-    median = sorted(rounds, key=lambda r: r["rps"])[len(rounds) // 2]
-    return median, cmd
+        for proc, _, _ in servers.values():
+            stop(proc)
+    return rounds, ratios, cmd
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def summarise(rounds: list[dict]) -> dict:
+    """The median of each figure over the rounds (requests and errors: totals)."""
+    out = {key: median([r[key] for r in rounds]) for key in rounds[0]}
+    for key in ("requests", "non_2xx", "socket_errors"):
+        out[key] = sum(r[key] for r in rounds)
+    out["p99_worst"] = max(r["p99"] for r in rounds)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py)")
     parser.add_argument("--worker-threads", type=int, default=None,
                         help="gunicorn threads per worker (default: gunicorn.conf.py)")
-    parser.add_argument("--rounds", type=int, default=1, help="measurements per app; the median is reported")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="interleaved measurements per app; medians are reported")
     args = parser.parse_args(argv)
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: apt-get install wrk")
@@ -185,10 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="deckcheck-wrk-") as tmp:
         folder = Path(tmp)
         script = lua_script(folder, body)
-        results = {}
-        for name in ("trivial", "validate"):
-            results[name], cmd = measure(name, body, script, args, folder)
-    report(results, args, cmd)
+        rounds, ratios, cmd = measure(body, script, args, folder)
+    results = {name: summarise(rounds[name]) for name in APPS}
+    report(results, ratios, args, cmd)
     # other processes on the machine skew both runs: say how busy it was
     print(f"load average (1 min) before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
     failed = {name: r["non_2xx"] + r["socket_errors"] for name, r in results.items()
@@ -199,9 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def report(results: dict, args: argparse.Namespace, cmd: list[str]) -> None:
+def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: list[str]) -> None:
     trivial, validate = results["trivial"], results["validate"]
-    ratio = validate["rps"] / trivial["rps"]
+    ratio = median(ratios)
     shown = " ".join(cmd[:-3] + ["post.lua", "http://127.0.0.1:PORT" + PATH])
     print(f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; gunicorn.conf.py, workers "
           f"{args.workers or 'from the config'}, threads {args.worker_threads or 'from the config'}, "
@@ -212,11 +247,13 @@ def report(results: dict, args: argparse.Namespace, cmd: list[str]) -> None:
         errors = r["non_2xx"] + r["socket_errors"]
         print(f"{name:<10} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
               f"{r['requests']:>9} {errors:>7} {r['cpu_ms']:>18.3f}")
-    print(f"validate/trivial throughput: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
+    print("validate/trivial throughput per round: " + ", ".join(f"{r:.1%}" for r in ratios))
+    print(f"validate/trivial throughput, median of the rounds: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
           f"{'met' if ratio >= TARGET_RATIO else 'MISSED'}); server CPU per request, trivial/validate: "
           f"{trivial['cpu_ms'] / validate['cpu_ms']:.1%}")
-    print(f"validate p99: {validate['p99']:.2f} ms (target <= {TARGET_P99_MS:.0f} ms: "
-          f"{'met' if validate['p99'] <= TARGET_P99_MS else 'MISSED'})")
+    worst = validate["p99_worst"]
+    print(f"validate p99: {validate['p99']:.2f} ms median, {worst:.2f} ms in the worst round "
+          f"(target <= {TARGET_P99_MS:.0f} ms: {'met' if worst <= TARGET_P99_MS else 'MISSED'})")
 
 
 if __name__ == "__main__":
