@@ -36,11 +36,15 @@ wsgi_app = "deckcheck:create_app()"
 # (the Docker image sets DECKCHECK_BIND=0.0.0.0:8000)
 bind = os.environ.get("DECKCHECK_BIND", "127.0.0.1:8000").replace(",", " ").split()
 
-# a check is CPU work (parse, resolve, rules): about one worker per CPU plus one to
-# cover a worker busy in I/O; threads keep client connections alive between requests
+# a check is CPU work under Python's GIL (parse, resolve, rules): one worker per CPU plus
+# one to cover a worker busy in I/O, and one thread each. A second thread in a worker only
+# takes turns with the first for the GIL: under load it cost ~4-11% more CPU per request and
+# a 50% higher p99 (BENCHMARKS.md). The gthread worker still keeps idle keep-alive
+# connections in its poller, off the thread. Behind a buffering proxy (any load balancer)
+# slow clients never hold a worker; exposed directly, raise DECKCHECK_THREADS.
 workers = _int("DECKCHECK_WORKERS", _cpus() + 1)
 worker_class = "gthread"
-threads = _int("DECKCHECK_THREADS", 2)
+threads = _int("DECKCHECK_THREADS", 1)
 
 # import the app (and load the card database) once in the master, then fork:
 # workers share the database pages and start instantly

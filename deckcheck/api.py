@@ -67,11 +67,6 @@ class DeckcheckApi(Api):
 class DecklistBodyParser(FlaskParser):
     """Reads the body of ``POST /validate``: a JSON object, or the decklist itself as text/plain."""
 
-    def load_querystring(self, req, schema):
-        # no query string, nothing to read: webargs' proxy would look up (and miss) every field
-        if not req.environ.get("QUERY_STRING"):
-            return {}
-        return super().load_querystring(req, schema)
 
     def load_json(self, req, schema):
         req = request._get_current_object()  # webargs passes the proxy: look it up once, not per attribute
@@ -212,7 +207,8 @@ def validate():
     # the busiest endpoint reads its documented arguments here, body first, as the
     # decorators would (see _Blueprint.arguments)
     body = bp.ARGUMENTS_PARSER.parse(VALIDATE_BODY, location="json")
-    query = bp.ARGUMENTS_PARSER.parse(VALIDATE_QUERY, location="query")
+    # no query string loads as {} (the query schema has no defaults nor required fields; tested)
+    query = bp.ARGUMENTS_PARSER.parse(VALIDATE_QUERY, location="query") if request.query_string else {}
     text = body["decklist"]
     check_limits(text)
     fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]

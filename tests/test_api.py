@@ -11,6 +11,7 @@ import logging
 import os
 from pathlib import Path
 
+import marshmallow
 import pytest
 import requests
 
@@ -245,6 +246,15 @@ def test_a_repeated_json_key_takes_its_last_value(call):
     raw = ('{"decklist": %s, "format": "standard", "format": "expanded", "as_of": "%s"}'
            % (json.dumps(ILLEGAL), DATE)).encode()
     assert summary_of(call("POST", VALIDATE, raw, JSON))[2:4] == ("expanded", DATE)
+
+
+def test_an_absent_query_string_is_an_empty_query():
+    """validate skips reading an empty query string: right only while this holds."""
+    from deckcheck.api import VALIDATE_QUERY
+
+    assert VALIDATE_QUERY.load({}) == {}
+    assert not [name for name, field in VALIDATE_QUERY.fields.items() if field.required or
+                field.load_default is not marshmallow.missing]
 
 
 def test_null_options_mean_the_defaults(call):

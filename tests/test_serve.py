@@ -112,3 +112,35 @@ def test_serve_dry_run_prints_the_gunicorn_command(db):
     assert proc.returncode == 0
     assert err == (f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -m gunicorn "
                    f"--config {ROOT / 'gunicorn.conf.py'} --bind 127.0.0.1:9 --workers 3\n")
+
+
+def _settings(monkeypatch, **env) -> dict:
+    """The module-level settings gunicorn reads from gunicorn.conf.py, under ``env``."""
+    import runpy
+
+    for name in ("DECKCHECK_WORKERS", "DECKCHECK_THREADS", "DECKCHECK_TIMEOUT", "DECKCHECK_BIND"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+
+
+def test_gunicorn_settings_default_to_one_thread_per_worker_and_a_worker_per_cpu_plus_one(monkeypatch):
+    settings = _settings(monkeypatch)
+    cpus = len(os.sched_getaffinity(0))
+    assert (settings["worker_class"], settings["workers"], settings["threads"]) == ("gthread", cpus + 1, 1)
+    assert settings["preload_app"] is True and settings["bind"] == ["127.0.0.1:8000"]
+
+
+def test_gunicorn_settings_follow_the_environment(monkeypatch):
+    settings = _settings(monkeypatch, DECKCHECK_WORKERS="5", DECKCHECK_THREADS="4", DECKCHECK_TIMEOUT="9",
+                         DECKCHECK_BIND="0.0.0.0:8000,[::]:8000")
+    assert (settings["workers"], settings["threads"], settings["timeout"]) == (5, 4, 9)
+    assert settings["bind"] == ["0.0.0.0:8000", "[::]:8000"]
+
+
+@pytest.mark.parametrize(("value", "message"), [("two", "DECKCHECK_THREADS must be a whole number, not 'two'"),
+                                                 ("0", "DECKCHECK_THREADS must be at least 1, not 0")])
+def test_gunicorn_settings_refuse_bad_numbers(monkeypatch, value, message):
+    with pytest.raises(SystemExit, match=message):
+        _settings(monkeypatch, DECKCHECK_THREADS=value)
