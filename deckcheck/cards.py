@@ -195,16 +195,21 @@ class CardDB:
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
     #: database starts empty and never answers from another one's cards
     _memo: dict[tuple, Resolution] = field(default_factory=dict, repr=False, compare=False)
+    #: what :meth:`info` answers, made on its first call
+    _info: dict | None = field(default=None, repr=False, compare=False)
 
     def info(self) -> dict:
-        """What a report says about the database it used."""
-        return {
-            "version": self.version,
-            "built_at": self.meta.get("built_at"),
-            "sources": self.meta.get("sources", {}),
-            "cards": len(self.cards),
-            "sets": len(self.sets),
-        }
+        """What a report says about the database it used (a new dict each call)."""
+        info = self._info
+        if info is None:  # the database never changes: made once, copied for each report
+            info = self._info = {
+                "version": self.version,
+                "built_at": self.meta.get("built_at"),
+                "sources": self.meta.get("sources", {}),
+                "cards": len(self.cards),
+                "sets": len(self.sets),
+            }
+        return info.copy()
 
     # -- lookups -------------------------------------------------------------
 
@@ -307,6 +312,11 @@ class CardDB:
                     memo.clear()
                 memo[key] = hit
         return hit
+
+    def resolution_memo(self) -> dict[tuple, Resolution]:
+        """The memo of :meth:`resolve_parts`, ``(name, set code, number) -> Resolution``: a hot
+        loop may look in it first and call ``resolve_parts`` on a miss. Read only."""
+        return self._memo
 
     def clear_memo(self) -> None:
         """Forget the memoised resolutions (benchmarks use it to time cold lookups)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import cards as _cards
 from .cards import Card, CardDB
@@ -73,35 +74,36 @@ class Deck:
         by_name: dict[str, list[ResolvedLine]] = {}
         n_pokemon = n_trainer = n_energy = n_unknown = basic = 0  # local counters: no dict on this hot path
         for ln in lines:
-            card = ln.card
+            card, count = ln.card, ln.count
             if card is None:
                 unknown.append(ln)
-                n_unknown += ln.count
+                n_unknown += count
                 continue
             known.append(ln)
             sub, kind = card.subtypes, card.supertype
             if kind == "Pokémon":
-                n_pokemon += ln.count
+                n_pokemon += count
                 pokemon.append(ln)
                 if "Basic" in sub:
-                    basic += ln.count
+                    basic += count
                 if "Radiant" in sub:
                     radiant.append(ln)
             elif kind == "Trainer":
-                n_trainer += ln.count
+                n_trainer += count
             elif kind == "Energy":
-                n_energy += ln.count
+                n_energy += count
                 if "Basic" in sub:
                     continue  # basic Energy: no limit by name, no other kind
             else:
-                n_unknown += ln.count
+                n_unknown += count
             if "ACE SPEC" in sub:
                 ace_spec.append(ln)
             if "Prism Star" in sub:
                 prism_star.append(ln)
-            group = by_name.get(card.key)
+            key = card.key
+            group = by_name.get(key)
             if group is None:
-                by_name[card.key] = [ln]
+                by_name[key] = [ln]
             else:
                 group.append(ln)
         self.known, self.unknown, self.by_name = known, unknown, by_name
@@ -143,16 +145,32 @@ def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
                  on: dt.date | None = None) -> list[ResolvedLine]:
     """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read`."""
     table = fmt.legality_table(db, on) if fmt is not None else None
-    out = []
+    known = db.resolution_memo()  # looked in before calling resolve_parts: a call per line costs more
+    new, out = object.__new__, []
     for n, section, fields in rows:
         name, set_code, number = fields["name"], fields["set_code"], fields["number"]
-        res = db.resolve_parts(name, set_code, number)
+        res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number)
         card = res.card
         via = ban = None
         if card is not None and table is not None:
             via, ban = table.get(card.id) or fmt.legality(card, db, on)
-        out.append(ResolvedLine(n, fields["raw"], fields["count"], name, set_code, number, card, res.method,
-                                res.suggestions, via, ban, section, res.name_differs))
+        # ResolvedLine(...) set slot by slot, inline: the generated __init__ behind a class call
+        # (or any helper call) was a third of a line's resolution
+        ln = new(ResolvedLine)
+        ln.line = n
+        ln.raw = fields["raw"]
+        ln.count = fields["count"]
+        ln.name = name
+        ln.set_code = set_code
+        ln.number = number
+        ln.card = card
+        ln.method = res.method
+        ln.suggestions = res.suggestions
+        ln.legal_via = via
+        ln.ban = ban
+        ln.section = section
+        ln.name_differs = res.name_differs
+        out.append(ln)
     return out
 
 
@@ -166,7 +184,12 @@ def _as_date(as_of) -> dt.date:
         return as_of.date()
     if isinstance(as_of, dt.date):
         return as_of
-    return dt.date.fromisoformat(str(as_of))
+    text = str(as_of)
+    return _iso_date(text) if len(text) <= 32 else dt.date.fromisoformat(text)
+
+
+#: dates as given to check(), read once each: a service sees a handful of distinct ones
+_iso_date = lru_cache(maxsize=256)(dt.date.fromisoformat)
 
 
 def get_format(format: str | Format) -> Format:
@@ -205,7 +228,9 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     for fn, params in fmt.rule_plan():
-        problems.extend(fn(d, ctx, **params) if params else fn(d, ctx))  # an empty ** still costs a dict
+        # an empty ** still costs a dict; a loop costs less than list.extend on a generator
+        for problem in (fn(d, ctx, **params) if params else fn(d, ctx)):
+            problems.append(problem)
     if parsed.problems:
         problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
     return Report(

@@ -160,9 +160,9 @@ class ParseResult:
         }
 
 
-# What a non-blank line is, independent of its number and of the section in force: the first
+# What a non-empty line is, independent of its number and of the section in force: the first
 # item of the tuple _classify() returns.
-_CARD, _HEADER, _TOTAL, _BANNER, _BAD_COUNT, _UNPARSED = range(6)
+_CARD, _HEADER, _TOTAL, _BANNER, _BAD_COUNT, _UNPARSED, _BLANK = range(7)
 #: lines longer than this are classified without the memo (it holds short, repeated lines)
 _MEMO_MAX_LEN = 200
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
@@ -222,16 +222,25 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     if text.lstrip().startswith("{"):
         return _parse_json(text)
     result, rows = ParseResult(), []
+    headers, new = result.headers, object.__new__
     section: str | None = None
     memo, limit = _classify, _MEMO_MAX_LEN
     for n, raw in enumerate(_split_lines(text), start=1):
-        if not raw or raw.isspace():
+        if not raw:
             continue
         kind = memo(raw) if len(raw) <= limit else _read_line(raw)
-        if kind[0] == _CARD:
+        what = kind[0]
+        if what == _CARD:
             rows.append((n, section, kind[1]))
-        else:
-            section = _file_other(result, n, kind, section)
+        elif what == _HEADER:
+            # as for a CardLine in parse(): the memo's field dict copied, no per-field object.__setattr__
+            section, header = kind[1], new(Header)
+            own = header.__dict__
+            own.update(kind[2])
+            own["line"] = n
+            headers.append(header)
+        elif what != _BLANK:
+            _file_other(result, n, kind)
     return result, rows
 
 
@@ -240,14 +249,9 @@ def card_rows(result: ParseResult) -> list[CardRow]:
     return [(card.line, card.section, vars(card)) for card in result.cards]
 
 
-def _file_other(result: ParseResult, n: int, kind: tuple, section: str | None) -> str | None:
-    """File a line that is not a card line into ``result``; return the section in force after it."""
+def _file_other(result: ParseResult, n: int, kind: tuple) -> None:
+    """File a line that is neither a card line, a header nor blank into ``result``."""
     what = kind[0]
-    if what == _HEADER:
-        header = object.__new__(Header)  # as for a CardLine in parse(): no per-field object.__setattr__
-        header.__dict__.update(line=n, section=kind[1], label=kind[2], count=kind[3])
-        result.headers.append(header)
-        return kind[1]
     if what == _TOTAL:
         _record_total(result, n, kind[1])
     elif what == _BANNER:
@@ -256,7 +260,6 @@ def _file_other(result: ParseResult, n: int, kind: tuple, section: str | None) -
         result.problems.append(Problem("unparsed-line", f"Line {n} {kind[1]}", lines=(n,)))
     else:
         result.problems.append(_unparsed(n, kind[1]))
-    return section
 
 
 def _classify_line(raw: str) -> tuple:
@@ -296,12 +299,19 @@ def _common_card(raw: str) -> tuple | None:
 
 
 def _read_line(raw: str) -> tuple:
-    """:func:`_classify_line`, but a card line is ``(_CARD, fields)``, the fields of a :data:`CardRow`."""
+    """What the non-empty line ``raw`` is, for :func:`read`: :func:`_classify_line`, except that a
+    card line is ``(_CARD, fields)`` (the fields of a :data:`CardRow`), a header ``(_HEADER,
+    section, fields)`` (a Header's instance dict, line 0) and a line of blanks ``(_BLANK,)``."""
+    if raw.isspace():
+        return (_BLANK,)  # in the memo: read() looks no further at a non-empty line
     kind = _classify_line(raw)
-    if kind[0] != _CARD:
-        return kind
-    _, count, name, set_code, number, tag = kind
-    return (_CARD, _fields(raw, count, name, set_code, number, tag))
+    if kind[0] == _CARD:
+        _, count, name, set_code, number, tag = kind
+        return (_CARD, _fields(raw, count, name, set_code, number, tag))
+    if kind[0] == _HEADER:
+        _, section, label, count = kind
+        return (_HEADER, section, {"line": 0, "section": section, "label": label, "count": count})
+    return kind
 
 
 def _fields(raw: str, count: int, name: str, set_code: str | None, number: str | None, tag: str | None) -> dict:

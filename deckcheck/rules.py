@@ -239,7 +239,7 @@ def no_basic_pokemon(deck, ctx):
 def _limit_total(lines, rule_name: str, what: str, limit: int, fmt_name: str) -> Problem | None:
     if not lines:
         return None
-    total = sum(ln.count for ln in lines)
+    total = lines[0].count if len(lines) == 1 else sum([ln.count for ln in lines])  # usually one line
     if total <= limit:
         return None
     nums, ids = _lines(lines)

@@ -172,3 +172,19 @@ def test_legality_is_memoised_per_date():
     for _ in range(2):
         assert deckcheck.check(text, "standard", "2026-04-09").valid
         assert not deckcheck.check(text, "standard", "2026-04-10").valid
+
+
+def test_resolved_lines_have_every_field_as_the_constructor_sets_it() -> None:
+    """resolve_rows sets a ResolvedLine's slots one by one: none may be missing or differ."""
+    import dataclasses
+
+    from deckcheck import cards
+
+    db = cards.get_db()
+    fmt = engine.get_format("standard")
+    on = dt.date(2026, 5, 1)
+    text = "Pokémon: 2\n4 Dreepy TWM 128\n1 Pikachu\n2 Nosuchcard XYZ 1\n3 Basic {R} Energy SVE 2"
+    for lines in (engine.resolve_lines(parse(text), db), engine.resolve_lines(parse(text), db, fmt, on)):
+        for ln in lines:
+            values = {f.name: getattr(ln, f.name) for f in dataclasses.fields(engine.ResolvedLine)}
+            assert engine.ResolvedLine(**values) == ln
