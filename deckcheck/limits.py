@@ -53,8 +53,8 @@ EXPOSED_HEADERS = ["Retry-After", "X-Deckcheck-Version", "X-RateLimit-Limit", "X
 ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key"]
 #: how long browsers may cache a preflight answer (seconds)
 CORS_MAX_AGE = 600
-#: where CORS applies (a flask-cors resource pattern) and the prefix it matches
-CORS_PATHS, CORS_PREFIX = r"/api/*", "/api"
+#: where CORS applies (a flask-cors resource pattern)
+CORS_PATHS = r"/api/*"
 EXTENSION = "deckcheck.limits"
 
 DEFAULTS = {
@@ -150,16 +150,8 @@ def _only_with_origin(cors_headers):
     """
 
     def cors_for_browsers(response):
-        if "HTTP_ORIGIN" in request.environ:
-            return cors_headers(response)
-        if request.path.startswith(CORS_PREFIX):
-            headers = response.headers
-            vary = headers.get("Vary")
-            if not vary:
-                headers["Vary"] = "Origin"
-            elif "origin" not in {v.strip().lower() for v in vary.split(",")}:
-                headers["Vary"] = f"{vary}, Origin"
-        return response
+        # Vary: Origin for the others is app.StandardHeaders' job
+        return cors_headers(response) if "HTTP_ORIGIN" in request.environ else response
 
     return cors_for_browsers
 
@@ -196,12 +188,11 @@ def sent_key() -> str | None:
 
 
 def _identify_client():
-    """Who is calling: ``g.deckcheck_client`` is the key's identity, or None (anonymous). 401 for a bad key."""
-    g.deckcheck_client = None
-    if request.method == "OPTIONS" or not is_limited_path(request.path):
-        return None
+    """Who is calling: ``g.deckcheck_client`` is the key's identity, unset when anonymous. 401 for a bad key."""
     key = sent_key()
-    if key is None:
+    if key is None:  # anonymous, the usual case: nothing else to look at
+        return None
+    if request.method == "OPTIONS" or not is_limited_path(request.path):
         return None
     api_keys = _state()["api_keys"]
     # compare against every key, in constant time, so timing does not tell how close a guess was

@@ -34,6 +34,7 @@ from .render import ptcgl_export
 
 bp = Blueprint("web", __name__)
 
+#: on every response outside /api, unless it sets its own (added by app.StandardHeaders)
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -64,15 +65,6 @@ class InputError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-@bp.after_app_request
-def security_headers(response):
-    """Strict headers on every page and asset; the JSON API under /api sets its own."""
-    if not (request.path == "/api" or request.path.startswith("/api/")):
-        for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-    return response
 
 
 # -- share links --------------------------------------------------------------

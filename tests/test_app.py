@@ -1,0 +1,42 @@
+"""The app factory's WSGI middleware: headers every answer carries."""
+
+from __future__ import annotations
+
+import pytest
+from werkzeug.test import Client
+from werkzeug.wrappers import Response
+
+import deckcheck
+from deckcheck.app import StandardHeaders
+
+PAGE = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff"}
+VERSION = ("X-Deckcheck-Version", deckcheck.__version__)
+
+
+def answering(*headers):
+    """A WSGI app answering 200 with ``headers``, wrapped in StandardHeaders."""
+    def app(environ, start_response):
+        return Response("ok", headers=list(headers))(environ, start_response)
+    return Client(StandardHeaders(app, PAGE))
+
+
+@pytest.mark.parametrize(("path", "origin", "sent", "expected"), [
+    # pages: the security headers, unless the page set its own
+    ("/", None, [], [VERSION, *PAGE.items()]),
+    ("/static/deckcheck.js", "https://a.example", [], [VERSION, *PAGE.items()]),
+    ("/docs", None, [("content-security-policy", "default-src 'none'")],
+     [("content-security-policy", "default-src 'none'"), VERSION, ("X-Content-Type-Options", "nosniff")]),
+    ("/apis", None, [], [VERSION, *PAGE.items()]),  # not under /api
+    # the API without Origin: Vary: Origin, merged into a Vary the answer has
+    ("/api", None, [], [VERSION, ("Vary", "Origin")]),
+    ("/api/v1/validate", None, [], [VERSION, ("Vary", "Origin")]),
+    ("/api/v1/validate", None, [("Vary", "Accept")], [("Vary", "Accept, Origin"), VERSION]),
+    ("/api/v1/validate", None, [("Vary", "accept, origin")], [("Vary", "accept, origin"), VERSION]),
+    # the API with Origin: flask-cors answers the page (and adds Vary itself when it must)
+    ("/api/v1/validate", "https://a.example", [], [VERSION]),
+])
+def test_standard_headers(path, origin, sent, expected):
+    headers = {"Origin": origin} if origin else {}
+    answer = answering(*sent).get(path, headers=headers)
+    got = [(name, value) for name, value in answer.headers.items() if name not in ("Content-Type", "Content-Length")]
+    assert got == expected
