@@ -6,13 +6,13 @@ Starts gunicorn twice on free loopback ports with the committed
 (Debian's package) posts a real 60-card list as JSON
 (``tests/decks/standard-legal-dragapult.txt``, Standard, as of 2026-05-01) to
 each, after a warm-up, in interleaved rounds of a bounded time, and the script
-prints the median requests per second of both, the median of the per-round
-ratios, latency percentiles and server CPU per request. Every request runs a
+prints the median requests per second of both and their ratio (the headline),
+the per-round ratios, latency percentiles and server CPU per request. Every request runs a
 full check: the service caches no answers.
 
 Targets: validate throughput >= 70 % of the trivial endpoint's; validate p99 <= 20 ms.
 
-    python benchmarks/wrk_validate.py [--duration 10] [--connections 4] [--threads 1] [--rounds 5]
+    python benchmarks/wrk_validate.py [--duration 10] [--connections 4] [--threads 1] [--rounds 12]
                                       [--workers N] [--worker-threads N]
 """
 
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py)")
     parser.add_argument("--worker-threads", type=int, default=None,
                         help="gunicorn threads per worker (default: gunicorn.conf.py)")
-    parser.add_argument("--rounds", type=int, default=5,
+    parser.add_argument("--rounds", type=int, default=12,
                         help="interleaved measurements per app; medians are reported")
     args = parser.parse_args(argv)
     if not shutil.which("wrk"):
@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: list[str]) -> None:
     trivial, validate = results["trivial"], results["validate"]
-    ratio = median(ratios)
+    ratio = validate["rps"] / trivial["rps"]
     shown = " ".join(cmd[:-3] + ["post.lua", "http://127.0.0.1:PORT" + PATH])
     print(f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; gunicorn.conf.py, workers "
           f"{args.workers or 'from the config'}, threads {args.worker_threads or 'from the config'}, "
@@ -247,10 +247,14 @@ def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: li
         errors = r["non_2xx"] + r["socket_errors"]
         print(f"{name:<10} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
               f"{r['requests']:>9} {errors:>7} {r['cpu_ms']:>18.3f}")
-    print("validate/trivial throughput per round: " + ", ".join(f"{r:.1%}" for r in ratios))
-    print(f"validate/trivial throughput, median of the rounds: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
-          f"{'met' if ratio >= TARGET_RATIO else 'MISSED'}); server CPU per request, trivial/validate: "
-          f"{trivial['cpu_ms'] / validate['cpu_ms']:.1%}")
+    # wrk opens its 4 connections afresh each round and the kernel hands them to the 3 workers
+    # at random: a round where one worker got none (or all) is an outlier in either direction,
+    # so the headline compares each app's median round rather than pairing two placements
+    print(f"validate/trivial throughput, median req/s of each: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
+          f"{'met' if ratio >= TARGET_RATIO else 'MISSED'})")
+    print("validate/trivial throughput round by round: " + ", ".join(f"{r:.1%}" for r in ratios)
+          + f"; their median {median(ratios):.1%}")
+    print(f"server CPU per request, trivial/validate: {trivial['cpu_ms'] / validate['cpu_ms']:.1%}")
     worst = validate["p99_worst"]
     print(f"validate p99: {validate['p99']:.2f} ms median, {worst:.2f} ms in the worst round "
           f"(target <= {TARGET_P99_MS:.0f} ms: {'met' if worst <= TARGET_P99_MS else 'MISSED'})")
