@@ -88,7 +88,7 @@ def create_app(config: dict | None = None) -> Flask:
     return app
 
 
-def is_api_path(path: str) -> bool:
+def _is_api_path(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
@@ -112,7 +112,7 @@ class StandardHeaders:
         self.version = ("X-Deckcheck-Version", __version__)
 
     def __call__(self, environ, start_response):
-        api = is_api_path(environ.get("PATH_INFO", ""))
+        api = _is_api_path(environ.get("PATH_INFO", ""))
         vary = api and "HTTP_ORIGIN" not in environ
         version, page_headers = self.version, self.page_headers
 
