@@ -144,12 +144,12 @@ class Card:
         return out
 
     def json_fragment(self) -> orjson.Fragment:
-        """:meth:`to_dict` as compact JSON with sorted keys, encoded once: orjson writes it
+        """:meth:`to_dict` as compact JSON (its key order), encoded once: orjson writes it
         into a report as it is (``Report.to_dict(card_view=Card.json_fragment)``), so the
         API does not build and encode the same printing's dict for every report."""
         fragment = self._json
         if fragment is None:
-            fragment = orjson.Fragment(orjson.dumps(self.to_dict(), option=orjson.OPT_SORT_KEYS))
+            fragment = orjson.Fragment(orjson.dumps(self.to_dict()))
             object.__setattr__(self, "_json", fragment)
         return fragment
 

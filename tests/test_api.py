@@ -19,6 +19,7 @@ import deckcheck
 from deckcheck import cards as cards_module
 from deckcheck import create_app
 from deckcheck.parse import count_lines
+from deckcheck.problems import REPORT_KEYS
 from deckcheck.engine import check
 from deckcheck.errors import wants_json
 from deckcheck.formats import default_formats
@@ -429,16 +430,27 @@ def test_docs_page_renders_every_operation_without_external_assets(client):
     assert "http://" not in page and "https://" not in page
 
 
-def test_responses_are_compact_sorted_utf8_json(client):
-    """The report is encoded by the app's JSON provider (orjson): sorted keys, no spaces, UTF-8."""
+def test_responses_are_compact_ordered_utf8_json(client):
+    """The report is encoded by the app's JSON provider (orjson): keys in the report's own
+    order (the verdict first), no spaces, UTF-8."""
     answer = client.post("/api/v1/validate", json={"decklist": "4 Nest Ball SVI 181", "as_of": "2026-05-01"})
     body = answer.get_data()
     assert "Pokémon".encode() in body and b"\\u00e9" not in body
-    assert body.startswith(b'{"as_of":"2026-05-01","basic_pokemon":0,')
-    # exactly what Flask's own provider writes, with the standard library's encoder
-    assert body == (json.dumps(answer.get_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                    + "\n").encode()
+    assert body.startswith(b'{"valid":false,"format":"standard","format_name":"Standard","as_of":"2026-05-01",')
+    report = answer.get_json()  # json keeps the order it reads
+    assert tuple(report) == REPORT_KEYS
+    assert list(report["cards"][0]) == ["line", "count", "text", "name", "set", "number", "resolution",
+                                        "suggestions", "legal", "legal_via", "banned", "card"]
+    assert list(report["cards"][0]["card"]) == list(cards_module.get_db().find("SVI", "181").to_dict())
+    # exactly what the standard library's encoder writes in compact form
+    assert body == (json.dumps(report, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
     assert answer.headers["Content-Length"] == str(len(body))
+
+
+def test_errors_are_compact_json_in_envelope_order(client):
+    answer = client.get("/api/v1/nowhere")
+    assert answer.status_code == 404
+    assert answer.get_data().startswith(b'{"error":{"code":"not_found","message":')
 
 
 @pytest.mark.parametrize("deck", ["standard-legal-dragapult.txt", "ptcgl-en-charizard.txt", "tricky-names.txt"])
