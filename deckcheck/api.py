@@ -17,7 +17,7 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
 from . import __version__, cards, chat, errors
-from .engine import check
+from .engine import ResolvedLine, check
 from .formats import default_formats
 from .names import lookup_key
 from .parse import count_lines
@@ -232,9 +232,9 @@ def validate():
     as_of = body.get("as_of") or query.get("as_of")
     report = check(text, fmt, as_of)
     # the dict already has ReportSchema's exact shape (tests hold them together); a
-    # second marshmallow dump would cost as much as the check itself. Printings go in
-    # as the JSON each card encodes once.
-    data = report.to_dict(card_view=cards.Card.json_fragment)
+    # second marshmallow dump would cost as much as the check itself. Card lines go in
+    # as JSON encoded once per line text (format and date), but for the line number.
+    data = report.to_dict(line_view=ResolvedLine.json_fragment)
     if query.get("style") == "chat":
         base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url
         data["chat"] = chat.reply(report, chat.link_for(base, text, report))

@@ -24,14 +24,12 @@ import orjson
 from rapidfuzz import fuzz, process
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
-from .names import basic_energy_type, lookup_key, name_key
+from .names import MEMO_MAX_LEN, basic_energy_type, lookup_key, name_key
 from .parse import CardLine
 
 DEFAULT_DB_FILE = "cards.json.gz"
 #: resolutions a database keeps (a dict per database, emptied when full)
 RESOLVE_MEMO_SIZE = 8192
-#: texts longer than this (a name, a set code or a number) are never memoised
-_MEMO_MAX_LEN = 200
 _NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
 RULE_BOX_SUBTYPES = frozenset(
     {"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "Radiant", "Prism Star", "ACE SPEC",
@@ -47,7 +45,7 @@ def number_key(number: str | None) -> tuple[str, int, str] | None:
     """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
     if number is None:
         return None
-    return _number_key(number) if len(number) <= _MEMO_MAX_LEN else _number_key.__wrapped__(number)
+    return _number_key(number) if len(number) <= MEMO_MAX_LEN else _number_key.__wrapped__(number)
 
 
 @lru_cache(maxsize=8192)
@@ -144,9 +142,9 @@ class Card:
         return out
 
     def json_fragment(self) -> orjson.Fragment:
-        """:meth:`to_dict` as compact JSON (its key order), encoded once: orjson writes it
-        into a report as it is (``Report.to_dict(card_view=Card.json_fragment)``), so the
-        API does not build and encode the same printing's dict for every report."""
+        """:meth:`to_dict` as compact JSON (its key order), encoded once: orjson writes it as it
+        is into a card line's JSON (``ResolvedLine.json_fragment``), so a new line does not
+        build and encode the same printing's dict again."""
         fragment = self._json
         if fragment is None:
             fragment = orjson.Fragment(orjson.dumps(self.to_dict()))
@@ -195,6 +193,9 @@ class CardDB:
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
     #: database starts empty and never answers from another one's cards
     _memo: dict[tuple, Resolution] = field(default_factory=dict, repr=False, compare=False)
+    #: the engine's card lines resolved without a format (engine.LineFacts), on the database
+    #: object for the same reason
+    _lines: dict = field(default_factory=dict, repr=False, compare=False)
     #: what :meth:`info` answers, made on its first call
     _info: dict | None = field(default=None, repr=False, compare=False)
 
@@ -307,7 +308,7 @@ class CardDB:
         hit = memo.get(key)
         if hit is None:
             hit = self._resolve(*key)
-            if all(part is None or len(part) <= _MEMO_MAX_LEN for part in key):
+            if all(part is None or len(part) <= MEMO_MAX_LEN for part in key):
                 if len(memo) >= RESOLVE_MEMO_SIZE:
                     memo.clear()
                 memo[key] = hit
@@ -318,9 +319,15 @@ class CardDB:
         loop may look in it first and call ``resolve_parts`` on a miss. Read only."""
         return self._memo
 
+    def line_memo(self) -> dict:
+        """The engine's memo of card lines resolved without a format (line text ->
+        ``engine.LineFacts``, bounded by the engine)."""
+        return self._lines
+
     def clear_memo(self) -> None:
-        """Forget the memoised resolutions (benchmarks use it to time cold lookups)."""
+        """Forget the memoised resolutions and lines (benchmarks use it to time cold lookups)."""
         self._memo.clear()
+        self._lines.clear()
 
     def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
         code = (set_code or "").upper()

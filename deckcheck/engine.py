@@ -3,20 +3,54 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
+import orjson
+
 from . import cards as _cards
-from .cards import Card, CardDB
+from .cards import Card, CardDB, Resolution
 from .formats import Ban, Format, FormatError, default_formats
-from .names import name_key
+from .names import MEMO_MAX_LEN, name_key
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
 
 
+#: most card lines one format remembers per database version and date (see :class:`LineFacts`)
+LINE_MEMO_SIZE = 2048
+
+
+class LineFacts:
+    """What a card line comes to in one format, on one date, with one database: the printing
+    it names, how it was matched, its legality, and (made on first use) its JSON after the line
+    number.
+
+    Real lists share most of their lines, so :func:`resolve_rows` keeps these per line text
+    (:meth:`Format.line_memo`, or :meth:`CardDB.line_memo` without a format) and every deck with
+    the line gets the same facts. They hold the count, name, set code and number they were made
+    for: a row with the same text but other values (a JSON deck's entry can be written as
+    anything) gets new facts.
+    """
+
+    __slots__ = ("count", "name", "set_code", "number", "card", "method", "suggestions", "name_differs",
+                 "legal_via", "ban", "json_tail")
+
+    def __init__(self, count: int, name: str, set_code: str | None, number: str | None, res: Resolution,
+                 legal_via: Card | None, ban: Ban | None) -> None:
+        self.count, self.name, self.set_code, self.number = count, name, set_code, number
+        self.card, self.method, self.suggestions, self.name_differs = (res.card, res.method, res.suggestions,
+                                                                       res.name_differs)
+        self.legal_via, self.ban = legal_via, ban
+        self.json_tail: bytes | None = None  # ResolvedLine.json_fragment() after '{"line":N,'
+
+
 @dataclass(slots=True)
 class ResolvedLine:
-    """A card line with the printing it resolved to and its legality in the format."""
+    """A card line with the printing it resolved to and its legality in the format.
+
+    Made by :func:`resolve_rows` and not changed afterwards: ``facts`` (shared with every
+    deck that has the same line) holds its encoded JSON.
+    """
 
     line: int
     raw: str
@@ -31,6 +65,7 @@ class ResolvedLine:
     ban: Ban | None = None
     section: str | None = None
     name_differs: bool = False
+    facts: LineFacts | None = field(default=None, repr=False, compare=False)
 
     @property
     def legal(self) -> bool | None:
@@ -51,6 +86,22 @@ class ResolvedLine:
             "banned": ban is not None,
             "card": (card.to_dict() if card_view is None else card_view(card)) if known else None,
         }
+
+    def json_fragment(self) -> orjson.Fragment:
+        """``to_dict(card_view=Card.json_fragment)`` as JSON (what the API writes for the line).
+
+        Everything after the line number is the same for every deck with this line in this
+        format on this date, so that part is encoded once, on the shared :class:`LineFacts`.
+        """
+        facts = self.facts
+        tail = facts.json_tail if facts is not None else None
+        if tail is None:
+            view = self.to_dict(Card.json_fragment)
+            del view["line"]  # the first key: the rest follows it
+            tail = orjson.dumps(view)[1:]
+            if facts is not None:
+                facts.json_tail = tail
+        return orjson.Fragment(b'{"line":%d,%b' % (self.line, tail))
 
 
 class Deck:
@@ -144,32 +195,45 @@ def resolve_lines(parsed: ParseResult, db: CardDB, fmt: Format | None = None,
 def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
                  on: dt.date | None = None) -> list[ResolvedLine]:
     """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read`."""
-    table = fmt.legality_table(db, on) if fmt is not None else None
+    if fmt is None:
+        table, memo = None, db.line_memo()
+    else:
+        table, memo = fmt.legality_table(db, on), fmt.line_memo(db, on)
     known = db.resolution_memo()  # looked in before calling resolve_parts: a call per line costs more
     new, out = object.__new__, []
     for n, section, fields in rows:
-        name, set_code, number = fields["name"], fields["set_code"], fields["number"]
-        res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number)
-        card = res.card
-        via = ban = None
-        if card is not None and table is not None:
-            via, ban = table.get(card.id) or fmt.legality(card, db, on)
+        raw, count, name = fields["raw"], fields["count"], fields["name"]
+        set_code, number = fields["set_code"], fields["number"]
+        facts = memo.get(raw)
+        if (facts is None or facts.name != name or facts.number != number or facts.set_code != set_code
+                or facts.count != count):
+            res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number)
+            card = res.card
+            via = ban = None
+            if card is not None and table is not None:
+                via, ban = table.get(card.id) or fmt.legality(card, db, on)
+            facts = LineFacts(count, name, set_code, number, res, via, ban)
+            if len(raw) <= MEMO_MAX_LEN:
+                if len(memo) >= LINE_MEMO_SIZE:
+                    memo.clear()
+                memo[raw] = facts
         # ResolvedLine(...) set slot by slot, inline: the generated __init__ behind a class call
         # (or any helper call) was a third of a line's resolution
         ln = new(ResolvedLine)
         ln.line = n
-        ln.raw = fields["raw"]
-        ln.count = fields["count"]
+        ln.raw = raw
+        ln.count = count
         ln.name = name
         ln.set_code = set_code
         ln.number = number
-        ln.card = card
-        ln.method = res.method
-        ln.suggestions = res.suggestions
-        ln.legal_via = via
-        ln.ban = ban
+        ln.card = facts.card
+        ln.method = facts.method
+        ln.suggestions = facts.suggestions
+        ln.legal_via = facts.legal_via
+        ln.ban = facts.ban
         ln.section = section
-        ln.name_differs = res.name_differs
+        ln.name_differs = facts.name_differs
+        ln.facts = facts
         out.append(ln)
     return out
 

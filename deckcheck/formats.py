@@ -112,6 +112,7 @@ class Format:
     rule_sources: dict[str, str] = field(default_factory=dict)  # rule -> format id that set it
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
     _plan: list = field(default_factory=list, compare=False, repr=False)
+    _lines: dict = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict:
         """The public description served by ``GET /api/v1/formats``."""
@@ -182,6 +183,17 @@ class Format:
                 self._memo.clear()
             table = self._memo[key] = {}
         return table
+
+    def line_memo(self, db: CardDB, on: dt.date) -> dict:
+        """The engine's memo of card lines in this format for one database and date (line text ->
+        ``engine.LineFacts``); the four most recent (database, date) pairs are kept."""
+        key = (db.version, on)
+        memo = self._lines.get(key)
+        if memo is None:
+            if len(self._lines) >= 4:  # a service sees one or two dates at a time
+                self._lines.clear()
+            memo = self._lines[key] = {}
+        return memo
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised."""

@@ -66,11 +66,12 @@ def basic_energy_type(name: str) -> str | None:
     This reads the name only; whether a printing really is basic Energy is
     decided from the card database.
     """
-    return _basic_energy_type(name) if len(name) <= _MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
+    return _basic_energy_type(name) if len(name) <= MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
 
 
-#: names longer than this are not kept in the memo of :func:`basic_energy_type`
-_MEMO_MAX_LEN = 200
+#: the longest text (a line, a name, a set code, a number) any of deckcheck's memos keeps: they
+#: hold the short texts real lists repeat, and a flood of long ones cannot fill memory
+MEMO_MAX_LEN = 200
 
 
 @lru_cache(maxsize=4096)

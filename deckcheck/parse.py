@@ -27,6 +27,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
+from .names import MEMO_MAX_LEN
 from .problems import Problem
 
 #: the largest number of copies one card line may ask for
@@ -163,8 +164,6 @@ class ParseResult:
 # What a non-empty line is, independent of its number and of the section in force: the first
 # item of the tuple _classify() returns.
 _CARD, _HEADER, _TOTAL, _BANNER, _BAD_COUNT, _UNPARSED, _BLANK = range(7)
-#: lines longer than this are classified without the memo (it holds short, repeated lines)
-_MEMO_MAX_LEN = 200
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
 # the usual card line, "4 Nest Ball SVI 181" or "1 Mimikyu PAL 97 PH", single-spaced with nothing
 # around it; the name's tokens are matched lazily, so the set and number are the last two tokens
@@ -224,7 +223,7 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     result, rows = ParseResult(), []
     headers, new = result.headers, object.__new__
     section: str | None = None
-    memo, limit = _classify, _MEMO_MAX_LEN
+    memo, limit = _classify, MEMO_MAX_LEN  # longer lines are classified without the memo
     for n, raw in enumerate(_split_lines(text), start=1):
         if not raw:
             continue

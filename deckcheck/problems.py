@@ -241,9 +241,9 @@ class Report:
             parts.append(f"{w} warning{'s' if w != 1 else ''}")
         return ", ".join(parts) + "."
 
-    def to_dict(self, card_view=None) -> dict:
-        """The report as JSON-ready values (ReportSchema's shape). ``card_view(card)`` writes each
-        printing, by default ``Card.to_dict``; the API passes ``Card.json_fragment``."""
+    def to_dict(self, line_view=None) -> dict:
+        """The report as JSON-ready values (ReportSchema's shape). ``line_view(line)`` writes each
+        card line, by default ``line.to_dict()``; the API passes ``ResolvedLine.json_fragment``."""
         errors, warnings = self._tally()
         return {
             "valid": not errors,
@@ -252,7 +252,7 @@ class Report:
             "as_of": self.as_of,
             "summary": self._summary(errors, warnings),
             "problems": [p.to_dict() for p in self.problems],
-            "cards": [line.to_dict(card_view) for line in self.lines],
+            "cards": [line.to_dict() for line in self.lines] if line_view is None else [*map(line_view, self.lines)],
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),

@@ -188,3 +188,103 @@ def test_resolved_lines_have_every_field_as_the_constructor_sets_it() -> None:
         for ln in lines:
             values = {f.name: getattr(ln, f.name) for f in dataclasses.fields(engine.ResolvedLine)}
             assert engine.ResolvedLine(**values) == ln
+
+
+# -- the line memo (engine.LineFacts) ----------------------------------------
+
+def _line_json(ln) -> bytes:
+    import orjson
+
+    return orjson.dumps(ln.json_fragment())
+
+
+@pytest.mark.parametrize(("stem", "fmt", "on"), [*GOLDEN, ("ptcgl-en-charizard", "standard", "2020-01-01")],
+                         ids=[".".join(case) for case in GOLDEN] + ["before-range"])
+def test_a_lines_json_is_its_to_dict_encoded_before_and_after_the_memo_holds_it(stem, fmt, on):
+    import orjson
+
+    from deckcheck.cards import Card
+
+    text = _deck_path(stem).read_text(encoding="utf-8")
+    for _ in range(2):  # the first check may fill the memo, the second reads it
+        report = deckcheck.check(text, fmt, on)
+        assert report.lines
+        for ln in report.lines:
+            assert _line_json(ln) == orjson.dumps(ln.to_dict(Card.json_fragment))
+            assert json.loads(_line_json(ln)) == ln.to_dict()
+
+
+def test_decks_share_a_lines_facts_but_not_its_line_number():
+    first = deckcheck.check("4 Iono PAL 185\n56 Basic {P} Energy SVE 5\n", "standard", "2026-05-01")
+    second = deckcheck.check("Trainer: 4\n\n4 Iono PAL 185\n", "standard", "2026-05-01")
+    a, b = first.lines[0], second.lines[0]
+    assert (a.line, b.line) == (1, 3)
+    assert a.facts is b.facts
+    assert json.loads(_line_json(a))["line"] == 1 and json.loads(_line_json(b))["line"] == 3
+    assert a.facts.json_tail is not None  # encoded once, for both
+    assert json.loads(_line_json(a)) | {"line": 3} == json.loads(_line_json(b))
+
+
+def test_a_lines_facts_are_per_format_and_date():
+    line = "4 Iono PAL 185"  # regulation mark G: legal until the 2026-04-10 rotation
+    for _ in range(2):  # each answer comes back the same once the memos hold both dates
+        before = deckcheck.check(line, "standard", "2026-04-09").lines[0]
+        after = deckcheck.check(line, "standard", "2026-04-10").lines[0]
+        expanded = deckcheck.check(line, "expanded", "2026-04-10").lines[0]
+        assert (before.legal, after.legal, expanded.legal) == (True, False, True)
+        assert len({id(before.facts), id(after.facts), id(expanded.facts)}) == 3
+        assert [json.loads(_line_json(ln))["legal"] for ln in (before, after, expanded)] == [True, False, True]
+
+
+def test_rows_with_one_text_but_other_fields_get_their_own_facts():
+    """A JSON deck's line text is its entry written out: never trust it alone as the key."""
+    from deckcheck import cards
+
+    db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
+
+    def row(name, set_code, number, count=4):
+        return (1, None, {"line": 0, "raw": "same text", "count": count, "name": name, "set_code": set_code,
+                          "number": number, "section": None, "tag": None})
+
+    iono = engine.resolve_rows([row("Iono", "PAL", "185")], db, fmt, on)[0]
+    dreepy = engine.resolve_rows([row("Dreepy", "TWM", "128")], db, fmt, on)[0]
+    three = engine.resolve_rows([row("Dreepy", "TWM", "128", count=3)], db, fmt, on)[0]
+    assert (iono.card.name, dreepy.card.name, three.card.name) == ("Iono", "Dreepy", "Dreepy")
+    by_name = [engine.resolve_rows([row(name, None, None)], db, fmt, on)[0] for name in ("Iono", "Dreepy", "Iono")]
+    assert [ln.card.name for ln in by_name] == ["Iono", "Dreepy", "Iono"]
+    by_code = [engine.resolve_rows([row("Dreepy", code, "128")], db, fmt, on)[0] for code in ("TWM", None)]
+    assert [ln.set_code for ln in by_code] == ["TWM", None]
+    assert [json.loads(_line_json(ln))["set"] for ln in by_code] == ["TWM", None]
+    by_number = [engine.resolve_rows([row("Dreepy", "TWM", number)], db, fmt, on)[0] for number in ("128", "999")]
+    assert [json.loads(_line_json(ln))["number"] for ln in by_number] == ["128", "999"]
+    assert [json.loads(_line_json(ln))["count"] for ln in (iono, dreepy, three)] == [4, 4, 3]
+    assert json.loads(_line_json(dreepy))["card"]["name"] == "Dreepy"
+
+
+@pytest.mark.parametrize("with_format", [True, False], ids=["format", "no-format"])
+def test_the_line_memo_is_bounded(monkeypatch, with_format):
+    from deckcheck import cards
+
+    db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
+    memo = fmt.line_memo(db, on) if with_format else db.line_memo()
+    monkeypatch.setattr(engine, "LINE_MEMO_SIZE", 3)
+    text = "\n".join(f"{n} Basic {{P}} Energy SVE 5" for n in range(1, 9))
+    for _ in range(2):
+        lines = engine.resolve_lines(parse(text), db, *((fmt, on) if with_format else ()))
+        assert [ln.count for ln in lines] == list(range(1, 9))
+        assert {ln.card.name for ln in lines} == {"Psychic Energy"}
+        assert 0 < len(memo) <= 3
+
+
+def test_a_long_line_is_not_kept_in_the_memo():
+    from deckcheck import cards
+    from deckcheck.names import MEMO_MAX_LEN
+
+    db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
+    memo = fmt.line_memo(db, on)
+    long_line = "4 Iono" + " " * MEMO_MAX_LEN + "PAL 185"
+    report = deckcheck.check(long_line, fmt, on)
+    assert report.lines[0].card.name == "Iono" and report.lines[0].facts is not None
+    assert long_line not in memo
+    short = deckcheck.check("4 Iono PAL 185", fmt, on)
+    assert memo["4 Iono PAL 185"] is short.lines[0].facts

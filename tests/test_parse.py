@@ -527,7 +527,7 @@ def test_memo_is_bounded_and_skips_long_lines() -> None:
     parse_module._classify.cache_clear()
     long_name = "Very " * 60 + "Long Ball"
     line = f"4 {long_name} SVI 181"
-    assert len(line) > parse_module._MEMO_MAX_LEN
+    assert len(line) > parse_module.MEMO_MAX_LEN
     card = _only(parse(f"Trainer: 1\n{line}"))
     assert (card.line, card.count, card.name, card.set_code, card.number, card.section) == (
         2, 4, long_name, "SVI", "181", "trainer")
