@@ -98,6 +98,17 @@ class Pool:
         return None
 
 
+def _memo_for(memos: dict, key: tuple, most: int) -> dict:
+    """The memo dict ``memos`` holds for ``key``, new if need be; all are forgotten when a
+    new key would make more than ``most``."""
+    memo = memos.get(key)
+    if memo is None:
+        if len(memos) >= most:
+            memos.clear()
+        memo = memos[key] = {}
+    return memo
+
+
 @dataclass(frozen=True)
 class Format:
     id: str
@@ -175,25 +186,14 @@ class Format:
         return None
 
     def legality_table(self, db: CardDB, on: dt.date) -> dict[str, tuple[Card | None, Ban | None]]:
-        """The memo of :meth:`legality` answers for one database and date (card id -> answer)."""
-        key = (db.version, on)
-        table = self._memo.get(key)
-        if table is None:
-            if len(self._memo) >= 64:  # a long-running service sees few distinct dates
-                self._memo.clear()
-            table = self._memo[key] = {}
-        return table
+        """The memo of :meth:`legality` answers for one database and date (card id -> answer);
+        a long-running service sees few distinct dates: at most 64 are kept."""
+        return _memo_for(self._memo, (db.version, on), 64)
 
     def line_memo(self, db: CardDB, on: dt.date) -> dict:
         """The engine's memo of card lines in this format for one database and date (line text ->
-        ``engine.LineFacts``); the four most recent (database, date) pairs are kept."""
-        key = (db.version, on)
-        memo = self._lines.get(key)
-        if memo is None:
-            if len(self._lines) >= 4:  # a service sees one or two dates at a time
-                self._lines.clear()
-            memo = self._lines[key] = {}
-        return memo
+        ``engine.LineFacts``); a service sees one or two dates at a time: at most 4 are kept."""
+        return _memo_for(self._lines, (db.version, on), 4)
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised."""

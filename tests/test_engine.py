@@ -288,3 +288,14 @@ def test_a_long_line_is_not_kept_in_the_memo():
     assert long_line not in memo
     short = deckcheck.check("4 Iono PAL 185", fmt, on)
     assert memo["4 Iono PAL 185"] is short.lines[0].facts
+
+
+def test_a_format_keeps_line_memos_for_few_dates():
+    from deckcheck import cards
+
+    db, fmt = cards.get_db(), engine.get_format("standard")
+    dates = [dt.date(2026, 4, day) for day in range(5, 12)]  # across the 2026-04-10 rotation
+    memos = [fmt.line_memo(db, on) for on in dates]
+    assert len(fmt._lines) <= 4 and fmt.line_memo(db, dates[-1]) is memos[-1]
+    for on in dates:
+        assert deckcheck.check("4 Iono PAL 185", fmt, on).lines[0].legal is (on < dt.date(2026, 4, 10))
