@@ -180,9 +180,8 @@ class ReportedLine:
                    data["resolution"], tuple(data.get("suggestions") or ()), data.get("legal"),
                    data.get("legal_via"), bool(data.get("banned")), data.get("card"))
 
-    def to_dict(self, card_view=None) -> dict:
-        """As ``ResolvedLine.to_dict``; ``card_view`` is for printings (Card objects): the card
-        read back is already a dict, copied."""
+    def to_dict(self) -> dict:
+        """As ``ResolvedLine.to_dict``; the card read back is already a dict, copied."""
         return {
             "line": self.line, "count": self.count, "text": self.raw, "name": self.name,
             "set": self.set_code, "number": self.number, "resolution": self.method,
