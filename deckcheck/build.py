@@ -238,7 +238,7 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         {
             "id": s["id"], "name": s["name"], "series": s.get("series_id"), "code": s.get("ptcgl_code"),
             "aliases": sorted(set(s.get("code_aliases") or [])), "release": s.get("releaseDate"),
-            "official_count": s.get("official_count"),
+            "official_count": s.get("official_count"), "image": set_image_path(s),
         }
         for s in sets
     ]
@@ -257,6 +257,24 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         "sets": out_sets,
         "cards": rows,
     }
+
+
+def set_image_path(s: dict) -> str | None:
+    """Where a set's card images live under the image host, e.g. ``en/sv/sv01``.
+
+    TCGdex gives each card an ``image`` base URL, ``<assets host>/<lang>/<serie id>/<set id>/<local
+    id>`` (a quality and an extension, ``/low.webp``, are appended to fetch it). A sync takes the
+    set's path from its cards' URLs (``image`` on the set record, None when no card has one); the
+    shipped snapshot dropped the field, so it is derived from the serie and set ids. A card's own
+    URL adds its local id, the part of its TCGdex id after ``<set id>-`` (see ``cards.Card``), so
+    no card row stores anything for its image.
+    """
+    if "image" in s:
+        return s["image"] or None
+    series = s.get("series_id")
+    if not series or not s.get("id"):
+        return None
+    return f"en/{series}/{s['id']}"
 
 
 def _check_records(sets: list[dict], cards: list[dict]) -> None:

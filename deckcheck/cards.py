@@ -64,6 +64,8 @@ class CardSet:
     aliases: tuple[str, ...]
     release: str | None
     official_count: int | None
+    #: where the set's card images live under the image host (``en/sv/sv01``), or None
+    image: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,13 @@ class Card:
     def label(self) -> str:
         """``Nest Ball (SVI 181)`` for messages."""
         return f"{self.name} ({self.set_code} {self.number})"
+
+    @property
+    def image_id(self) -> str | None:
+        """The printing's TCGdex local id (``sv01-001`` -> ``001``), the last part of its image
+        URL; None for a card TCGdex does not have (``ptcgio:`` ids)."""
+        prefix = self.set_id + "-"
+        return self.id[len(prefix):] if self.id.startswith(prefix) and len(self.id) > len(prefix) else None
 
     def to_dict(self) -> dict:
         # a report asks for the same few cards again and again: a copy of the view made once,
@@ -385,7 +394,7 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
         raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
     sets = {
         s["id"]: CardSet(s["id"], s["name"], s.get("series"), s.get("code"), tuple(s.get("aliases") or ()),
-                         s.get("release"), s.get("official_count"))
+                         s.get("release"), s.get("official_count"), s.get("image"))
         for s in raw["sets"]
     }
     # what a card takes from its set, once per set

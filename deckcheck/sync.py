@@ -197,6 +197,8 @@ class CardSchema(_Base):
     resistances = _opt(fields.List, fields.Nested(_WeaknessSchema))
     retreat = _opt(fields.Integer)
     legal = _opt(fields.Dict)
+    #: the printing's image base URL, ``<assets host>/<lang>/<serie id>/<set id>/<local id>``
+    image = _opt()
 
 
 #: one instance each: building a marshmallow schema costs more than loading a card with it
@@ -685,6 +687,22 @@ def _sort_local(local_id: str):
     return (m.group(1), int(m.group(2)), m.group(3)) if m else (local_id, 0, "")
 
 
+def set_image_paths(cards: list[dict]) -> dict[str, str]:
+    """Set id -> the path of its card images under the image host (``en/sv/sv01``), from the
+    first card whose ``image`` URL ends in ``/<set id>/<local id>``; a set none of whose cards
+    has an image is left out (the page shows its cards as text)."""
+    out: dict[str, str] = {}
+    for c in cards:
+        set_id, image = c["set"]["id"], c.get("image")
+        if set_id in out or not isinstance(image, str):
+            continue
+        path = urlsplit(image).path.strip("/")
+        tail = f"/{set_id}/{c['localId']}"
+        if path.endswith(tail) and len(path) > len(tail):
+            out[set_id] = path[: -len(c["localId"]) - 1]
+    return out
+
+
 def map_catalogue(sets: list[dict], cards: list[dict], previous: _cards.CardDB | None = None,
                   directory: Path | None = None) -> dict:
     """Validated TCGdex sets and cards -> the merged-catalogue dict that :func:`build.build` reads."""
@@ -699,6 +717,9 @@ def map_catalogue(sets: list[dict], cards: list[dict], previous: _cards.CardDB |
             "releaseDate": s.get("releaseDate"), "ptcgl_code": code, "code_aliases": aliases,
             "official_count": (s.get("cardCount") or {}).get("official"),
         })
+    image_of = set_image_paths(cards)
+    for rec in out_sets:
+        rec["image"] = image_of.get(rec["id"])
     stage_votes: dict[str, Counter] = defaultdict(Counter)
     for c in cards:
         if c["category"] == "Pokemon" and c.get("stage") in STAGE_MAP:
