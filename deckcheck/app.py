@@ -69,6 +69,8 @@ def create_app(config: dict | None = None) -> Flask:
         DISCORD_PUBLIC_KEY=None,  # hex; None: /api/v1/discord/interactions answers 503
         DISCORD_RATELIMIT="10 per minute",  # checks per Discord user
         DISCORD_MAX_AGE=300,  # seconds a signed Discord request stays acceptable
+        CARD_IMAGES=True,  # the page shows card images from CARD_IMAGE_HOST; False: text only
+        CARD_IMAGE_HOST=None,  # None: TCGdex's asset server (web.DEFAULT_IMAGE_HOST)
     )
     app.config.from_prefixed_env("DECKCHECK")
     if config:
@@ -91,7 +93,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(discord.bp)
     limits.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
-    app.wsgi_app = StandardHeaders(app.wsgi_app, web.SECURITY_HEADERS)
+    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))
     return app
 
 
@@ -103,7 +105,7 @@ class StandardHeaders:
     """WSGI middleware: the headers every answer carries, whoever made it.
 
     * ``X-Deckcheck-Version`` on every response, so bug reports and caches can tell;
-    * outside ``/api``: the page security headers (``web.SECURITY_HEADERS``: CSP and
+    * outside ``/api``: the page security headers (``web.page_headers``: CSP and
       friends) unless the response set its own;
     * under ``/api``, for a request without ``Origin`` (not from a browser page, so
       flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer

@@ -185,6 +185,16 @@ class Format:
                 return other
         return None
 
+    def legal_other_printing(self, card: Card, db: CardDB, on: dt.date) -> Card | None:
+        """A printing with the same name whose text differs and that is legal (and not banned) on
+        ``on``, newest first; the reprint rule does not cover ``card`` with it, but a player
+        can play it instead."""
+        for other in db.printings_of(card):
+            if other.key == card.key and other.fingerprint != card.fingerprint and \
+                    self.legality(other, db, on) == (other, None):
+                return other
+        return None
+
     def legality_table(self, db: CardDB, on: dt.date) -> dict[str, tuple[Card | None, Ban | None]]:
         """The memo of :meth:`legality` answers for one database and date (card id -> answer);
         a long-running service sees few distinct dates: at most 64 are kept."""

@@ -33,13 +33,8 @@ def export_name(card) -> str:
     return _SUBTITLE.sub("", card.name)
 
 
-def ptcgl_export(report) -> str:
-    """The deck as a clean Pokémon TCG Live export.
-
-    Resolved names and set codes, duplicate lines of one printing merged,
-    section headers with line counts (as PTCGL writes them) and ``Total Cards``.
-    Lines that did not resolve are kept as written, in the section they came from.
-    """
+def _export_groups(report) -> dict[str, dict[tuple, list]]:
+    """Section label -> {(name, set code, number): [copies]}, in list order: what the export writes."""
     groups: dict[str, dict[tuple, list]] = {s: {} for s, _ in SECTIONS}
     for ln in report.lines:
         if ln.card is not None:
@@ -50,12 +45,33 @@ def ptcgl_export(report) -> str:
             key = (ln.name, ln.set_code or "", ln.number or "")
         entry = groups[section].setdefault(key, [0])
         entry[0] += ln.count
+    return groups
+
+
+def section_counts(report) -> dict[str, int]:
+    """Copies per export section (``Pokémon``, ``Trainer``, ``Energy``): the numbers in the export's
+    headers. A card that did not resolve counts in the section its line came from (Trainer in a
+    list without headers), as the export places it."""
+    return {section: sum(count for (count,) in rows.values()) for section, rows in _export_groups(report).items()}
+
+
+def ptcgl_export(report) -> str:
+    """The deck as a clean Pokémon TCG Live export.
+
+    Resolved names and set codes, duplicate lines of one printing merged, section headers
+    with the number of cards in the section (:func:`section_counts`), and ``Total Cards``.
+    PTCGL itself writes the number of lines in a header and Limitless the number of cards;
+    importers ignore the header counts, so the export states the same card counts as the
+    page's counts table. Lines that did not resolve are kept as written, in the section
+    they came from.
+    """
+    groups = _export_groups(report)
     out = []
     for section, label in SECTIONS:
         rows = groups[section]
         if not rows:
             continue
-        out.append(f"{label}: {len(rows)}")
+        out.append(f"{label}: {sum(count for (count,) in rows.values())}")
         for (name, code, number), (count,) in rows.items():
             out.append(" ".join(str(x) for x in (count, name, code, number) if x != ""))
         out.append("")

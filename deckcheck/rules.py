@@ -314,12 +314,11 @@ def not_in_format(deck, ctx):
 
 def _other_printing_hint(card, ctx) -> str | None:
     """Name a legal printing with the same name whose text differs, the likely source of confusion."""
-    for other in ctx.db.printings_of(card):
-        if other.key == card.key and other.fingerprint != card.fingerprint and \
-                ctx.format.legality(other, ctx.db, ctx.as_of) == (other, None):
-            return (f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
-                    "does not cover this one.")
-    return None
+    other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
+    if other is None:
+        return None
+    return (f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
+            "does not cover this one.")
 
 
 @rule("banned")

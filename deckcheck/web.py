@@ -22,27 +22,57 @@ import re
 import zlib
 from dataclasses import dataclass, field
 
-from flask import Blueprint, current_app, jsonify, render_template, request, url_for
+from urllib.parse import urlencode
+
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
+from . import cards as _cards
+from .deckview import IMAGE_SIZE, Fix, FixError, apply_edits, fixes_for, header_notes, image_url, read_edits
 from .engine import check
 from .formats import default_formats
 from .odds import p_basic_in_opening_hand, percent
 from .parse import count_lines
 from .problems import ERROR, INFO, WARNING
-from .render import ptcgl_export
+from .render import ptcgl_export, section_counts
 
 bp = Blueprint("web", __name__)
 
-#: on every response outside /api, unless it sets its own (added by app.StandardHeaders)
+#: on every response outside /api, unless it sets its own (added by app.StandardHeaders);
+#: ``{images}`` is the card image host when card images are on (:func:`page_headers`)
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'{images}; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
+#: where card images come from unless CARD_IMAGE_HOST says otherwise: TCGdex's asset server
+DEFAULT_IMAGE_HOST = "https://assets.tcgdex.net"
+_HOST = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?")
+
+
+def image_host(config) -> str | None:
+    """The card image origin (``CARD_IMAGE_HOST``) when ``CARD_IMAGES`` is on, else None.
+
+    :raises ValueError: for a host that is not ``http(s)://name[:port]`` (it goes into the CSP).
+    """
+    on = config.get("CARD_IMAGES", True)
+    if not on or (isinstance(on, str) and on.strip().lower() in ("0", "false", "no", "off", "")):
+        return None
+    host = str(config.get("CARD_IMAGE_HOST") or DEFAULT_IMAGE_HOST).rstrip("/")
+    if not _HOST.fullmatch(host):
+        raise ValueError(f"CARD_IMAGE_HOST {host!r} is not an origin such as {DEFAULT_IMAGE_HOST}")
+    return host
+
+
+def page_headers(config) -> dict[str, str]:
+    """The security headers with the CSP's ``img-src`` allowing exactly the card image host."""
+    host = image_host(config)
+    headers = dict(SECURITY_HEADERS)
+    headers["Content-Security-Policy"] = headers["Content-Security-Policy"].format(images=f" {host}" if host else "")
+    return headers
 
 #: cards in an opening hand
 HAND = 7
@@ -52,7 +82,9 @@ DEFAULT_MAX_SHARE_URL = 8000
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
-_SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"), (INFO, "Notes"))
+_SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
+#: the deck grid's groups, in order; a card that did not resolve is in the last
+GROUPS = ("Pokémon", "Trainer", "Energy", "Not recognised")
 
 BROKEN_LINK = ("This share link is broken or incomplete, so no decklist could be read from it. "
                "Ask for the link again, or paste the list into the form.")
@@ -155,6 +187,13 @@ def is_json_deck(text: str) -> bool:
 # -- the result, as the template shows it ---------------------------------------
 
 @dataclass
+class FixView:
+    label: str
+    href: str | None  # reloads the page with the fix applied; None when the list is too long for a link
+    edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
+
+
+@dataclass
 class ProblemView:
     id: str
     code: str
@@ -162,6 +201,7 @@ class ProblemView:
     message: str
     hint: str | None
     lines: tuple[int, ...]
+    fixes: list[FixView] = field(default_factory=list)
 
 
 @dataclass
@@ -177,6 +217,21 @@ class Row:
     via: str | None = None  # the legal reprint, when it is another printing
     suggestions: tuple[str, ...] = ()
     problems: list[ProblemView] = field(default_factory=list)
+    count: int = 0  # copies, for a card line
+    title: str = ""  # the card's name (as written, for a card that did not resolve)
+    printing: str = ""  # "PAL 185"
+    group: str | None = None  # one of GROUPS, for a card line
+    image: str | None = None
+    note: str | None = None  # a header whose count disagrees with the cards under it
+
+    @property
+    def fixes(self) -> list[FixView]:
+        return [f for p in self.problems for f in p.fixes]
+
+    @property
+    def flagged(self) -> bool:
+        """Shown by "only lines with problems": an error or a warning, or a header note."""
+        return self.note is not None or any(p.severity in (ERROR, WARNING) for p in self.problems)
 
     @property
     def worst(self) -> str | None:
@@ -194,13 +249,17 @@ _STATUS = {
 }
 
 
-def _row_for_card(ln, unchecked: bool) -> Row:
-    row = Row(ln.line, ln.raw)
+def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
+    row = Row(ln.line, ln.raw, count=ln.count)
     if ln.card is None:
         row.status = "unknown"
         row.suggestions = tuple(ln.suggestions)
+        row.title, row.group = ln.name, GROUPS[-1]
+        row.printing = " ".join(x for x in (ln.set_code, ln.number) if x)
     else:
         row.card = ln.card.label
+        row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
+        row.image = image_url(ln.card, db, host)
         if unchecked:
             row.status = "unchecked"
         elif ln.ban is not None:
@@ -214,17 +273,19 @@ def _row_for_card(ln, unchecked: bool) -> Row:
     return row
 
 
-def echo_rows(text: str, report, problems: list[ProblemView]) -> list[Row]:
+def echo_rows(text: str, report, problems: list[ProblemView], host: str | None = None) -> list[Row]:
     """Every non-blank line as pasted (JSON decks: every entry), with its marks."""
     unchecked = any(p.rule == "date-out-of-range" for p in report.problems)
-    by_line = {ln.line: _row_for_card(ln, unchecked) for ln in report.lines}
+    db = _cards.get_db()
+    by_line = {ln.line: _row_for_card(ln, unchecked, db, host) for ln in report.lines}
     rows: dict[int, Row] = {}
     if is_json_deck(text):
         rows.update(by_line)
     else:
+        notes = header_notes(text)
         for n, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
             if raw.strip():
-                rows[n] = by_line.get(n) or Row(n, raw)
+                rows[n] = by_line.get(n) or Row(n, raw, note=notes.get(n))
     for pv, problem in zip(problems, report.problems):
         for n in problem.lines:
             row = rows.setdefault(n, Row(n, ""))
@@ -259,19 +320,48 @@ def share_info(text: str, report) -> dict:
     return {"path": path, "url": request.host_url.rstrip("/") + path, "note": None}
 
 
+def _fix_view(fix: Fix, share_path_: str | None) -> FixView:
+    query = urlencode([("fix", p) for p in fix.params])
+    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query)
+
+
+def deck_groups(rows: list[Row]) -> list[dict]:
+    """The card lines by group (GROUPS order), each with its number of cards."""
+    out = []
+    for name in GROUPS:
+        items = [r for r in rows if r.group == name]
+        if items:
+            out.append({"name": name, "rows": items, "cards": sum(r.count for r in items)})
+    return out
+
+
 def result_view(text: str, report) -> dict:
+    host = image_host(current_app.config)
+    share = share_info(text, report)
     problems = [ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
                 for i, p in enumerate(report.problems, start=1)]
+    if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
+        fmt = default_formats()[report.format]
+        for i, fixes in fixes_for(report, fmt, _cards.get_db()).items():
+            problems[i].fixes = [_fix_view(f, share["path"]) for f in fixes]
     groups = [{"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
               for sev, label in _SEVERITY_LABELS]
+    rows = echo_rows(text, report, problems, host)
+    sections = section_counts(report)
     return {
         "report": report,
         "groups": [g for g in groups if g["items"]],
-        "rows": echo_rows(text, report, problems),
+        "notes": [p for p in problems if p.severity == INFO],
+        "rows": rows,
+        "deck": deck_groups(rows),
+        "flagged": sum(r.flagged for r in rows),
+        "images": host is not None,
+        "image_size": IMAGE_SIZE,
         "counts": report.counts,
+        "sections": sections,
         "odds": opening_hand(report),
         "export": ptcgl_export(report),
-        "share": share_info(text, report),
+        "share": share,
     }
 
 
@@ -321,6 +411,10 @@ def index():
                 text = decode_deck(request.args["d"], current_app.config["MAX_DECKLIST_BYTES"])
             else:
                 text = request.args["deck"]
+            if "fix" in request.args:
+                text = _apply_fix(text, page["format"], page["as_of"])
+                if isinstance(text, tuple):  # the fixed list's share link: the address to keep
+                    return redirect(text[0], 303)
             page["decklist"] = text
         else:
             page["format"] = request.args.get("format", page["format"])
@@ -332,6 +426,21 @@ def index():
     except InputError as exc:
         page["error"], status = exc.message, exc.status
     return render_template("web/index.html", **page), status
+
+
+def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str]:
+    """A fix link: the fixed text, or ``(share path of the fixed list,)`` when it has one."""
+    try:
+        fixed = apply_edits(text, read_edits(request.args.getlist("fix")))
+    except FixError as exc:
+        raise InputError(str(exc)) from None
+    check_limits(fixed)
+    fmt, as_of = read_format(format_value), read_date(date_value)
+    path = url_for("web.index", d=encode_deck(fixed), format=fmt, as_of=as_of) if as_of else \
+        url_for("web.index", d=encode_deck(fixed), format=fmt)
+    if len(path) > current_app.config.get("MAX_SHARE_URL_LENGTH", DEFAULT_MAX_SHARE_URL):
+        return fixed
+    return (path + "#verdict",)
 
 
 @bp.route("/extras", methods=["POST"])
@@ -356,6 +465,8 @@ def extras():
     except InputError as exc:
         return jsonify({"error": exc.message}), exc.status
     return jsonify({
+        # the result as the page shows it, from the same template as a submitted form
+        "html": render_template("web/_result.html", result=result_view(body["decklist"], report)),
         "export": ptcgl_export(report),
         "share": share_info(body["decklist"], report),
         "opening_hand": opening_hand(report),

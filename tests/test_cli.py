@@ -352,7 +352,7 @@ def test_fmt_prints_a_clean_export_and_is_idempotent(runner, repo):
                                      "Pokémon: 1\n3 Dreepy TWM 128\n1 Dreepy TWM 128\n")
     result = run(runner, "fmt", "messy.txt")
     assert result.exit_code == 0 and result.stderr == ""
-    assert result.stdout == ("Pokémon: 1\n4 Dreepy TWM 128\n\nTrainer: 1\n3 Nest Ball SVI 181\n\nEnergy: 1\n"
+    assert result.stdout == ("Pokémon: 4\n4 Dreepy TWM 128\n\nTrainer: 3\n3 Nest Ball SVI 181\n\nEnergy: 4\n"
                              "4 Basic {R} Energy MEE 2\n\nTotal Cards: 11\n")
     messy.write_text(result.stdout, encoding="utf-8")
     assert run(runner, "fmt", "messy.txt").stdout == result.stdout
@@ -370,7 +370,7 @@ def test_fmt_write_rewrites_atomically_keeping_mode_and_line_endings(runner, rep
     deck.chmod(0o640)
     result = run(runner, "fmt", "--write", "d.txt")
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "d.txt: reformatted.\n")
-    assert deck.read_bytes() == b"Trainer: 1\r\n4 Nest Ball SVI 181\r\n\r\nTotal Cards: 4\r\n"
+    assert deck.read_bytes() == b"Trainer: 4\r\n4 Nest Ball SVI 181\r\n\r\nTotal Cards: 4\r\n"
     assert stat.S_IMODE(deck.stat().st_mode) == 0o640
     assert sorted(p.name for p in repo.iterdir()) == [".git", "d.txt"]  # no temporary file left
     before = deck.stat().st_mtime_ns
@@ -394,7 +394,7 @@ def test_fmt_usage_errors(runner, repo):
     write(repo / "d.json", '{"cards": [{"count": 4, "name": "Nest Ball", "set": "SVI", "number": "181"}]}')
     result = run(runner, "fmt", "--write", "d.json")
     assert result.exit_code == 2 and "d.json is a JSON deck; --write only rewrites text lists" in result.stderr
-    assert run(runner, "fmt", "d.json").stdout == "Trainer: 1\n4 Nest Ball SVI 181\n\nTotal Cards: 4\n"
+    assert run(runner, "fmt", "d.json").stdout == "Trainer: 4\n4 Nest Ball SVI 181\n\nTotal Cards: 4\n"
     result = run(runner, "fmt", "--write", "-", input="4 Nest Ball SVI 181\n")
     assert result.exit_code == 2 and "--write needs a file, not -" in result.stderr
     write(repo / "bin.txt", b"\x00\x01")
