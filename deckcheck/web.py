@@ -202,6 +202,7 @@ class ProblemView:
     hint: str | None
     lines: tuple[int, ...]
     fixes: list[FixView] = field(default_factory=list)
+    pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
 
 
 @dataclass
@@ -347,6 +348,11 @@ def result_view(text: str, report) -> dict:
     groups = [{"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
               for sev, label in _SEVERITY_LABELS]
     rows = echo_rows(text, report, problems, host)
+    unknown = {r.line: r for r in rows if r.status == "unknown"}
+    if not is_json_deck(text):
+        for pv, p in zip(problems, report.problems):
+            if p.rule == "unknown-card" and len(p.lines) == 1:
+                pv.pick = unknown.get(p.lines[0])
     sections = section_counts(report)
     return {
         "report": report,

@@ -79,10 +79,61 @@ def wait_for_healthz(proc: subprocess.Popen, base: str, seconds: float) -> None:
     raise RuntimeError(f"the server did not answer within {seconds:g} s")
 
 
+class ImageServer:
+    """A stand-in for TCGdex's image host on 127.0.0.1 (the tests have no internet): any
+    ``/<lang>/<serie>/<set>/<local id>/low.webp`` answers a small SVG card naming the printing,
+    and every path asked for is recorded in ``requests``."""
+
+    def __init__(self):
+        import html
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        asked = self.requests = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                asked.append(self.path)
+                parts = self.path.strip("/").split("/")
+                if len(parts) != 5 or parts[-1] != "low.webp":
+                    self.send_error(404)
+                    return
+                label = html.escape(f"{parts[2]} {parts[3]}")
+                body = (f'<svg xmlns="http://www.w3.org/2000/svg" width="245" height="337" viewBox="0 0 245 337">'
+                        f'<rect width="245" height="337" rx="12" fill="#f2c94c"/>'
+                        f'<rect x="12" y="40" width="221" height="150" fill="#6fa8dc"/>'
+                        f'<text x="122" y="260" font-size="22" text-anchor="middle" font-family="sans-serif">{label}'
+                        f'</text></svg>').encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "image/svg+xml")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 @pytest.fixture(scope="session")
-def live_server():
-    """Base URL of the app served by a real gunicorn on 127.0.0.1 for the whole session."""
-    proc, base = start_gunicorn()
+def image_server():
+    server = ImageServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(image_server):
+    """Base URL of the app served by a real gunicorn on 127.0.0.1 for the whole session; its
+    card images come from the local stand-in (``image_server``)."""
+    proc, base = start_gunicorn(env={"DECKCHECK_CARD_IMAGE_HOST": image_server.base})
     yield base
     proc.terminate()
     try:

@@ -1,26 +1,17 @@
 /* deckcheck: progressive enhancement of the decklist form.
  *
- * Without this script the form posts to "/" and the server renders the result.
- * With it, the list is validated while typing (debounced) through the JSON API,
- * POST /api/v1/validate, and the page's extras (PTCGL export, share link,
- * opening-hand odds) come from POST /extras. The result is built from DOM nodes
- * with textContent only: user text is never parsed as HTML.
+ * Without this script the form posts to "/" and the server renders the result, and every
+ * fix is a link that reloads the page with the fix applied. With it, the list is checked
+ * while typing (debounced) through POST /extras, which answers the result as the server's
+ * template renders it; a fix edits the text box and checks again; an unknown card offers
+ * cards from the lookup API (GET /api/v1/cards) to pick. Nodes the script makes itself
+ * take text through textContent only.
  */
 (function () {
   "use strict";
 
   var DELAY_MS = 400;
   var LINE_BREAK = /\r\n|\r|\n/;
-  var SEVERITIES = [["error", "Errors"], ["warning", "Warnings"], ["info", "Notes"]];
-  var STATUS = {
-    "legal": ["\u2713", "Legal"],
-    "not-legal": ["\u2717", "Not legal"],
-    "banned": ["\u2717", "Banned"],
-    "unknown": ["?", "Unknown card"],
-    "unchecked": ["\u2013", "Legality not checked"],
-    "unread": ["\u2717", "Not a card line"]
-  };
-
   var form = document.getElementById("deck-form");
   var result = document.getElementById("result");
   if (!form || !result || !window.fetch || !window.Promise) {
@@ -31,8 +22,8 @@
   var date = form.elements.namedItem("as_of");
   var live = document.getElementById("live-status");
   var formatHelp = document.getElementById("format-help");
-  var validateUrl = form.getAttribute("data-validate-url");
   var extrasUrl = form.getAttribute("data-extras-url");
+  var cardsUrl = form.getAttribute("data-cards-url");
 
   var timer = null;
   var seq = 0;
@@ -63,10 +54,6 @@
     return node;
   }
 
-  function hidden(text) {
-    return el("span", {className: "visually-hidden"}, [text]);
-  }
-
   function setStatus(text) {
     if (live) {
       live.textContent = text;
@@ -75,232 +62,135 @@
 
   /* -- the result ------------------------------------------------------------- */
 
-  function isJsonDeck(text) {
-    return text.replace(/^\ufeff/, "").trim().charAt(0) === "{";
-  }
+  // the user's choices in the result (view, "only lines with problems") survive a re-check
+  var chosen = {};
+  // the text the result on the page was made from: a fix applies to that text only
+  var shownText = result.firstElementChild ? deck.value : null;
 
-  function cardLabel(card) {
-    return card.name + " (" + card.set + " " + card.number + ")";
-  }
-
-  function rowStatus(entry, unchecked) {
-    if (!entry.card) { return "unknown"; }
-    if (unchecked) { return "unchecked"; }
-    if (entry.banned) { return "banned"; }
-    return entry.legal ? "legal" : "not-legal";
-  }
-
-  function buildRows(text, report, problems, extras) {
-    var unchecked = (report.problems || []).some(function (p) { return p.rule === "date-out-of-range"; });
-    var viaLabels = (extras && extras.legal_via) || {};
-    var byLine = {};
-    (report.cards || []).forEach(function (entry) {
-      var row = {line: entry.line, text: entry.text || "", status: rowStatus(entry, unchecked), problems: []};
-      if (entry.card) {
-        row.card = cardLabel(entry.card);
-        if (row.status === "legal" && entry.legal_via) {
-          row.via = viaLabels[String(entry.line)] || entry.legal_via;
-        }
-      } else {
-        row.suggestions = entry.suggestions || [];
-      }
-      byLine[entry.line] = row;
-    });
-    var rows = {};
-    if (isJsonDeck(text)) {
-      rows = byLine;
-    } else {
-      text.replace(/^\ufeff/, "").split(LINE_BREAK).forEach(function (raw, i) {
-        if (raw.trim()) {
-          rows[i + 1] = byLine[i + 1] || {line: i + 1, text: raw, status: null, problems: []};
-        }
-      });
-    }
-    problems.forEach(function (p) {
-      (p.lines || []).forEach(function (n) {
-        var row = rows[n] || (rows[n] = {line: n, text: "", status: null, problems: []});
-        row.problems.push(p);
-        if (p.rule === "unparsed-line" && !row.status) {
-          row.status = "unread";
-        }
-      });
-    });
-    return Object.keys(rows).map(Number).sort(function (a, b) { return a - b; })
-      .map(function (n) { return rows[n]; });
-  }
-
-  function worst(problems) {
-    for (var i = 0; i < SEVERITIES.length; i++) {
-      var sev = SEVERITIES[i][0];
-      if (problems.some(function (p) { return p.severity === sev; })) {
-        return sev;
+  function remember(event) {
+    var target = event.target;
+    if (target && (target.name === "deck-view" || target.id === "only-problems")) {
+      chosen[target.id] = target.checked;
+      if (target.name === "deck-view") {
+        chosen[target.id === "view-cards" ? "view-text" : "view-cards"] = !target.checked;
       }
     }
-    return null;
   }
 
-  function verdictSection(report) {
-    var ok = report.valid === true;
-    return el("section", {
-      id: "verdict", className: "verdict verdict--" + (ok ? "valid" : "invalid"), tabindex: "-1",
-      "aria-labelledby": "verdict-title", "data-valid": ok ? "true" : "false"
-    }, [
-      el("h2", {id: "verdict-title", className: "verdict-title"}, [
-        el("span", {className: "verdict-icon", "aria-hidden": "true"}, [ok ? "\u2713" : "\u2717"]), " ",
-        el("span", {className: "verdict-word"}, [ok ? "Valid" : "Not valid"])
-      ]),
-      el("p", {className: "verdict-summary"}, [report.summary || ""])
-    ]);
-  }
-
-  function problemsSection(problems) {
-    var children = [el("h2", {id: "problems-title"}, ["Problems"])];
-    if (!problems.length) {
-      children.push(el("p", {className: "none"}, ["No problems found."]));
-    }
-    SEVERITIES.forEach(function (pair) {
-      var items = problems.filter(function (p) { return p.severity === pair[0]; });
-      if (!items.length) {
-        return;
-      }
-      children.push(el("h3", {className: "severity-heading"}, [pair[1] + " (" + items.length + ")"]));
-      children.push(el("ul", {className: "problem-list"}, items.map(function (p) {
-        var links = [];
-        (p.lines || []).forEach(function (n, i) {
-          if (i) { links.push(", "); }
-          links.push(el("a", {href: "#line-" + n}, ["line " + n]));
-        });
-        return el("li", {id: p.id, className: "problem problem--" + p.severity}, [
-          el("span", {className: "badge badge--" + p.severity}, [p.code]), " ",
-          el("span", {className: "problem-message"}, [p.message]), " ",
-          p.hint ? el("span", {className: "problem-hint"}, [p.hint]) : null,
-          links.length ? el("span", {className: "problem-lines"}, links) : null
-        ]);
-      })));
+  function restoreChoices() {
+    Object.keys(chosen).forEach(function (id) {
+      var input = document.getElementById(id);
+      if (input) { input.checked = chosen[id]; }
     });
-    return el("section", {className: "panel problems", "aria-labelledby": "problems-title"}, children);
   }
 
-  function echoSection(rows) {
-    return el("section", {className: "panel echo-panel", "aria-labelledby": "echo-title"}, [
-      el("h2", {id: "echo-title"}, ["Your list, line by line"]),
-      el("ol", {className: "echo"}, rows.map(function (row) {
-        var cls = "echo-row" + (row.status ? " echo-row--" + row.status : "");
-        var w = worst(row.problems);
-        if (w) { cls += " echo-row--has-" + w; }
-        var marks = [];
-        if (row.status) {
-          marks.push(el("span", {className: "status status--" + row.status}, [
-            el("span", {"aria-hidden": "true"}, [STATUS[row.status][0] + " "]), STATUS[row.status][1]
-          ]), " ");
-        }
-        if (row.card) { marks.push(el("span", {className: "card-name"}, [row.card]), " "); }
-        if (row.via) { marks.push(el("span", {className: "via"}, ["legal as " + row.via]), " "); }
-        if (row.suggestions && row.suggestions.length) {
-          marks.push(el("span", {className: "suggestions"}, ["Did you mean " + row.suggestions.join(", ") + "?"]), " ");
-        }
-        row.problems.forEach(function (p) {
-          marks.push(el("a", {className: "badge badge--" + p.severity, href: "#" + p.id}, [hidden("problem "), p.code]), " ");
-        });
-        return el("li", {id: "line-" + row.line, className: cls}, [
-          el("span", {className: "ln"}, [hidden("Line "), String(row.line)]), " ",
-          el("code", {className: "raw"}, [row.text]), " ",
-          el("span", {className: "marks"}, marks)
-        ]);
-      }))
-    ]);
+  function markBroken(img) {
+    var tile = img.closest && img.closest(".tile");
+    if (tile) { tile.classList.add("tile--noimage"); }
   }
 
-  function countsSection(report, extras) {
-    var c = report.counts || {};
-    var rows = [["Pok\u00e9mon", c.pokemon], ["Trainer", c.trainer], ["Energy", c.energy], ["Unknown", c.unknown]]
-      .map(function (pair) {
-        return el("tr", {}, [el("th", {scope: "row"}, [pair[0]]), el("td", {}, [String(pair[1])])]);
-      });
-    rows.push(el("tr", {className: "total"}, [el("th", {scope: "row"}, ["Total"]), el("td", {}, [String(c.total)])]));
-    var odds = extras && extras.opening_hand;
-    var oddsText;
-    if (odds) {
-      oddsText = ["A " + odds.hand + "-card opening hand holds at least one Basic Pok\u00e9mon ",
-        el("strong", {className: "odds-percent"}, [odds.percent]),
-        " of the time (" + odds.basics + " Basic Pok\u00e9mon in " + odds.deck_size + " cards)."];
-    } else if (extras) {
-      oddsText = ["No cards, so no opening hand."];
-    } else {
-      oddsText = ["The opening-hand odds could not be computed just now; press Validate."];
-    }
-    return el("section", {className: "panel counts-panel", "aria-labelledby": "counts-title"}, [
-      el("h2", {id: "counts-title"}, ["Counts"]),
-      el("table", {className: "counts"}, [
-        el("caption", {className: "visually-hidden"}, ["Cards by supertype"]),
-        el("tbody", {}, rows)
-      ]),
-      el("p", {id: "odds", className: "odds"}, oddsText)
-    ]);
-  }
-
-  function sharePanel(extras) {
-    var share = extras && extras.share;
-    var shareField;
-    if (share && share.path && share.path.charAt(0) === "/" && share.path.charAt(1) !== "/") {
-      var url = new URL(share.path, window.location.href).href;
-      shareField = [
-        el("label", {"for": "share-url"}, ["Share link (reproduces this result)"]),
-        el("input", {id: "share-url", className: "share-url", type: "url", readonly: true, value: url}),
-        el("p", {className: "help"}, [el("a", {id: "share-link", href: share.path}, ["Open the share link"])])
-      ];
-    } else {
-      shareField = [
-        el("label", {"for": "share-url"}, ["Share link (reproduces this result)"]),
-        el("p", {id: "share-note", className: "help"}, [
-          (share && share.note) || "The share link could not be made just now; press Validate."
-        ])
-      ];
-    }
-    var exportArea = el("textarea", {id: "export", className: "export", readonly: true, rows: "10", spellcheck: "false"});
-    exportArea.value = (extras && extras.export) || "";
-    var db = (extras && extras.database) || {};
-    return el("section", {className: "panel share-panel", "aria-labelledby": "share-title"}, [
-      el("h2", {id: "share-title"}, ["Share and export"]),
-      el("div", {className: "field"}, shareField),
-      el("div", {className: "field"}, [
-        el("label", {"for": "export"}, ["PTCGL export of the cleaned list"]),
-        exportArea,
-        el("p", {className: "actions"}, [
-          el("button", {type: "button", id: "copy-export", className: "button button--secondary"}, ["Copy as PTCGL export"]),
-          " ",
-          el("span", {id: "copy-status", className: "copy-status", role: "status"}, [])
-        ])
-      ]),
-      db.version ? el("p", {className: "help database"}, [
-        "Checked against card database " + db.version + " (" + Number(db.cards).toLocaleString("en-US") + " cards)."
-      ]) : null
-    ]);
-  }
-
-  function render(text, report, extras) {
-    var problems = (report.problems || []).map(function (p, i) {
-      var copy = {};
-      Object.keys(p).forEach(function (k) { copy[k] = p[k]; });
-      copy.id = "problem-" + (i + 1);
-      return copy;
+  function enhanceResult() {
+    // fixes that need the script (a list too long for a link) and the copy button
+    Array.prototype.forEach.call(result.querySelectorAll("button.fix[hidden], #copy-export[hidden]"), function (b) {
+      b.hidden = false;
     });
-    var nodes = [
-      verdictSection(report),
-      problemsSection(problems),
-      echoSection(buildRows(text, report, problems, extras)),
-      countsSection(report, extras),
-      sharePanel(extras)
-    ];
-    result.replaceChildren.apply(result, nodes);
-    document.title = (report.valid ? "Valid" : "Not valid") + " \u2013 deckcheck: check a Pok\u00e9mon TCG decklist";
+    Array.prototype.forEach.call(result.querySelectorAll("img.tile-img"), function (img) {
+      if (img.complete && img.naturalWidth === 0 && img.getAttribute("src")) { markBroken(img); }
+    });
+    Array.prototype.forEach.call(result.querySelectorAll(".pick"), setUpPick);
+  }
+
+  /* The page's result comes from the server's template (POST /extras answers it as "html"),
+   * the same markup a submitted form gets: one implementation of the result. That markup is
+   * the server's own, with every user text escaped by the template; it is parsed inert
+   * (DOMParser runs no script) and the CSP applies to it as to the page. */
+  function render(text, answer) {
+    var doc = new DOMParser().parseFromString(answer.html, "text/html");
+    result.replaceChildren.apply(result, Array.prototype.slice.call(doc.body.childNodes));
+    shownText = text;
+    restoreChoices();
+    enhanceResult();
+    var verdict = document.getElementById("verdict");
+    var valid = verdict && verdict.getAttribute("data-valid") === "true";
+    document.title = (valid ? "Valid" : "Not valid") + " \u2013 deckcheck: check a Pok\u00e9mon TCG decklist";
+    var summary = result.querySelector(".verdict-summary");
+    return summary ? summary.textContent : "";
   }
 
   function renderError(message) {
+    shownText = null;
     result.replaceChildren(el("div", {id: "error", className: "alert", role: "alert", tabindex: "-1"}, [
       el("h2", {className: "alert-title"}, [el("span", {"aria-hidden": "true"}, ["! "]), "The list was not checked"]),
       el("p", {className: "alert-message"}, [message])
     ]));
+  }
+
+  /* -- fixing in place ---------------------------------------------------------- */
+
+  /* The edits of a fix, "fix=12%3A4+Nest+Ball+SVI+181&fix=...", applied as the server does
+   * (deckview.apply_edits): each numbered line replaced, or removed when the new one is empty. */
+  function applyEdits(text, query) {
+    var lines = text.split(LINE_BREAK);
+    var trailing = lines.length > 1 && lines[lines.length - 1] === "";
+    if (trailing) { lines.pop(); }
+    var out = lines.slice();
+    var ok = true;
+    new URLSearchParams(query).getAll("fix").forEach(function (edit) {
+      var m = /^([1-9][0-9]{0,5}):([\s\S]*)$/.exec(edit);
+      var n = m ? Number(m[1]) : 0;
+      if (!m || n > lines.length) { ok = false; return; }
+      out[n - 1] = m[2].trim() ? m[2] : null;
+    });
+    if (!ok) { return null; }
+    return out.filter(function (line) { return line !== null; }).join("\n") + (trailing ? "\n" : "");
+  }
+
+  function applyFix(query) {
+    if (shownText === null || deck.value !== shownText) {
+      return false; // the list changed since this result: let the link reload with its own list
+    }
+    var fixed = applyEdits(deck.value, query);
+    if (fixed === null) { return false; }
+    deck.value = fixed;
+    validateNow(true);
+    return true;
+  }
+
+  var pickSeq = 0;
+
+  /* An unknown card: up to five cards from the lookup API (GET /api/v1/cards) to pick from,
+   * for the name as written first, then for whatever is typed in the box. */
+  function setUpPick(holder) {
+    if (holder.firstChild) { return; }
+    var line = holder.getAttribute("data-line");
+    var count = holder.getAttribute("data-count");
+    var id = "pick-" + line + "-" + (++pickSeq);
+    var input = el("input", {id: id, type: "search", autocomplete: "off", spellcheck: "false",
+      value: holder.getAttribute("data-name") || ""});
+    var list = el("span", {className: "fixes pick-results", role: "group", "aria-label": "Cards found for line " + line}, []);
+    var pending = null;
+    function search() {
+      var q = input.value.trim();
+      if (!q) { list.replaceChildren(); return; }
+      fetch(cardsUrl + "?limit=5&q=" + encodeURIComponent(q), {headers: {"Accept": "application/json"},
+        credentials: "same-origin"}).then(function (res) {
+        return res.ok ? res.json() : null;
+      }).then(function (body) {
+        if (!body || input.value.trim() !== q) { return; }
+        list.replaceChildren.apply(list, (body.cards || []).map(function (card) {
+          var edit = "fix=" + encodeURIComponent(line + ":" + count + " " + card.name + " " + card.set + " " + card.number);
+          return el("button", {type: "button", className: "fix", "data-edits": edit},
+            ["Use " + card.name + " (" + card.set + " " + card.number + ")"]);
+        }));
+        if (!list.firstChild) { list.appendChild(el("span", {className: "help"}, ["No card found."])); }
+      }).catch(function () { /* the links the server offered still work */ });
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(pending);
+      pending = setTimeout(search, 250);
+    });
+    holder.replaceChildren(el("label", {"for": id}, ["Find a card for line " + line]), input, list);
+    search();
   }
 
   /* -- talking to the server -------------------------------------------------- */
@@ -347,7 +237,7 @@
     });
   }
 
-  function validateNow() {
+  function validateNow(focusVerdict) {
     clearTimeout(timer);
     timer = null;
     var text = deck.value;
@@ -358,6 +248,7 @@
     var mine = ++seq;
     if (!text.trim()) {
       result.replaceChildren();
+      shownText = null;
       setStatus("");
       return;
     }
@@ -369,17 +260,15 @@
     inflight = controller;
     var signal = controller ? controller.signal : undefined;
     setStatus("Checking\u2026");
-    Promise.all([
-      postJson(validateUrl, payload, signal),
-      postJson(extrasUrl, payload, signal).catch(function (err) {
-        if (err && err.name === "AbortError") { throw err; }
-        return null;
-      })
-    ]).then(function (answers) {
+    postJson(extrasUrl, payload, signal).then(function (answer) {
       if (mine !== seq) { return; }
       inflight = null;
-      render(text, answers[0], answers[1]);
-      setStatus(answers[0].summary || "");
+      if (typeof answer.html !== "string") {
+        throw new HttpError(500, "The server's answer had no result.");
+      }
+      setStatus(render(text, answer));
+      var verdict = document.getElementById("verdict");
+      if (focusVerdict === true && verdict) { verdict.focus(); }
     }).catch(function (err) {
       if (mine !== seq || (err && err.name === "AbortError")) { return; }
       inflight = null;
@@ -438,14 +327,23 @@
   date.addEventListener("change", schedule);
   result.addEventListener("click", function (event) {
     var target = event.target;
-    if (target && target.closest && target.closest("#copy-export")) {
+    if (!target || !target.closest) { return; }
+    if (target.closest("#copy-export")) {
       copyExport();
+      return;
+    }
+    var fix = target.closest(".fix");
+    if (fix && fix.getAttribute("data-edits") && !event.ctrlKey && !event.metaKey && !event.shiftKey &&
+        applyFix(fix.getAttribute("data-edits"))) {
+      event.preventDefault();
     }
   });
-  var serverCopy = document.getElementById("copy-export");
-  if (serverCopy) {
-    serverCopy.hidden = false;
-  }
+  result.addEventListener("change", remember);
+  // a card image that cannot load (blocked, offline, missing): the tile shows the card as text
+  result.addEventListener("error", function (event) {
+    if (event.target && event.target.tagName === "IMG") { markBroken(event.target); }
+  }, true);
+  enhanceResult();
   // a list restored by the browser (back button) but never checked: check it now
   if (deck.value.trim() && !result.firstElementChild) {
     schedule();
