@@ -24,6 +24,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
+#: 60 cards, one of them a printing that is not legal (a legal printing with other text exists)
+ONE_BAD = LEGAL.replace("1 Hilda WHT 84", "1 Switch BS 95")
+#: 61 cards: 5 Ultra Ball (over the limit) and a misspelt Rare Candy (unknown)
+FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace("4 Rare Candy MEG 125",
+                                                                                 "4 Rare Candee MEG")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 #: Chromium logs a refused request as a console error; the page shows the 413 itself
 EXPECTED_CONSOLE = re.compile(r"^Failed to load resource: the server responded with a status of 413\b")
 TIMEOUT = 15_000  # ms: generous for a 2-core CI runner
@@ -47,14 +54,14 @@ def open_page(browser, live_server):
     """``open_page(path="/", **context_options)`` -> a page with console and CSP errors recorded."""
     contexts, problems = [], []
 
-    def _open(path: str = "/", **options):
+    def _open(path: str = "/", allow_console: re.Pattern | None = None, **options):
         options.setdefault("viewport", {"width": 1280, "height": 900})
         context = browser.new_context(**options)
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()
         page.on("console", lambda msg: msg.type == "error" and not EXPECTED_CONSOLE.search(msg.text)
-                and problems.append(msg.text))
+                and not (allow_console and allow_console.search(msg.text)) and problems.append(msg.text))
         page.on("pageerror", lambda exc: problems.append(f"uncaught: {exc}"))
         page.on("dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
         page.goto(live_server + path)
@@ -100,7 +107,7 @@ def test_legal_deck_is_valid(open_page):
     expect(page.locator(".echo .status--not-legal")).to_have_count(0)
     expect(page.locator("#line-4")).to_contain_text("Dragapult ex (TWM 130)")
     expect(page.locator("#odds")).to_contain_text("74.1%")
-    expect(page.locator("#export")).to_have_value(re.compile(r"^Pokémon: 9\n"))
+    expect(page.locator("#export")).to_have_value(re.compile(r"^Pokémon: 19\n"))
     shot(page, "web-legal-desktop")
 
 
@@ -141,14 +148,14 @@ def test_submit_without_javascript(open_page):
 
 
 def test_live_validation_while_typing(open_page):
-    """Debounced validation through the JSON API, without pressing Validate."""
+    """Debounced validation through POST /extras, without pressing Validate."""
     from playwright.sync_api import expect
 
     page = open_page()
     start_url = page.url
     expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
     api_calls = []
-    page.on("request", lambda req: req.url.endswith("/api/v1/validate") and api_calls.append(req.method))
+    page.on("request", lambda req: req.url.endswith("/extras") and api_calls.append(req.method))
     fill_form(page, CHARIZARD + "\n<script>alert(1)</script>")
     expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
     expect(page.locator("#line-22 .status")).to_have_text("✗ Not legal")
@@ -176,7 +183,7 @@ def test_live_validation_while_typing(open_page):
     page.wait_for_timeout(600)
     assert len(api_calls) == before + 1
     expect(page.locator("#odds")).to_contain_text("74.1%")
-    expect(page.locator("#export")).to_have_value(re.compile(r"^Pokémon: 9\n"))
+    expect(page.locator("#export")).to_have_value(re.compile(r"^Pokémon: 19\n"))
     expect(page.locator("#share-link")).to_have_attribute("href", re.compile(r"^/\?d=[A-Za-z0-9_-]+&format=standard"))
     assert page.url == start_url  # never left the page
 
@@ -235,3 +242,202 @@ def test_keyboard_and_phone(open_page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "web-phone-verdict", full_page=False)
     shot(page, "web-phone-full")
+
+
+# -- the deck as cards, fixes, numbers ---------------------------------------------------------
+
+def in_first_screen(page, selector: str) -> bool:
+    """Is the element wholly inside the viewport as the page first shows it?"""
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
+
+
+def wait_until(page, script: str) -> None:
+    """Poll ``script`` until it is true (wait_for_function evaluates a string, which the CSP forbids)."""
+    for _ in range(TIMEOUT // 100):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still false after {TIMEOUT} ms: {script}")
+
+
+def all_images_loaded(page) -> None:
+    """Scroll through the page so the lazy images load, then wait for every one shown."""
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    wait_until(page, "Array.from(document.querySelectorAll('img.tile-img')).filter(img => img.offsetParent)"
+                     ".every(img => img.complete && img.naturalWidth > 0)")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_invalid_list_shows_verdict_problems_and_the_card_first(open_page, size):
+    from playwright.sync_api import expect
+
+    page = open_page(**({"viewport": DESKTOP} if size == "desktop" else PHONE))
+    fill_form(page, ONE_BAD)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    expect(page.locator(".problems")).to_contain_text("Errors (1)")
+    # "only lines with problems" is on for an invalid deck: the one offending card is the one shown
+    expect(page.locator("#only-problems")).to_be_checked()
+    expect(page.locator(".tile:visible")).to_have_count(1)
+    expect(page.locator("#card-13 img")).to_have_attribute("alt", "Switch (BS 95)")
+    expect(page.locator("#card-13")).to_contain_text("Not legal")
+    wait_until(page, "document.querySelector('#card-13 img').naturalWidth > 0")
+    for selector in ("#verdict", "#problem-1", "#card-13"):
+        assert in_first_screen(page, selector), selector
+    shot(page, f"web-invalid-one-{size}", full_page=False)
+    # untick: the whole deck, grouped by supertype with the counts of the table
+    page.get_by_label("Show only lines with problems (1)").uncheck()
+    expect(page.locator(".tile:visible")).to_have_count(25)
+    expect(page.locator(".group-title")).to_have_text(["Pokémon (19)", "Trainer (31)", "Energy (10)"])
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("name,deck", [("valid", LEGAL), ("invalid", CHARIZARD), ("unknown", FIXABLE)],
+                         ids=["valid", "invalid", "unknown"])
+def test_screenshots(open_page, size, name, deck):
+    """Kept in test-artifacts/ for a person to look at: a valid list, an invalid one, one with an unknown card."""
+    from playwright.sync_api import expect
+
+    page = open_page(**({"viewport": DESKTOP} if size == "desktop" else PHONE))
+    fill_form(page, deck)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid" if name == "valid" else "Not valid")
+    assert in_first_screen(page, "#verdict") and in_first_screen(page, "#problems-title")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    all_images_loaded(page)
+    page.evaluate("document.getElementById('verdict').scrollIntoView()")
+    shot(page, f"web-{name}-{size}", full_page=False)
+    shot(page, f"web-{name}-{size}-full")
+
+
+def test_images_come_from_the_image_host_with_alt_text(open_page, image_server):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    fill_form(page, LEGAL)
+    submit(page)
+    images = page.locator("img.tile-img")
+    expect(images).to_have_count(25)
+    all_images_loaded(page)
+    for i in range(25):
+        img = images.nth(i)
+        assert img.get_attribute("src").startswith(image_server.base + "/en/")
+        assert re.fullmatch(r".+ \([A-Z0-9-]+ [A-Z0-9]+\)", img.get_attribute("alt"))
+        assert (img.get_attribute("width"), img.get_attribute("height"), img.get_attribute("loading")) == \
+            ("245", "337", "lazy")
+    expect(page.locator("#card-2 img")).to_have_attribute("alt", "Dreepy (TWM 128)")
+    assert "/en/sv/sv06/128/low.webp" in image_server.requests
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_blocked_images_fall_back_to_text(open_page, image_server, script):
+    from playwright.sync_api import expect
+
+    page = open_page(allow_console=re.compile(r"Failed to load resource: net::ERR_FAILED"),
+                     java_script_enabled=script)
+    page.route(image_server.base + "/**", lambda route: route.abort())
+    fill_form(page, LEGAL)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    if script:
+        # each tile shows the card's name and printing as text instead of the image
+        expect(page.locator(".tile--noimage")).to_have_count(25)
+        expect(page.locator("#card-2 .tile-face")).to_be_visible()
+        expect(page.locator("#card-2 .tile-face")).to_have_text("Dreepy TWM 128")
+    # and the text view, one click away, has every line
+    page.get_by_label("Text").check()
+    expect(page.locator("#line-2")).to_be_visible()
+    expect(page.locator("#line-2")).to_contain_text("Dreepy (TWM 128)")
+    expect(page.locator(".deck-grid")).to_be_hidden()
+    shot(page, f"web-images-blocked-{'js' if script else 'nojs'}", full_page=False)
+
+
+def test_fix_by_clicks_without_javascript(open_page, live_server):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, FIXABLE)
+    submit(page)
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning.")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Set to the limit, 4").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error.")
+    assert "fix=" not in page.url and "d=" in page.url  # the fixed list's own share link
+    with page.expect_navigation():
+        page.get_by_role("link", name="Use Rare Candy (MEG 125)").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+    fixed = page.locator("#decklist").input_value()
+    assert "4 Ultra Ball MEG 131\n4 Rare Candy MEG 125\n" in fixed
+    assert "4 Rare Candy MEG 125" in page.locator("#export").input_value()
+    # the share link of the fixed list reproduces the valid result
+    other = open_page(page.locator("#share-link").get_attribute("href"), java_script_enabled=False)
+    expect(other.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(other.locator("#decklist")).to_have_value(fixed)
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, ONE_BAD)
+    submit(page)
+    with page.expect_navigation():
+        page.get_by_role("link", name="Use the legal printing, Switch (PFL 123)").click()
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Switch BS 95", "1 Switch PFL 123"))
+
+
+def test_fix_by_clicks_with_javascript(open_page, live_server):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    fill_form(page, FIXABLE)
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning.")
+    start_url = page.url
+    page.get_by_role("link", name="Set to the limit, 4").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error.")
+    expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
+    expect(page.locator("#verdict")).to_be_focused()
+    # the unknown card: cards from the lookup API to pick, for the name as written
+    picks = page.locator(".pick-results .fix")
+    expect(picks.first).to_have_text("Use Rare Candy (MEG 125)")
+    expect(page.get_by_label("Find a card for line 15")).to_have_value("Rare Candee")
+    picks.first.click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+    assert page.url == start_url  # fixed in place, never left the page
+    fixed = page.locator("#decklist").input_value()
+    assert "4 Ultra Ball MEG 131\n4 Rare Candy MEG 125\n" in fixed
+    expect(page.locator("#export")).to_have_value(re.compile(r"\n4 Rare Candy MEG 125\n"))
+    other = open_page(page.locator("#share-link").get_attribute("href"), java_script_enabled=False)
+    expect(other.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(other.locator("#decklist")).to_have_value(fixed)
+
+    # a not-legal printing swapped for the legal one
+    page.fill("#decklist", ONE_BAD)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    page.get_by_role("link", name="Use the legal printing, Switch (PFL 123)").click()
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Switch BS 95", "1 Switch PFL 123"))
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_export_headers_agree_with_the_counts_table(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30"))
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    table = dict(zip(page.locator(".counts th").all_inner_texts(), page.locator(".counts td").all_inner_texts()))
+    export = page.locator("#export").input_value()
+    headers = dict(re.findall(r"^(Pokémon|Trainer|Energy): (\d+)$", export, re.M))
+    assert headers == {k: v for k, v in table.items() if k != "Total"} == {"Pokémon": "19", "Trainer": "32",
+                                                                           "Energy": "10"}
+    assert re.search(r"^Total Cards: (\d+)$", export, re.M).group(1) == table["Total"] == "61"
+    # the pasted header that matches neither the cards nor the lines is pointed out on its line
+    page.get_by_label("Text").check()
+    expect(page.locator("#line-12 .header-note")).to_have_text(
+        "This header says 30, but the Trainer section under it has 32 cards on 13 lines.")
