@@ -12,15 +12,15 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from deckcheck.parse import count_lines
-from deckcheck.web import SECURITY_HEADERS, InputError, decode_deck, encode_deck
+from deckcheck.web import SECURITY_HEADERS, InputError, decode_deck, encode_deck, page_headers
 
 DECKS = Path(__file__).resolve().parent / "decks"
 
 DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
-       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https://assets.tcgdex.net; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
 def post(client, decklist, format="standard", as_of=DATE):
@@ -79,7 +79,8 @@ def test_security_headers_on_pages_and_assets(client):
         assert resp.headers["Content-Security-Policy"] == CSP
         assert resp.headers["X-Content-Type-Options"] == "nosniff"
         assert resp.headers["Referrer-Policy"] == "same-origin"
-    assert SECURITY_HEADERS["Content-Security-Policy"] == CSP
+    assert page_headers({})["Content-Security-Policy"] == CSP
+    assert SECURITY_HEADERS["X-Content-Type-Options"] == "nosniff"
 
 
 def test_api_paths_keep_their_own_headers(client):
@@ -90,6 +91,8 @@ def test_script_never_uses_inner_html():
     js = (DECKS.parent.parent / "deckcheck" / "static" / "deckcheck.js").read_text(encoding="utf-8")
     assert "innerHTML" not in js and "outerHTML" not in js and "insertAdjacentHTML" not in js
     assert "document.write" not in js and "eval(" not in js
+    # the one HTML it parses is the server's result template, answered by POST /extras
+    assert js.count("parseFromString") == 1 and "parseFromString(answer.html" in js
 
 
 # -- results ------------------------------------------------------------------
@@ -321,7 +324,10 @@ def test_extras(client):
     resp = client.post("/extras", json={"decklist": LEGAL, "format": "standard", "as_of": DATE})
     assert resp.status_code == 200
     data = resp.get_json()
-    assert data["export"].startswith("Pokémon: 9\n") and data["export"].endswith("Total Cards: 60\n")
+    assert data["export"].startswith("Pokémon: 19\n") and data["export"].endswith("Total Cards: 60\n")
+    # the result as the page shows it: the same template as a submitted form
+    assert data["html"].lstrip().startswith('<section id="verdict"') and "Valid for Standard on 2026-05-01" in data["html"]
+    assert data["html"] in page(post(client, LEGAL))
     assert data["opening_hand"]["percent"] == "74.1%" and data["opening_hand"]["basics"] == 10
     assert data["share"]["path"].startswith("/?d=")
     assert decode_deck(parse_qs(urlsplit(data["share"]["path"]).query)["d"][0], 65536) == LEGAL

@@ -169,6 +169,7 @@
       value: holder.getAttribute("data-name") || ""});
     var list = el("span", {className: "fixes pick-results", role: "group", "aria-label": "Cards found for line " + line}, []);
     var pending = null;
+    var served = holder.parentNode && holder.parentNode.querySelector(".fixes:not(.pick-results)");
     function search() {
       var q = input.value.trim();
       if (!q) { list.replaceChildren(); return; }
@@ -182,7 +183,11 @@
           return el("button", {type: "button", className: "fix", "data-edits": edit},
             ["Use " + card.name + " (" + card.set + " " + card.number + ")"]);
         }));
-        if (!list.firstChild) { list.appendChild(el("span", {className: "help"}, ["No card found."])); }
+        if (!list.firstChild) {
+          list.appendChild(el("span", {className: "help"}, ["No card found."]));
+        } else if (served) {
+          served.hidden = true; // the API's cards replace the server's suggestions for the same name
+        }
       }).catch(function () { /* the links the server offered still work */ });
     }
     input.addEventListener("input", function () {
