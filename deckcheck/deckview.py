@@ -1,7 +1,8 @@
-"""What the web page adds to a report: fixes a click applies, card images, header checks.
+"""The result as the web page shows it: lines and cards with their marks, fixes a click
+applies, card images, header checks.
 
-Part of the web edge (``web.py`` renders it): it reads a report with the database and
-format that made it and never changes either.
+Part of the web edge (``web.py`` renders it, with Flask; this module needs none): it reads a
+report with the database and format that made it and never changes either.
 
 A **fix** is a list of edits to the pasted text, each ``(line number, new line)`` with an
 empty new line meaning "remove the line". Every fix is offered as a link,
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
-from .cards import Card, CardDB
+from .cards import Card, CardDB, get_db
 from .formats import Format
 from .parse import parse
+from .problems import ERROR, INFO, WARNING
 from .render import export_name
 from .rules import label
 
@@ -36,6 +39,11 @@ _EDIT = re.compile(r"([1-9][0-9]{0,5}):(.*)", re.DOTALL)
 
 BROKEN_FIX = ("This fix link is broken, so it was not applied. Open the list's share link again, "
               "or edit the list in the form.")
+
+
+#: the deck grid's groups, in order; a card that did not resolve is in the last
+GROUPS = ("Pokémon", "Trainer", "Energy", "Not recognised")
+
 
 
 class FixError(ValueError):
@@ -117,15 +125,14 @@ def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
     out: dict[int, list[Fix]] = {}
     for i, problem in enumerate(report.problems):
         fixes: list[Fix] = []
-        if problem.rule == "unknown-card" and len(problem.lines) == 1:
-            ln = by_line.get(problem.lines[0])
-            for name in (ln.suggestions if ln else ())[:MAX_SUGGESTIONS]:
+        ln = by_line.get(problem.lines[0]) if len(problem.lines) == 1 else None
+        if problem.rule == "unknown-card" and ln is not None:
+            for name in ln.suggestions[:MAX_SUGGESTIONS]:
                 card = _playable(name, fmt, db, on)
                 if card is not None:
                     fixes.append(Fix(f"Use {label(card)}", ((ln.line, card_line(ln.count, card)),)))
-        elif problem.rule == "not-in-format" and len(problem.lines) == 1 and on is not None:
-            ln = by_line.get(problem.lines[0])
-            other = fmt.legal_other_printing(ln.card, db, on) if ln and ln.card else None
+        elif problem.rule == "not-in-format" and ln is not None and ln.card is not None and on is not None:
+            other = fmt.legal_other_printing(ln.card, db, on)
             if other is not None:
                 fixes.append(Fix(f"Use the legal printing, {label(other)}", ((ln.line, card_line(ln.count, other)),)))
         elif problem.rule == "copy-limit":
@@ -189,3 +196,139 @@ def image_url(card: Card | None, db: CardDB, host: str | None) -> str | None:
     if cset is None or not cset.image or local is None:
         return None
     return f"{host}/{cset.image}/{local}{IMAGE_SUFFIX}"
+
+
+# -- the result's lines, as the template shows them -------------------------------------
+
+def is_json_deck(text: str) -> bool:
+    """The parser reads a text starting with ``{`` (after a BOM and blanks) as a JSON deck."""
+    return text.lstrip("\ufeff").lstrip().startswith("{")
+
+
+@dataclass
+class FixView:
+    label: str
+    href: str | None  # reloads the page with the fix applied; None when the list is too long for a link
+    edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
+
+
+@dataclass
+class ProblemView:
+    id: str
+    code: str
+    severity: str
+    message: str
+    hint: str | None
+    lines: tuple[int, ...]
+    fixes: list[FixView] = field(default_factory=list)
+    pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
+
+
+@dataclass
+class Row:
+    """One line of the list echoed back with its marks."""
+
+    line: int
+    text: str
+    status: str | None = None  # legal | not-legal | banned | unknown | unchecked | unread
+    status_text: str = ""
+    icon: str = ""
+    card: str | None = None  # resolved name and set, e.g. "Iono (PAL 185)"
+    via: str | None = None  # the legal reprint, when it is another printing
+    suggestions: tuple[str, ...] = ()
+    problems: list[ProblemView] = field(default_factory=list)
+    count: int = 0  # copies, for a card line
+    title: str = ""  # the card's name (as written, for a card that did not resolve)
+    printing: str = ""  # "PAL 185"
+    group: str | None = None  # one of GROUPS, for a card line
+    image: str | None = None
+    note: str | None = None  # a header whose count disagrees with the cards under it
+
+    @property
+    def fixes(self) -> list[FixView]:
+        return [f for p in self.problems for f in p.fixes]
+
+    @property
+    def flagged(self) -> bool:
+        """Shown by "only lines with problems": an error or a warning, or a header note."""
+        return self.note is not None or any(p.severity in (ERROR, WARNING) for p in self.problems)
+
+    @property
+    def worst(self) -> str | None:
+        sev = {p.severity for p in self.problems}
+        return next((s for s in (ERROR, WARNING, INFO) if s in sev), None)
+
+
+_STATUS = {
+    "legal": ("✓", "Legal"),
+    "not-legal": ("✗", "Not legal"),
+    "banned": ("✗", "Banned"),
+    "unknown": ("?", "Unknown card"),
+    "unchecked": ("–", "Legality not checked"),
+    "unread": ("✗", "Not a card line"),
+}
+
+
+def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
+    row = Row(ln.line, ln.raw, count=ln.count)
+    if ln.card is None:
+        row.status = "unknown"
+        row.suggestions = tuple(ln.suggestions)
+        row.title, row.group = ln.name, GROUPS[-1]
+        row.printing = " ".join(x for x in (ln.set_code, ln.number) if x)
+    else:
+        row.card = ln.card.label
+        row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
+        row.image = image_url(ln.card, db, host)
+        if unchecked:
+            row.status = "unchecked"
+        elif ln.ban is not None:
+            row.status = "banned"
+        elif ln.legal:
+            row.status = "legal"
+            if ln.legal_via is not None and ln.legal_via is not ln.card:
+                row.via = ln.legal_via.label
+        else:
+            row.status = "not-legal"
+    return row
+
+
+def echo_rows(text: str, report, problems: list[ProblemView], host: str | None = None) -> list[Row]:
+    """Every non-blank line as pasted (JSON decks: every entry), with its marks."""
+    unchecked = any(p.rule == "date-out-of-range" for p in report.problems)
+    db = get_db()
+    by_line = {ln.line: _row_for_card(ln, unchecked, db, host) for ln in report.lines}
+    rows: dict[int, Row] = {}
+    if is_json_deck(text):
+        rows.update(by_line)
+    else:
+        notes = header_notes(text)
+        for n, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
+            if raw.strip():
+                rows[n] = by_line.get(n) or Row(n, raw, note=notes.get(n))
+    for pv, problem in zip(problems, report.problems):
+        for n in problem.lines:
+            row = rows.setdefault(n, Row(n, ""))
+            row.problems.append(pv)
+            if problem.rule == "unparsed-line" and row.status is None:
+                row.status = "unread"
+    for row in rows.values():
+        if row.status:
+            row.icon, row.status_text = _STATUS[row.status]
+    return [rows[n] for n in sorted(rows)]
+
+
+def fix_view(fix: Fix, share_path_: str | None) -> FixView:
+    """The fix as the page offers it: a link from the list's share path, and the edits for the script."""
+    query = urlencode([("fix", p) for p in fix.params])
+    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query)
+
+
+def deck_groups(rows: list[Row]) -> list[dict]:
+    """The card lines by group (GROUPS order), each with its number of cards."""
+    out = []
+    for name in GROUPS:
+        items = [r for r in rows if r.group == name]
+        if items:
+            out.append({"name": name, "rows": items, "cards": sum(r.count for r in items)})
+    return out

@@ -20,15 +20,13 @@ import binascii
 import datetime as dt
 import re
 import zlib
-from dataclasses import dataclass, field
-
-from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from . import cards as _cards
-from .deckview import IMAGE_SIZE, Fix, FixError, apply_edits, fixes_for, header_notes, image_url, read_edits
+from .deckview import (IMAGE_SIZE, FixError, ProblemView, apply_edits, deck_groups, echo_rows, fix_view, fixes_for,
+                       is_json_deck, read_edits)
 from .engine import check
 from .formats import default_formats
 from .odds import p_basic_in_opening_hand, percent
@@ -80,12 +78,8 @@ HAND = 7
 #: lines up to 8190 bytes ("GET " + link + " HTTP/1.1"), nginx and Apache 8 KiB by default
 DEFAULT_MAX_SHARE_URL = 8000
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 _SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
-#: the deck grid's groups, in order; a card that did not resolve is in the last
-GROUPS = ("Pokémon", "Trainer", "Energy", "Not recognised")
-
 BROKEN_LINK = ("This share link is broken or incomplete, so no decklist could be read from it. "
                "Ask for the link again, or paste the list into the form.")
 
@@ -179,125 +173,7 @@ def read_date(value: str | None) -> str | None:
                          "or leave the date empty for today.") from None
 
 
-def is_json_deck(text: str) -> bool:
-    """The parser reads a text starting with ``{`` (after a BOM and blanks) as a JSON deck."""
-    return text.lstrip("\ufeff").lstrip().startswith("{")
-
-
 # -- the result, as the template shows it ---------------------------------------
-
-@dataclass
-class FixView:
-    label: str
-    href: str | None  # reloads the page with the fix applied; None when the list is too long for a link
-    edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
-
-
-@dataclass
-class ProblemView:
-    id: str
-    code: str
-    severity: str
-    message: str
-    hint: str | None
-    lines: tuple[int, ...]
-    fixes: list[FixView] = field(default_factory=list)
-    pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
-
-
-@dataclass
-class Row:
-    """One line of the list echoed back with its marks."""
-
-    line: int
-    text: str
-    status: str | None = None  # legal | not-legal | banned | unknown | unchecked | unread
-    status_text: str = ""
-    icon: str = ""
-    card: str | None = None  # resolved name and set, e.g. "Iono (PAL 185)"
-    via: str | None = None  # the legal reprint, when it is another printing
-    suggestions: tuple[str, ...] = ()
-    problems: list[ProblemView] = field(default_factory=list)
-    count: int = 0  # copies, for a card line
-    title: str = ""  # the card's name (as written, for a card that did not resolve)
-    printing: str = ""  # "PAL 185"
-    group: str | None = None  # one of GROUPS, for a card line
-    image: str | None = None
-    note: str | None = None  # a header whose count disagrees with the cards under it
-
-    @property
-    def fixes(self) -> list[FixView]:
-        return [f for p in self.problems for f in p.fixes]
-
-    @property
-    def flagged(self) -> bool:
-        """Shown by "only lines with problems": an error or a warning, or a header note."""
-        return self.note is not None or any(p.severity in (ERROR, WARNING) for p in self.problems)
-
-    @property
-    def worst(self) -> str | None:
-        sev = {p.severity for p in self.problems}
-        return next((s for s in (ERROR, WARNING, INFO) if s in sev), None)
-
-
-_STATUS = {
-    "legal": ("✓", "Legal"),
-    "not-legal": ("✗", "Not legal"),
-    "banned": ("✗", "Banned"),
-    "unknown": ("?", "Unknown card"),
-    "unchecked": ("–", "Legality not checked"),
-    "unread": ("✗", "Not a card line"),
-}
-
-
-def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
-    row = Row(ln.line, ln.raw, count=ln.count)
-    if ln.card is None:
-        row.status = "unknown"
-        row.suggestions = tuple(ln.suggestions)
-        row.title, row.group = ln.name, GROUPS[-1]
-        row.printing = " ".join(x for x in (ln.set_code, ln.number) if x)
-    else:
-        row.card = ln.card.label
-        row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
-        row.image = image_url(ln.card, db, host)
-        if unchecked:
-            row.status = "unchecked"
-        elif ln.ban is not None:
-            row.status = "banned"
-        elif ln.legal:
-            row.status = "legal"
-            if ln.legal_via is not None and ln.legal_via is not ln.card:
-                row.via = ln.legal_via.label
-        else:
-            row.status = "not-legal"
-    return row
-
-
-def echo_rows(text: str, report, problems: list[ProblemView], host: str | None = None) -> list[Row]:
-    """Every non-blank line as pasted (JSON decks: every entry), with its marks."""
-    unchecked = any(p.rule == "date-out-of-range" for p in report.problems)
-    db = _cards.get_db()
-    by_line = {ln.line: _row_for_card(ln, unchecked, db, host) for ln in report.lines}
-    rows: dict[int, Row] = {}
-    if is_json_deck(text):
-        rows.update(by_line)
-    else:
-        notes = header_notes(text)
-        for n, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
-            if raw.strip():
-                rows[n] = by_line.get(n) or Row(n, raw, note=notes.get(n))
-    for pv, problem in zip(problems, report.problems):
-        for n in problem.lines:
-            row = rows.setdefault(n, Row(n, ""))
-            row.problems.append(pv)
-            if problem.rule == "unparsed-line" and row.status is None:
-                row.status = "unread"
-    for row in rows.values():
-        if row.status:
-            row.icon, row.status_text = _STATUS[row.status]
-    return [rows[n] for n in sorted(rows)]
-
 
 def opening_hand(report) -> dict | None:
     deck_size = report.counts.total
@@ -321,39 +197,22 @@ def share_info(text: str, report) -> dict:
     return {"path": path, "url": request.host_url.rstrip("/") + path, "note": None}
 
 
-def _fix_view(fix: Fix, share_path_: str | None) -> FixView:
-    query = urlencode([("fix", p) for p in fix.params])
-    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query)
-
-
-def deck_groups(rows: list[Row]) -> list[dict]:
-    """The card lines by group (GROUPS order), each with its number of cards."""
-    out = []
-    for name in GROUPS:
-        items = [r for r in rows if r.group == name]
-        if items:
-            out.append({"name": name, "rows": items, "cards": sum(r.count for r in items)})
-    return out
-
-
 def result_view(text: str, report) -> dict:
     host = image_host(current_app.config)
     share = share_info(text, report)
     problems = [ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
                 for i, p in enumerate(report.problems, start=1)]
-    if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
-        fmt = default_formats()[report.format]
-        for i, fixes in fixes_for(report, fmt, _cards.get_db()).items():
-            problems[i].fixes = [_fix_view(f, share["path"]) for f in fixes]
     groups = [{"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
               for sev, label in _SEVERITY_LABELS]
     rows = echo_rows(text, report, problems, host)
-    unknown = {r.line: r for r in rows if r.status == "unknown"}
-    if not is_json_deck(text):
+    if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
+        fmt = default_formats()[report.format]
+        for i, fixes in fixes_for(report, fmt, _cards.get_db()).items():
+            problems[i].fixes = [fix_view(f, share["path"]) for f in fixes]
+        unknown = {r.line: r for r in rows if r.status == "unknown"}
         for pv, p in zip(problems, report.problems):
             if p.rule == "unknown-card" and len(p.lines) == 1:
                 pv.pick = unknown.get(p.lines[0])
-    sections = section_counts(report)
     return {
         "report": report,
         "groups": [g for g in groups if g["items"]],
@@ -364,7 +223,7 @@ def result_view(text: str, report) -> dict:
         "images": host is not None,
         "image_size": IMAGE_SIZE,
         "counts": report.counts,
-        "sections": sections,
+        "sections": section_counts(report),
         "odds": opening_hand(report),
         "export": ptcgl_export(report),
         "share": share,

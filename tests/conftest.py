@@ -92,7 +92,7 @@ class ImageServer:
         asked = self.requests = []
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 (http.server's name)
+            def do_GET(self):
                 asked.append(self.path)
                 parts = self.path.strip("/").split("/")
                 if len(parts) != 5 or parts[-1] != "low.webp":

@@ -433,10 +433,10 @@ def test_export_headers_agree_with_the_counts_table(open_page, script):
     expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
     table = dict(zip(page.locator(".counts th").all_inner_texts(), page.locator(".counts td").all_inner_texts()))
     export = page.locator("#export").input_value()
-    headers = dict(re.findall(r"^(Pokémon|Trainer|Energy): (\d+)$", export, re.M))
+    headers = dict(re.findall(r"^(Pokémon|Trainer|Energy): (\d+)$", export, re.MULTILINE))
     assert headers == {k: v for k, v in table.items() if k != "Total"} == {"Pokémon": "19", "Trainer": "32",
                                                                            "Energy": "10"}
-    assert re.search(r"^Total Cards: (\d+)$", export, re.M).group(1) == table["Total"] == "61"
+    assert re.search(r"^Total Cards: (\d+)$", export, re.MULTILINE).group(1) == table["Total"] == "61"
     # the pasted header that matches neither the cards nor the lines is pointed out on its line
     page.get_by_label("Text").check()
     expect(page.locator("#line-12 .header-note")).to_have_text(

@@ -119,3 +119,10 @@ def test_db_build_command_broken_source(tmp_path):
     assert result.exit_code == 3
     assert "cannot read card source" in result.output
     assert not (tmp_path / "o.gz").exists()
+
+
+def test_set_image_path():
+    assert build.set_image_path({"id": "sv01", "series_id": "sv"}) == "en/sv/sv01"
+    assert build.set_image_path({"id": "sv01", "series_id": "sv", "image": "img/en/sv/sv01"}) == "img/en/sv/sv01"
+    assert build.set_image_path({"id": "sv01", "series_id": "sv", "image": None}) is None  # a sync found none
+    assert build.set_image_path({"id": "x1"}) is None

@@ -201,6 +201,9 @@ def test_normal_sync_maps_fixes_and_codes(api, paths):
     assert db.get("me04-003").subtypes == ("Stage 2", "ex")  # TCGdex says suffix "EX"
     assert db.get("sv01-001").number == "1" and db.get("bw7-49").name == "Keldeo-EX"
     assert db.find("SVI", "181").name == "Nest Ball"
+    # card images: each set's path under the image host, from its cards' image URLs
+    assert {s.id: s.image for s in db.sets.values()} == {
+        "bw7": "en/bw/bw7", "sv01": "en/sv/sv01", "sve": "en/sv/sve", "mep": "en/me/mep", "me04": "en/me/me04"}
     assert db.meta["sources"]["tcgdex"] == api.base + TCGDEX
     assert any("Cards: 39 in 5 sets" in line for line in result.lines)
 
@@ -462,6 +465,19 @@ def test_card_schema():
         with pytest.raises(_sync.ValidationError) as err:
             _sync.CardSchema().load({**base, **bad})
         assert _sync._reason(err.value).startswith(reason)
+
+
+def test_set_image_paths_come_from_the_cards_image_urls():
+    def card(set_id, local, image):
+        return {"set": {"id": set_id}, "localId": local, "image": image}
+
+    assert _sync.set_image_paths([
+        card("sv01", "001", None),  # no image: the next card of the set decides
+        card("sv01", "002", "https://assets.tcgdex.net/en/sv/sv01/002"),
+        card("sv02", "TG01", "https://mirror.test/img/en/sv/sv02/TG01/"),
+        card("sv03", "005", "https://assets.tcgdex.net/en/sv/other/005"),  # not this set's: left out
+        card("sv04", "7", "https://assets.tcgdex.net/sv04/7"),  # nothing before the set id
+    ]) == {"sv01": "en/sv/sv01", "sv02": "img/en/sv/sv02"}
 
 
 def test_names_marks_and_numbers():
