@@ -27,6 +27,8 @@ from .rules import label
 
 #: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name)
 MAX_EDITS = 20
+#: most card images shown beside one problem
+MAX_PROBLEM_CARDS = 3
 #: most printings offered for one unknown card
 MAX_SUGGESTIONS = 3
 #: the size TCGdex's ``low`` card images are served at (width, height in CSS pixels)
@@ -222,6 +224,7 @@ class ProblemView:
     lines: tuple[int, ...]
     fixes: list[FixView] = field(default_factory=list)
     pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
+    cards: list[Row] = field(default_factory=list)  # up to MAX_PROBLEM_CARDS lines whose card image it shows
 
 
 @dataclass
@@ -310,6 +313,8 @@ def echo_rows(text: str, report, problems: list[ProblemView], host: str | None =
         for n in problem.lines:
             row = rows.setdefault(n, Row(n, ""))
             row.problems.append(pv)
+            if row.image and len(pv.cards) < MAX_PROBLEM_CARDS:
+                pv.cards.append(row)
             if problem.rule == "unparsed-line" and row.status is None:
                 row.status = "unread"
     for row in rows.values():

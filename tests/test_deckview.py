@@ -218,3 +218,11 @@ def test_image_url(db):
     assert image_url(card, db, None) is None and image_url(None, db, "https://h.test") is None
     only_ptcgio = next(c for c in db.cards.values() if c.id.startswith("ptcgio:"))
     assert only_ptcgio.image_id is None and image_url(only_ptcgio, db, "https://h.test") is None
+
+
+def test_problem_shows_the_cards_it_is_about(client):
+    page = body(post(client, ONE_BAD))
+    problem = page[page.index('id="problem-1"'):]
+    problem = problem[:problem.index("</li>")]
+    assert ('<a href="#card-13"><img class="problem-card" src="https://assets.tcgdex.net/en/base/base1/95/low.webp" '
+            'alt="Switch (BS 95)"') in problem

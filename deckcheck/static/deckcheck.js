@@ -86,7 +86,11 @@
 
   function markBroken(img) {
     var tile = img.closest && img.closest(".tile");
-    if (tile) { tile.classList.add("tile--noimage"); }
+    if (tile) {
+      tile.classList.add("tile--noimage");
+    } else if (img.classList.contains("problem-card")) {
+      img.hidden = true; // the problem names the card in words
+    }
   }
 
   function enhanceResult() {
@@ -94,7 +98,7 @@
     Array.prototype.forEach.call(result.querySelectorAll("button.fix[hidden], #copy-export[hidden]"), function (b) {
       b.hidden = false;
     });
-    Array.prototype.forEach.call(result.querySelectorAll("img.tile-img"), function (img) {
+    Array.prototype.forEach.call(result.querySelectorAll("img.tile-img, img.problem-card"), function (img) {
       if (img.complete && img.naturalWidth === 0 && img.getAttribute("src")) { markBroken(img); }
     });
     Array.prototype.forEach.call(result.querySelectorAll(".pick"), setUpPick);
