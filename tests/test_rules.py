@@ -370,11 +370,11 @@ def test_total_mismatch():
 
 
 def test_resolved_by_name_is_info():
-    report = assert_legal(deck("4 Dreepy", "1 Ultra Ball XYZ 1"), "standard", MAY)
+    report = assert_legal(deck("4 Dreepy", "1 Ultra Ball TWM 999"), "standard", MAY)
     infos = [p for p in report.problems if p.rule == "resolved-by-name"]
     assert [p.message for p in infos] == [
         'Line 1: "Dreepy" has no set code, so it was matched by name to Dreepy (ASC 158).',
-        'Line 2: no printing XYZ 1 of "Ultra Ball" was found, so it was matched by name to Ultra Ball (ASC 213).',
+        'Line 2: no printing TWM 999 of "Ultra Ball" was found, so it was matched by name to Ultra Ball (ASC 213).',
     ]
     assert {(p.code, p.severity) for p in infos} == {("C102", "info")}
 
