@@ -287,7 +287,13 @@ def fmt_cmd(file: str, write: bool) -> None:
     if write and parsed.source == "json":
         raise click.UsageError(f"{shown} is a JSON deck; --write only rewrites text lists "
                                "(run fmt without --write to convert it).")
-    out = ptcgl_export(_check(parsed, "unlimited", db=db))  # resolution does not depend on the format
+    report = _check(parsed, "unlimited", db=db)  # resolution does not depend on the format
+    out = ptcgl_export(report)
+    for p in sorted(report.problems, key=lambda p: p.line or 0):
+        if p.rule == "unknown-set":
+            code = next((ln.set_code for ln in report.lines if ln.line == p.line), "")
+            click.echo(f"warning: {shown}: line {p.line} kept as written (the card database knows no set {code}; "
+                       "deckcheck db sync updates it).", err=True)
     dropped = sorted({n for p in parsed.problems for n in p.lines})
     if dropped:
         which = f"line{'s' if len(dropped) > 1 else ''} {', '.join(map(str, dropped))}"

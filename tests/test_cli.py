@@ -220,6 +220,19 @@ def test_db_status_names_the_file_build_sources_and_newest_set(runner, db):
     assert data["newest_set"] == {"id": "me05", "name": "Pitch Black", "code": "PBL", "release": "2026-07-17"}
 
 
+def test_fmt_keeps_a_line_of_an_unknown_set_as_written(runner, repo):
+    """A newer set's printing is never rewritten as an older printing of the same name."""
+    write(repo / "new.txt", "4 Pikachu ex ZZZ 57\n4 Mystery Newcard ABC 12\n4 Ultra Ball\n")
+    result = run(runner, "fmt", "new.txt")
+    assert result.exit_code == 0
+    assert result.stdout == ("Pokémon: 1\n4 Pikachu ex ZZZ 57\n\nTrainer: 2\n4 Mystery Newcard ABC 12\n"
+                             "4 Ultra Ball ASC 213\n\nTotal Cards: 12\n")
+    assert result.stderr == (
+        "warning: new.txt: line 1 kept as written (the card database knows no set ZZZ; deckcheck db sync updates "
+        "it).\nwarning: new.txt: line 2 kept as written (the card database knows no set ABC; deckcheck db sync "
+        "updates it).\n")
+
+
 def test_db_status_without_a_database_exits_3(runner):
     result = run(runner, "db", "status", env={"DECKCHECK_DB": "/nonexistent/cards.json.gz"})
     assert result.exit_code == 3 and "card database not found at /nonexistent/cards.json.gz" in result.stderr
