@@ -201,6 +201,8 @@ class CardDB:
     _info: dict | None = field(default=None, repr=False, compare=False)
     #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
     _newest: CardSet | None = field(default=None, repr=False, compare=False)
+    #: every set id, upper-cased (:meth:`knows_set`)
+    _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     def info(self) -> dict:
         """What a report says about the database it used (a new dict each call): its version,
@@ -227,11 +229,12 @@ class CardDB:
         return self._newest
 
     def knows_set(self, code: str) -> bool:
-        """Is ``code`` (any case) a set code this database answers to: a set's own code, one of
-        its aliases, or a row of ``data/set-aliases.csv`` (including the ``by-name`` and
-        ``energy`` pseudo sets)? The one place that decides whether a line's set is unknown."""
+        """Is ``code`` (any case) a set this database knows: a set's own code, one of its
+        aliases, a row of ``data/set-aliases.csv`` (including the ``by-name`` and ``energy``
+        pseudo sets) or a set id (``me05``)? The one place that decides whether a line's set
+        is unknown."""
         key = code.upper()
-        return key in self._by_code or key in self._aliases
+        return key in self._by_code or key in self._aliases or key in self._set_ids
 
     def age_days(self, on) -> int | None:
         """Days from the newest set's release to ``on`` (a date); None when that is not known."""
@@ -473,6 +476,7 @@ def _index(db: CardDB, directory: Path | None) -> None:
             found.append(entry)
     db._by_number = {k: tuple(v) for k, v in by_number.items()}
     db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
+    db._set_ids = frozenset(sid.upper() for sid in db.sets)
     db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
     db._names = list(db._by_name)
     energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]

@@ -578,6 +578,7 @@ def test_basic_energy_with_an_unknown_set_is_not_flagged():
 def test_knows_set_is_case_blind_and_covers_aliases():
     db = deckcheck.engine._cards.get_db()
     assert db.knows_set("PBL") and db.knows_set("pbl") and db.knows_set("CRZ-GG") and db.knows_set("Energy")
+    assert db.knows_set("ME05") and db.knows_set("sv03.5")  # set ids
     assert not db.knows_set("ZZZ") and not db.knows_set("")
 
 

@@ -593,6 +593,7 @@ def test_a_new_sets_cards_are_picked_up_over_several_syncs(api, paths, old_db):
     assert sorted(c.id for c in db.cards.values() if c.set_id == NEW_SET) == ["me06-001"]
     assert db.find("AEY", "1").name == "Abyssmon 1"
     assert db.info()["newest_set"] == {"id": NEW_SET, "name": "Abyss Eye", "code": "AEY", "release": "2026-09-25"}
+    assert db.meta["newest_set"] == db.info()["newest_set"] and db.meta["built_at"] == db.info()["built_at"]
     # the next sync (the same cache) asks for the placeholders again and takes what has been filled
     api.set_card("me06-002", new_card(api, 2, filled=True))
     api.hits.clear()
