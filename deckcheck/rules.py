@@ -169,16 +169,13 @@ def _skips_unknown_sets(ctx) -> bool:
 @rule("unknown-set")
 def unknown_set(deck, ctx):
     """A card line whose set code the card database does not know: a newer set than the database's, or a typo."""
-    db, phrase = ctx.db, None
+    db = ctx.db
     for ln in deck.lines:
         if not has_unknown_set(ln, db):
             continue
-        if phrase is None:
-            phrase = newest_set_phrase(db)
-            newest = db.newest_set()
-            after = f"a set released after {newest.name}" if newest is not None else "a new set"
-        code = ln.set_code
-        head = f"Line {ln.line}: the card database knows no set {code} (its newest set is {phrase})"
+        newest, code = db.newest_set(), ln.set_code
+        head = f"Line {ln.line}: the card database knows no set {code} (its newest set is {newest_set_phrase(db)})"
+        after = f"a set released after {newest.name}" if newest is not None else "a new set"
         hint = f"If {code} is {after}, {UPDATE_ADVICE}."
         if ln.card is None:
             yield Problem("unknown-set", f'{head}, and no card named "{ln.name}" was found; its '

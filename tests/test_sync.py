@@ -539,7 +539,8 @@ def announce(api: FakeAPI, cards: list[dict]) -> None:
     api.overrides[f"{TCGDEX}/sets"] = api.payload(f"{TCGDEX}/sets") + [
         {"id": NEW_SET, "name": "Abyss Eye", "cardCount": {"total": len(cards), "official": 0}}]
     api.overrides[f"{TCGDEX}/sets/{NEW_SET}"] = {
-        "id": NEW_SET, "name": "Abyss Eye", "releaseDate": "2026-09-25", "serie": {"id": "me", "name": "Mega Evolution"},
+        "id": NEW_SET, "name": "Abyss Eye", "releaseDate": "2026-09-25",
+        "serie": {"id": "me", "name": "Mega Evolution"},
         "abbreviation": {"official": "AEY"}, "cardCount": {"total": len(cards), "official": 0}, "cards": briefs}
     for c in cards:
         api.set_card(c["id"], c)
