@@ -71,12 +71,16 @@ def create_app(config: dict | None = None) -> Flask:
         DISCORD_MAX_AGE=300,  # seconds a signed Discord request stays acceptable
         CARD_IMAGES=True,  # the page shows card images from CARD_IMAGE_HOST; False: text only
         CARD_IMAGE_HOST=None,  # None: TCGdex's asset server (web.DEFAULT_IMAGE_HOST)
+        MAX_DB_AGE=None,  # days; a check warns (stale-database) when the newest set is older than this
     )
     app.config.from_prefixed_env("DECKCHECK")
     if config:
         app.config.update(config)
     if app.config.get("MAX_CONTENT_LENGTH") is None:
         app.config["MAX_CONTENT_LENGTH"] = BODY_ALLOWANCE * app.config["MAX_DECKLIST_BYTES"]
+    max_age = app.config["MAX_DB_AGE"]
+    if max_age is not None and (not isinstance(max_age, int) or isinstance(max_age, bool) or max_age < 0):
+        raise ValueError(f"MAX_DB_AGE (DECKCHECK_MAX_DB_AGE) must be a whole number of days >= 0, not {max_age!r}")
     formats = default_formats()  # a broken format file fails here, at start-up
     if app.config["DEFAULT_FORMAT"] not in formats:
         raise FormatError(f"DEFAULT_FORMAT {app.config['DEFAULT_FORMAT']!r} is not a format "

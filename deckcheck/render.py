@@ -34,10 +34,19 @@ def export_name(card) -> str:
 
 
 def _export_groups(report) -> dict[str, dict[tuple, list]]:
-    """Section label -> {(name, set code, number): [copies]}, in list order: what the export writes."""
+    """Section label -> {(name, set code, number): [copies]}, in list order: what the export writes.
+
+    A line that did not resolve is kept as written, in the section it came from; so is a line
+    whose set code the database does not know (``unknown-set``: a newer set's printing is never
+    rewritten as an older one).
+    """
     groups: dict[str, dict[tuple, list]] = {s: {} for s, _ in SECTIONS}
+    as_written = {n for p in report.problems if p.rule == "unknown-set" for n in p.lines}
     for ln in report.lines:
-        if ln.card is not None:
+        if ln.card is not None and ln.line in as_written:
+            section = ln.card.supertype
+            key = (ln.name, ln.set_code or "", ln.number or "")
+        elif ln.card is not None:
             section = ln.card.supertype
             key = (export_name(ln.card), ln.card.set_code, ln.card.number)
         else:
@@ -58,12 +67,11 @@ def section_counts(report) -> dict[str, int]:
 def ptcgl_export(report) -> str:
     """The deck as a clean Pokémon TCG Live export.
 
-    Resolved names and set codes, duplicate lines of one printing merged, section headers
-    with the number of cards in the section (:func:`section_counts`), and ``Total Cards``.
-    PTCGL itself writes the number of lines in a header and Limitless the number of cards;
-    importers ignore the header counts, so the export states the same card counts as the
-    page's counts table. Lines that did not resolve are kept as written, in the section
-    they came from.
+    Resolved names and set codes, duplicate lines of one printing merged (lines kept as
+    written: :func:`_export_groups`), section headers with the number of cards in the section
+    (:func:`section_counts`), and ``Total Cards``. PTCGL itself writes the number of lines in a
+    header and Limitless the number of cards; importers ignore the header counts, so the
+    export states the same card counts as the page's counts table.
     """
     groups = _export_groups(report)
     out = []

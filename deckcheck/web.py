@@ -24,7 +24,7 @@ import zlib
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from . import cards as _cards
+from .cards import get_db
 from .deckview import (IMAGE_SIZE, FixError, ProblemView, apply_edits, deck_groups, echo_rows, fix_view, fixes_for,
                        is_json_deck, read_edits)
 from .engine import check
@@ -35,6 +35,13 @@ from .problems import ERROR, INFO, WARNING
 from .render import ptcgl_export, section_counts
 
 bp = Blueprint("web", __name__)
+
+
+@bp.context_processor
+def _card_data() -> dict:
+    """The footer's "card data up to Pitch Black, 2026-07-17": the database in use, on every page."""
+    return {"card_data": get_db().info()}
+
 
 #: on every response outside /api, unless it sets its own (added by app.StandardHeaders);
 #: ``{images}`` is the card image host when card images are on (:func:`page_headers`)
@@ -207,7 +214,7 @@ def result_view(text: str, report) -> dict:
     rows = echo_rows(text, report, problems, host)
     if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
         fmt = default_formats()[report.format]
-        for i, fixes in fixes_for(report, fmt, _cards.get_db()).items():
+        for i, fixes in fixes_for(report, fmt, get_db()).items():
             problems[i].fixes = [fix_view(f, share["path"]) for f in fixes]
         unknown = {r.line: r for r in rows if r.status == "unknown"}
         for pv, p in zip(problems, report.problems):
@@ -237,7 +244,7 @@ def run_check(text: str, format_value: str | None, date_value: str | None):
     check_limits(text)
     if not text.strip():
         raise InputError("The decklist is empty: paste a list, one card per line, like “4 Nest Ball SVI 181”.")
-    return check(text, fmt, as_of)
+    return check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"])
 
 
 # -- views ----------------------------------------------------------------------
