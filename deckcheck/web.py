@@ -2,11 +2,12 @@
 
 ``GET /`` shows the form; with a share link's query (``d=`` zlib+base64url of
 the exact text, or ``deck=`` plain text, plus ``format`` and ``as_of``) it
-shows the result directly. ``POST /`` is the JavaScript-free form submit. The
-page's own script (``static/deckcheck.js``) validates while typing through the
-JSON API and asks ``POST /extras`` for what only the page needs (the PTCGL
-export, the share link, the opening-hand odds), so every derived value has a
-single implementation here.
+shows the result directly, and with ``fix=<line>:<new line>`` it applies a fix
+and redirects to the fixed list's share link (:mod:`deckcheck.deckview`).
+``POST /`` is the JavaScript-free form submit. The page's own script
+(``static/deckcheck.js``) checks while typing through ``POST /extras``, which
+answers the result rendered by the same template, so the result has a single
+implementation here.
 
 Every response outside ``/api`` carries a strict Content-Security-Policy: no
 inline script or style anywhere, templates are autoescaped, and user text is
@@ -84,6 +85,8 @@ HAND = 7
 #: longest share link offered (config MAX_SHARE_URL_LENGTH): gunicorn.conf.py accepts request
 #: lines up to 8190 bytes ("GET " + link + " HTTP/1.1"), nginx and Apache 8 KiB by default
 DEFAULT_MAX_SHARE_URL = 8000
+#: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)
+MAX_FIX_LINKS = 50
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 _SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
@@ -214,8 +217,10 @@ def result_view(text: str, report) -> dict:
     rows = echo_rows(text, report, problems, host)
     if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
         fmt = default_formats()[report.format]
+        links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
         for i, fixes in fixes_for(report, fmt, get_db()).items():
-            problems[i].fixes = [fix_view(f, share["path"]) for f in fixes]
+            problems[i].fixes = [fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None)
+                                 for f in fixes]
         unknown = {r.line: r for r in rows if r.status == "unknown"}
         for pv, p in zip(problems, report.problems):
             if p.rule == "unknown-card" and len(p.lines) == 1:
@@ -317,7 +322,8 @@ def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str
 
 @bp.route("/extras", methods=["POST"])
 def extras():
-    """What the page's script needs besides the API's report: export, share link, odds.
+    """The result for the page's script: ``html`` (the result template, as a form submit
+    gets it), plus the export, share link, odds and legal reprints as values.
 
     JSON in (same as ``POST /api/v1/validate``): ``{"decklist", "format", "as_of"}``.
     """

@@ -349,7 +349,7 @@ def test_blocked_images_fall_back_to_text(open_page, image_server, script):
         expect(page.locator("#card-2 .tile-face")).to_be_visible()
         expect(page.locator("#card-2 .tile-face")).to_have_text("Dreepy TWM 128")
     # and the text view, one click away, has every line
-    page.get_by_label("Text").check()
+    page.get_by_role("radio", name="Text").check()
     expect(page.locator("#line-2")).to_be_visible()
     expect(page.locator("#line-2")).to_contain_text("Dreepy (TWM 128)")
     expect(page.locator(".deck-grid")).to_be_hidden()
@@ -440,6 +440,53 @@ def test_export_headers_agree_with_the_counts_table(open_page, script):
                                                                            "Energy": "10"}
     assert re.search(r"^Total Cards: (\d+)$", export, re.MULTILINE).group(1) == table["Total"] == "61"
     # the pasted header that matches neither the cards nor the lines is pointed out on its line
-    page.get_by_label("Text").check()
+    page.get_by_role("radio", name="Text").check()
     expect(page.locator("#line-12 .header-note")).to_have_text(
         "This header says 30, but the Trainer section under it has 32 cards on 13 lines.")
+
+
+CONTRAST = """(selectors) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length < 4 || c[3] > 0) { return c; }
+    }
+    return [255, 255, 255];
+  };
+  const out = {};
+  for (const sel of selectors) {
+    const el = document.querySelector(sel);
+    if (!el) { out[sel] = null; continue; }
+    const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+    out[sel] = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  }
+  return out;
+}"""
+
+
+def test_labels_alt_text_and_contrast_of_the_result(open_page):
+    """Every control has a label, every image alt text naming the card and printing, and the
+    result's text (tiles, fixes, notes, badges) has at least 4.5:1 contrast."""
+    from playwright.sync_api import expect
+
+    page = open_page()
+    fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30").replace("1 Hilda WHT 84", "1 Switch BS 95"))
+    expect(page.locator(".pick-results .fix").first).to_be_visible()
+    page.get_by_label(re.compile(r"^Show only lines with problems")).uncheck()
+    assert page.evaluate("Array.from(document.querySelectorAll('input, select, textarea'))"
+                         ".filter(e => !e.labels || e.labels.length === 0).map(e => e.id)") == []
+    alts = page.locator("img").evaluate_all("imgs => imgs.map(i => i.alt)")
+    assert alts and all(re.fullmatch(r".+ \([A-Z0-9-]+ [A-Z0-9]+\)", alt) for alt in alts)
+    selectors = [".verdict-summary", ".verdict-word", ".problem-message", ".problem-hint", ".problem-lines a", ".fix",
+                 ".badge--error", ".badge--warning", ".tile-count", ".tile-name", ".tile-printing", ".tile .status",
+                 ".group-title", ".deck-total", ".view-switch legend", ".header-note", ".pick label", ".help"]
+    page.get_by_role("radio", name="Text").check()
+    ratios = page.evaluate(CONTRAST, selectors)
+    page.get_by_role("radio", name="Cards").check()
+    ratios.update({k: v for k, v in page.evaluate(CONTRAST, selectors).items() if v is not None})
+    assert {k: v for k, v in ratios.items() if v is None or v < 4.5} == {}

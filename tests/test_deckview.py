@@ -226,3 +226,13 @@ def test_problem_shows_the_cards_it_is_about(client):
     problem = problem[:problem.index("</li>")]
     assert ('<a href="#card-13"><img class="problem-card" src="https://assets.tcgdex.net/en/base/base1/95/low.webp" '
             'alt="Switch (BS 95)"') in problem
+
+
+def test_fix_links_are_bounded(client):
+    """Each fix link carries the whole list: past MAX_FIX_LINKS a fix is a button for the script."""
+    from deckcheck.web import MAX_FIX_LINKS
+
+    page = body(post(client, "".join(f"1 Nest Bel {n}\n" for n in range(MAX_FIX_LINKS + 10))))
+    assert len(set(re.findall(r'<a class="fix" href="([^"]+)"', page))) == MAX_FIX_LINKS
+    assert len(set(re.findall(r'<button type="button" class="fix button--link" data-edits="([^"]+)" hidden>',
+                              page))) > 0
