@@ -151,7 +151,10 @@ def test_notes_are_apart_from_problems(client):
 
 def test_only_lines_with_problems_is_the_default_for_an_invalid_deck(client):
     assert re.search(r'id="only-problems" checked>', body(post(client, ONE_BAD)))
-    assert re.search(r'id="only-problems">', body(post(client, LEGAL)))
+    # a valid deck with a warning (Total Cards: 61) opens on the whole deck; one without any has no switch
+    warned = body(post(client, LEGAL.replace("Total Cards: 60", "Total Cards: 61")))
+    assert re.search(r'id="only-problems">', warned) and "Show only lines with problems (1)" in warned
+    assert 'id="only-problems"' not in body(post(client, LEGAL))
 
 
 def test_counts_table_agrees_with_the_export(client):

@@ -151,7 +151,7 @@
 
   function applyFix(query) {
     if (shownText === null || deck.value !== shownText) {
-      return false; // the list changed since this result: let the link reload with its own list
+      return false;
     }
     var fixed = applyEdits(deck.value, query);
     if (fixed === null) { return false; }
@@ -342,9 +342,13 @@
       return;
     }
     var fix = target.closest(".fix");
-    if (fix && fix.getAttribute("data-edits") && !event.ctrlKey && !event.metaKey && !event.shiftKey &&
-        applyFix(fix.getAttribute("data-edits"))) {
+    if (fix && fix.getAttribute("data-edits") && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
       event.preventDefault();
+      if (!applyFix(fix.getAttribute("data-edits"))) {
+        // the list changed since this result was made: check it as it is now, with fresh fixes
+        setStatus("The list changed since these fixes were made; checking it again.");
+        validateNow(true);
+      }
     }
   });
   result.addEventListener("change", remember);
