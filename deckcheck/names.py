@@ -95,6 +95,8 @@ _TOKEN = re.compile(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
 _SAME_SYMBOL = str.maketrans({"★": "☆", "♢": "◇", "'": None})
 _BASIC_TYPES = {t.lower(): t for t in BASIC_ENERGY_TYPES}
 _LEVEL = re.compile(r"lv(?:x|[0-9]{1,3})")
+# last words that may end a level, "Delta Species" or "Prism Star" (a cheap test before the pairs)
+_TRAILING_PAIRS = frozenset({"x", "species", "star", *map(str, range(1000))})
 
 
 def fold(text: str) -> str:
@@ -162,17 +164,25 @@ def _strip_brackets(tokens: list[str]) -> list[str]:
 def _drop_trailing(tokens: list[str]) -> list[str]:
     """Levels and Delta Species at the end (``Charizard ☆ δ``, ``Gengar LV.X``), each once."""
     for _ in range(2):
-        low = [t.lower() for t in tokens[-2:]]
-        if len(tokens) > 2 and low[-2] == "lv" and (low[-1] == "x" or low[-1].isdigit()):
-            tokens = tokens[:-2]
-        elif len(tokens) > 1 and _LEVEL.fullmatch(low[-1]):
+        if len(tokens) < 2:
+            break
+        last = tokens[-1].lower()
+        if last == "δ":
+            if " ".join(tokens[:-1]).lower() in LETTER_NAMES:
+                break
             tokens = tokens[:-1]
-        elif len(tokens) > 1 and low[-1] == "δ" and " ".join(tokens[:-1]).lower() not in LETTER_NAMES:
+        elif last[:2] == "lv" and _LEVEL.fullmatch(last):
             tokens = tokens[:-1]
-        elif len(tokens) > 2 and low == ["delta", "species"]:
-            tokens = tokens[:-2]
-        elif len(tokens) > 2 and low == ["prism", "star"]:
-            tokens = tokens[:-2] + ["◇"]
+        elif len(tokens) < 3 or last not in _TRAILING_PAIRS:
+            break
+        else:
+            pair = (tokens[-2].lower(), last)
+            if pair == ("lv", last) and (last == "x" or last.isdigit()):
+                tokens = tokens[:-2]
+            elif pair in (("delta", "species"), ("prism", "star")):
+                tokens = tokens[:-2] + (["◇"] if last == "star" else [])
+            else:
+                break
     return tokens
 
 
