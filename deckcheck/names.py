@@ -87,8 +87,8 @@ LETTER_NAMES = frozenset({"mystery plate"})
 
 # "`" is the only ASCII one (fold() relies on that)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "＇": "'"})
-_SYMBOL = re.compile(r"\{([A-Za-z])\}")
-_SYMBOL_WORDS = re.compile(r"\{(\*|star)\}|<>", re.IGNORECASE)  # fixed width: linear
+_SYMBOLS = [(f"{{{c}}}", word) for letter, word in ENERGY_TYPES.items() for c in (letter, letter.lower())]
+_STAR = re.compile(r"\{star\}", re.IGNORECASE)  # fixed width: linear
 # a word (letters and digits of any script, no "_"), one symbol, or a "!" / "?" standing alone (the
 # Unown marks; "Challenge!" drops it); findall never backtracks over a run (the look-arounds are 1 wide)
 _TOKEN = re.compile(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
@@ -104,22 +104,37 @@ def fold(text: str) -> str:
     if text.isascii():  # NFKC and NFKD leave ASCII alone and no ASCII character is combining
         return text.replace("`", "'") if "`" in text else text
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFKD", text).translate(_combining_marks())
+
+
+#: no combining character lies above this code point (a test checks it for this Python's Unicode)
+COMBINING_LIMIT = 0x20000
+_COMBINING: dict[int, None] = {}
+
+
+def _combining_marks() -> dict[int, None]:
+    """Every combining character -> None, a ``str.translate`` table that deletes them (made on first use)."""
+    if not _COMBINING:
+        _COMBINING.update(dict.fromkeys(cp for cp in range(COMBINING_LIMIT) if unicodedata.combining(chr(cp))))
+    return _COMBINING
 
 
 def expand_symbols(name: str) -> str:
     """``Telepathic {P} Energy`` -> ``Telepathic Psychic Energy``."""
     if "{" not in name:
         return name
-    return _SYMBOL.sub(lambda m: ENERGY_TYPES.get(m.group(1).upper(), m.group(0)), name)
+    for symbol, word in _SYMBOLS:  # 22 passes in C: a pattern with a callback costs more per match
+        if symbol in name:
+            name = name.replace(symbol, word)
+    return name
 
 
 def _tokens(name: str) -> list[str]:
     text = expand_symbols(fold(name))
     if "{" in text or "<" in text:
-        text = _SYMBOL_WORDS.sub(lambda m: "☆" if (m.group(1) or "").lower() == "star" else "◇", text)
-    return _TOKEN.findall(text.translate(_SAME_SYMBOL))
+        text = _STAR.sub("☆", text.replace("{*}", "◇").replace("<>", "◇"))
+    # runs of blanks become one space first (cheaper than the pattern stepping over each)
+    return _TOKEN.findall(" ".join(text.translate(_SAME_SYMBOL).split()))
 
 
 def _energy_type(low: list[str]) -> str | None:
@@ -137,21 +152,26 @@ def basic_energy_type(name: str) -> str | None:
     This reads the name only; whether a printing really is basic Energy is
     decided from the card database.
     """
-    return _basic_energy_type(name) if len(name) <= MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
+    if len(name) <= MEMO_MAX_LEN:
+        return _basic_energy_type(name)
+    # the longest basic Energy name has 22 characters besides blanks (marks and width folded away)
+    return None if len("".join(name.split())) > MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
 
 
 @lru_cache(maxsize=NAME_MEMO_SIZE)
 def _basic_energy_type(name: str) -> str | None:
-    return _energy_type([t.lower() for t in _tokens(name)])
+    tokens = _tokens(name)
+    return _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None
 
 
 def _strip_brackets(tokens: list[str]) -> list[str]:
     """Drop ``(``, ``)``, ``[``, ``]``; a subtitle or label in parentheses goes with them."""
     if "(" in tokens:
         at = tokens.index("(")
-        head = " ".join(t.lower() for t in tokens[:at])
-        inner = tokens[at + 1:tokens.index(")", at)] if ")" in tokens[at:] else tokens[at + 1:]
-        if head in SUBTITLED or " ".join(t.lower() for t in inner) in LABELS:
+        end = tokens.index(")", at) if ")" in tokens[at:at + 5] else at + 5
+        # the families and labels are a few words long: longer texts are never joined up
+        if (at < 5 and " ".join(tokens[:at]).lower() in SUBTITLED
+                or end - at < 5 and " ".join(tokens[at + 1:end]).lower() in LABELS):
             tokens = tokens[:at]
     if "[" in tokens:
         at = tokens.index("[")
@@ -188,10 +208,11 @@ def _drop_trailing(tokens: list[str]) -> list[str]:
 
 def _name_key(name: str) -> str:
     tokens = _drop_trailing(_strip_brackets(_tokens(name)))
-    low = [t.lower() for t in tokens]
-    energy = _energy_type(low)
+    energy = _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None
     if energy:
         return energy.lower() + " energy"
+    if "EX" not in tokens and "GX" not in tokens:
+        return " ".join(tokens).lower()
     # "ex" (Pokémon ex) and "EX" (Pokémon-EX) are different names: keep the suffix's case
     return " ".join(t if t in ("EX", "GX") else t.lower() for t in tokens)
 
@@ -199,9 +220,20 @@ def _name_key(name: str) -> str:
 _name_key_memo = lru_cache(maxsize=NAME_MEMO_SIZE)(_name_key)
 
 
+_last_long: tuple[str, str] = ("", "")  # the last long name and its key: a line's lookups ask 2-3 times
+
+
 def name_key(name: str) -> str:
     """The normalised name: equal keys mean the same name for the copy rule."""
-    return _name_key_memo(name) if len(name) <= MEMO_MAX_LEN else _name_key(name)
+    global _last_long
+    if len(name) <= MEMO_MAX_LEN:
+        return _name_key_memo(name)
+    last = _last_long
+    if last[0] == name:
+        return last[1]
+    key = _name_key(name)
+    _last_long = (name, key)
+    return key
 
 
 def lookup_key(name: str) -> str:
