@@ -19,7 +19,7 @@ only a Pokémon's Delta Species mark is dropped.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .names import name_key
 

@@ -61,8 +61,8 @@ def test_an_unreviewed_merge_fails_the_audit(pool, tables):
     """The check that guards the table: a name the key merges without a row is an error."""
     fake = [*pool, ("Nest-Ball", "Trainer")]  # a new printed spelling of Nest Ball
     problems = nameaudit.audit(fake, *tables)
-    assert problems == ["unreviewed merge: 'Nest Ball' and 'Nest-Ball' share the key 'nest ball' (add a row to "
-                        "data/name-merges.csv if they are one name, else fix the key)"]
+    assert problems == [("unreviewed merge: 'Nest Ball' and 'Nest-Ball' share the key 'nest ball' (add a row to "
+                         "data/name-merges.csv if they are one name, else fix the key)")]
     with pytest.raises(nameaudit.NameAuditError, match="Nest-Ball"):
         nameaudit.check(fake, *tables)
 
@@ -74,10 +74,10 @@ def test_a_merge_of_two_reviewed_groups_still_fails():
     cards_ = [("Gengar", "Pokémon"), ("Gengar LV.X", "Pokémon"), ("Gengar δ", "Pokémon")]
     problems = nameaudit.audit(cards_, merges, [])
     assert problems == [
-        "unreviewed merge: 'Gengar' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv if "
-        "they are one name, else fix the key)",
-        "unreviewed merge: 'Gengar LV.X' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv "
-        "if they are one name, else fix the key)",
+        ("unreviewed merge: 'Gengar' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv if "
+         "they are one name, else fix the key)"),
+        ("unreviewed merge: 'Gengar LV.X' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv "
+         "if they are one name, else fix the key)"),
     ]
 
 
@@ -90,8 +90,8 @@ def test_rows_need_reasons_and_decisions():
 
 def test_a_bracketed_name_needs_its_row():
     assert nameaudit.audit([("Ancient Technical Machine [Fire]", "Trainer")], [], []) == [
-        "unreviewed name part: 'Ancient Technical Machine [Fire]' has a bracketed part and no row in "
-        "data/name-parts.csv"]
+        ("unreviewed name part: 'Ancient Technical Machine [Fire]' has a bracketed part and no row in "
+         "data/name-parts.csv")]
 
 
 def test_a_row_the_key_disagrees_with_fails():
