@@ -246,7 +246,7 @@ def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
                     suggestions = facts.suggestions = db.suggest(name)
             else:  # over the budget: none, and not the shared facts' JSON (which may have some)
                 suggestions, ln.facts = (), None
-        ln.suggestions = suggestions
+        ln.suggestions = suggestions or ()
         out.append(ln)
     return out
 
