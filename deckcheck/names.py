@@ -3,7 +3,7 @@
 Display names are kept as printed; everything internal compares keys made here.
 Two different printed names share a key only where ``data/name-merges.csv`` says
 they are the same name: ``deckcheck db build`` audits every such pair in the card
-pool (:mod:`deckcheck.audit`) and fails on one the table does not list.
+pool (:mod:`deckcheck.nameaudit`) and fails on one the table does not list.
 
 **Part of a name** (the rulebook, S5 in ``rules-and-formats.md`` 3.2, and the
 tournament handbook S1 section 4: "as defined by the card's English language
@@ -21,7 +21,8 @@ translation"):
 - letters of any alphabet: ``α β γ`` (``Miracle Sphere α``), a ``δ`` that is
   part of a Trainer's or an Energy's name (``δ Rainbow Energy``, ``Mystery
   Plate δ``: :data:`LETTER_NAMES`), the Unown letter (``Unown A`` and
-  ``Unown [A]`` are one name, ``Unown B`` another);
+  ``Unown [A]`` are one name, ``Unown B`` another; 3.2 corrections: "letters of
+  other alphabets ... and marks in brackets after a Pokémon's name");
 - a bracketed or parenthesised part, unless listed below (``PokéDex (HANDY909)``,
   ``Ancient Technical Machine [Ice]``); ``data/name-parts.csv`` reviews every
   such name in the pool;
@@ -41,8 +42,11 @@ translation"):
   appends in parentheses (:data:`LABELS`, ``(Rocket's Secret Machine)``);
 - a Japanese printed name followed by its English translation in brackets
   (``ナッシー[Exeggutor]``) is the translation (S1: the English translation);
+- ``Basic`` before a basic Energy type and the type's symbol (``Basic {R} Energy``
+  = ``Fire Energy``, 3.3); ``{P}`` = ``Psychic`` inside any Energy name (3.2);
 - case (except ``EX``/``GX``), accents, apostrophes, spacing, hyphens and other
-  punctuation (``Ho-Oh`` = ``Ho Oh``, ``EXP.ALL`` = ``EXP. ALL``).
+  punctuation (``Ho-Oh`` = ``Ho Oh``, ``EXP.ALL`` = ``EXP. ALL``; 3.2: hyphen vs
+  space before ``EX``/``GX``, ``'`` vs ``’``, accents).
 
 Every step is linear in the input: one pass of :func:`fold`, fixed-width
 patterns, one ``findall`` of a pattern without a backtracking tail, and list
