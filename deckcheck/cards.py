@@ -371,6 +371,12 @@ class CardDB:
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             return Resolution(self.basic_energy(energy), "basic-energy")
+        if code and not number:
+            # "Unown [A]", "Ancient Technical Machine [Rock]": the bracket the parser took for a set
+            # code is part of a printed name
+            bracketed = self.by_name(f"{name} [{set_code}]")
+            if bracketed:
+                return Resolution(bracketed[0], "name")
         named = self.by_name(name)
         if named and code and (alias is None or alias.action == "lookup"):
             in_set = set(self.sets_for_code(code))

@@ -175,3 +175,16 @@ def test_name_key_memo_keeps_short_names_only():
     assert name_key("Nest Ball") == "nest ball"
     assert names.memo_sizes()["name_key"] == 1
     assert names._name_key_memo.cache_info().maxsize == names.NAME_MEMO_SIZE
+
+
+@pytest.mark.parametrize(("line", "card_id"), [
+    ("1 Unown [A]", "dp1-65"),  # Unown A, the newest printing of the name
+    ("1 Ancient Technical Machine [Rock]", "ex5-85"),
+    ("1 Unown [A] N2 14", "neo2-14"),
+    ("1 Nest Ball [SVI]", "sv01-181"),  # a real bracketed set code still is one
+])
+def test_a_bracketed_name_part_is_not_taken_for_a_set_code(line, card_id):
+    import deckcheck
+
+    (ln,) = deckcheck.check(line, "unlimited", "2026-05-01").lines
+    assert ln.card.id == card_id
