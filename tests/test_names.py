@@ -186,5 +186,15 @@ def test_name_key_memo_keeps_short_names_only():
 def test_a_bracketed_name_part_is_not_taken_for_a_set_code(line, card_id):
     import deckcheck
 
-    (ln,) = deckcheck.check(line, "unlimited", "2026-05-01").lines
+    report = deckcheck.check(line, "unlimited", "2026-05-01")
+    (ln,) = report.lines
     assert ln.card.id == card_id
+    assert [p.rule for p in report.problems if p.rule == "unknown-set"] == []
+
+
+def test_a_bracketed_name_part_reads_as_part_of_the_name():
+    import deckcheck
+
+    report = deckcheck.check("1 Unown [A]", "unlimited", "2026-05-01")
+    assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [
+        'Line 1: "Unown [A]" has no set code, so it was matched by name to Unown A (DP 65).']
