@@ -111,3 +111,21 @@ def test_db_build_fails_on_an_unreviewed_merge():
     with pytest.raises(build.BuildError, match=r"unreviewed merge: 'Pine co' and 'Pine-co' share the key 'pine co'"):
         build.build(_source("Pine-co", "Pine co"))
     assert len(build.build(_source("Pine-co", "Nidoran♀", "Nidoran♂", "Nidoran ♀"))["cards"]) == 4  # reviewed
+
+
+def test_db_build_command_names_the_unreviewed_merge(tmp_path):
+    import gzip
+    import json
+
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli
+
+    src = tmp_path / "src.json.gz"
+    with gzip.open(src, "wt", encoding="utf-8") as fh:
+        json.dump(_source("Porygon-Z", "Porygon Z"), fh)
+    out = tmp_path / "cards.json.gz"
+    result = CliRunner().invoke(cli, ["db", "build", "--from", str(src), "--output", str(out)])
+    assert result.exit_code != 0
+    assert "unreviewed merge: 'Porygon Z' and 'Porygon-Z' share the key 'porygon z'" in result.output
+    assert not out.exists()
