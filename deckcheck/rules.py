@@ -215,8 +215,9 @@ def copy_limit(deck, ctx, limit):
         card = lines[0].card
         hint = None
         if free:
-            hint = (f"{_and([label(ln.card) for ln in free])} say \"{ctx.db.deck_rules()[free[0].card.id].text}\", "
-                    "so they do not count; the other printings do.")
+            said = "says" if len(free) == 1 else "say"
+            hint = (f"{_and([label(ln.card) for ln in free])} {said} \"{ctx.db.deck_rules()[free[0].card.id].text}\","
+                    f" so {'it does' if len(free) == 1 else 'they do'} not count; the other printings do.")
         elif card.supertype == "Energy":
             hint = f"{lines[0].name} is a Special Energy, so the {limit}-copy limit applies."
         elif len({ln.card.name for ln in lines}) > 1:
