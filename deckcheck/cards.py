@@ -421,6 +421,8 @@ def _index(db: CardDB, directory: Path | None) -> None:
     for s in db.sets.values():
         for code in {s.code or "", *s.aliases} - {""}:
             by_code.setdefault(code.upper(), []).append(s.id)
+    for s in db.sets.values():  # a set's id, "base1", names it when no set has it as a code
+        by_code.setdefault(s.id.upper(), [s.id])
     # a set whose own code it is comes before sets that only list it as an alias (TR is Team
     # Rocket, an alias of Team Rocket Returns); a code shared by a main set and its subset
     # (SHF, CEL, BRS...) looks in the main set first
