@@ -348,7 +348,8 @@ class CardDB:
                     # given is kept when it has that name: Darkness Energy EX 158 is a Special Energy)
                     card = None
                 else:
-                    differs = not energy and lookup_key(name) != card.key.lower()
+                    # a basic Energy of another type than the name says is flagged too (the printing wins)
+                    differs = lookup_key(name) != card.key.lower()
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             return Resolution(self.basic_energy(energy), "basic-energy")

@@ -175,3 +175,12 @@ def test_a_baby_pokemon_is_a_basic_pokemon():
 def test_a_pokemon_legend_is_not_a_basic_pokemon():
     assert [p.rule for p in check("1 Lugia LEGEND HS 113\n1 Lugia LEGEND HS 114\n58 Water Energy", "unlimited",
                                   ON).problems] == ["no-basic-pokemon"]
+
+
+def test_a_printing_given_is_never_silently_replaced_by_another_card():
+    report = check("4 Basic {R} Energy SVE 5\n4 Basic {R} Energy SVE 10\n4 Fire Energy SVI 1", "standard", ON)
+    assert [(ln.card.id, ln.method, ln.name_differs) for ln in report.lines] == [
+        ("sve-005", "printing", True), ("sve-010", "printing", False), ("mee-002", "basic-energy", False)]
+    assert [p.message for p in report.problems if p.rule == "name-mismatch"] == [
+        'Line 1 names "Basic {R} Energy", but SVE 5 is Psychic Energy; the line was checked as Psychic Energy '
+        "(SVE 5)."]
