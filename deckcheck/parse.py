@@ -679,8 +679,7 @@ def _load_json(text: str) -> tuple[object, Problem | None]:
 def json_entries(text: str) -> int:
     """The card entries of a JSON deck (every player's), which count toward the line limit; 0
     for a text that is no JSON deck of a known shape."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     if not _looks_like_json(text):
         return 0
     data, problem = _load_json(text)

@@ -182,5 +182,5 @@ def test_a_printing_given_is_never_silently_replaced_by_another_card():
     assert [(ln.card.id, ln.method, ln.name_differs) for ln in report.lines] == [
         ("sve-005", "printing", True), ("sve-010", "printing", False), ("mee-002", "basic-energy", False)]
     assert [p.message for p in report.problems if p.rule == "name-mismatch"] == [
-        'Line 1 names "Basic {R} Energy", but SVE 5 is Psychic Energy; the line was checked as Psychic Energy '
-        "(SVE 5)."]
+        ('Line 1 names "Basic {R} Energy", but SVE 5 is Psychic Energy; the line was checked as Psychic Energy '
+         "(SVE 5).")]

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from deckcheck import check
 from deckcheck.parse import MAX_DECKLIST_LINES, count_lines, parse
@@ -39,8 +41,8 @@ def test_rk9_and_limitless_json_resolve_to_their_60_cards(name, warnings):
 def test_several_decks_name_the_one_checked():
     report = check(_deck("rk9-players"), "standard", ON)
     assert [(p.severity, p.message) for p in report.problems] == [(
-        "warning", "The JSON holds 2 decks (an event export); only the first (Alex Example's) was checked. Check one "
-                   "player's deck at a time to see the others.")]
+        "warning", ("The JSON holds 2 decks (an event export); only the first (Alex Example's) was checked. Check "
+                    "one player's deck at a time to see the others."))]
 
 
 def test_pokemontcg_io_deck_resolves_by_its_card_ids():
@@ -98,3 +100,53 @@ def test_json_entries_count_toward_the_line_limit():
     pretty = json.dumps({"cards": entries[:3]}, indent=2)
     assert count_lines(pretty) == pretty.count("\n") + 1  # more lines than entries: the lines
     assert count_lines("[not json") == 1 and count_lines("{") == 1
+
+
+# -- properties -------------------------------------------------------------------
+
+
+_line = st.one_of(st.sampled_from(["```", "```text", "4 Iono PAL 185", "Trainer: 4", "hello there", "", "  ",
+                                   "* 2 Arven SVI 166", "Total Cards: 60", "{", "4 Gible asc 109"]),
+                  st.text(max_size=20).filter(lambda t: "\n" not in t and "\r" not in t))
+
+
+def _accounted(result) -> list[int]:
+    lines = [h.line for h in result.headers] + [c.line for c in result.cards] + list(result.decorations)
+    lines += [line for problem in result.problems for line in problem.lines]
+    if result.declared_total_line is not None:
+        lines.append(result.declared_total_line)
+    return sorted(lines)
+
+
+@settings(max_examples=300)
+@given(st.lists(_line, max_size=12))
+def test_every_line_of_a_fenced_list_is_accounted_for_once(lines: list[str]) -> None:
+    text = "\n".join(["```", *lines])
+    result = parse(text)
+    assume(result.source == "text")  # JSON inside the fence is read as JSON: numbered by entries
+    non_blank = [n for n, raw in enumerate(text.split("\n"), start=1) if raw.strip()]
+    assert _accounted(result) == non_blank
+    assert sum(p.rule == "prose-ignored" for p in result.problems) <= 1
+
+
+_value = st.recursive(st.none() | st.booleans() | st.integers(-5, 1005) | st.text(max_size=8),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                          st.sampled_from(["cards", "decklist", "pokemon", "trainer", "energy", "deck", "card",
+                                           "count", "name", "set", "setCode", "number", "id", "player"]),
+                          inner, max_size=4), max_leaves=12)
+
+
+@given(_value)
+def test_any_json_is_a_deck_or_one_problem_and_counts_its_entries(value) -> None:
+    text = json.dumps(value)
+    if not text.lstrip().startswith(("{", "[")):
+        return
+    result = parse(text)
+    if result.source != "json":  # "[" then something other than {, [ or ]: a text line
+        assert not text[1:].lstrip().startswith(("{", "[", "]"))
+        return
+    shape = [p for p in result.problems if p.rule == "json-shape"]
+    assert len(shape) <= 1
+    if shape:
+        assert result.cards == [] and len(result.problems) == 1
+    assert count_lines(text) >= len(result.cards)

@@ -64,6 +64,8 @@ def test_goldens_cover_every_format() -> None:
         "ptcgl-de-headers", "ptcgl-pt-headers", "ptcgl-es-headers", "ptcgl-it-headers", "limitless-copy-counts",
         "rk9-suffixes", "x-counts", "parentheses-and-brackets", "crlf-bom", "lone-cr", "curly-apostrophes-accents",
         "json-deck", "json-invalid", "headerless", "youtube-description", "alnum-numbers", "tricky-names",
+        "rk9-deck", "rk9-players", "limitless-api", "limitless-standings", "pokemontcg-io-deck",  # issue 13
+        "json-unknown-shape", "discord-code-fence", "lowercase-set-codes",
     }
 
 
