@@ -628,7 +628,8 @@ def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list
         return [(None, value)] if depth else None  # a bare array is told apart by _json_decks
     if not isinstance(value, dict):
         return None
-    sections = [(key, value[key]) for key in _SECTION_KEYS if isinstance(value.get(key), list)]
+    sections: list[tuple[str | None, list]] = [(key, value[key]) for key in _SECTION_KEYS
+                                               if isinstance(value.get(key), list)]
     if sections:
         return sections
     for key in _DECK_KEYS:
@@ -646,8 +647,8 @@ def _json_decks(data: object) -> list[tuple[str | None, list[tuple[str | None, l
         return None if sections is None else [(_player(data), sections)]
     if not isinstance(data, list) or not data:
         return None
-    decks = [(item, _json_sections(item)) for item in data if isinstance(item, dict)]
-    decks = [(_player(item), sections) for item, sections in decks if sections is not None]
+    found = [(item, _json_sections(item)) for item in data if isinstance(item, dict)]
+    decks = [(_player(item), sections) for item, sections in found if sections is not None]
     if decks:
         return decks
     if all(isinstance(item, dict) and "count" in item for item in data[:1]):
@@ -698,7 +699,7 @@ _looks_like_json = looks_like_json
 
 def _parse_json(text: str) -> tuple[ParseResult, list[CardRow]]:
     """Read a JSON deck of any shape in :data:`JSON_SHAPES` as :func:`read` does; never raises."""
-    result, rows = ParseResult(source="json"), []
+    result, rows = ParseResult(source="json"), []  # type: tuple[ParseResult, list[CardRow]]
     data, problem = _load_json(text)
     if problem is not None:
         result.problems.append(problem)
@@ -719,7 +720,10 @@ def _parse_json(text: str) -> tuple[ParseResult, list[CardRow]]:
         for entry in entries:
             index += 1
             found = _json_entry(index, entry, section)
-            (result.problems if isinstance(found, Problem) else rows).append(found)
+            if isinstance(found, Problem):
+                result.problems.append(found)
+            else:
+                rows.append(found)
     return result, rows
 
 
@@ -728,7 +732,7 @@ def _json_entry(index: int, entry: object, section: str | None = None) -> CardRo
     raw = _json_text(entry)
     view = _json_view(entry)
     fault = _json_fault(entry if view is None else view)
-    if fault:
+    if fault or view is None:
         return Problem("unparsed-line", f"Entry {index} of the JSON deck {fault}.", lines=(index,))
     code = (view.get("set") or "").strip().upper() or None
     number = view.get("number")
