@@ -714,7 +714,7 @@ def _parse_json(text: str) -> tuple[ParseResult, list[CardRow]]:
         who = f" ({player}'s)" if player else ""
         message = (f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
                    "Check one player's deck at a time to see the others.")
-        result.problems.append(Problem("several-decks", message, lines=(1,)))
+        result.problems.append(Problem("several-decks", message))
     index = 0
     for section, entries in sections:
         for entry in entries:
