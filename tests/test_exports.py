@@ -118,7 +118,7 @@ def _accounted(result) -> list[int]:
     return sorted(lines)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)  # a loaded machine: no per-example deadline
 @given(st.lists(_line, max_size=12))
 def test_every_line_of_a_fenced_list_is_accounted_for_once(lines: list[str]) -> None:
     text = "\n".join(["```", *lines])
@@ -136,6 +136,7 @@ _value = st.recursive(st.none() | st.booleans() | st.integers(-5, 1005) | st.tex
                           inner, max_size=4), max_leaves=12)
 
 
+@settings(deadline=None)
 @given(_value)
 def test_any_json_is_a_deck_or_one_problem_and_counts_its_entries(value) -> None:
     text = json.dumps(value)
