@@ -151,3 +151,14 @@ def test_any_json_is_a_deck_or_one_problem_and_counts_its_entries(value) -> None
     if shape:
         assert result.cards == [] and len(result.problems) == 1
     assert count_lines(text) >= len(result.cards)
+
+
+def test_pokemontcg_io_card_objects_give_their_set_code():
+    result = parse(json.dumps({"cards": [
+        {"count": 1, "card": {"id": "base1-4", "name": "Charizard", "number": "4",
+                              "set": {"id": "base1", "name": "Base", "ptcgoCode": "BS"}}},
+        {"count": 2, "id": "base1-24", "name": "Charmeleon"},
+    ]}))
+    assert [(c.name, c.set_code, c.number) for c in result.cards] == [("Charizard", "BS", "4"),
+                                                                       ("Charmeleon", "BASE1", "24")]
+    assert [ln.card.id for ln in check(result, "unlimited", ON).lines] == ["base1-4", "base1-24"]
