@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 
 from .cards import Card, CardDB, get_db
 from .formats import Format
-from .parse import parse
+from .parse import looks_like_json, parse
 from .problems import ERROR, INFO, WARNING
 from .render import export_name
 from .rules import label
@@ -203,8 +203,12 @@ def image_url(card: Card | None, db: CardDB, host: str | None) -> str | None:
 # -- the result's lines, as the template shows them -------------------------------------
 
 def is_json_deck(text: str) -> bool:
-    """The parser reads a text starting with ``{`` (after a BOM and blanks) as a JSON deck."""
-    return text.lstrip("\ufeff").lstrip().startswith("{")
+    """Does the parser read ``text`` as a JSON deck (whose "lines" are its entries), on its own
+    or inside a code fence?"""
+    text = text.removeprefix("\ufeff")
+    if looks_like_json(text):
+        return True
+    return "```" in text and parse(text).source == "json"
 
 
 @dataclass

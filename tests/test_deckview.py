@@ -239,3 +239,15 @@ def test_fix_links_are_bounded(client):
     assert len(set(re.findall(r'<a class="fix" href="([^"]+)"', page))) == MAX_FIX_LINKS
     assert len(set(re.findall(r'<button type="button" class="fix button--link" data-edits="([^"]+)" hidden>',
                               page))) > 0
+
+
+@pytest.mark.parametrize("text, json", [
+    ('{"cards": []}', True), ('\ufeff  [{"count": 1}]', True), ('Here:\n```\n{"cards": []}\n```\n', True),
+    ("4 Nest Ball SVI 181\n", False), ("```\n4 Nest Ball SVI 181\n```\n", False), ("[Trainer]\n", False),
+])
+def test_is_json_deck_follows_the_parser(text, json):
+    from deckcheck.deckview import is_json_deck
+    from deckcheck.parse import parse
+
+    assert is_json_deck(text) is json
+    assert (parse(text).source == "json") is json
