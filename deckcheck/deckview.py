@@ -252,10 +252,6 @@ class Row:
     note: str | None = None  # a header whose count disagrees with the cards under it
 
     @property
-    def fixes(self) -> list[FixView]:
-        return [f for p in self.problems for f in p.fixes]
-
-    @property
     def flagged(self) -> bool:
         """Shown by "only lines with problems": an error or a warning, or a header note."""
         return self.note is not None or any(p.severity in (ERROR, WARNING) for p in self.problems)
