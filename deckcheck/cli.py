@@ -22,6 +22,7 @@ import click
 from . import build as _build
 from . import cards as _cards
 from . import config as _config
+from . import walk as _walk
 from .cards import CardDB, DatabaseError, default_path
 from .engine import check as _check
 from .formats import Format, FormatError, default_formats
@@ -98,7 +99,11 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
         if path == STDIN:
             blob = click.get_binary_stream("stdin").read(MAX_BYTES + 1)
         else:
-            with open(path, "rb") as fh:
+            # O_NONBLOCK: a FIFO swapped in after the walk must not hang the run; only regular files are read
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return None, Problem("unreadable-file", "The path is not a regular file; it was not read.")
                 blob = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         return None, Problem("unreadable-file", f"The file could not be read: {exc.strerror or exc}.")
@@ -120,7 +125,7 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
     return text, None
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="deckcheck")
 def cli() -> None:
     """Validate Pokémon TCG decklists."""
@@ -138,47 +143,20 @@ def _settings(config_path: str | None) -> _config.Config:
         raise click.UsageError(str(exc)) from exc
 
 
-def _collect(paths: tuple[str, ...], cfg: _config.Config) -> list[str]:
-    """Files to check, in order, each once: named files (unless excluded), then folders' decklists."""
-    seen: set[str] = set()
-    out = []
-    for given in paths:
-        if given == STDIN:
-            found = [STDIN]
-        elif os.path.isdir(given):
-            found = sorted(_walk(given, cfg))
-        else:
-            found = [] if cfg.excluded(given) else [given]
-        for path in found:
-            key = path if path == STDIN else os.path.abspath(path)
-            if key not in seen:
-                seen.add(key)
-                out.append(path)
-    return out
-
-
-def _walk(top: str, cfg: _config.Config):
-    for folder, dirs, files in os.walk(top):
-        # hidden folders (.git, .venv) are never decklists
-        dirs[:] = [d for d in dirs if not d.startswith(".") and not cfg.excluded(os.path.join(folder, d))]
-        for name in files:
-            path = os.path.join(folder, name)
-            if cfg.included(path) and not cfg.excluded(path):
-                yield path
-
-
 def _unchecked(problem: Problem, fmt: Format, on: dt.date, db: CardDB) -> Report:
     """The report on a file that could not be read: its one problem, no cards."""
     return Report(format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=[problem], lines=[],
                   counts=Counts(), database=db.info())
 
 
-def _check_one(path: str, cfg: _config.Config, format_: str | None, as_of: dt.date | None, db: CardDB) -> Report:
+def _check_one(found: _walk.Found, cfg: _config.Config, format_: str | None, as_of: dt.date | None,
+               db: CardDB) -> Report:
     """Command-line options win over the file's overrides, which win over its defaults."""
+    path = found.path
     cfg_format, cfg_as_of = cfg.settings_for(None if path == STDIN else path)
     fmt = _formats()[format_ or cfg_format or "standard"]
     on = as_of or cfg_as_of or dt.date.today()
-    text, problem = _read(path)
+    text, problem = (None, found.problem) if found.problem else _read(path)
     if problem is not None:
         return _unchecked(problem, fmt, on, db)
     return _check(text, fmt, on, db=db)
@@ -200,11 +178,14 @@ def _progress(items: list[str], quiet: bool):
 
 
 def _colour(no_color: bool) -> bool:
-    return not no_color and not os.environ.get("NO_COLOR") and click.get_text_stream("stdout").isatty()
+    """--no-color and NO_COLOR win; FORCE_COLOR (any non-empty value) colours a pipe; else a terminal only."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or click.get_text_stream("stdout").isatty()
 
 
 @cli.command("check")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, allow_dash=True))
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--format", "format_", metavar="FORMAT", callback=_format_option,
               help="Format for every deck (default: the configuration's, else standard).")
 @click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option,
@@ -228,13 +209,20 @@ def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on,
     """
     cfg = _settings(config_path)
     db = _database()
-    files = _collect(paths or (".",), cfg)
+    collector = _walk.Collector(cfg)
+    try:
+        files = collector.collect(paths or (".",))
+    except _walk.PathError as exc:
+        raise click.BadParameter(str(exc), param_hint="'[PATHS]...'") from None
     if not files:
         click.echo("warning: no decklists found (looked for " + ", ".join(p.glob for p in cfg.include) + ")",
                    err=True)
     fail_on = fail_on or cfg.fail_on or "error"
     with _progress(files, quiet) as items:
-        results = [(_shown(path), _check_one(path, cfg, format_, as_of, db)) for path in items]
+        results = [(_shown(found.path), _check_one(found, cfg, format_, as_of, db)) for found in items]
+    if collector.covers_config:
+        for warning in cfg.unused():
+            click.echo(f"warning: {warning}", err=True)
     colour = output_format == "text" and _colour(no_color)
     click.echo(render(output_format, results, Options(fail_on, not quiet, colour)), nl=False, color=colour)
     failed = any(fails(report, fail_on) for _, report in results)
