@@ -15,7 +15,6 @@ problem and nothing of the target is read.
 
 from __future__ import annotations
 
-import glob
 import os
 import stat
 from dataclasses import dataclass
@@ -111,7 +110,7 @@ class _Ignores:
 
 def _outside_link(path: str, target: str, tree: str) -> Found:
     return Found(path, Problem("symlink-outside-tree", f"The file is a symbolic link to {target!r}, outside "
-                                                       f"{tree!r}, the tree being checked; it was not followed "
+                                                       f"{tree}, the tree being checked; it was not followed "
                                                        "or read."))
 
 
@@ -119,6 +118,31 @@ def _not_regular(path: str, mode: int) -> Found:
     kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
     return Found(path, Problem("unreadable-file", f"The path is {kind}, not a regular file; it was not read."))
+
+
+def _expand(given: str) -> list[str]:
+    """A quoted glob as the shell would expand it, without following links to folders: the
+    files and folders below its literal head whose path matches the rest (``*``, ``?``, ``[]``
+    within a name, ``**`` across folders; hidden names only when the glob spells the dot)."""
+    parts = given.replace(os.sep, "/").split("/")
+    n = next(i for i, part in enumerate(parts) if _MAGIC & set(part))
+    head = "/".join(parts[:n]) or ("/" if given.startswith("/") else ".")
+    rest = "/".join(parts[n:])
+    pattern = pathspec.GitIgnoreSpec.from_lines(["/" + rest]).patterns[0]
+    dots = any(part.startswith(".") for part in parts[n:])
+    out = []
+    for folder, dirs, files in os.walk(head):
+        if not dots:
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in (*dirs, *files):
+            if name.startswith(".") and not dots:
+                continue
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, head).replace(os.sep, "/")
+            m = pattern.regex.match(rel)
+            if m is not None and m.end() == len(rel):
+                out.append(path if head != "." or given.startswith("./") else rel)
+    return sorted(out)
 
 
 class Collector:
@@ -144,7 +168,7 @@ class Collector:
             return [Found(STDIN)]
         if not os.path.lexists(given):
             if _MAGIC & set(given):
-                matches = sorted(glob.glob(given, recursive=True))
+                matches = _expand(given)
                 if not matches:
                     raise PathError(f"no file matches {given!r}")
                 return [f for m in matches for f in self._one(m)]
@@ -153,14 +177,14 @@ class Collector:
             return self._walk(given)
         if self.cfg.excluded(given):
             return []
-        return [self._file(given, os.path.realpath(os.getcwd()))]
+        return [self._file(given, os.path.realpath(os.getcwd()), "the working directory")]
 
-    def _file(self, path: str, tree: str) -> Found:
+    def _file(self, path: str, tree: str, shown: str) -> Found:
         """A file named or found: read only a regular file, through a link only inside ``tree``."""
         if os.path.islink(path):
             target = os.path.realpath(path)
             if not _inside(target, tree):
-                return _outside_link(path, os.readlink(path), tree)
+                return _outside_link(path, os.readlink(path), shown)
         try:
             mode = os.stat(path).st_mode
         except OSError:
@@ -194,7 +218,7 @@ class Collector:
                 if not cfg.included(path) or ignores.ignored(path, False) or cfg.excluded(path):
                     continue
                 if entry.is_symlink() or entry.is_file(follow_symlinks=False):
-                    found.append(self._file(path, tree))
+                    found.append(self._file(path, tree, f"{top!r}"))
                 # FIFOs, sockets and devices found in a folder are skipped: never opened
             for sub in reversed(subfolders):
                 stack.append((sub, ignores.below(sub)))
