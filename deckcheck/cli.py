@@ -16,6 +16,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import quote
 
 import click
 
@@ -29,7 +30,7 @@ from .formats import Format, FormatError, default_formats
 from . import parse as _parse
 from .parse import parse
 from .problems import Counts, Problem, Report
-from .render import OUTPUT_FORMATS, Options, fails, ptcgl_export, render
+from .render import OUTPUT_FORMATS, Options, fails, github_summary, ptcgl_export, render
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)
 MAX_BYTES = _parse.MAX_DECKLIST_BYTES
@@ -184,6 +185,25 @@ def _colour(no_color: bool) -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or click.get_text_stream("stdout").isatty()
 
 
+def _github_link(path: str, line: int) -> str:
+    """The URL of a file's line on GitHub for the commit being checked (``path#Lline`` outside Actions)."""
+    env = os.environ
+    if path != STDIN_LABEL and env.get("GITHUB_WORKSPACE"):
+        path = os.path.relpath(os.path.abspath(path), env["GITHUB_WORKSPACE"]).replace(os.sep, "/")
+    server, repo, sha = env.get("GITHUB_SERVER_URL"), env.get("GITHUB_REPOSITORY"), env.get("GITHUB_SHA")
+    base = f"{server}/{repo}/blob/{sha}/" if server and repo and sha else ""
+    return f"{base}{quote(path, safe='/')}#L{line}"
+
+
+def _write_step_summary(target: str, results, opts: Options) -> None:
+    """Append the Markdown job summary; a summary file that cannot be written is a warning, not a failure."""
+    try:
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write(github_summary(results, opts, _github_link))
+    except OSError as exc:
+        click.echo(f"warning: could not write the job summary to {target}: {exc.strerror or exc}", err=True)
+
+
 @cli.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--format", "format_", metavar="FORMAT", callback=_format_option,
@@ -191,7 +211,8 @@ def _colour(no_color: bool) -> bool:
 @click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option,
               help="Check legality on this date (default: the configuration's, else today).")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True,
-              help="text for people; json, github, sarif or junit for tools.")
+              help="text for people; json (one array), jsonl (a report a line), github (annotations and "
+                   "$GITHUB_STEP_SUMMARY), sarif or junit for tools.")
 @click.option("--fail-on", type=click.Choice(_config.FAIL_ON), default=None,
               help="Lowest severity that fails a deck (default: the configuration's, else error).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when decks fail.")
@@ -225,6 +246,8 @@ def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on,
             click.echo(f"warning: {warning}", err=True)
     colour = output_format == "text" and _colour(no_color)
     click.echo(render(output_format, results, Options(fail_on, not quiet, colour)), nl=False, color=colour)
+    if output_format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        _write_step_summary(os.environ["GITHUB_STEP_SUMMARY"], results, Options(fail_on))
     failed = any(fails(report, fail_on) for _, report in results)
     ctx.exit(1 if failed and not exit_zero else 0)
 

@@ -81,7 +81,7 @@ def known_formats() -> str:
 
 def normalise(output_format: str, out: str) -> str:
     """Take out what changes with the database build and the package version."""
-    if output_format == "json":
+    if output_format in ("json", "jsonl"):
         lines = []
         for line in out.splitlines():
             if line.startswith("{"):
