@@ -16,13 +16,13 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from urllib.parse import quote
 
 import click
 
 from . import build as _build
 from . import cards as _cards
 from . import config as _config
+from . import github_env as _github_env
 from . import walk as _walk
 from .cards import CardDB, DatabaseError, default_path
 from .engine import check as _check
@@ -30,7 +30,7 @@ from .formats import Format, FormatError, default_formats
 from . import parse as _parse
 from .parse import parse
 from .problems import Counts, Problem, Report
-from .render import OUTPUT_FORMATS, Options, fails, github_summary, ptcgl_export, render
+from .render import OUTPUT_FORMATS, Options, fails, ptcgl_export, render
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)
 MAX_BYTES = _parse.MAX_DECKLIST_BYTES
@@ -185,23 +185,25 @@ def _colour(no_color: bool) -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or click.get_text_stream("stdout").isatty()
 
 
-def _github_link(path: str, line: int) -> str:
-    """The URL of a file's line on GitHub for the commit being checked (``path#Lline`` outside Actions)."""
-    env = os.environ
-    if path != STDIN_LABEL and env.get("GITHUB_WORKSPACE"):
-        path = os.path.relpath(os.path.abspath(path), env["GITHUB_WORKSPACE"]).replace(os.sep, "/")
-    server, repo, sha = env.get("GITHUB_SERVER_URL"), env.get("GITHUB_REPOSITORY"), env.get("GITHUB_SHA")
-    base = f"{server}/{repo}/blob/{sha}/" if server and repo and sha else ""
-    return f"{base}{quote(path, safe='/')}#L{line}"
+def _report_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> list[tuple[str, str]]:
+    out = []
+    for item in value:
+        fmt, sep, path = item.partition("=")
+        if not sep or fmt not in OUTPUT_FORMATS or not path:
+            raise click.BadParameter(f"{item!r} is not FORMAT=FILE with FORMAT one of {', '.join(OUTPUT_FORMATS)}")
+        out.append((fmt, path))
+    return out
 
 
-def _write_step_summary(target: str, results, opts: Options) -> None:
-    """Append the Markdown job summary; a summary file that cannot be written is a warning, not a failure."""
+def _listed(path: str | None) -> set[str] | None:
+    """The absolute paths listed in a file, one a line (``git diff --name-only``), or None without one."""
+    if path is None:
+        return None
     try:
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write(github_summary(results, opts, _github_link))
-    except OSError as exc:
-        click.echo(f"warning: could not write the job summary to {target}: {exc.strerror or exc}", err=True)
+        with open(path, encoding="utf-8") as fh:
+            return {os.path.abspath(line.strip()) for line in fh if line.strip()}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="'--changed-files'") from None
 
 
 @cli.command("check")
@@ -220,9 +222,13 @@ def _write_step_summary(target: str, results, opts: Options) -> None:
 @click.option("--no-color", is_flag=True, help="No colours in text output (also when NO_COLOR is set).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Settings file to use instead of looking for deckcheck.toml or pyproject.toml.")
+@click.option("--report", "reports", metavar="FORMAT=FILE", multiple=True, callback=_report_option,
+              help="Also write the run in another output format to FILE (repeatable), e.g. sarif=deckcheck.sarif.")
+@click.option("--changed-files", metavar="FILE", default=None,
+              help="Check only the decks PATHS select that FILE lists (one path a line, e.g. git diff --name-only).")
 @click.pass_context
 def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on, exit_zero, quiet, no_color,
-              config_path) -> None:
+              config_path, reports, changed_files) -> None:
     """Check decklists: files, folders (searched for *.txt and *.json) or - for stdin.
 
     Exit status: 0 every deck passed, 1 at least one deck failed, 2 usage
@@ -235,19 +241,29 @@ def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on,
         files = collector.collect(paths or (".",))
     except _walk.PathError as exc:
         raise click.BadParameter(str(exc), param_hint="'[PATHS]...'") from None
+    changed = _listed(changed_files)
+    if changed is not None:
+        files = [f for f in files if os.path.abspath(f.path) in changed]
     if not files:
-        click.echo("warning: no decklists found (looked for " + ", ".join(p.glob for p in cfg.include) + ")",
-                   err=True)
+        click.echo("warning: no " + ("changed " if changed is not None else "") + "decklists found (looked for "
+                   + ", ".join(p.glob for p in cfg.include) + ")", err=True)
     fail_on = fail_on or cfg.fail_on or "error"
     with _progress(files, quiet) as items:
         results = [(_shown(found.path), _check_one(found, cfg, format_, as_of, db)) for found in items]
-    if collector.covers_config:
+    if collector.covers_config and changed is None:
         for warning in cfg.unused():
             click.echo(f"warning: {warning}", err=True)
     colour = output_format == "text" and _colour(no_color)
     click.echo(render(output_format, results, Options(fail_on, not quiet, colour)), nl=False, color=colour)
-    if output_format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
-        _write_step_summary(os.environ["GITHUB_STEP_SUMMARY"], results, Options(fail_on))
+    for fmt, target in reports:
+        try:
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(render(fmt, results, Options(fail_on)))
+        except OSError as exc:
+            raise click.FileError(target, exc.strerror or str(exc)) from None
+    if output_format == "github":
+        for warning in _github_env.write(results, fail_on):
+            click.echo(warning, err=True)
     failed = any(fails(report, fail_on) for _, report in results)
     ctx.exit(1 if failed and not exit_zero else 0)
 
