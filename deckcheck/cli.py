@@ -151,7 +151,7 @@ def _unchecked(problem: Problem, fmt: Format, on: dt.date, db: CardDB) -> Report
 
 
 def _check_one(found: _walk.Found, cfg: _config.Config, format_: str | None, as_of: dt.date | None,
-               db: CardDB) -> Report:
+               db: CardDB, forecast: bool = False) -> Report:
     """Command-line options win over the file's overrides, which win over its defaults."""
     path = found.path
     cfg_format, cfg_as_of = cfg.settings_for(None if path == STDIN else path)
@@ -160,7 +160,7 @@ def _check_one(found: _walk.Found, cfg: _config.Config, format_: str | None, as_
     text, problem = (None, found.problem) if found.problem else _read(path)
     if problem is not None:
         return _unchecked(problem, fmt, on, db)
-    return _check(text, fmt, on, db=db)
+    return _check(text, fmt, on, db=db, forecast=forecast)
 
 
 def show_progress(count: int, quiet: bool, stream) -> bool:
@@ -224,11 +224,14 @@ def _listed(path: str | None) -> set[str] | None:
               help="Settings file to use instead of looking for deckcheck.toml or pyproject.toml.")
 @click.option("--report", "reports", metavar="FORMAT=FILE", multiple=True, callback=_report_option,
               help="Also write the run in another output format to FILE (repeatable), e.g. sarif=deckcheck.sarif.")
+@click.option("--forecast", is_flag=True,
+              help="Also forecast the next Standard rotation: rotation-forecast warnings for the cards it would make "
+                   "illegal, info for the cards a reprint keeps legal.")
 @click.option("--changed-files", metavar="FILE", default=None,
               help="Check only the decks PATHS select that FILE lists (one path a line, e.g. git diff --name-only).")
 @click.pass_context
 def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on, exit_zero, quiet, no_color,
-              config_path, reports, changed_files) -> None:
+              config_path, reports, forecast, changed_files) -> None:
     """Check decklists: files, folders (searched for *.txt and *.json) or - for stdin.
 
     Exit status: 0 every deck passed, 1 at least one deck failed, 2 usage
@@ -249,7 +252,7 @@ def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on,
                    + ", ".join(p.glob for p in cfg.include) + ")", err=True)
     fail_on = fail_on or cfg.fail_on or "error"
     with _progress(files, quiet) as items:
-        results = [(_shown(found.path), _check_one(found, cfg, format_, as_of, db)) for found in items]
+        results = [(_shown(found.path), _check_one(found, cfg, format_, as_of, db, forecast)) for found in items]
     if collector.covers_config and changed is None:
         for warning in cfg.unused():
             click.echo(f"warning: {warning}", err=True)

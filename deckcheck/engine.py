@@ -272,11 +272,14 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
                    f"{on.isoformat()} is earlier, so card legality was not checked.")
 
 
-def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None) -> Report:
+def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None,
+          forecast: bool = False) -> Report:
     """Check a decklist (text or a parse result) in a format on a date (default today).
 
     A bad deck is data: every problem is in the report. Only an unknown format
-    or a malformed date raises (``FormatError`` / ``ValueError``).
+    or a malformed date raises (``FormatError`` / ``ValueError``). ``forecast=True``
+    adds the rotation forecast (:mod:`deckcheck.forecast`): ``rotation-forecast``
+    warnings and info, and ``extra["forecast"]``.
     """
     fmt = get_format(format)
     on = _as_date(as_of)
@@ -297,7 +300,14 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
             problems.append(problem)
     if parsed.problems:
         problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
+    extra = {}
+    if forecast:
+        from .forecast import forecast as _forecast
+
+        ahead = _forecast(lines if ctx.date_problem is None else [], fmt, on, db)
+        problems.extend(ahead.problems)
+        extra["forecast"] = ahead.to_dict()
     return Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
-        counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon,
+        counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon, extra=extra,
     )

@@ -34,6 +34,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "banned": ("R202", ERROR, "A card on the format's ban list"),
     "date-out-of-range": ("R203", ERROR, "A date the format's data does not cover"),
     "evolution-gap": ("R301", WARNING, "An Evolution card whose Pokémon it evolves from is missing"),
+    "rotation-forecast": ("R401", WARNING, "A card the next Standard rotation would make illegal (with --forecast)"),
     "single-type": ("G101", ERROR, "GLC: all Pokémon share one type"),
     "rule-box": ("G102", ERROR, "GLC: no Rule Box cards"),
     "exclusive-group": ("G103", ERROR, "GLC: one card of each exclusive group"),
@@ -194,6 +195,9 @@ class ReportedLine:
 #: the keys of :meth:`Report.to_dict`; :meth:`Report.from_dict` keeps any other key in ``extra``
 REPORT_KEYS = ("valid", "format", "format_name", "as_of", "summary", "problems", "cards", "counts",
                "basic_pokemon", "database")
+#: keys of ``extra`` that :meth:`Report.to_dict` writes when they are there (``forecast``: a check
+#: asked for the rotation forecast)
+OPTIONAL_KEYS = ("forecast",)
 
 
 @dataclass
@@ -256,6 +260,7 @@ class Report:
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),
+            **{key: self.extra[key] for key in OPTIONAL_KEYS if key in self.extra},
         }
 
     @classmethod
