@@ -25,7 +25,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 import pathspec
 
@@ -72,7 +72,7 @@ class Pattern:
     """
 
     glob: str
-    compiled: object = field(compare=False)
+    compiled: Any = field(compare=False)  # pathspec's pattern: .regex, .include
 
     @classmethod
     def of(cls, glob: str) -> "Pattern":

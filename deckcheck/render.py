@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 from urllib.parse import quote
 
 import click
@@ -179,7 +180,7 @@ def github_property(text: str) -> str:
 _LEVEL_RANK = {ERROR: 0, WARNING: 1, INFO: 2}
 
 
-def _by_severity(results) -> list[tuple[str, object]]:
+def _by_severity(results) -> list[tuple[str, Any]]:
     """Every (path, problem) of a run, most severe first, then in path and line order."""
     found = [(path, p) for path, report in results for p in report.problems]
     return sorted(found, key=lambda pp: (_LEVEL_RANK[pp[1].severity], pp[0], pp[1].line or 0))

@@ -128,7 +128,7 @@ def _expand(given: str) -> list[str]:
     n = next(i for i, part in enumerate(parts) if _MAGIC & set(part))
     head = "/".join(parts[:n]) or ("/" if given.startswith("/") else ".")
     rest = "/".join(parts[n:])
-    pattern = pathspec.GitIgnoreSpec.from_lines(["/" + rest]).patterns[0]
+    regex = pathspec.GitIgnoreSpec.from_lines(["/" + rest]).patterns[0].regex
     dots = any(part.startswith(".") for part in parts[n:])
     out = []
     for folder, dirs, files in os.walk(head):
@@ -139,7 +139,7 @@ def _expand(given: str) -> list[str]:
                 continue
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, head).replace(os.sep, "/")
-            m = pattern.regex.match(rel)
+            m = regex.match(rel) if regex is not None else None
             if m is not None and m.end() == len(rel):
                 out.append(path if head != "." or given.startswith("./") else rel)
     return sorted(out)
