@@ -7,6 +7,7 @@ from those declarations.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import orjson
@@ -231,7 +232,8 @@ def validate():
     fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
     as_of = body.get("as_of") or query.get("as_of")
     forecast = body.get("forecast")
-    report = check(text, fmt, as_of, forecast=bool(query.get("forecast") if forecast is None else forecast))
+    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"],
+                   forecast=bool(query.get("forecast") if forecast is None else forecast))
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself. Card lines go in
     # as JSON encoded once per line text (format and date), but for the line number.
@@ -297,7 +299,8 @@ def healthz():
 @ops.alt_response(503, schema=ErrorSchema, description="The card database could not be loaded.")
 def readyz():
     """Readiness: the card database is loaded"""
-    return {"status": "ready", "database": cards.get_db().info()}
+    db = cards.get_db()
+    return {"status": "ready", "database": db.info(), "database_age_days": db.age_days(dt.date.today())}
 
 
 def init_app(app: Flask) -> None:

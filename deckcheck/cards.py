@@ -7,6 +7,7 @@ printing) -> unresolved with "did you mean" suggestions.
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import gzip
 import hashlib
@@ -198,19 +199,49 @@ class CardDB:
     _lines: dict = field(default_factory=dict, repr=False, compare=False)
     #: what :meth:`info` answers, made on its first call
     _info: dict | None = field(default=None, repr=False, compare=False)
+    #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
+    _newest: CardSet | None = field(default=None, repr=False, compare=False)
+    #: every set id, upper-cased (:meth:`knows_set`)
+    _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     def info(self) -> dict:
-        """What a report says about the database it used (a new dict each call)."""
+        """What a report says about the database it used (a new dict each call): its version,
+        build time, sources' versions, size and newest set (``/readyz``, ``db status``, metrics)."""
         info = self._info
         if info is None:  # the database never changes: made once, copied for each report
+            newest = self.newest_set()
             info = self._info = {
                 "version": self.version,
                 "built_at": self.meta.get("built_at"),
                 "sources": self.meta.get("sources", {}),
                 "cards": len(self.cards),
                 "sets": len(self.sets),
+                "newest_set": newest_set_info(newest) if newest else None,
             }
         return info.copy()
+
+    def newest_set(self) -> CardSet | None:
+        """The set with the latest release date that has cards in this database (None when empty).
+
+        The database knows nothing released after it: a decklist naming a newer set is the
+        sign that the database, not the list, is out of date.
+        """
+        return self._newest
+
+    def knows_set(self, code: str) -> bool:
+        """Is ``code`` (any case) a set this database knows: a set's own code, one of its
+        aliases, a row of ``data/set-aliases.csv`` (including the ``by-name`` and ``energy``
+        pseudo sets) or a set id (``me05``)? The one place that decides whether a line's set
+        is unknown."""
+        key = code.upper()
+        return key in self._by_code or key in self._aliases or key in self._set_ids
+
+    def age_days(self, on) -> int | None:
+        """Days from the newest set's release to ``on`` (a date); None when that is not known."""
+        newest = self._newest
+        if newest is None or not newest.release:
+            return None
+        return (on - dt.date.fromisoformat(newest.release)).days
 
     # -- lookups -------------------------------------------------------------
 
@@ -444,6 +475,8 @@ def _index(db: CardDB, directory: Path | None) -> None:
         else:
             found.append(entry)
     db._by_number = {k: tuple(v) for k, v in by_number.items()}
+    db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
+    db._set_ids = frozenset(sid.upper() for sid in db.sets)
     db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
     db._names = list(db._by_name)
     energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]
@@ -451,6 +484,18 @@ def _index(db: CardDB, directory: Path | None) -> None:
         t = basic_energy_type(card.name)
         if t:
             db._basic_energy[t] = card  # ends on the newest printing of each type
+
+
+def newest_of(sets, with_cards: set[str]) -> CardSet | None:
+    """The latest-released of ``sets`` whose id is in ``with_cards`` (an announced set with no
+    cards yet does not count); ties go to the set with the larger official count, then the id."""
+    dated = [s for s in sets if s.release and s.id in with_cards]
+    return max(dated, key=lambda s: (s.release, s.official_count or 0, s.id)) if dated else None
+
+
+def newest_set_info(s: CardSet) -> dict:
+    """A set as the database's facts name it: ``{"id", "name", "code", "release"}``."""
+    return {"id": s.id, "name": s.name, "code": s.code, "release": s.release}
 
 
 def _neg_date(iso: str) -> int:
