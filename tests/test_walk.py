@@ -231,6 +231,16 @@ def test_exclude_also_applies_to_named_files_and_a_negation_takes_a_builtin_back
     assert [p for p, _ in checked(result)] == ["package.json"]
 
 
+def test_a_negation_takes_one_file_back_as_in_git(runner, repo):
+    write(repo / "deckcheck.toml", 'exclude = ["drafts/*", "!drafts/keep.txt"]\n')
+    write(repo / ".gitignore", "old/*\n!old/still.txt\n")
+    for name in ("drafts/a.txt", "drafts/keep.txt", "old/b.txt", "old/still.txt"):
+        write(repo / name, VALID)
+    result = run(runner, "check", "--as-of", ON, "--output-format", "json")
+    assert [p for p, _ in checked(result)] == ["drafts/keep.txt", "old/still.txt"]
+    assert result.stderr == ""
+
+
 def test_an_exclude_that_matches_nothing_is_a_warning(runner, repo):
     write(repo / "deckcheck.toml", 'exclude = ["drafts", "old/**"]\n[overrides]\n"glc/**" = "glc"\n')
     write(repo / "drafts" / "a.txt", VALID)
