@@ -219,7 +219,7 @@ def _listed(path: str | None) -> set[str] | None:
               help="Lowest severity that fails a deck (default: the configuration's, else error).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when decks fail.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the problems only: no summary line, no progress bar.")
-@click.option("--no-color", is_flag=True, help="No colours in text output (also when NO_COLOR is set).")
+@click.option("--no-color", is_flag=True, help="No colours in text output (also when NO_COLOR is set; FORCE_COLOR colours a pipe).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Settings file to use instead of looking for deckcheck.toml or pyproject.toml.")
 @click.option("--max-db-age", type=click.IntRange(min=0), metavar="DAYS", default=None,
@@ -235,7 +235,8 @@ def _listed(path: str | None) -> set[str] | None:
 @click.pass_context
 def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on, exit_zero, quiet, no_color,
               config_path, max_db_age, reports, forecast, changed_files) -> None:
-    """Check decklists: files, folders (searched for *.txt and *.json) or - for stdin.
+    """Check decklists: files, folders (searched for *.txt and *.json as git sees them:
+    .gitignore honoured), quoted globs, or - for stdin.
 
     Exit status: 0 every deck passed, 1 at least one deck failed, 2 usage
     error, 3 card database missing or unreadable.

@@ -134,3 +134,20 @@ def test_cli_appends_the_summary_to_github_step_summary_with_links_to_the_commit
     before = summary.read_text(encoding="utf-8")
     runner.invoke(cli, ["check", "decks", "--as-of", ON, "--output-format", "text"])
     assert summary.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize("value", ["sarif", "xml=out.xml", "json="])
+def test_report_option_needs_format_equals_file(runner, monkeypatch, value):
+    monkeypatch.chdir(HERE)
+    result = runner.invoke(cli, ["check", "decks/valid.txt", "--as-of", ON, "--report", value])
+    assert result.exit_code == 2
+    assert f"{value!r} is not FORMAT=FILE with FORMAT one of text, json, jsonl, github, sarif, junit" in result.stderr
+
+
+def test_report_files_hold_the_same_run(runner, monkeypatch, tmp_path):
+    monkeypatch.chdir(HERE)
+    result = runner.invoke(cli, ["check", "decks", "--as-of", ON, "--report", f"jsonl={tmp_path / 'r.jsonl'}",
+                                 "--report", f"junit={tmp_path / 'r.xml'}"])
+    assert result.exit_code == 1
+    assert len((tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()) == 3
+    assert '<testsuites name="deckcheck" tests="3" failures="2"' in (tmp_path / "r.xml").read_text(encoding="utf-8")
