@@ -258,13 +258,18 @@ def wait_until(page, script: str) -> None:
         if page.evaluate(script):
             return
         page.wait_for_timeout(100)
-    raise AssertionError(f"still false after {TIMEOUT} ms: {script}")
+    raise AssertionError(f"still false after {TIMEOUT} ms: {script}; images not loaded: " + repr(page.evaluate(
+        "Array.from(document.querySelectorAll('img')).filter(i => !(i.complete && i.naturalWidth > 0))"
+        ".map(i => [i.src, i.offsetParent && i.offsetParent.id])")))
 
 
 def all_images_loaded(page) -> None:
-    """Scroll through the page so the lazy images load, then wait for every one shown."""
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    wait_until(page, "Array.from(document.querySelectorAll('img.tile-img')).filter(img => img.offsetParent)"
+    """Bring every image shown into view (they are lazy-loaded), then wait for each of them."""
+    images = page.locator("img:visible")
+    for i in range(images.count()):
+        images.nth(i).scroll_into_view_if_needed()
+        page.wait_for_timeout(20)  # the lazy-loading observer fires between frames
+    wait_until(page, "Array.from(document.querySelectorAll('img')).filter(img => img.offsetParent)"
                      ".every(img => img.complete && img.naturalWidth > 0)")
 
 
