@@ -43,7 +43,9 @@ bind = os.environ.get("DECKCHECK_BIND", "127.0.0.1:8000").replace(",", " ").spli
 # connections in its poller, off the thread. Behind a buffering proxy (any load balancer)
 # slow clients never hold a worker; exposed directly, raise DECKCHECK_THREADS.
 workers = _int("DECKCHECK_WORKERS", _cpus() + 1)
-worker_class = "gthread"
+# gthread, with request heads and bodies taken in off-thread: slow and idle clients wait in the
+# worker's poller, not on a thread (deckcheck/worker.py; DECKCHECK_HEADER_TIMEOUT, _BODY_TIMEOUT)
+worker_class = "deckcheck.worker.DeckcheckWorker"
 threads = _int("DECKCHECK_THREADS", 1)
 
 # import the app (and load the card database) once in the master, then fork:
