@@ -85,6 +85,13 @@ def when_ready(server):
                     info["version"], info["cards"], server.num_workers)
 
 
+def post_fork(server, worker):
+    """In each new worker: with memory:// rate-limit counters, each worker allows its share of the limit."""
+    from deckcheck import limits
+
+    limits.set_processes(server.num_workers)
+
+
 def post_worker_init(worker):
     """In each worker: SIGHUP (``kill -HUP <worker pid>``) swaps in a new card database file
     in place, on the worker's next request (deckcheck.cards.DatabaseWatcher)."""
