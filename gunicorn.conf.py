@@ -7,6 +7,8 @@ win over this file).
 """
 
 import os
+import shutil
+import tempfile
 
 
 def _cpus() -> int:
@@ -58,7 +60,22 @@ keepalive = 5
 
 accesslog = "-"  # stdout, for the container's log collector
 errorlog = "-"  # stderr
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+# JSON lines with a request ID, one access line per request (deckcheck/logs.py); the format below
+# is used with DECKCHECK_LOG_FORMAT=text
+logger_class = "deckcheck.logs.GunicornLogger"
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" %({x-request-id}o)s'
+
+# /metrics adds up every worker's numbers: prometheus_client's multiprocess mode needs a
+# directory shared by the workers, set before the app (and prometheus_client) is imported.
+# A given PROMETHEUS_MULTIPROC_DIR is emptied at start; otherwise a fresh one is made and removed.
+_own_metrics_dir = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _own_metrics_dir:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="deckcheck-metrics-")
+else:
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+    for _name in os.listdir(os.environ["PROMETHEUS_MULTIPROC_DIR"]):
+        if _name.endswith(".db"):
+            os.unlink(os.path.join(os.environ["PROMETHEUS_MULTIPROC_DIR"], _name))
 
 # the heartbeat file lives in memory, not on a container's overlay disk
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
@@ -83,6 +100,18 @@ def when_ready(server):
     gc.freeze()
     server.log.info("deckcheck: card database %s (%s cards) loaded in the master; %s workers will share it",
                     info["version"], info["cards"], server.num_workers)
+
+
+def child_exit(server, worker):
+    """In the master, after a worker exited: its live gauges leave /metrics (its counters stay)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _own_metrics_dir:
+        shutil.rmtree(os.environ.get("PROMETHEUS_MULTIPROC_DIR", ""), ignore_errors=True)
 
 
 def post_fork(server, worker):

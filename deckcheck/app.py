@@ -91,6 +91,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(discord.bp)
     limits.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
+    from . import observe
+
+    observe.init_app(app)  # /metrics, request IDs (deckcheck/observe.py)
     app.wsgi_app = StandardHeaders(app.wsgi_app, web.SECURITY_HEADERS)
     return app
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -272,12 +273,18 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
                    f"{on.isoformat()} is earlier, so card legality was not checked.")
 
 
+#: called as ``listener(report, seconds)`` after every check (the service's metrics count problems by
+#: rule and time checks with one); a listener must be quick and must not raise
+REPORT_LISTENERS: list = []
+
+
 def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None) -> Report:
     """Check a decklist (text or a parse result) in a format on a date (default today).
 
     A bad deck is data: every problem is in the report. Only an unknown format
     or a malformed date raises (``FormatError`` / ``ValueError``).
     """
+    started = time.perf_counter()
     fmt = get_format(format)
     on = _as_date(as_of)
     db = db or _cards.get_db()
@@ -297,7 +304,12 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
             problems.append(problem)
     if parsed.problems:
         problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
-    return Report(
+    report = Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
         counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon,
     )
+    if REPORT_LISTENERS:
+        seconds = time.perf_counter() - started
+        for listener in REPORT_LISTENERS:
+            listener(report, seconds)
+    return report

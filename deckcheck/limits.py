@@ -342,6 +342,7 @@ def hit(limit: str, *identifiers: str) -> int | None:
         strategy = limiter.limiter
         if strategy.hit(item, prefix, *identifiers):
             return None
+        _count_rejection()
         return _seconds_until(strategy.get_window_stats(item, prefix, *identifiers).reset_time)
     except Exception:
         current_app.logger.warning("rate limit storage unavailable; allowing the request", exc_info=True)

@@ -1,0 +1,198 @@
+"""What the service is doing: ``/metrics`` for Prometheus, and a request ID on every request.
+
+Metrics (Prometheus text format at ``GET /metrics``; never rate limited; ``METRICS_ENABLED``
+turns the endpoint off; ``deploy/nginx`` keeps it from the internet):
+
+* ``deckcheck_http_requests_total{route, method, status}``: requests answered by the app, by
+  route pattern (``/api/v1/formats/<format_id>``; ``unmatched`` for a 404), never by raw path.
+* ``deckcheck_check_seconds{format}``: a histogram of the time the engine spent per check.
+* ``deckcheck_problems_total{rule}``: problems reported, by rule name.
+* ``deckcheck_rate_limited_total{route}``: requests refused by a rate limit (Discord's per-user
+  limit is ``route="discord"``).
+* ``deckcheck_database_info{version, built_at}``: 1 for the card database each worker serves.
+* ``deckcheck_database_build_timestamp_seconds``: when that database was built (Unix time);
+  ``deckcheck_database_age_seconds``: its age at the scrape, from the answering worker.
+
+Under gunicorn every worker's numbers are added up: prometheus_client's multiprocess mode,
+with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``gunicorn.conf.py`` (a fresh temporary directory
+unless one is given; a dead worker's gauges are dropped in ``child_exit``). Without that
+variable (tests, one process) the process's own registry is served.
+
+Request IDs: a request's ``X-Request-ID`` is kept when it is 1-128 characters of letters,
+digits and ``._:-`` (what proxies and tracing systems send), otherwise a new one is made;
+the answer carries it back in ``X-Request-ID`` and every log line of the request has it
+(:mod:`deckcheck.logs`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
+                               generate_latest)
+from prometheus_client.core import GaugeMetricFamily
+
+from . import cards, engine, logs
+
+EXTENSION = "deckcheck.metrics"
+REQUEST_ID_HEADER = "X-Request-ID"
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+#: check durations: a check takes ~50 us to a few ms; the slowest buckets catch a starved worker
+CHECK_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+REQUESTS = Counter("deckcheck_http_requests", "HTTP requests answered by the app",
+                   ["route", "method", "status"])
+CHECK_SECONDS = Histogram("deckcheck_check_seconds", "Time the engine spent checking one decklist",
+                          ["format"], buckets=CHECK_BUCKETS)
+PROBLEMS = Counter("deckcheck_problems", "Problems reported in checked decklists, by rule", ["rule"])
+RATE_LIMITED = Counter("deckcheck_rate_limited", "Requests refused by a rate limit", ["route"])
+DATABASE = Gauge("deckcheck_database_info", "The card database a worker serves (1)", ["version", "built_at"],
+                 multiprocess_mode="liveall")
+DATABASE_BUILT = Gauge("deckcheck_database_build_timestamp_seconds", "When the served card database was built",
+                       multiprocess_mode="liveall")
+
+
+def database_built(info: dict) -> float | None:
+    """When a database was built, as Unix time, from its ``info()``.
+
+    The hook for database facts: today the build date (``built_at``); a database that records
+    when its newest data was published can be preferred here, and the age follows it.
+    """
+    value = info.get("built_at")
+    if not value:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return when.timestamp()
+
+
+class _DatabaseAge:
+    """A collector: the age of the answering worker's database at the moment of the scrape."""
+
+    def collect(self):
+        built = database_built(cards.get_db().info())
+        family = GaugeMetricFamily("deckcheck_database_age_seconds", "Age of the served card database")
+        if built is not None:
+            family.add_metric([], max(0.0, time.time() - built))
+        yield family
+
+
+class Metrics:
+    """The app's side of the metrics (one per app; the metric objects are per process)."""
+
+    def __init__(self) -> None:
+        self._database: tuple[str, str] | None = None
+        self._db = None
+        self._pid = None
+
+    def rate_limited(self, req) -> None:
+        RATE_LIMITED.labels(route=_route(req)).inc()
+
+    def note_database(self) -> None:
+        """Keep ``deckcheck_database_info`` on the database this process serves (it can be swapped,
+        and a forked worker starts with gauges of its own). Costs two comparisons when nothing changed."""
+        db, pid = cards.get_db(), os.getpid()
+        if db is self._db and pid == self._pid:
+            return
+        info = db.info()
+        current = (info["version"], str(info.get("built_at") or ""))
+        if self._database is not None and self._database != current and pid == self._pid:
+            DATABASE.labels(*self._database).set(0)
+        DATABASE.labels(*current).set(1)
+        built = database_built(info)
+        if built is not None:
+            DATABASE_BUILT.set(built)
+        self._database, self._db, self._pid = current, db, pid
+
+
+def _route(req) -> str:
+    if req.endpoint == "discord.interactions":
+        return "discord"
+    rule = req.url_rule
+    return rule.rule if rule is not None else "unmatched"
+
+
+def _observe_report(report, seconds: float) -> None:
+    CHECK_SECONDS.labels(format=report.format).observe(seconds)
+    for problem in report.problems:
+        PROBLEMS.labels(rule=problem.rule).inc()
+
+
+def registry() -> CollectorRegistry:
+    """What ``/metrics`` serves: every worker's numbers under gunicorn, else this process's."""
+    reg = CollectorRegistry()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.MultiProcessCollector(reg)
+    else:
+        from prometheus_client import REGISTRY
+
+        for collector in list(REGISTRY._collector_to_names):
+            reg.register(collector)
+    reg.register(_DatabaseAge())
+    return reg
+
+
+def metrics_view():
+    metrics: Metrics = _state()
+    metrics.note_database()
+    return Response(generate_latest(registry()), content_type=CONTENT_TYPE_LATEST,
+                    headers={"Cache-Control": "no-store"})
+
+
+def _state() -> Metrics:
+    from flask import current_app
+
+    return current_app.extensions[EXTENSION]
+
+
+def _start_request():
+    sent = request.headers.get(REQUEST_ID_HEADER, "").strip()
+    rid = sent if _REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+    g.deckcheck_request_id = rid
+    g.deckcheck_log_token = logs.request_id.set(rid)
+
+
+def _finish_request(response):
+    rid = g.get("deckcheck_request_id")
+    if rid:
+        response.headers[REQUEST_ID_HEADER] = rid
+    REQUESTS.labels(route=_route(request), method=request.method, status=str(response.status_code)).inc()
+    _state().note_database()
+    return response
+
+
+def _teardown(_exc) -> None:
+    token = g.pop("deckcheck_log_token", None)
+    if token is not None:
+        try:
+            logs.request_id.reset(token)
+        except ValueError:  # pragma: no cover - another context
+            pass
+
+
+def init_app(app: Flask) -> Metrics:
+    """Request IDs, request counting and ``/metrics`` for ``app``."""
+    app.config.setdefault("METRICS_ENABLED", True)
+    metrics = Metrics()
+    app.extensions[EXTENSION] = metrics
+    # first of the before_request hooks, so a refused request (401, 429) has its ID too
+    app.before_request_funcs.setdefault(None, []).insert(0, _start_request)
+    app.after_request(_finish_request)
+    app.teardown_request(_teardown)
+    if _observe_report not in engine.REPORT_LISTENERS:
+        engine.REPORT_LISTENERS.append(_observe_report)
+    metrics.note_database()
+    if app.config["METRICS_ENABLED"]:
+        app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
+    return metrics
