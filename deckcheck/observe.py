@@ -79,7 +79,10 @@ class _DatabaseAge:
     """A collector: the age of the answering worker's database at the moment of the scrape."""
 
     def collect(self):
-        built = database_built(cards.get_db().info())
+        try:
+            built = database_built(cards.get_db().info())
+        except cards.DatabaseError:
+            built = None
         family = GaugeMetricFamily("deckcheck_database_age_seconds", "Age of the served card database")
         if built is not None:
             family.add_metric([], max(0.0, time.time() - built))
@@ -100,7 +103,10 @@ class Metrics:
     def note_database(self) -> None:
         """Keep ``deckcheck_database_info`` on the database this process serves (it can be swapped,
         and a forked worker starts with gauges of its own). Costs two comparisons when nothing changed."""
-        db, pid = cards.get_db(), os.getpid()
+        try:
+            db, pid = cards.get_db(), os.getpid()
+        except cards.DatabaseError:  # /readyz says so; the metrics keep what they had
+            return
         if db is self._db and pid == self._pid:
             return
         info = db.info()
