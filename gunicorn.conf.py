@@ -12,11 +12,11 @@ import tempfile
 
 
 def _cpus() -> int:
-    """CPUs this process may run on (the affinity mask, which containers narrow), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    """CPUs this process may use: the affinity mask, narrowed by a cgroup CPU quota (a container's
+    CPU limit), at least 1 (deckcheck/runtime.py)."""
+    from deckcheck.runtime import cpu_count
+
+    return cpu_count()
 
 
 def _int(name: str, default: int) -> int:
@@ -88,10 +88,24 @@ control_socket_disable = True
 limit_request_line = 8190
 
 
+# the card database file is watched by the master (every DECKCHECK_DB_RELOAD_INTERVAL seconds,
+# default 30, 0: only on SIGHUP); a new one is loaded there and the workers restarted, so they
+# share it; the workers themselves only look at the file when a SIGHUP is sent to one of them
+_db_reload_interval = float(os.environ.get("DECKCHECK_DB_RELOAD_INTERVAL", "").strip() or 30)
+os.environ["DECKCHECK_DB_RELOAD_INTERVAL"] = "0"
+
+
+def on_starting(server):
+    from deckcheck import runtime
+
+    runtime.set_draining(False)
+
+
 def when_ready(server):
     """In the master, after the app (and so the card database) loaded, before any worker forks."""
     import gc
 
+    from deckcheck import runtime
     from deckcheck.cards import get_db
 
     info = get_db().info()
@@ -100,6 +114,21 @@ def when_ready(server):
     gc.freeze()
     server.log.info("deckcheck: card database %s (%s cards) loaded in the master; %s workers will share it",
                     info["version"], info["cards"], server.num_workers)
+    # SIGTERM: /readyz 503 for DECKCHECK_DRAIN_SECONDS (default 5), then a graceful stop
+    runtime.install_drain(server, runtime.drain_seconds())
+    runtime.MasterReloader(server, _db_reload_interval).start()
+
+
+def on_reload(server):
+    """SIGHUP to the master: load the database file there first (a file that does not load leaves
+    the last good database), then gunicorn forks new workers from it."""
+    from pathlib import Path
+
+    from deckcheck import runtime
+    from deckcheck.cards import get_db
+
+    path = get_db().path
+    runtime.load_into_master(Path(path) if path else None, server.log)
 
 
 def child_exit(server, worker):

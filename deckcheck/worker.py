@@ -18,7 +18,8 @@ clients made ``/healthz`` unreachable. This worker changes two things:
   app refuses with a 413 without reading them) are read by the thread, and a read that stalls
   for ``DECKCHECK_BODY_TIMEOUT`` seconds ends the request with a 408 in the error envelope.
 
-Everything else is gunicorn's gthread worker. It leans on gthread internals of gunicorn 24+
+On SIGTERM the worker first accepts the connections already queued at the socket, so they are
+answered instead of reset, and closes its copy of the listening socket at once. Everything else is gunicorn's gthread worker. It leans on gthread internals of gunicorn 24+
 (the ``_DEFER`` hand-back to the poller); on an older gunicorn it behaves as plain gthread.
 """
 
@@ -175,6 +176,31 @@ class DeckcheckWorker(gthread.ThreadWorker):
             # bytes the parser already holds (read ahead) come first
             conn.parser.unreader.buf.write(head)
         return "ready"
+
+    def set_accept_enabled(self, enabled):
+        if enabled and not self.alive:  # stopping: the listening socket may be closed already
+            return
+        super().set_accept_enabled(enabled)
+
+    def handle_exit(self, sig, frame):
+        """SIGTERM: take every connection already queued at the socket, then close this worker's copy
+        of the socket at once. Each queued connection is answered (``Connection: close``) rather than
+        reset, and once every worker has closed its copy (the master closed its own before), new
+        connections are refused by the system instead of queueing where no one would accept them."""
+        super().handle_exit(sig, frame)
+        if _DEFER is None or self.tpool is None or self.poller is None:
+            return
+        self.set_accept_enabled(False)  # off the poller first: run() then finds nothing to unregister
+        for listener in self.sockets:
+            for _ in range(self.worker_connections):
+                try:
+                    client_sock, client_addr = listener.accept()
+                except OSError:  # BlockingIOError: nothing (more) queued
+                    break
+                self.nr_conns += 1
+                client_sock.setblocking(True)
+                self.enqueue_req(gthread.TConn(self.cfg, client_sock, client_addr, listener.getsockname()))
+            listener.close()
 
     def handle_request(self, req, conn):
         timed = conn.sock if isinstance(conn.sock, _TimedSocket) else None

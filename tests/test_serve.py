@@ -21,7 +21,8 @@ LEGAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.t
 
 def deckcheck(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
     """``python -m deckcheck ARGS`` from outside the checkout (serve must find its own gunicorn.conf.py)."""
-    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd="/", env={**os.environ, **(env or {})},
+    env = {**os.environ, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}  # stopping takes no extra seconds
+    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd="/", env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 
