@@ -386,6 +386,10 @@ def db_build(source: str, output: str | None) -> None:
 from .sync import sync_command  # noqa: E402
 db.add_command(sync_command, "sync")
 
+from .publish import publish_command, pull_command  # noqa: E402
+db.add_command(publish_command, "publish")
+db.add_command(pull_command, "pull")
+
 
 from .serve import serve  # noqa: E402
 cli.add_command(serve)
