@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from conftest import free_port, start_gunicorn
-from hostile import NGINX, hold_and_probe, nginx_setting, start_nginx
+from slowclients import NGINX, hold_and_probe, nginx_setting, start_nginx
 from test_serve import deckcheck, stop, wait_until_up
 
 DECK = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
