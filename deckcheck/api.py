@@ -7,6 +7,7 @@ from those declarations.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import orjson
@@ -20,7 +21,7 @@ from . import __version__, cards, chat, errors, runtime
 from .engine import ResolvedLine, check
 from .formats import default_formats
 from .names import lookup_key
-from .parse import count_lines
+from .parse import count_lines, looks_like_json
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,
@@ -186,7 +187,8 @@ def check_limits(text: str) -> None:
         abort(413, message=f"The decklist is {size:,} bytes of UTF-8; the limit is {max_bytes:,} bytes.",
               details={"limit": max_bytes, "size": size, "unit": "bytes"})
     # lines <= line-break characters + 1: the exact count only when that bound is over the limit
-    if text.count("\n") + text.count("\r") < max_lines:
+    # (a JSON deck counts its card entries, whatever its lines)
+    if text.count("\n") + text.count("\r") < max_lines and not looks_like_json(text.removeprefix("\ufeff")):
         return
     lines = count_lines(text)
     if lines > max_lines:
@@ -230,7 +232,7 @@ def validate():
     check_limits(text)
     fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
     as_of = body.get("as_of") or query.get("as_of")
-    report = check(text, fmt, as_of)
+    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"])
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself. Card lines go in
     # as JSON encoded once per line text (format and date), but for the line number.
@@ -300,7 +302,8 @@ def readyz():
     if runtime.draining():
         return errors.envelope(503, "The service is shutting down: send new requests elsewhere.",
                                {"draining": True})
-    return {"status": "ready", "database": cards.get_db().info()}
+    db = cards.get_db()
+    return {"status": "ready", "database": db.info(), "database_age_days": db.age_days(dt.date.today())}
 
 
 def init_app(app: Flask) -> None:

@@ -11,7 +11,8 @@ turns the endpoint off; ``deploy/nginx`` keeps it from the internet):
   limit is ``route="discord"``).
 * ``deckcheck_database_info{version, built_at}``: 1 for the card database each worker serves.
 * ``deckcheck_database_build_timestamp_seconds``: when that database was built (Unix time);
-  ``deckcheck_database_age_seconds``: its age at the scrape, from the answering worker.
+  ``deckcheck_database_age_seconds``: its age at the scrape, from the answering worker;
+  ``deckcheck_database_newest_set_age_days``: days since its newest set was released.
 
 Under gunicorn every worker's numbers are added up: prometheus_client's multiprocess mode,
 with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``gunicorn.conf.py`` (a fresh temporary directory
@@ -82,10 +83,19 @@ class _DatabaseAge:
             built = database_built(cards.get_db().info())
         except cards.DatabaseError:
             built = None
-        family = GaugeMetricFamily("deckcheck_database_age_seconds", "Age of the served card database")
+        family = GaugeMetricFamily("deckcheck_database_age_seconds", "Age of the served card database (since its build)")
         if built is not None:
             family.add_metric([], max(0.0, time.time() - built))
         yield family
+        newest = GaugeMetricFamily("deckcheck_database_newest_set_age_days",
+                                   "Days since the newest set in the served card database was released")
+        try:
+            days = cards.get_db().age_days(dt.date.today())
+        except (cards.DatabaseError, AttributeError):
+            days = None
+        if days is not None:
+            newest.add_metric([], days)
+        yield newest
 
 
 class Metrics:
