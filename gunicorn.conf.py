@@ -91,7 +91,11 @@ limit_request_line = 8190
 # the card database file is watched by the master (every DECKCHECK_DB_RELOAD_INTERVAL seconds,
 # default 30, 0: only on SIGHUP); a new one is loaded there and the workers restarted, so they
 # share it; the workers themselves only look at the file when a SIGHUP is sent to one of them
-_db_reload_interval = float(os.environ.get("DECKCHECK_DB_RELOAD_INTERVAL", "").strip() or 30)
+try:
+    _db_reload_interval = float(os.environ.get("DECKCHECK_DB_RELOAD_INTERVAL", "").strip() or 30)
+except ValueError:
+    raise SystemExit("DECKCHECK_DB_RELOAD_INTERVAL must be a number of seconds, not "
+                     f"{os.environ['DECKCHECK_DB_RELOAD_INTERVAL']!r}") from None
 os.environ["DECKCHECK_DB_RELOAD_INTERVAL"] = "0"
 
 

@@ -336,6 +336,8 @@ def hit(limit: str, *identifiers: str) -> int | None:
     limiter = limiter_for()
     if limiter is None or not limit:
         return None
+    if _processes > 1 and str(current_app.config["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
+        limit = _shares(limit, _processes).split(";")[0]  # each worker's share, as for the shared budget
     item = limits_lib.parse(limit)
     prefix = current_app.config.get("RATELIMIT_KEY_PREFIX") or "deckcheck"
     try:

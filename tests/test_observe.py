@@ -146,3 +146,9 @@ def test_under_gunicorn_metrics_add_up_every_worker_and_access_lines_are_json():
     errors = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     assert errors and all({"time", "level", "logger", "message"} <= set(e) for e in errors)
     assert rc == 0
+
+
+def test_every_api_answer_says_nosniff():
+    client = create_app({"TESTING": True}).test_client()
+    for path in ("/api/v1/formats", "/api/v1/nowhere", "/api/v1/openapi.json"):
+        assert client.get(path).headers.getlist("X-Content-Type-Options") == ["nosniff"], path
