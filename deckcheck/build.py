@@ -173,7 +173,7 @@ def _printing_rows(rows: list[list], sets_by_code: dict[str, list[str]], code: s
 
 def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], directory: Path | None) -> list[tuple]:
     """Apply ``data/functional-exceptions.csv``: split variants off; answer the reviewed pairs
-    that must keep apart (checked by :func:`_check_apart` once the reprint verdicts are in).
+    that must keep apart (for :func:`_check_apart`).
 
     A row whose set is not in the source is skipped (a partial source still builds); a row
     whose set is present but whose printing or name is wrong is a :class:`BuildError`.
@@ -213,8 +213,12 @@ def _check_apart(pairs: list[tuple]) -> None:
             raise BuildError(f"{where} and {other_label} still share a fingerprint; give the row a variant")
 
 
-def build(source: dict, directory: Path | None = None, built_at: str | None = None) -> dict:
+def build(source: dict, directory: Path | None = None, built_at: str | None = None,
+          splits: list[str] | None = None) -> dict:
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
+
+    With a ``splits`` list, same-name text splits with no verdict do not fail the build:
+    every split is described in the list instead (:mod:`deckcheck.reprints`).
 
     :raises BuildError: when the source or a data table is broken.
     """
@@ -244,11 +248,13 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         if fp is None:
             pending_text.append((row, card))
     _borrow_fingerprints(rows, pending_text)
-    apart = _apply_exceptions(rows, sets_by_code, directory)
     from .reprints import apply_verdicts  # reprints builds on this module
 
-    apply_verdicts(cards, rows, {s["id"]: s.get("ptcgl_code") or "" for s in sets}, directory)
-    _check_apart(apart)
+    # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
+    # variants off (a variant is a verdict of its own) and checks its pairs stay apart
+    apply_verdicts(cards, rows, {s["id"]: s.get("ptcgl_code") or "" for s in sets}, directory, splits,
+                   {s["id"]: s.get("releaseDate") or "" for s in sets})
+    _check_apart(_apply_exceptions(rows, sets_by_code, directory))
     out_sets = [
         {
             "id": s["id"], "name": s["name"], "series": s.get("series_id"), "code": s.get("ptcgl_code"),

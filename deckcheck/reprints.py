@@ -95,16 +95,21 @@ class _Groups:
 
 
 def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str],
-                   directory: Path | None = None) -> None:
+                   directory: Path | None = None, report: list[str] | None = None,
+                   releases: dict[str, str] | None = None) -> None:
     """Join the ``identical`` groups of every split (one fingerprint each) in place.
 
     ``cards`` and ``rows`` are parallel (source record, database row); ``set_codes`` maps a
-    set id to the code a message shows.
+    set id to the code a message shows, ``releases`` to its release date: a joined group
+    takes the fingerprint of its newest printing's text (so that printing's fingerprint never
+    depends on which older ones the source has). With a ``report`` list, undecided splits do not
+    raise: every split is described there instead (``deckcheck db splits``).
 
     :raises BuildError: on a malformed row, a row whose printings are not one split, a
         contradiction, or a split with an undecided pair of groups.
     """
     found = splits(cards, rows)
+    text_of = {row[0]: _text(card) for card, row in zip(cards, rows)} if report is not None else {}
     scope_of: dict[str, tuple] = {}
     fp_of: dict[str, str] = {}
     for scope, groups in found.items():
@@ -159,15 +164,25 @@ def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str
             roots.setdefault(union.find(fp), []).extend(members)
         comps = sorted(roots.items())
         alone = {union.find(fp) for fp in groups if fp in apart_all}
+        undecided = 0
         for i, (ra, ma) in enumerate(comps):
             for rb, mb in comps[i + 1:]:
                 if ra not in alone and rb not in alone and frozenset((ra, rb)) not in separated:
                     missing.append(f"{ma[0][1]}: {_labels(ma, set_codes)} vs {_labels(mb, set_codes)}")
-        canonical = {root: _canonical(root, groups, union) for root in roots}
+                    undecided += 1
+        if report is not None:
+            report.append(f"{comps[0][1][0][1]} ({scope[0]}): {len(groups)} texts, {len(comps)} different "
+                          f"card{'s' if len(comps) != 1 else ''}" + (f", {undecided} pairs UNDECIDED" if undecided
+                                                                      else ""))
+            for n, (root, _members) in enumerate(comps, 1):
+                for fp, members in groups.items():
+                    if union.find(fp) == root:
+                        report.append(f"  [{n}] {_labels(members, set_codes, 8)}: {text_of[members[0][0]]}")
+        canonical = {root: _canonical(root, groups, union, releases or {}) for root in roots}
         for fp, members in groups.items():
             for row in members:
                 row[_FP] = canonical[union.find(fp)]
-    if missing:
+    if missing and report is None:
         more = f" (and {len(missing) - MAX_LISTED} more)" if len(missing) > MAX_LISTED else ""
         raise BuildError(f"{TABLE} has no verdict for {len(missing)} same-name text "
                          f"split{'s' if len(missing) != 1 else ''}: " + "; ".join(missing[:MAX_LISTED]) + more
@@ -175,11 +190,28 @@ def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str
                            "functionally identical or different.")
 
 
-def _canonical(root: str, groups: dict[str, list[list]], union: _Groups) -> str:
-    """One fingerprint for a joined group: the smallest of its members' (stable across builds)."""
-    return min(fp for fp in groups if union.find(fp) == root)
+def _canonical(root: str, groups: dict[str, list[list]], union: _Groups, releases: dict[str, str]) -> str:
+    """One fingerprint for a joined group: its newest printing's (the smallest on a tie)."""
+    newest = {fp: max(releases.get(r[7]) or "" for r in members) for fp, members in groups.items()
+              if union.find(fp) == root}
+    return min(newest, key=lambda fp: (_invert(newest[fp]), fp))
+
+
+def _invert(iso: str) -> str:
+    """A key that sorts later ISO dates first."""
+    return "".join(chr(0x10FFFF - ord(c)) for c in iso)
 
 
 def _labels(members: list[list], set_codes: dict[str, str], limit: int = 4) -> str:
     shown = [f"{set_codes.get(r[7]) or r[7]} {r[8]} ({r[0]})" for r in members[:limit]]
     return ", ".join(shown) + (f" +{len(members) - limit}" if len(members) > limit else "")
+
+
+def _text(card: dict) -> str:
+    """A printing's text as the source has it, on one line (for reviewers)."""
+    if card["supertype"] != "Pokémon":
+        kind = "/".join(card.get("subtypes") or []) or "Trainer"
+        return " ".join(f"({kind}) {card.get('effect') or ''}".split())
+    parts = [f"[{a.get('name')}] {a.get('effect') or ''}" for a in card.get("abilities") or []]
+    parts += [f"<{a.get('name')}> {a.get('effect') or ''}" for a in card.get("attacks") or []]
+    return " ".join(" | ".join(parts).split())

@@ -322,6 +322,20 @@ def _other_printing_hint(card, ctx) -> str | None:
     return None
 
 
+@rule("legal-by-reprint")
+def legal_by_reprint(deck, ctx):
+    """A printing that is legal only through a functionally identical reprint: the legal
+    printing's text is the one played (Tournament Handbook 4.1.3, 4.2.2)."""
+    if ctx.date_problem:
+        return
+    for ln in deck.known:
+        via = ln.legal_via
+        if via is None or via is ln.card or ln.ban is not None:
+            continue
+        yield Problem("legal-by-reprint", f"Line {ln.line}: {label(ln.card)} is legal as {label(via)}; play it with "
+                      "that card's text.", lines=(ln.line,), cards=(ln.card.id, via.id))
+
+
 @rule("banned")
 def banned(deck, ctx):
     """A card on the format's ban list on the date."""
