@@ -157,12 +157,18 @@ def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str
         if ra == rb:
             raise BuildError(f"{where}: marked different, but identical rows join the two groups")
         separated.add(frozenset((ra, rb)))
+    dates = releases or {}
+
+    def newest(members: list[list]) -> str:
+        return _invert(max(dates.get(r[7]) or "" for r in members))
+
     missing = []
     for scope, groups in found.items():
         roots: dict[str, list[list]] = {}
         for fp, members in groups.items():
             roots.setdefault(union.find(fp), []).extend(members)
-        comps = sorted(roots.items())
+        # the newest card first, and in each the newest text first
+        comps = sorted(roots.items(), key=lambda kv: (newest(kv[1]), kv[0]))
         alone = {union.find(fp) for fp in groups if fp in apart_all}
         undecided = 0
         for i, (ra, ma) in enumerate(comps):
@@ -175,7 +181,7 @@ def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str
                           f"card{'s' if len(comps) != 1 else ''}" + (f", {undecided} pairs UNDECIDED" if undecided
                                                                       else ""))
             for n, (root, _members) in enumerate(comps, 1):
-                for fp, members in groups.items():
+                for fp, members in sorted(groups.items(), key=lambda kv: (newest(kv[1]), kv[0])):
                     if union.find(fp) == root:
                         report.append(f"  [{n}] {_labels(members, set_codes, 8)}: {text_of[members[0][0]]}")
         canonical = {root: _canonical(root, groups, union, releases or {}) for root in roots}
