@@ -190,6 +190,8 @@ class CardDB:
     _by_name: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
+    #: set id (upper case) -> (set id,): a card id's set part (``base1-88``) names its set by id
+    _by_set_id: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
     #: database starts empty and never answers from another one's cards
     _memo: dict[tuple, Resolution] = field(default_factory=dict, repr=False, compare=False)
@@ -225,16 +227,24 @@ class CardDB:
         return self._by_name.get(card.key.lower(), ())
 
     def sets_for_code(self, code: str) -> tuple[str, ...]:
+        """The sets a code names: its own sets, then an alias row's; else a set whose TCGdex id it is."""
         code = code.upper()
         alias = self._aliases.get(code)
-        own = self._by_code.get(code, ())
+        own = self._own_sets(code, alias)
         return own + tuple(s for s in (alias.sets if alias else ()) if s not in own)
 
+    def _own_sets(self, code: str, alias: _Alias | None) -> tuple[str, ...]:
+        own = self._by_code.get(code)
+        if own is None:  # a set id only where no code or alias row claims the spelling (SP is an alias)
+            return self._by_set_id.get(code, ()) if alias is None else ()
+        return own
+
     def find(self, set_code: str, number: str) -> Card | None:
-        """The printing with this set code and collector number, through the alias table."""
+        """The printing with this set code and collector number, through the alias table
+        (a TCGdex set id counts as a code: ``BASE1 88`` from the card id ``base1-88``)."""
         code = set_code.upper()
         key = number_key(number)
-        for set_id in self._by_code.get(code, ()):
+        for set_id in self._own_sets(code, self._aliases.get(code)):
             hit = self._by_number.get((set_id, key))
             if hit:
                 return hit[0]
@@ -340,9 +350,13 @@ class CardDB:
                     card = None  # a basic Energy name on a wrong number: fall through to the type
                 else:
                     differs = not energy and lookup_key(name) != card.key.lower()
-                    return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
+                    return Resolution(card, "alias" if code not in self._by_code and code in self._aliases else "printing", (), differs)
         if energy and self.basic_energy(energy):
-            return Resolution(self.basic_energy(energy), "basic-energy")
+            # a set code that found no printing (a wrong number, the Limitless builder's "BRS R",
+            # an unknown set): matched by its type, and the line says so; the Limitless "Energy"
+            # pseudo set and a bare name are no printing to miss
+            missed = code and (alias is None or alias.action == "lookup")
+            return Resolution(self.basic_energy(energy), "name" if missed else "basic-energy")
         named = self.by_name(name)
         if named and code and (alias is None or alias.action == "lookup"):
             in_set = set(self.sets_for_code(code))
@@ -418,6 +432,7 @@ def _index(db: CardDB, directory: Path | None) -> None:
     db._by_code = {k: tuple(sorted(v, key=lambda sid: ((db.sets[sid].code or "").upper() != k, len(sid), sid)))
                    for k, v in by_code.items()}
     db._aliases = _load_aliases(directory)
+    db._by_set_id = {sid.upper(): (sid,) for sid in db.sets}
     by_number: dict[tuple, list[Card]] = {}
     by_name: dict[str, list[tuple]] = {}
     neg_dates: dict[str, int] = {}
