@@ -194,3 +194,32 @@ def test_db_splits_lists_every_split_with_its_texts(tmp_path):
         "  [2] S0 1 (s0-1): (Item) Draw 2 cards.",
         "1 splits, 1 with undecided pairs.",
     ]
+
+
+# -- db sync builds the same way ---------------------------------------------------
+
+from tests.test_sync import api, paths, run_sync  # noqa: E402,F401  (fixtures: the recorded TCGdex API)
+
+
+def test_db_sync_refuses_a_catalogue_with_an_unreviewed_split(api, paths, tmp_path, monkeypatch):  # noqa: F811
+    """The fixture catalogue has Rocky Helmet BCR 133 and its reworded reprint SVI 193; without
+    their row the synced database is refused and the current one stays."""
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(build.data_dir(), data)
+    table = data / "reprint-groups.csv"
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [ln for ln in lines if not ln.startswith("Rocky Helmet,bw7-133,")]
+    assert len(kept) == len(lines) - 1
+    table.write_text("".join(kept), encoding="utf-8")
+    monkeypatch.setenv("DECKCHECK_DATA_DIR", str(data))
+    out, cache = paths
+    result = run_sync(api, out, cache)
+    assert result.status == "refused" and not out.exists()
+    assert result.lines[-1] == (
+        "  - the new database fails its own checks: reprint-groups.csv has no verdict for 1 same-name text split: "
+        "Rocky Helmet: SVI 193 (sv01-193) vs BCR 133 (bw7-133). Compare the texts (deckcheck db splits) and add a "
+        "row saying whether they are functionally identical or different.")
+    monkeypatch.delenv("DECKCHECK_DATA_DIR")
+    assert run_sync(api, out, cache).status == "written"
