@@ -273,11 +273,24 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
             },
             "cards": len(rows),
             "sets": len(out_sets),
+            "newest_set": newest_set(out_sets, rows),
         },
         "fields": list(FIELDS),
         "sets": out_sets,
         "cards": rows,
     }
+
+
+def newest_set(sets: list[dict], rows: list[list]) -> dict | None:
+    """The latest-released set that has cards, as the database's meta records it
+    (``{"id", "name", "code", "release"}``); an announced set with no cards does not count.
+    :meth:`deckcheck.cards.CardDB.newest_set` picks the same set when it loads the file."""
+    with_cards = {row[7] for row in rows}
+    dated = [s for s in sets if s.get("release") and s["id"] in with_cards]
+    if not dated:
+        return None
+    s = max(dated, key=lambda s: (s["release"], s.get("official_count") or 0, s["id"]))
+    return {"id": s["id"], "name": s["name"], "code": s.get("code"), "release": s["release"]}
 
 
 def _check_records(sets: list[dict], cards: list[dict]) -> None:

@@ -7,6 +7,7 @@ printing) -> unresolved with "did you mean" suggestions.
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import gzip
 import hashlib
@@ -191,6 +192,7 @@ class CardDB:
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
     #: set id (upper case) -> (set id,): a card id's set part (``base1-88``) names its set by id
+    #: (:meth:`find`, :meth:`sets_for_code`, :meth:`knows_set`)
     _by_set_id: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
     #: database starts empty and never answers from another one's cards
@@ -200,19 +202,47 @@ class CardDB:
     _lines: dict = field(default_factory=dict, repr=False, compare=False)
     #: what :meth:`info` answers, made on its first call
     _info: dict | None = field(default=None, repr=False, compare=False)
+    #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
+    _newest: CardSet | None = field(default=None, repr=False, compare=False)
 
     def info(self) -> dict:
-        """What a report says about the database it used (a new dict each call)."""
+        """What a report says about the database it used (a new dict each call): its version,
+        build time, sources' versions, size and newest set (``/readyz``, ``db status``, metrics)."""
         info = self._info
         if info is None:  # the database never changes: made once, copied for each report
+            newest = self.newest_set()
             info = self._info = {
                 "version": self.version,
                 "built_at": self.meta.get("built_at"),
                 "sources": self.meta.get("sources", {}),
                 "cards": len(self.cards),
                 "sets": len(self.sets),
+                "newest_set": newest_set_info(newest) if newest else None,
             }
         return info.copy()
+
+    def newest_set(self) -> CardSet | None:
+        """The set with the latest release date that has cards in this database (None when empty).
+
+        The database knows nothing released after it: a decklist naming a newer set is the
+        sign that the database, not the list, is out of date.
+        """
+        return self._newest
+
+    def knows_set(self, code: str) -> bool:
+        """Is ``code`` (any case) a set this database knows: a set's own code, one of its
+        aliases, a row of ``data/set-aliases.csv`` (including the ``by-name`` and ``energy``
+        pseudo sets) or a set id (``me05``)? The one place that decides whether a line's set
+        is unknown."""
+        key = code.upper()
+        return key in self._by_code or key in self._aliases or key in self._by_set_id
+
+    def age_days(self, on) -> int | None:
+        """Days from the newest set's release to ``on`` (a date); None when that is not known."""
+        newest = self._newest
+        if newest is None or not newest.release:
+            return None
+        return (on - dt.date.fromisoformat(newest.release)).days
 
     # -- lookups -------------------------------------------------------------
 
@@ -350,7 +380,8 @@ class CardDB:
                     card = None  # a basic Energy name on a wrong number: fall through to the type
                 else:
                     differs = not energy and lookup_key(name) != card.key.lower()
-                    return Resolution(card, "alias" if code not in self._by_code and code in self._aliases else "printing", (), differs)
+                    method = "alias" if code not in self._by_code and code in self._aliases else "printing"
+                    return Resolution(card, method, (), differs)
         if energy and self.basic_energy(energy):
             # a set code that found no printing (a wrong number, the Limitless builder's "BRS R",
             # an unknown set): matched by its type, and the line says so; the Limitless "Energy"
@@ -459,6 +490,7 @@ def _index(db: CardDB, directory: Path | None) -> None:
         else:
             found.append(entry)
     db._by_number = {k: tuple(v) for k, v in by_number.items()}
+    db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
     db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
     db._names = list(db._by_name)
     energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]
@@ -466,6 +498,18 @@ def _index(db: CardDB, directory: Path | None) -> None:
         t = basic_energy_type(card.name)
         if t:
             db._basic_energy[t] = card  # ends on the newest printing of each type
+
+
+def newest_of(sets, with_cards: set[str]) -> CardSet | None:
+    """The latest-released of ``sets`` whose id is in ``with_cards`` (an announced set with no
+    cards yet does not count); ties go to the set with the larger official count, then the id."""
+    dated = [s for s in sets if s.release and s.id in with_cards]
+    return max(dated, key=lambda s: (s.release, s.official_count or 0, s.id)) if dated else None
+
+
+def newest_set_info(s: CardSet) -> dict:
+    """A set as the database's facts name it: ``{"id", "name", "code", "release"}``."""
+    return {"id": s.id, "name": s.name, "code": s.code, "release": s.release}
 
 
 def _neg_date(iso: str) -> int:

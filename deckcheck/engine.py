@@ -14,6 +14,7 @@ from .formats import Ban, Format, FormatError, default_formats
 from .names import MEMO_MAX_LEN, name_key
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
+from .rules import stale_database
 
 
 #: most card lines one format remembers per database version and date (see :class:`LineFacts`)
@@ -272,14 +273,21 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
                    f"{on.isoformat()} is earlier, so card legality was not checked.")
 
 
-def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None) -> Report:
+def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None,
+          max_db_age: int | None = None) -> Report:
     """Check a decklist (text or a parse result) in a format on a date (default today).
 
-    A bad deck is data: every problem is in the report. Only an unknown format
-    or a malformed date raises (``FormatError`` / ``ValueError``).
+    ``max_db_age`` (days, off by default) adds a ``stale-database`` warning when the card
+    database's newest set was released more than that many days before the date.
+
+    A bad deck is data: every problem is in the report. Only an unknown format, a
+    malformed date or a negative ``max_db_age`` raises (``FormatError`` / ``ValueError``).
     """
     fmt = get_format(format)
     on = _as_date(as_of)
+    if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool)
+                                   or max_db_age < 0):
+        raise ValueError(f"max_db_age must be a whole number of days >= 0, not {max_db_age!r}")
     db = db or _cards.get_db()
     # a text is read into rows, not CardLines: the report never shows those
     parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
@@ -297,6 +305,10 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
             problems.append(problem)
     if parsed.problems:
         problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
+    if max_db_age is not None:
+        stale = stale_database(db, on, max_db_age)
+        if stale is not None:
+            problems.append(stale)
     return Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
         counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon,

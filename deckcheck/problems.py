@@ -23,6 +23,8 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "unknown-card": ("C101", ERROR, "A card that could not be found in the card database"),
     "name-mismatch": ("C103", WARNING, "A set code and number whose card has another name than the one written"),
     "resolved-by-name": ("C102", INFO, "A card found by its name alone"),
+    "unknown-set": ("C104", WARNING, "A set code the card database does not know (a newer set, or a typo)"),
+    "stale-database": ("C105", WARNING, "The card database's newest set is older than the configured maximum age"),
     "deck-size": ("R101", ERROR, "A deck has exactly 60 cards"),
     "copy-limit": ("R102", ERROR, "At most N cards with the same name"),
     "no-basic-pokemon": ("R103", ERROR, "At least one Basic Pokémon"),

@@ -106,11 +106,13 @@ def test_limitless_builder_and_ptcgo_energy_lines_resolve_by_type():
     assert report.valid, [p.message for p in report.problems]
     assert [ln.card.name for ln in report.lines[2:]] == ["Fire Energy", "Fire Energy", "Psychic Energy",
                                                           "Water Energy"]
-    assert [(p.rule, p.message) for p in report.problems] == [
-        ("resolved-by-name", 'Line 3: no printing BRS R of "Fire Energy" was found, so it was matched by name to '
-                             "Fire Energy (MEE 2)."),
-        ("resolved-by-name", 'Line 4: no printing SUM R of "Fire Energy" was found, so it was matched by name to '
-                             "Fire Energy (MEE 2)."),
-        ("resolved-by-name", 'Line 5: no printing XYENERGY 8 of "Psychic Energy" was found, so it was matched by '
-                             "name to Psychic Energy (MEE 5)."),
+    # every note is info; an unknown set (XYEnergy) is said by unknown-set instead of resolved-by-name
+    assert [(p.rule, p.severity, p.message) for p in report.problems] == [
+        ("resolved-by-name", "info", 'Line 3: no printing BRS R of "Fire Energy" was found, so it was matched by name '
+                                     "to Fire Energy (MEE 2)."),
+        ("resolved-by-name", "info", 'Line 4: no printing SUM R of "Fire Energy" was found, so it was matched by name '
+                                     "to Fire Energy (MEE 2)."),
+        ("unknown-set", "info", "Line 5: the card database knows no set XYENERGY (its newest set is Pitch Black, "
+                                'released 2026-07-17), so "Psychic Energy" was matched by name to Psychic Energy '
+                                "(MEE 5)."),
     ]
