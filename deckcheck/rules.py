@@ -393,15 +393,34 @@ def _other_printing_hint(card, ctx) -> str | None:
 @rule("legal-by-reprint")
 def legal_by_reprint(deck, ctx):
     """A printing that is legal only through a functionally identical reprint: the legal
-    printing's text is the one played (Tournament Handbook 4.1.3, 4.2.2)."""
+    printing's text is the one played (Tournament Handbook 4.1.3). In a format whose pool is
+    every card (Unlimited), every printing is legal, but "the wording of the most recent
+    version is used" (4.2.2): an older printing names its newest reprint."""
     if ctx.date_problem:
         return
+    every_card = ctx.format.pool.kind == "all"
     for ln in deck.known:
-        via = ln.legal_via
-        if via is None or via is ln.card or ln.ban is not None:
+        via, card = ln.legal_via, ln.card
+        if via is None or ln.ban is not None or card.is_basic_energy:
             continue
-        yield Problem("legal-by-reprint", f"Line {ln.line}: {label(ln.card)} is legal as {label(via)}; play it with "
-                      "that card's text.", lines=(ln.line,), cards=(ln.card.id, via.id))
+        if via is not card:
+            yield Problem("legal-by-reprint", f"Line {ln.line}: {label(card)} is legal as {label(via)}; play it with "
+                          "that card's text.", lines=(ln.line,), cards=(card.id, via.id))
+        elif every_card and (newest := _newest_reprint(card, ctx)) is not None:
+            yield Problem("legal-by-reprint", f"Line {ln.line}: {label(card)} is legal; play it with the text of its "
+                          f"newest printing, {label(newest)}.", lines=(ln.line,), cards=(card.id, newest.id))
+
+
+def _newest_reprint(card, ctx):
+    """The newest printing out on the date with the same name and functional text, when it is
+    from another set than ``card`` (else None)."""
+    if card.fingerprint.startswith("name:"):
+        return None
+    for other in ctx.db.printings_of(card):  # newest first
+        if other.fingerprint == card.fingerprint and other.key == card.key and \
+                ctx.format.in_pool(other, ctx.db, ctx.as_of):
+            return other if other.set_id != card.set_id else None
+    return None
 
 
 @rule("banned")

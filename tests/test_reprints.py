@@ -51,6 +51,24 @@ def test_the_note_names_the_newest_legal_printing():
         "Line 1: Ultra Ball (SVI 196) is legal as Ultra Ball (ASC 213); play it with that card's text."]
 
 
+def test_unlimited_names_the_newest_wording_to_play():
+    """Handbook 4.2.2: in Unlimited every printing is legal, played with the newest version's wording
+    (the newest out on the date: Pitch Black's Energy Switch is not out on 2026-05-01)."""
+    text = "4 Switch BS 95\n4 Energy Switch GEN 61\n4 Potion SVI 188\n4 Rainbow Energy TR 17\n4 Pikachu BS 58\n40 " \
+           "Water Energy BS 102\n"
+    report = deckcheck.check(text, "unlimited", "2026-05-01")
+    assert [(p.code, p.severity, p.message) for p in report.problems] == [
+        ("R204", "info", "Line 1: Switch (BS 95) is legal; play it with the text of its newest printing, Switch (PFL "
+                         "123)."),
+        ("R204", "info", "Line 2: Energy Switch (GEN 61) is legal; play it with the text of its newest printing, "
+                         "Energy Switch (MEG 115)."),
+        ("R204", "info", "Line 3: Potion (SVI 188) is legal; play it with the text of its newest printing, Potion (POR "
+                         "83)."),
+        ("R204", "info", "Line 5: Pikachu (BS 58) is legal; play it with the text of its newest printing, Pikachu (RR "
+                         "112)."),
+    ]
+
+
 def test_a_printing_legal_in_its_own_right_gets_no_note():
     report = deckcheck.check(f"4 Ultra Ball SVI 196\n4 Lechonk SVI 155\n52 {PSYCHIC}\n", "standard", JAN)
     assert report.valid and not [p for p in report.problems if p.rule == "legal-by-reprint"]
