@@ -413,14 +413,20 @@ def legal_by_reprint(deck, ctx):
 
 def _newest_reprint(card, ctx):
     """The newest printing out on the date with the same name and functional text, when it is
-    from another set than ``card`` (else None)."""
-    if card.fingerprint.startswith("name:"):
-        return None
-    for other in ctx.db.printings_of(card):  # newest first
-        if other.fingerprint == card.fingerprint and other.key == card.key and \
-                ctx.format.in_pool(other, ctx.db, ctx.as_of):
-            return other if other.set_id != card.set_id else None
-    return None
+    from another set than ``card`` (else None); memoised beside the legality answers."""
+    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
+    key = ("newest", card.id)
+    if key in memo:
+        return memo[key]
+    found = None
+    if not card.fingerprint.startswith("name:"):
+        for other in ctx.db.printings_of(card):  # newest first
+            if other.fingerprint == card.fingerprint and other.key == card.key and \
+                    ctx.format.in_pool(other, ctx.db, ctx.as_of):
+                found = other if other.set_id != card.set_id else None
+                break
+    memo[key] = found
+    return found
 
 
 @rule("banned")
