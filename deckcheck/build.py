@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
+from . import nameaudit
 from .names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
 
 #: the columns of one card row in the shipped database, in order
@@ -255,6 +256,7 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
     apply_verdicts(cards, rows, {s["id"]: s.get("ptcgl_code") or "" for s in sets}, directory, splits,
                    {s["id"]: s.get("releaseDate") or "" for s in sets})
     _check_apart(_apply_exceptions(rows, sets_by_code, directory))
+    audit_names(rows, directory)
     out_sets = [
         {
             "id": s["id"], "name": s["name"], "series": s.get("series_id"), "code": s.get("ptcgl_code"),
@@ -279,6 +281,16 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         "sets": out_sets,
         "cards": rows,
     }
+
+
+def audit_names(rows: list[list], directory: Path | None = None) -> None:
+    """Fail on any two printed names the name key merges without a reviewed row
+    (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.nameaudit`)."""
+    try:
+        nameaudit.check(((r[1], r[2]) for r in rows), read_table("name-merges.csv", directory),
+                        read_table("name-parts.csv", directory))
+    except nameaudit.NameAuditError as exc:
+        raise BuildError(str(exc)) from exc
 
 
 def newest_set(sets: list[dict], rows: list[list]) -> dict | None:

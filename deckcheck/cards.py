@@ -200,6 +200,10 @@ class CardDB:
     #: the engine's card lines resolved without a format (engine.LineFacts), on the database
     #: object for the same reason
     _lines: dict = field(default_factory=dict, repr=False, compare=False)
+    #: (name, limit) -> what :meth:`suggest` found, bounded like the memo above
+    _suggested: dict[tuple, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    #: the longest name key (how long a query can be and still be close to a name)
+    _longest_name: int = 0
     #: what :meth:`info` answers, made on its first call
     _info: dict | None = field(default=None, repr=False, compare=False)
     #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
@@ -292,9 +296,22 @@ class CardDB:
         return self._basic_energy.get(energy_type)
 
     def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
-        """Up to ``limit`` card names close to ``name`` (rapidfuzz)."""
+        """Up to ``limit`` card names close to ``name`` (rapidfuzz; memoised for short names)."""
+        memo = self._suggested
+        hit = memo.get((name, limit))
+        if hit is None:
+            hit = self._suggest(name, limit)
+            if len(name) <= MEMO_MAX_LEN:
+                if len(memo) >= RESOLVE_MEMO_SIZE:
+                    memo.clear()
+                memo[(name, limit)] = hit
+        return hit
+
+    def _suggest(self, name: str, limit: int) -> tuple[str, ...]:
         query = lookup_key(name)
-        if not query:
+        # QRatio is at most 200*m/(n+m) for lengths n > m, under the cutoff of 60 once n > 7m/3:
+        # a query that long cannot match any name, and is not compared with 4,500 of them
+        if not query or 3 * len(query) > 7 * self._longest_name:
             return ()
         hits = process.extract(query, self._names, scorer=fuzz.QRatio, limit=limit * 3, score_cutoff=60)
         seen, out = set(), []
@@ -319,7 +336,8 @@ class CardDB:
             return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]
         prefixed = [k for k in self._names if k.startswith(key) and k != key]
-        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
+        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)
+                 ] if 3 * len(key) <= 7 * self._longest_name else []  # see _suggest
         for k in prefixed[:limit] + fuzzy:
             out.extend(c for c in self._by_name[k] if keep(c))
             if len(out) >= limit:
@@ -337,11 +355,14 @@ class CardDB:
         """Match one parsed card line to a printing; never raises (see :meth:`resolve_parts`)."""
         return self.resolve_parts(line.name, line.set_code, line.number)
 
-    def resolve_parts(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+    def resolve_parts(self, name: str, set_code: str | None, number: str | None,
+                      suggest: bool = True) -> Resolution:
         """Match a card line's name, set code and number to a printing; never raises.
 
         Only these matter, so answers are memoised on them (at most
-        :data:`RESOLVE_MEMO_SIZE`, in this database object only).
+        :data:`RESOLVE_MEMO_SIZE`, in this database object only). An unresolved answer gets
+        suggestions from :meth:`suggest` unless ``suggest`` is false (the engine asks for them
+        itself, for a bounded number of names per deck).
         """
         key = (name, set_code, number)
         memo = self._memo
@@ -352,6 +373,12 @@ class CardDB:
                 if len(memo) >= RESOLVE_MEMO_SIZE:
                     memo.clear()
                 memo[key] = hit
+        if suggest and hit.card is None and not hit.suggestions:
+            found = self.suggest(name)
+            if found:
+                hit = Resolution(None, hit.method, found)
+                if key in memo:
+                    memo[key] = hit
         return hit
 
     def resolution_memo(self) -> dict[tuple, Resolution]:
@@ -365,8 +392,9 @@ class CardDB:
         return self._lines
 
     def clear_memo(self) -> None:
-        """Forget the memoised resolutions and lines (benchmarks use it to time cold lookups)."""
+        """Forget the memoised resolutions, suggestions and lines (benchmarks use it to time cold lookups)."""
         self._memo.clear()
+        self._suggested.clear()
         self._lines.clear()
 
     def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
@@ -388,6 +416,12 @@ class CardDB:
             # pseudo set and a bare name are no printing to miss
             missed = code and (alias is None or alias.action == "lookup")
             return Resolution(self.basic_energy(energy), "name" if missed else "basic-energy")
+        if code and not number:
+            # "Unown [A]", "Ancient Technical Machine [Rock]": the bracket the parser took for a set
+            # code is part of a printed name
+            bracketed = self.by_name(f"{name} [{set_code}]")
+            if bracketed:
+                return Resolution(bracketed[0], "name")
         named = self.by_name(name)
         if named and code and (alias is None or alias.action == "lookup"):
             in_set = set(self.sets_for_code(code))
@@ -396,7 +430,7 @@ class CardDB:
                     return Resolution(card, "name-and-set")
         if named:
             return Resolution(named[0], "name")
-        return Resolution(None, "unresolved", self.suggest(name))
+        return Resolution(None, "unresolved")
 
 
 def _alias_numbers(number: str, alias: _Alias) -> list[str]:
@@ -493,6 +527,7 @@ def _index(db: CardDB, directory: Path | None) -> None:
     db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
     db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
     db._names = list(db._by_name)
+    db._longest_name = max(map(len, db._names), default=0)
     energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]
     for card in sorted(energies, key=lambda c: (c.release, c.id)):
         t = basic_energy_type(card.name)

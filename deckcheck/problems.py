@@ -20,6 +20,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "total-mismatch": ("P102", WARNING, "The list's own total differs from the real count"),
     "input-limit": ("P103", ERROR, "The decklist is larger than the service accepts"),
     "unreadable-file": ("P104", ERROR, "A file that cannot be read as UTF-8 text (binary, another encoding)"),
+    "suggestions-skipped": ("P105", INFO, "Unknown names past the per-deck limit get no did-you-mean suggestions"),
     "unknown-card": ("C101", ERROR, "A card that could not be found in the card database"),
     "name-mismatch": ("C103", WARNING, "A set code and number whose card has another name than the one written"),
     "resolved-by-name": ("C102", INFO, "A card found by its name alone"),

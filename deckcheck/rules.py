@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from .names import name_key
 from .problems import ERROR, INFO, Problem, line_list
 
 RuleFn = Callable[..., Iterator[Problem]]
@@ -149,7 +150,13 @@ def has_unknown_set(ln, db) -> bool:
     Only a line matched by name, or not at all, can: a printing, alias or name-and-set match
     found its set, and basic Energy resolves by type whatever the set.
     """
-    return ln.set_code is not None and ln.method in _NOT_BY_SET and not db.knows_set(ln.set_code)
+    return (ln.set_code is not None and ln.method in _NOT_BY_SET and not db.knows_set(ln.set_code)
+            and not _bracket_of_name(ln))
+
+
+def _bracket_of_name(ln) -> bool:
+    """``1 Unown [A]``: the "set code" the parser read in brackets is part of the card's name."""
+    return ln.card is not None and name_key(f"{ln.name} [{ln.set_code}]") == ln.card.key
 
 
 def newest_set_phrase(db) -> str:
@@ -222,7 +229,10 @@ def resolved_by_name(deck, ctx):
     for ln in deck.known:
         if ln.method != "name" or (skip and has_unknown_set(ln, ctx.db)):
             continue
-        if ln.set_code:
+        if ln.set_code and _bracket_of_name(ln):
+            msg = f'Line {ln.line}: "{ln.name} [{ln.set_code}]" has no set code, so it was matched by name to ' \
+                  f"{label(ln.card)}."
+        elif ln.set_code:
             what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
             msg = f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to ' \
                   f"{label(ln.card)}."
