@@ -25,6 +25,7 @@ import orjson
 from rapidfuzz import fuzz, process
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .deckrules import DeckRule, load_rules
 from .names import MEMO_MAX_LEN, basic_energy_type, lookup_key, name_key
 from .parse import CardLine
 
@@ -191,9 +192,8 @@ class CardDB:
     _by_name: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
-    #: set id (upper case) -> (set id,): a card id's set part (``base1-88``) names its set by id
-    #: (:meth:`find`, :meth:`sets_for_code`, :meth:`knows_set`)
-    _by_set_id: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
+    _deck_rules: dict[str, DeckRule] = field(default_factory=dict)
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
     #: database starts empty and never answers from another one's cards
     _memo: dict[tuple, Resolution] = field(default_factory=dict, repr=False, compare=False)
@@ -208,6 +208,8 @@ class CardDB:
     _info: dict | None = field(default=None, repr=False, compare=False)
     #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
     _newest: CardSet | None = field(default=None, repr=False, compare=False)
+    #: every set id, upper-cased (:meth:`knows_set`)
+    _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     def info(self) -> dict:
         """What a report says about the database it used (a new dict each call): its version,
@@ -239,7 +241,7 @@ class CardDB:
         pseudo sets) or a set id (``me05``)? The one place that decides whether a line's set
         is unknown."""
         key = code.upper()
-        return key in self._by_code or key in self._aliases or key in self._by_set_id
+        return key in self._by_code or key in self._aliases or key in self._set_ids
 
     def age_days(self, on) -> int | None:
         """Days from the newest set's release to ``on`` (a date); None when that is not known."""
@@ -261,24 +263,16 @@ class CardDB:
         return self._by_name.get(card.key.lower(), ())
 
     def sets_for_code(self, code: str) -> tuple[str, ...]:
-        """The sets a code names: its own sets, then an alias row's; else a set whose TCGdex id it is."""
         code = code.upper()
         alias = self._aliases.get(code)
-        own = self._own_sets(code, alias)
+        own = self._by_code.get(code, ())
         return own + tuple(s for s in (alias.sets if alias else ()) if s not in own)
 
-    def _own_sets(self, code: str, alias: _Alias | None) -> tuple[str, ...]:
-        own = self._by_code.get(code)
-        if own is None:  # a set id only where no code or alias row claims the spelling (SP is an alias)
-            return self._by_set_id.get(code, ()) if alias is None else ()
-        return own
-
     def find(self, set_code: str, number: str) -> Card | None:
-        """The printing with this set code and collector number, through the alias table
-        (a TCGdex set id counts as a code: ``BASE1 88`` from the card id ``base1-88``)."""
+        """The printing with this set code and collector number, through the alias table."""
         code = set_code.upper()
         key = number_key(number)
-        for set_id in self._own_sets(code, self._aliases.get(code)):
+        for set_id in self._by_code.get(code, ()):
             hit = self._by_number.get((set_id, key))
             if hit:
                 return hit[0]
@@ -291,6 +285,10 @@ class CardDB:
                 if hit:
                     return hit[0]
         return None
+
+    def deck_rules(self) -> dict[str, DeckRule]:
+        """Card id -> the deck-building clause that printing carries (read only)."""
+        return self._deck_rules
 
     def basic_energy(self, energy_type: str) -> Card | None:
         return self._basic_energy.get(energy_type)
@@ -404,12 +402,14 @@ class CardDB:
         if code and number and (alias is None or alias.action == "lookup"):
             card = self.find(code, number)
             if card is not None:
-                if energy and not card.is_basic_energy:
-                    card = None  # a basic Energy name on a wrong number: fall through to the type
+                if energy and not card.is_basic_energy and lookup_key(name) != card.key.lower():
+                    # a basic Energy name on a wrong number: fall through to the type (the printing
+                    # given is kept when it has that name: Darkness Energy EX 158 is a Special Energy)
+                    card = None
                 else:
-                    differs = not energy and lookup_key(name) != card.key.lower()
-                    method = "alias" if code not in self._by_code and code in self._aliases else "printing"
-                    return Resolution(card, method, (), differs)
+                    # a basic Energy of another type than the name says is flagged too (the printing wins)
+                    differs = lookup_key(name) != card.key.lower()
+                    return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             # a set code that found no printing (a wrong number, the Limitless builder's "BRS R",
             # an unknown set): matched by its type, and the line says so; the Limitless "Energy"
@@ -491,13 +491,18 @@ def _index(db: CardDB, directory: Path | None) -> None:
     for s in db.sets.values():
         for code in {s.code or "", *s.aliases} - {""}:
             by_code.setdefault(code.upper(), []).append(s.id)
+    for s in db.sets.values():  # a set's id, "base1", names it when no set has it as a code
+        by_code.setdefault(s.id.upper(), [s.id])
     # a set whose own code it is comes before sets that only list it as an alias (TR is Team
     # Rocket, an alias of Team Rocket Returns); a code shared by a main set and its subset
     # (SHF, CEL, BRS...) looks in the main set first
     db._by_code = {k: tuple(sorted(v, key=lambda sid: ((db.sets[sid].code or "").upper() != k, len(sid), sid)))
                    for k, v in by_code.items()}
     db._aliases = _load_aliases(directory)
-    db._by_set_id = {sid.upper(): (sid,) for sid in db.sets}
+    try:
+        db._deck_rules = load_rules(directory)
+    except ValueError as exc:
+        raise DatabaseError(str(exc)) from exc
     by_number: dict[tuple, list[Card]] = {}
     by_name: dict[str, list[tuple]] = {}
     neg_dates: dict[str, int] = {}
@@ -525,6 +530,7 @@ def _index(db: CardDB, directory: Path | None) -> None:
             found.append(entry)
     db._by_number = {k: tuple(v) for k, v in by_number.items()}
     db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
+    db._set_ids = frozenset(sid.upper() for sid in db.sets)
     db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
     db._names = list(db._by_name)
     db._longest_name = max(map(len, db._names), default=0)
