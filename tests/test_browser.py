@@ -25,7 +25,7 @@ DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
 #: 60 cards, one of them a printing that is not legal (a legal printing with other text exists)
-ONE_BAD = LEGAL.replace("1 Hilda WHT 84", "1 Switch BS 95")
+ONE_BAD = LEGAL.replace("1 Budew PRE 4", "1 Chansey BS 3")
 #: 61 cards: 5 Ultra Ball (over the limit) and a misspelt Rare Candy (unknown)
 FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace("4 Rare Candy MEG 125",
                                                                                  "4 Rare Candee MEG")
@@ -285,12 +285,12 @@ def test_invalid_list_shows_verdict_problems_and_the_card_first(open_page, size)
     # "only lines with problems" is on for an invalid deck: the one offending card is the one shown
     expect(page.locator("#only-problems")).to_be_checked()
     expect(page.locator(".tile:visible")).to_have_count(1)
-    expect(page.locator("#card-13 img")).to_have_attribute("alt", "Switch (BS 95)")
-    expect(page.locator("#card-13")).to_contain_text("Not legal")
+    expect(page.locator("#card-9 img")).to_have_attribute("alt", "Chansey (BS 3)")
+    expect(page.locator("#card-9")).to_contain_text("Not legal")
     # the offending card is shown beside its problem, and (on a desktop) in the deck below
-    expect(page.locator("#problem-1 img")).to_have_attribute("alt", "Switch (BS 95)")
+    expect(page.locator("#problem-1 img")).to_have_attribute("alt", "Chansey (BS 3)")
     wait_until(page, "document.querySelector('#problem-1 img').naturalWidth > 0")
-    for selector in ("#verdict", "#problem-1", "#problem-1 img") + (("#card-13",) if size == "desktop" else ()):
+    for selector in ("#verdict", "#problem-1", "#problem-1 img") + (("#card-9",) if size == "desktop" else ()):
         assert in_first_screen(page, selector), selector
     shot(page, f"web-invalid-one-{size}", full_page=False)
     # untick: the whole deck, grouped by supertype with the counts of the table
@@ -389,9 +389,9 @@ def test_fix_by_clicks_without_javascript(open_page, live_server):
     fill_form(page, ONE_BAD)
     submit(page)
     with page.expect_navigation():
-        page.get_by_role("link", name="Use the legal printing, Switch (PFL 123)").click()
+        page.get_by_role("link", name="Use the legal printing, Chansey (TWM 133)").click()
     expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
-    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Switch BS 95", "1 Switch PFL 123"))
+    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Chansey BS 3", "1 Chansey TWM 133"))
 
 
 def test_fix_by_clicks_with_javascript(open_page, live_server):
@@ -425,9 +425,9 @@ def test_fix_by_clicks_with_javascript(open_page, live_server):
     # a not-legal printing swapped for the legal one
     page.fill("#decklist", ONE_BAD)
     expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
-    page.get_by_role("link", name="Use the legal printing, Switch (PFL 123)").click()
+    page.get_by_role("link", name="Use the legal printing, Chansey (TWM 133)").click()
     expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
-    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Switch BS 95", "1 Switch PFL 123"))
+    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Chansey BS 3", "1 Chansey TWM 133"))
 
 
 @pytest.mark.parametrize("script", [True, False])
@@ -480,7 +480,7 @@ def test_labels_alt_text_and_contrast_of_the_result(open_page):
     from playwright.sync_api import expect
 
     page = open_page()
-    fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30").replace("1 Hilda WHT 84", "1 Switch BS 95"))
+    fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30").replace("1 Budew PRE 4", "1 Chansey BS 3"))
     expect(page.locator(".pick-results .fix").first).to_be_visible()
     page.get_by_label(re.compile(r"^Show only lines with problems")).uncheck()
     assert page.evaluate("Array.from(document.querySelectorAll('input, select, textarea'))"

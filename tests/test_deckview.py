@@ -26,7 +26,7 @@ from deckcheck.web import decode_deck, encode_deck, page_headers
 DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
-ONE_BAD = LEGAL.replace("1 Hilda WHT 84", "1 Switch BS 95")
+ONE_BAD = LEGAL.replace("1 Budew PRE 4", "1 Chansey BS 3")
 FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace("4 Rare Candy MEG 125",
                                                                                  "4 Rare Candee MEG")
 
@@ -106,8 +106,8 @@ def test_fixes_are_links_to_the_fixed_list(client):
 
 def test_legal_printing_fix(client):
     page = body(post(client, ONE_BAD))
-    link = fix_links(page)["Use the legal printing, Switch (PFL 123)"]
-    assert parse_qs(urlsplit(link).query)["fix"] == ["13:1 Switch PFL 123"]
+    link = fix_links(page)["Use the legal printing, Chansey (TWM 133)"]
+    assert parse_qs(urlsplit(link).query)["fix"] == ["9:1 Chansey TWM 133"]
     assert summary(body(client.get(client.get(link).headers["Location"]))) == \
         "Valid for Standard on 2026-05-01: 60 cards."
 
@@ -227,8 +227,8 @@ def test_problem_shows_the_cards_it_is_about(client):
     page = body(post(client, ONE_BAD))
     problem = page[page.index('id="problem-1"'):]
     problem = problem[:problem.index("</li>")]
-    assert ('<a href="#card-13"><img class="problem-card" src="https://assets.tcgdex.net/en/base/base1/95/low.webp" '
-            'alt="Switch (BS 95)"') in problem
+    assert ('<a href="#card-9"><img class="problem-card" src="https://assets.tcgdex.net/en/base/base1/3/low.webp" '
+            'alt="Chansey (BS 3)"') in problem
 
 
 def test_fix_links_are_bounded(client):
