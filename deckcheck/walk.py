@@ -10,7 +10,9 @@ Only regular files are read: a FIFO, socket or device is never opened. A symboli
 folder is not followed (its target, when inside the tree, is walked anyway); a link to a file
 is read only when its target lies inside the tree being checked (the folder walked, or the
 working directory for a named file), otherwise the deck gets a ``symlink-outside-tree``
-problem and nothing of the target is read.
+problem and nothing of the target is read. A path written inside the working directory
+that leads out of it through a link (``decks -> /etc``, ``decks/out/x.txt`` with ``decks/out``
+a link) is one such problem too, whether named, matched by a glob or given as a folder.
 """
 
 from __future__ import annotations
@@ -114,6 +116,24 @@ def _outside_link(path: str, target: str, tree: str) -> Found:
                                                        "or read."))
 
 
+def _escapes_cwd(given: str) -> Found | None:
+    """A path written inside the working directory that a symbolic link (the path itself or a
+    folder on the way) leads out of it: one ``symlink-outside-tree`` problem, nothing read or
+    walked. A path written outside it (``/srv/decks``, ``../other``) is the user's own choice."""
+    cwd = os.getcwd()
+    if not _inside(os.path.abspath(given), cwd):
+        return None
+    real, tree = os.path.realpath(given), os.path.realpath(cwd)
+    if _inside(real, tree):
+        return None
+    target = os.readlink(given) if os.path.islink(given) else real
+    kind = "file" if not os.path.isdir(given) else "folder"
+    via = "is a symbolic link to" if os.path.islink(given) else "leads through a symbolic link to"
+    return Found(given, Problem("symlink-outside-tree", f"The {kind} {via} {target!r}, outside the working "
+                                                        "directory, the tree being checked; it was not followed "
+                                                        "or read."))
+
+
 def _not_regular(path: str, mode: int) -> Found:
     kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
@@ -171,12 +191,17 @@ class Collector:
                 matches = _expand(given)
                 if not matches:
                     raise PathError(f"no file matches {given!r}")
-                return [f for m in matches for f in self._one(m)]
+                # as in a walk, a glob's match that is a link to a folder is not followed
+                return [f for m in matches if not (os.path.islink(m) and os.path.isdir(m)) for f in self._one(m)]
             raise PathError(f"Path {given!r} does not exist.")
         if os.path.isdir(given):
-            return self._walk(given)
+            escaped = _escapes_cwd(given)
+            return [escaped] if escaped is not None else self._walk(given)
         if self.cfg.excluded(given):
             return []
+        escaped = _escapes_cwd(given)
+        if escaped is not None:
+            return [escaped]
         return [self._file(given, os.path.realpath(os.getcwd()), "the working directory")]
 
     def _file(self, path: str, tree: str, shown: str) -> Found:

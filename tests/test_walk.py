@@ -261,3 +261,30 @@ def test_a_bad_glob_is_a_usage_error(runner, repo):
     result = run(runner, "check", "a.txt", "--as-of", ON)
     assert result.exit_code == 2
     assert "deckcheck.toml: exclude: '#comment' is not a glob" in result.stderr
+
+
+def test_a_link_on_the_way_out_of_the_working_directory_is_never_followed(runner, repo, tmp_path):
+    # a pull request can turn decks/ (or a folder in it) into a link to anywhere: no glob, folder
+    # or file path written inside the working directory may read through it
+    outside = tmp_path / "outside"
+    write(outside / "secret.txt", SECRET)
+    write(repo / "decks" / "dragapult.txt", VALID)
+    os.symlink(outside, repo / "decks" / "out")
+    os.symlink(outside, repo / "linked")
+    for args in (["decks/*"], ["decks/*/*.txt"], ["decks/out/*.txt"], ["decks/out/secret.txt"], ["linked"],
+                 ["decks/out"], ["linked/secret.txt"]):
+        result = run(runner, "check", *args, "--as-of", ON, "--output-format", "json")
+        assert "root:x" not in result.stdout, args
+        assert "/bin/bash" not in result.stdout, args
+    result = run(runner, "check", "decks/*", "--as-of", ON, "--output-format", "json")
+    assert [p for p, _ in checked(result)] == ["decks/dragapult.txt"]  # decks/out: a link to a folder, skipped
+    result = run(runner, "check", "decks/out/*.txt", "linked", "--as-of", ON, "-q")
+    assert result.stdout == (
+        f"decks/out/secret.txt: symlink-outside-tree The file leads through a symbolic link to "
+        f"'{outside}/secret.txt', outside the working directory, the tree being checked; it was not followed "
+        "or read.\n"
+        f"linked: symlink-outside-tree The folder is a symbolic link to '{outside}', outside the working "
+        "directory, the tree being checked; it was not followed or read.\n")
+    # a path written outside the working directory is the user's own choice, read as given
+    result = run(runner, "check", str(outside / "secret.txt"), "--as-of", ON, "-q")
+    assert "symlink-outside-tree" not in result.stdout and "unparsed-line" in result.stdout
