@@ -336,7 +336,7 @@ def interactions():
         return jsonify(type=PONG)
     if kind not in (APPLICATION_COMMAND, MODAL_SUBMIT):
         return errors.envelope(400, f"Interactions of type {str(kind)[:20]!r} are not handled here.",
-                               {"type": kind if isinstance(kind, (int, str)) else None})
+                               {"type": kind if isinstance(kind, str) or (isinstance(kind, int) and abs(kind) < 2 ** 53) else None})
     problem = malformed(interaction)
     if problem:
         return errors.envelope(400, f"The interaction is malformed: {problem}.", {"field": problem.split()[0]})
