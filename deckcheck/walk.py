@@ -18,12 +18,13 @@ a link) is one such problem too, whether named, matched by a glob or given as a 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 
 import pathspec
 
-from .config import Config
+from .config import Config, compile_globs
 from .problems import Problem
 
 STDIN = "-"
@@ -69,8 +70,19 @@ def _read_ignore(path: str) -> pathspec.GitIgnoreSpec | None:
             lines = fh.read(1 << 20).splitlines()
     except OSError:
         return None
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    try:
+        patterns = compile_globs(lines)
+    except re.error:  # as git does, a line no pattern can be made of matches nothing; the rest count
+        patterns = tuple(p for line in lines for p in _compile_or_none(line))
+    spec = pathspec.GitIgnoreSpec(patterns)
     return spec if spec.patterns else None
+
+
+def _compile_or_none(line: str) -> tuple:
+    try:
+        return compile_globs([line])
+    except re.error:
+        return ()
 
 
 class _Ignores:
@@ -148,7 +160,10 @@ def _expand(given: str) -> list[str]:
     n = next(i for i, part in enumerate(parts) if _MAGIC & set(part))
     head = "/".join(parts[:n]) or ("/" if given.startswith("/") else ".")
     rest = "/".join(parts[n:])
-    regex = pathspec.GitIgnoreSpec.from_lines(["/" + rest]).patterns[0].regex
+    try:
+        regex = compile_globs(["/" + rest])[0].regex
+    except re.error as exc:
+        raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
     dots = any(part.startswith(".") for part in parts[n:])
     out = []
     for folder, dirs, files in os.walk(head):

@@ -288,3 +288,33 @@ def test_a_link_on_the_way_out_of_the_working_directory_is_never_followed(runner
     # a path written outside the working directory is the user's own choice, read as given
     result = run(runner, "check", str(outside / "secret.txt"), "--as-of", ON, "-q")
     assert "symlink-outside-tree" not in result.stdout and "unparsed-line" in result.stdout
+
+
+def test_a_glob_no_regular_expression_can_express_is_never_a_traceback(runner, repo):
+    write(repo / "decks" / "a.txt", VALID)
+    write(repo / "decks" / "b.txt", VALID)
+    # in a .gitignore git skips such a line and keeps the others
+    write(repo / ".gitignore", "[z-a].txt\nb.txt\n")
+    result = run(runner, "check", "--as-of", ON, "--output-format", "json")
+    assert [p for p, _ in checked(result)] == ["decks/a.txt"]
+    (repo / ".gitignore").unlink()
+    # on the command line and in the configuration it is a usage error naming it
+    result = run(runner, "check", "decks/[z-a]*.txt", "--as-of", ON)
+    assert result.exit_code == 2
+    assert "'decks/[z-a]*.txt' is not a valid glob (bad character range z-a)" in result.stderr
+    for toml, where in (('exclude = ["[z-a]"]\n', "exclude"), ('[overrides]\n"[z-a]" = "glc"\n', 'overrides."[z-a]"')):
+        write(repo / "deckcheck.toml", toml)
+        result = run(runner, "check", "--as-of", ON)
+        assert result.exit_code == 2
+        assert f"deckcheck.toml: {where}: '[z-a]' is not a valid glob (bad character range z-a)" in result.stderr
+
+
+def test_git_s_escaped_bracket_works_without_a_python_warning(repo):
+    write(repo / "decks" / "[x].txt", VALID)
+    write(repo / "decks" / "x.txt", VALID)
+    write(repo / "deckcheck.toml", '[overrides]\n"decks/[[]x].txt" = "glc"\n')
+    proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
+                          cwd=repo, capture_output=True, text=True, timeout=120, check=False)
+    assert [(d["path"], d["format"]) for d in map(json.loads, proc.stdout.splitlines())] == [
+        ("decks/[x].txt", "glc"), ("decks/x.txt", "standard")]
+    assert proc.stderr == ""
