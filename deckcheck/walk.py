@@ -152,30 +152,92 @@ def _not_regular(path: str, mode: int) -> Found:
     return Found(path, Problem("unreadable-file", f"The path is {kind}, not a regular file; it was not read."))
 
 
+def _name_regex(part: str) -> str:
+    """One path component of a shell glob as a regular expression that never crosses ``/``:
+    ``*``, ``?``, ``[abc]``, ``[!a-z]`` (or ``[^…]``), ``\\x`` for a literal ``x``. Linear in ``part``."""
+    out, i = [], 0
+    while i < len(part):
+        c = part[i]
+        if c == "*":
+            out.append("[^/]*")
+            while i + 1 < len(part) and part[i + 1] == "*":
+                i += 1
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "\\" and i + 1 < len(part):
+            i += 1
+            out.append(re.escape(part[i]))
+        elif c == "[":
+            j = i + 1
+            if j < len(part) and part[j] in "!^":
+                j += 1
+            if j < len(part) and part[j] == "]":
+                j += 1
+            while j < len(part) and part[j] != "]":
+                j += 1
+            if j >= len(part):  # no closing bracket: a literal [
+                out.append(re.escape(c))
+            else:
+                body = part[i + 1:j]
+                negate = body[:1] in ("!", "^")
+                body = body[1:] if negate else body
+                # escaped: a backslash is literal, and [ & ~ | would be Python's future set syntax
+                body = "".join("\\" + ch if ch in "\\[&~|" else ch for ch in body)
+                out.append("[" + ("^/" if negate else "") + body + "]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+def _glob_regex(rest: str, given: str) -> re.Pattern:
+    """The part of a glob after its literal head, as a regular expression for paths below the
+    head: ``**`` as a whole component crosses any number of folders (also none; at the end:
+    everything below), any other component stays within one name."""
+    parts = rest.split("/")
+    pieces = []
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**":
+            pieces.append(".+" if last else "(?:[^/]+/)*")
+        else:
+            pieces.append(_name_regex(part) + ("" if last else "/"))
+    try:
+        return re.compile("".join(pieces))
+    except re.error as exc:
+        raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
+
+
 def _expand(given: str) -> list[str]:
     """A quoted glob as the shell would expand it, without following links to folders: the
     files and folders below its literal head whose path matches the rest (``*``, ``?``, ``[]``
-    within a name, ``**`` across folders; hidden names only when the glob spells the dot)."""
+    within a name, ``**`` across folders; hidden names only when the glob spells the dot; a
+    trailing ``/``: folders only)."""
     parts = given.replace(os.sep, "/").split("/")
+    folders_only = given.endswith("/")
+    if folders_only:
+        parts = parts[:-1]
     n = next(i for i, part in enumerate(parts) if _MAGIC & set(part))
     head = "/".join(parts[:n]) or ("/" if given.startswith("/") else ".")
-    rest = "/".join(parts[n:])
-    try:
-        regex = compile_globs(["/" + rest])[0].regex
-    except re.error as exc:
-        raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
-    dots = any(part.startswith(".") for part in parts[n:])
+    rest = parts[n:]
+    regex = _glob_regex("/".join(rest), given)
+    dots = any(part.startswith(".") for part in rest)
+    depth = None if "**" in rest else len(rest)  # without **, nothing deeper than the glob can match
     out = []
     for folder, dirs, files in os.walk(head):
+        level = 0 if folder == head else os.path.relpath(folder, head).count(os.sep) + 1
+        names = [*dirs] if folders_only else [*dirs, *files]
         if not dots:
             dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for name in (*dirs, *files):
+        if depth is not None and level + 1 >= depth:
+            dirs[:] = []  # the names here are the deepest that can match
+        for name in names:
             if name.startswith(".") and not dots:
                 continue
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, head).replace(os.sep, "/")
-            m = regex.match(rel) if regex is not None else None
-            if m is not None and m.end() == len(rel):
+            if regex.fullmatch(rel):
                 out.append(path if head != "." or given.startswith("./") else rel)
     return sorted(out)
 

@@ -318,3 +318,24 @@ def test_git_s_escaped_bracket_works_without_a_python_warning(repo):
     assert [(d["path"], d["format"]) for d in map(json.loads, proc.stdout.splitlines())] == [
         ("decks/[x].txt", "glc"), ("decks/x.txt", "standard")]
     assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("glob, expected", [
+    ("decks/**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # ** at the end: all below
+    ("decks/glc/**", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+    ("**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt", "top.txt"]),
+    ("decks/*/", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # a trailing /: folders only, walked
+    ("decks/**/*.txt", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+    ("decks/*/*.txt", ["decks/glc/b.txt"]),
+    ("*/glc/[b-c].txt", ["decks/glc/b.txt"]),
+    ("decks/[!a]*", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+    ("decks/[[]x].txt", ["decks/[x].txt"]),
+])
+def test_quoted_globs_expand_as_the_shell_with_globstar_would(runner, repo, glob, expected):
+    for name in ("top.txt", "decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt", ".hidden/h.txt"):
+        write(repo / name, VALID)
+    if "[[]" in glob:
+        write(repo / "decks" / "[x].txt", VALID)
+    result = run(runner, "check", glob, "--as-of", ON, "--output-format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p for p, _ in checked(result)) == expected
