@@ -66,7 +66,11 @@ def _parents(folder: str):
 
 def _read_ignore(path: str) -> pathspec.GitIgnoreSpec | None:
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        # O_NONBLOCK and a regular file only: a FIFO named .gitignore must not hang the walk
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, encoding="utf-8", errors="replace") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             lines = fh.read(1 << 20).splitlines()
     except OSError:
         return None

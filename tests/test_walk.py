@@ -339,3 +339,11 @@ def test_quoted_globs_expand_as_the_shell_with_globstar_would(runner, repo, glob
     result = run(runner, "check", glob, "--as-of", ON, "--output-format", "json")
     assert result.exit_code == 0, result.stderr
     assert sorted(p for p, _ in checked(result)) == expected
+
+
+def test_a_fifo_named_gitignore_does_not_hang_the_walk(repo):
+    write(repo / "decks" / "a.txt", VALID)
+    os.mkfifo(repo / "decks" / ".gitignore")
+    proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
+                          cwd=repo, capture_output=True, text=True, timeout=120, check=False)
+    assert [json.loads(line)["path"] for line in proc.stdout.splitlines()] == ["decks/a.txt"]
