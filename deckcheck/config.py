@@ -220,7 +220,8 @@ def find(start: str | os.PathLike) -> Path | None:
 
 def _has_table(pyproject: Path) -> bool:
     try:
-        return "deckcheck" in _read(pyproject).get("tool", {})
+        tool = _read(pyproject).get("tool", {})
+        return isinstance(tool, dict) and "deckcheck" in tool
     except ConfigError:
         return False  # a broken pyproject.toml that is not ours is someone else's problem
 
@@ -231,6 +232,9 @@ def _read(path: Path) -> dict:
             return tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{_shown(path)}: cannot be read as TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:  # TOML is UTF-8
+        raise ConfigError(f"{_shown(path)}: cannot be read as TOML: it is not UTF-8 (byte 0x{exc.object[exc.start]:02x} "
+                          f"at offset {exc.start})") from None
 
 
 def _shown(path: Path) -> str:

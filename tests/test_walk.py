@@ -347,3 +347,15 @@ def test_a_fifo_named_gitignore_does_not_hang_the_walk(repo):
     proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
                           cwd=repo, capture_output=True, text=True, timeout=120, check=False)
     assert [json.loads(line)["path"] for line in proc.stdout.splitlines()] == ["decks/a.txt"]
+
+
+def test_a_configuration_that_is_not_utf8_or_has_a_tool_that_is_no_table_is_no_traceback(runner, repo):
+    write(repo / "decks" / "a.txt", VALID)
+    (repo / "deckcheck.toml").write_bytes(b'as-of = 2026-05-01\n\xff\n')
+    result = run(runner, "check")
+    assert result.exit_code == 2
+    assert "deckcheck.toml: cannot be read as TOML: it is not UTF-8 (byte 0xff at offset 19)" in result.stderr
+    (repo / "deckcheck.toml").unlink()
+    write(repo / "pyproject.toml", "tool = 5\n")  # not ours: passed over
+    result = run(runner, "check", "--as-of", ON, "--output-format", "json")
+    assert result.exit_code == 0 and [p for p, _ in checked(result)] == ["decks/a.txt"]
