@@ -11,7 +11,6 @@ import datetime as dt
 import gc
 import gzip
 import hashlib
-import json
 import os
 import re
 import threading
@@ -22,7 +21,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import orjson
-from rapidfuzz import fuzz, process
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .names import MEMO_MAX_LEN, basic_energy_type, lookup_key, name_key
@@ -287,6 +285,9 @@ class CardDB:
         query = lookup_key(name)
         if not query:
             return ()
+        # imported here: only a line that resolves to nothing needs it
+        from rapidfuzz import fuzz, process
+
         hits = process.extract(query, self._names, scorer=fuzz.QRatio, limit=limit * 3, score_cutoff=60)
         seen, out = set(), []
         for key, _score, _ in hits:
@@ -308,6 +309,8 @@ class CardDB:
         if not key:
             # no name to look for (empty, blanks or punctuation): a set's cards, or nothing
             return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
+        from rapidfuzz import fuzz, process
+
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]
         prefixed = [k for k in self._names if k.startswith(key) and k != key]
         fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
@@ -514,7 +517,7 @@ def load(path: str | os.PathLike | None = None) -> CardDB:
     with _gc_paused():
         try:
             blob = path.read_bytes()
-            raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+            raw = orjson.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
         except FileNotFoundError as exc:
             raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
         except (OSError, EOFError, ValueError, zlib.error) as exc:
