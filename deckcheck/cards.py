@@ -11,25 +11,27 @@ import datetime as dt
 import gc
 import gzip
 import hashlib
+import logging
 import os
-import re
 import threading
 import zlib
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import orjson
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .index import SEP, IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
 from .names import MEMO_MAX_LEN, basic_energy_type, lookup_key, name_key
 from .parse import CardLine
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DB_FILE = "cards.json.gz"
 #: resolutions a database keeps (a dict per database, emptied when full)
 RESOLVE_MEMO_SIZE = 8192
-_NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
 RULE_BOX_SUBTYPES = frozenset(
     {"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "Radiant", "Prism Star", "ACE SPEC",
      "MEGA", "TAG TEAM", "LEGEND", "Level-Up", "Star"}
@@ -38,20 +40,6 @@ RULE_BOX_SUBTYPES = frozenset(
 
 class DatabaseError(Exception):
     """The card database file is missing, unreadable or inconsistent."""
-
-
-def number_key(number: str | None) -> tuple[str, int, str] | None:
-    """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
-    if number is None:
-        return None
-    return _number_key(number) if len(number) <= MEMO_MAX_LEN else _number_key.__wrapped__(number)
-
-
-@lru_cache(maxsize=8192)
-def _number_key(number: str) -> tuple[str, int, str]:
-    text = number.strip().upper()
-    m = _NUMBER.match(text)
-    return (m.group(1), int(m.group(2)), m.group(3)) if m else (text, -1, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +162,106 @@ class _Alias:
     action: str
 
 
+class _Cards(Mapping):
+    """Card id -> :class:`Card`, each made from its row on first use: a database has ~21,000
+    cards and a check meets a few dozen, so loading makes none (:meth:`materialise` makes all)."""
+
+    __slots__ = ("_ids", "_made", "_make")
+
+    def __init__(self, ids: dict[str, int], make):
+        self._ids = ids  # card id -> its row (the last row of an id)
+        self._made: list[Card | None] = [None] * (max(ids.values()) + 1 if ids else 0)
+        self._make = make
+
+    def at(self, row: int) -> Card:
+        """The card of row ``row`` (made once)."""
+        card = self._made[row]
+        if card is None:
+            card = self._made[row] = self._make(row)
+        return card
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self.at(self._ids[card_id])
+
+    def get(self, card_id, default=None):
+        row = self._ids.get(card_id)
+        return default if row is None else self.at(row)
+
+    def __contains__(self, card_id) -> bool:
+        return card_id in self._ids
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def values(self) -> list[Card]:  # type: ignore[override] - a list: every card, made now
+        at = self.at
+        return [at(row) for row in self._ids.values()]
+
+    def items(self) -> list[tuple[str, Card]]:  # type: ignore[override]
+        at = self.at
+        return [(card_id, at(row)) for card_id, row in self._ids.items()]
+
+
+class _Printings(Mapping):
+    """A lookup key -> the printings (a tuple of cards), from an index table key -> rows;
+    each tuple made on first use and kept."""
+
+    __slots__ = ("_rows", "_cards", "_made")
+
+    def __init__(self, rows: dict[str, list[int]], cards: _Cards):
+        self._rows, self._cards, self._made = rows, cards, {}
+
+    def slot(self, key: str) -> tuple[Card, ...]:
+        """The printings under the index's own key (empty when there are none)."""
+        hit = self._made.get(key)
+        if hit is None:
+            rows = self._rows.get(key)
+            if rows is None:
+                return ()
+            at = self._cards.at
+            hit = self._made[key] = tuple([at(row) for row in rows])
+        return hit
+
+    def _key(self, key):
+        return key
+
+    def __getitem__(self, key) -> tuple[Card, ...]:
+        hit = self.slot(self._key(key))
+        if not hit:
+            raise KeyError(key)
+        return hit
+
+    def get(self, key, default=None):
+        return self.slot(self._key(key)) or default
+
+    def __contains__(self, key) -> bool:
+        return self._key(key) in self._rows
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+class _ByNumber(_Printings):
+    """(set id, :func:`number_key`) -> printings; the index keys them ``set id SEP number_norm``."""
+
+    __slots__ = ()
+
+    def _key(self, key):
+        set_id, (prefix, digits, suffix) = key
+        return f"{set_id}{SEP}{prefix}{digits}{suffix}" if digits >= 0 else f"{set_id}{SEP}{prefix}"
+
+    def __iter__(self):
+        for key in self._rows:
+            set_id, _, norm = key.partition(SEP)
+            yield set_id, number_key(norm)
+
+
 @dataclass
 class CardDB:
     """All printings with their indexes. Build with :func:`load`; never mutated after."""
@@ -185,8 +273,10 @@ class CardDB:
     path: str | None = None
     _by_code: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _aliases: dict[str, _Alias] = field(default_factory=dict)
-    _by_number: dict[tuple, tuple[Card, ...]] = field(default_factory=dict)
-    _by_name: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    #: (set id, number key) -> printings; find() asks it by the index's own key (number_slot)
+    _by_number: Mapping = field(default_factory=dict)
+    #: lookup key (lower-cased name key) -> printings, newest first
+    _by_name: Mapping = field(default_factory=dict)
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
@@ -262,17 +352,19 @@ class CardDB:
     def find(self, set_code: str, number: str) -> Card | None:
         """The printing with this set code and collector number, through the alias table."""
         code = set_code.upper()
-        key = number_key(number)
+        slot = self._by_number.slot
+        norm = SEP + number_norm(number)
         for set_id in self._by_code.get(code, ()):
-            hit = self._by_number.get((set_id, key))
+            hit = slot(set_id + norm)
             if hit:
                 return hit[0]
         alias = self._aliases.get(code)
         if alias is None or alias.action != "lookup":
             return None
         for candidate in _alias_numbers(number, alias):
+            norm = SEP + number_norm(candidate)
             for set_id in alias.sets:
-                hit = self._by_number.get((set_id, number_key(candidate)))
+                hit = slot(set_id + norm)
                 if hit:
                     return hit[0]
         return None
@@ -414,7 +506,12 @@ def _load_aliases(directory: Path | None) -> dict[str, _Alias]:
 
 
 def from_dict(raw: dict, version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
-    """Index a database dict (as written by :mod:`deckcheck.build`)."""
+    """Index a database dict (as written by :mod:`deckcheck.build`).
+
+    Every row is checked here, so a card made later from its row cannot fail. The lookup
+    index stored in the file (:mod:`deckcheck.index`) is used when this code made it, after
+    a check of its shape; otherwise it is built from the rows.
+    """
     if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
         raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
     sets = {
@@ -424,24 +521,59 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
     }
     # what a card takes from its set, once per set
     facts = {sid: (s.code or sid.upper(), s.release or "", s.series or "") for sid, s in sets.items()}
+    rows = raw["cards"]
+    _check_rows(rows, facts)
+    ids = {row[0]: i for i, row in enumerate(rows)}
+    releases = {sid: f[1] for sid, f in facts.items()}
+    index = raw.get("index")
+    if not _usable(index, rows, releases, path):  # none, made by other code, or not of these rows
+        index = build_index(rows, releases, ids)
+    keys = index["keys"]
     # identical subtype and type lists share one tuple (a few dozen distinct ones for 20,000 cards)
     shared: dict[tuple, tuple] = {}
-    cards: dict[str, Card] = {}
-    for row in raw["cards"]:
-        (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = row
-        known = facts.get(set_id)
-        if known is None:
-            raise DatabaseError(f"card {cid} names unknown set {set_id}")
+
+    def make(i: int) -> Card:
+        (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = rows[i]
         subtypes, types = tuple(subtypes), tuple(types)
         subtypes, types = shared.setdefault(subtypes, subtypes), shared.setdefault(types, types)
-        cards[cid] = Card(cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp,
-                          *known, name_key(name))
-    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)
-    _index(db, directory)
+        return Card(cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp,
+                    *facts[set_id], keys[i])
+
+    cards = _Cards(ids, make)
+    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)  # type: ignore[arg-type]
+    _index(db, directory, index, {rows[i][7] for i in ids.values()})
     return db
 
 
-def _index(db: CardDB, directory: Path | None) -> None:
+def _check_rows(rows, facts: dict) -> None:
+    """Every card row has the columns of :data:`FIELDS` with the types a Card needs and a known set."""
+    if type(rows) is not list:
+        raise ValueError("the cards are not a list")
+    width = len(FIELDS)
+    for row in rows:
+        if (type(row) is not list or len(row) != width or row[7] not in facts or type(row[3]) is not list
+                or type(row[5]) is not list or type(row[0]) is not str or type(row[1]) is not str
+                or type(row[8]) is not str):
+            if type(row) is list and len(row) == width and type(row[7]) is str and row[7] not in facts:
+                raise DatabaseError(f"card {row[0]} names unknown set {row[7]}")
+            raise ValueError(f"card row {str(row)[:80]} is not {width} columns of the right types")
+
+
+def _usable(index, rows: list, releases: dict[str, str], path: str | None) -> bool:
+    """Can loading take this stored index as it is (:mod:`deckcheck.index`)?"""
+    if not isinstance(index, dict) or index.get("fingerprint") != fingerprint():
+        return False
+    try:
+        if index.get("rows") != rows_digest(rows, releases):
+            raise IndexError_("it was made from other card rows")
+        check_index(index, len(rows))
+    except (IndexError_, TypeError) as exc:
+        log.warning("card database %s: stored index not used (%s); indexing the cards at load", path or "-", exc)
+        return False
+    return True
+
+
+def _index(db: CardDB, directory: Path | None, index: dict, with_cards: set[str]) -> None:
     by_code: dict[str, list[str]] = {}
     for s in db.sets.values():
         for code in {s.code or "", *s.aliases} - {""}:
@@ -452,41 +584,14 @@ def _index(db: CardDB, directory: Path | None) -> None:
     db._by_code = {k: tuple(sorted(v, key=lambda sid: ((db.sets[sid].code or "").upper() != k, len(sid), sid)))
                    for k, v in by_code.items()}
     db._aliases = _load_aliases(directory)
-    by_number: dict[tuple, list[Card]] = {}
-    by_name: dict[str, list[tuple]] = {}
-    neg_dates: dict[str, int] = {}
-    lowered: dict[str, str] = {}
-    for card in db.cards.values():
-        number = number_key(card.number)
-        found = by_number.get((card.set_id, number))
-        if found is None:
-            by_number[(card.set_id, number)] = [card]
-        else:
-            found.append(card)
-        neg = neg_dates.get(card.release)
-        if neg is None:
-            neg = neg_dates[card.release] = _neg_date(card.release)
-        key = lowered.get(card.key)
-        if key is None:
-            key = lowered[card.key] = card.key.lower()
-        # newest set first; inside a set the regular print (lowest number) before secret rares;
-        # ids are unique, so the tuples never compare the cards themselves
-        entry = (neg, number, card.id, card)
-        found = by_name.get(key)
-        if found is None:
-            by_name[key] = [entry]
-        else:
-            found.append(entry)
-    db._by_number = {k: tuple(v) for k, v in by_number.items()}
-    db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
+    cards = db.cards
+    assert isinstance(cards, _Cards)
+    db._by_number = _ByNumber(index["by_number"], cards)
+    db._by_name = _Printings(index["by_name"], cards)
+    db._names = list(index["by_name"])
+    db._newest = newest_of(db.sets.values(), with_cards)
     db._set_ids = frozenset(sid.upper() for sid in db.sets)
-    db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
-    db._names = list(db._by_name)
-    energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]
-    for card in sorted(energies, key=lambda c: (c.release, c.id)):
-        t = basic_energy_type(card.name)
-        if t:
-            db._basic_energy[t] = card  # ends on the newest printing of each type
+    db._basic_energy = {kind: cards.at(row) for kind, row in index["basic_energy"].items()}
 
 
 def newest_of(sets, with_cards: set[str]) -> CardSet | None:
@@ -499,11 +604,6 @@ def newest_of(sets, with_cards: set[str]) -> CardSet | None:
 def newest_set_info(s: CardSet) -> dict:
     """A set as the database's facts name it: ``{"id", "name", "code", "release"}``."""
     return {"id": s.id, "name": s.name, "code": s.code, "release": s.release}
-
-
-def _neg_date(iso: str) -> int:
-    """A sort key that puts later ISO dates first."""
-    return -int(iso.replace("-", "") or 0)
 
 
 def default_path() -> Path:
@@ -569,11 +669,9 @@ def set_db(db: CardDB) -> None:
 
 # -- hot swap: a running service picks up a new database file (``deckcheck db sync``) ----------
 
-import logging  # noqa: E402
 import signal  # noqa: E402
 import time  # noqa: E402
 
-log = logging.getLogger(__name__)
 
 #: seconds between two looks at the database file's modification time (0: only on SIGHUP)
 DEFAULT_RELOAD_INTERVAL = 30.0
