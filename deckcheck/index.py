@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-
-import orjson
 from functools import lru_cache
 from pathlib import Path
+
+import orjson
 
 from .names import MEMO_MAX_LEN, basic_energy_type, name_key
 
@@ -44,7 +44,7 @@ _NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
 _NAME, _SUPERTYPE, _SUBTYPES, _SET, _NUMBER_COL = 1, 2, 3, 7, 8
 
 
-class IndexError_(ValueError):  # noqa: N801 - not the builtin IndexError
+class IndexError_(ValueError):
     """A stored index is malformed."""
 
 
@@ -148,10 +148,16 @@ def check_index(index, rows: int) -> None:
         raise IndexError_("the index's name keys do not match the card rows")
     for part in ("by_name", "by_number"):
         table = index.get(part)
-        if type(table) is not dict or not all(
-            type(v) is list and v and all(type(i) is int and 0 <= i < rows for i in v) for v in table.values()
-        ):
+        if type(table) is not dict or set(map(type, table.values())) - {list} or not all(table.values()):
             raise IndexError_(f"the index's {part} table is malformed")
+        _check_rows(part, [i for v in table.values() for i in v], rows)
     energy = index.get("basic_energy")
-    if type(energy) is not dict or not all(type(i) is int and 0 <= i < rows for i in energy.values()):
+    if type(energy) is not dict:
         raise IndexError_("the index's basic_energy table is malformed")
+    _check_rows("basic_energy", list(energy.values()), rows)
+
+
+def _check_rows(part: str, found: list, rows: int) -> None:
+    """Every entry of ``found`` is a row number (an int, not a bool) below ``rows``."""
+    if found and (set(map(type, found)) - {int} or min(found) < 0 or max(found) >= rows):
+        raise IndexError_(f"the index's {part} table names rows that are not there")
