@@ -1,0 +1,59 @@
+"""The split-based fast path for the usual card line reads exactly what its regular expression read."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deckcheck import parse
+
+#: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
+_COMMON_CARD = re.compile(
+    r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) ([A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?) ([0-9]{1,4})( PH)?"
+)
+
+
+def _oracle(raw: str):
+    m = _COMMON_CARD.fullmatch(raw)
+    if m and parse._is_set_code(m.group(3)) and parse._ASCII_LETTER.search(m.group(2)):
+        return (parse._CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
+    return None
+
+
+TOKENS = st.sampled_from(["4", "04", "1", "999", "1000", "0", "Nest", "Ball", "SVI", "PAL", "sv1", "SV-P", "TG",
+                          "181", "01", "12345", "PH", "GX", "ex", "MEW-en", "Energy", "(SVI)", "[PAL]", "é",
+                          "Poké", "x4", "-", "A1", "B2", "ME05", "2a", "SWSH-123"])
+SEPARATORS = st.sampled_from([" ", " ", " ", "  ", "\t", "\u00a0", " \u2003"])
+
+
+@st.composite
+def lines(draw):
+    toks = draw(st.lists(TOKENS, min_size=0, max_size=7))
+    out = ""
+    for i, tok in enumerate(toks):
+        out += (draw(SEPARATORS) if i else "") + tok
+    return draw(st.sampled_from(["", " ", "\t"])) + out + draw(st.sampled_from(["", "", " ", "\u3000"]))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(lines())
+def test_fast_path_matches_the_regular_expression(raw):
+    assert parse._common_card(raw) == _oracle(raw)
+
+
+@given(st.text(max_size=40))
+@settings(max_examples=1000, deadline=None)
+def test_fast_path_matches_the_regular_expression_on_any_text(raw):
+    assert parse._common_card(raw) == _oracle(raw)
+
+
+def test_fast_path_examples():
+    assert parse._common_card("4 Nest Ball SVI 181") == (parse._CARD, 4, "Nest Ball", "SVI", "181", None)
+    assert parse._common_card("1 Iono PAL 185 PH") == (parse._CARD, 1, "Iono", "PAL", "185", "PH")
+    assert parse._common_card("2 Pikachu ex SV-P 12") == (parse._CARD, 2, "Pikachu ex", "SV-P", "12", None)
+    assert parse._common_card("1 PH PAL 185 PH") == (parse._CARD, 1, "PH", "PAL", "185", "PH")
+    for raw in ("4  Nest Ball SVI 181", "04 Nest Ball SVI 181", "4 Nest Ball SVI 18100", "4 SVI 181",
+                "4 Nest\tBall SVI 181", "4 Nest Ball svi 181", "4 Nest Ball SVI 181 ", "4 123 SVI 181"):
+        assert parse._common_card(raw) is None, raw
