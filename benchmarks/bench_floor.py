@@ -6,14 +6,16 @@ Not a timed test: run it by hand and read the ratios, which are taken in the sam
     python benchmarks/bench_floor.py [--rounds 30] [--starts 10] [--files 1000] [--cli-runs 3]
                                      [--http] [--quick]
 
-The lists: the eight 60-card lists in ``tests/`` (real tournament-style lists in four
-export shapes; the issue's "8 Prague 2026 lists" are not in the repository).
+The lists: eight 60-card lists from ``tests/`` (tournament-style lists in four export shapes,
+each checked in the format it is legal in: four Standard, three Expanded, one GLC; the
+issue's "8 Prague 2026 lists" are not in the repository).
 
 The floor (the issue's minimal baseline): split the text into lines, split each line once
 on its first blank, look the rest of the line up in one dict, count copies by the card's
 name key; pure Python. ``floor+6`` also answers six Standard verdicts from the facts that
 one lookup returns (60 cards, at most 4 copies of a name other than basic Energy, at most
-one ACE SPEC, at most one Radiant, at least one Basic Pokémon, every card legal). Its
+one ACE SPEC, at most one Radiant, at least one Basic Pokémon, every card legal in the
+list's format). Its
 table holds every line of the lists (the text after the count) with the key and facts
 deckcheck gave it; it is built before timing starts, like a perfect precomputed index.
 
@@ -21,7 +23,7 @@ Figures (CPU time of this thread, ``time.thread_time_ns``, per list; medians ove
 each round runs floor, floor+6, deckcheck warm and deckcheck cold on every list, in an
 order that alternates from round to round):
 
-* warm: ``deckcheck.check(text, "standard", as_of)`` on the lists as they are, with every
+* warm: ``deckcheck.check(text, format, as_of)`` on the lists as they are, with every
   memo holding their lines (what a service sees for lines it met before);
 * cold: each round checks new variants of the lists (counts moved between lines and the
   lines shuffled inside their section, so most line texts are new) and every per-line
@@ -59,10 +61,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import deckcheck  # noqa: E402
 from deckcheck import cards, names, parse as parse_mod  # noqa: E402
 
-LISTS = [ROOT / "tests" / p for p in (
-    "decks/standard-legal-dragapult.txt", "decks/ptcgl-en-charizard.txt", "decks/ptcgl-fr-random-line.txt",
-    "decks/limitless-energy-set-code.txt", "decks/ptcgo-legacy.txt", "decks/rules/expanded-zoroark.txt",
-    "decks/rules/glc-lightning.txt", "cli/decks/valid.txt",
+#: the eight 60-card lists, each with the format it is legal in (a tournament list is checked in its own)
+LISTS = [(ROOT / "tests" / p, fmt) for p, fmt in (
+    ("decks/standard-legal-dragapult.txt", "standard"), ("cli/decks/valid.txt", "standard"),
+    ("decks/rules/dragapult-limitless.txt", "standard"), ("decks/rules/dragapult-ptcgo.txt", "standard"),
+    ("decks/ptcgl-en-charizard.txt", "expanded"), ("decks/ptcgl-fr-random-line.txt", "expanded"),
+    ("decks/limitless-energy-set-code.txt", "expanded"), ("decks/rules/glc-lightning.txt", "glc"),
 )]
 AS_OF = "2026-05-01"
 TARGETS = {"warm": 1.5, "cold": 4.0, "start": 0.15, "version": 0.1, "files": 1.0}
@@ -70,12 +74,12 @@ TARGETS = {"warm": 1.5, "cold": 4.0, "start": 0.15, "version": 0.1, "files": 1.0
 
 # -- the floor ---------------------------------------------------------------------------
 
-def floor_table(texts: list[str]) -> dict[str, tuple]:
+def floor_table(texts: list[tuple[str, str]]) -> dict[str, tuple]:
     """Line text after the count -> (name key, legal, basic Energy, ACE SPEC, Radiant, Basic Pokémon),
     as deckcheck resolves it; lines deckcheck cannot resolve map to their own text."""
     table: dict[str, tuple] = {}
-    for text in texts:
-        for line in deckcheck.check(text, "standard", AS_OF).to_dict()["cards"]:
+    for text, fmt in texts:
+        for line in deckcheck.check(text, fmt, AS_OF).to_dict()["cards"]:
             rest = line["text"].partition(" ")[2]
             card = line["card"]
             if card is None:
@@ -177,35 +181,35 @@ def cpu_ns(fn) -> int:
     return clock() - t0
 
 
-def in_process(texts: list[str], rounds: int) -> dict[str, list[float]]:
+def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[float]]:
     """µs per list (sum over the lists / number of lists), one value per round, for each measure."""
     db = cards.get_db()
     table = floor_table(texts)
     rng = random.Random(16)
     # variants for the cold rounds, made up front (their lines go into the floor's table: same cards)
-    variants = [[variant(t, rng) for t in texts] for _ in range(rounds)]
-    for t in texts:  # warm every memo
-        deckcheck.check(t, "standard", AS_OF)
+    variants = [[(variant(t, rng), fmt) for t, fmt in texts] for _ in range(rounds)]
+    for t, fmt in texts:  # warm every memo
+        deckcheck.check(t, fmt, AS_OF)
     measures: dict[str, list[float]] = {k: [] for k in ("floor", "floor+6", "warm", "to_dict", "cold", "floor cold")}
     check = deckcheck.check
     for r in range(rounds):
         sums = dict.fromkeys(measures, 0)
         order = texts if r % 2 == 0 else texts[::-1]
-        for text in order:
+        for text, fmt in order:
             steps = [
                 ("floor", lambda: floor(text, table)),
                 ("floor+6", lambda: floor6(text, table)),
-                ("warm", lambda: check(text, "standard", AS_OF)),
-                ("to_dict", lambda: check(text, "standard", AS_OF).to_dict()),
+                ("warm", lambda: check(text, fmt, AS_OF)),
+                ("to_dict", lambda: check(text, fmt, AS_OF).to_dict()),
             ]
             for name, fn in (steps if r % 2 == 0 else steps[::-1]):
                 sums[name] += cpu_ns(fn)
-        for v in variants[r]:
+        for v, fmt in variants[r]:
             sums["floor cold"] += cpu_ns(lambda: floor(v, table))
             clear_line_caches(db)
-            sums["cold"] += cpu_ns(lambda: check(v, "standard", AS_OF))
-        for t in texts:  # back to warm for the next round
-            check(t, "standard", AS_OF)
+            sums["cold"] += cpu_ns(lambda: check(v, fmt, AS_OF))
+        for t, fmt in texts:  # back to warm for the next round
+            check(t, fmt, AS_OF)
         for k in measures:
             measures[k].append(sums[k] / len(texts) / 1000)
     return measures
@@ -222,22 +226,23 @@ ready = time.perf_counter() - t0; ready_cpu = time.process_time() - c0
 sys.path.insert(0, {bench!r})
 from bench_floor import floor, AS_OF
 table = json.load(open({table!r}))
-text = open({deck!r}, encoding="utf-8").read()
+text, fmt = open({deck!r}, encoding="utf-8").read(), {fmt!r}
 clock = time.thread_time_ns
-a = clock(); deckcheck.check(text, "standard", AS_OF); b = clock(); deckcheck.check(text, "standard", AS_OF); d = clock()
+a = clock(); deckcheck.check(text, fmt, AS_OF); b = clock(); deckcheck.check(text, fmt, AS_OF); d = clock()
 floor(text, table); e = clock(); floor(text, table); f = clock()
 print(json.dumps([ready, ready_cpu, (b - a) / 1000, (d - b) / 1000, (e - d) / 1000, (f - e) / 1000]))
 """
 
 
-def fresh(texts: list[str], starts: int) -> list[list[float]]:
+def fresh(texts: list[tuple[str, str]], starts: int) -> list[list[float]]:
     table = floor_table(texts)
     out = []
     with tempfile.TemporaryDirectory(prefix="deckcheck-floor-") as tmp:
         tpath = Path(tmp) / "table.json"
         tpath.write_text(json.dumps(table))
         for i in range(starts):
-            code = CHILD.format(bench=str(ROOT / "benchmarks"), table=str(tpath), deck=str(LISTS[i % len(LISTS)]))
+            deck, fmt = LISTS[i % len(LISTS)]
+            code = CHILD.format(bench=str(ROOT / "benchmarks"), table=str(tpath), deck=str(deck), fmt=fmt)
             proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
             if proc.returncode:
                 raise SystemExit(f"fresh-process child failed: {proc.stderr[-2000:]}")
@@ -265,12 +270,12 @@ def deckcheck_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "deckcheck"]
 
 
-def write_files(folder: Path, texts: list[str], count: int) -> None:
+def write_files(folder: Path, texts: list[tuple[str, str]], count: int) -> None:
     rng = random.Random(1000)
     for i in range(count):
         sub = folder / f"group{i % 10}"
         sub.mkdir(exist_ok=True)
-        (sub / f"deck{i:04d}.txt").write_text(variant(texts[i % len(texts)], rng), encoding="utf-8")
+        (sub / f"deck{i:04d}.txt").write_text(variant(texts[i % len(texts)][0], rng), encoding="utf-8")
 
 
 # -- report --------------------------------------------------------------------------------
@@ -294,12 +299,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.quick:
         args.rounds, args.starts, args.files, args.cli_runs = 3, 2, 100, 1
-    texts = [p.read_text(encoding="utf-8") for p in LISTS]
+    texts = [(p.read_text(encoding="utf-8"), fmt) for p, fmt in LISTS]
     load = os.getloadavg()[0]
     db = cards.get_db()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.2f}; "
           f"database {db.version}: {len(db.cards)} cards")
-    print(f"{len(texts)} lists: {', '.join(p.name for p in LISTS)}")
+    print(f"{len(texts)} lists: {', '.join(f'{p.name} ({fmt})' for p, fmt in LISTS)}")
 
     m = in_process(texts, args.rounds)
     f, f6 = med(m["floor"]), med(m["floor+6"])

@@ -66,6 +66,10 @@ def basic_energy_type(name: str) -> str | None:
     This reads the name only; whether a printing really is basic Energy is
     decided from the card database.
     """
+    if name.isascii() and "energy" not in name.lower():
+        # most names: an ASCII name is its own fold, symbols expand to type names and the
+        # pattern ends in "energy", so without that word it cannot be basic Energy
+        return None
     return _basic_energy_type(name) if len(name) <= MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
 
 

@@ -290,6 +290,7 @@ def _common_card(raw: str) -> tuple | None:
     # expression it replaced, r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) (SET) ([0-9]{1,4})( PH)?", as
     # the oracle): tokens split on single blanks, none empty and no other whitespace in them,
     # then the count, the name (one token or more), the set code, the number and an optional PH
+    # (a printable line has no whitespace but the ASCII blank: no second split to find out)
     tokens = raw.split(" ")
     n = len(tokens)
     tag = None
@@ -300,7 +301,8 @@ def _common_card(raw: str) -> tuple | None:
     count, code, number = tokens[0], tokens[n - 2], tokens[n - 1]
     if not (0 < len(count) < 4 and count.isascii() and count.isdigit() and count[0] != "0"
             and 0 < len(number) < 5 and number.isascii() and number.isdigit()
-            and "" not in tokens and len(tokens) == len(raw.split()) and _is_set_code(code)):
+            and "" not in tokens and (raw.isprintable() or len(tokens) == len(raw.split()))
+            and _is_set_code(code)):
         return None
     name = raw[len(count) + 1:len(raw) - len(code) - len(number) - (5 if tag else 2)]
     if not _ASCII_LETTER.search(name):
