@@ -24,6 +24,7 @@ from pathlib import Path
 import orjson
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .deckrules import DeckRule, load_rules
 from .index import (
     SEP,
     IndexError_,
@@ -289,12 +290,18 @@ class CardDB:
     _by_name: Mapping = field(default_factory=dict)
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
+    #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
+    _deck_rules: dict[str, DeckRule] = field(default_factory=dict)
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
     #: database starts empty and never answers from another one's cards
     _memo: dict[tuple, Resolution] = field(default_factory=dict, repr=False, compare=False)
     #: the engine's card lines resolved without a format (engine.LineFacts), on the database
     #: object for the same reason
     _lines: dict = field(default_factory=dict, repr=False, compare=False)
+    #: (name, limit) -> what :meth:`suggest` found, bounded like the memo above
+    _suggested: dict[tuple, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    #: the longest name key (how long a query can be and still be close to a name)
+    _longest_name: int = 0
     #: what :meth:`info` answers, made on its first call
     _info: dict | None = field(default=None, repr=False, compare=False)
     #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
@@ -379,13 +386,30 @@ class CardDB:
                     return hit[0]
         return None
 
+    def deck_rules(self) -> dict[str, DeckRule]:
+        """Card id -> the deck-building clause that printing carries (read only)."""
+        return self._deck_rules
+
     def basic_energy(self, energy_type: str) -> Card | None:
         return self._basic_energy.get(energy_type)
 
     def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
-        """Up to ``limit`` card names close to ``name`` (rapidfuzz)."""
+        """Up to ``limit`` card names close to ``name`` (rapidfuzz; memoised for short names)."""
+        memo = self._suggested
+        hit = memo.get((name, limit))
+        if hit is None:
+            hit = self._suggest(name, limit)
+            if len(name) <= MEMO_MAX_LEN:
+                if len(memo) >= RESOLVE_MEMO_SIZE:
+                    memo.clear()
+                memo[(name, limit)] = hit
+        return hit
+
+    def _suggest(self, name: str, limit: int) -> tuple[str, ...]:
         query = lookup_key(name)
-        if not query:
+        # QRatio is at most 200*m/(n+m) for lengths n > m, under the cutoff of 60 once n > 7m/3:
+        # a query that long cannot match any name, and is not compared with 4,500 of them
+        if not query or 3 * len(query) > 7 * self._longest_name:
             return ()
         # imported here: only a line that resolves to nothing needs it
         from rapidfuzz import fuzz, process
@@ -415,7 +439,8 @@ class CardDB:
 
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]
         prefixed = [k for k in self._names if k.startswith(key) and k != key]
-        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
+        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)
+                 ] if 3 * len(key) <= 7 * self._longest_name else []  # see _suggest
         for k in prefixed[:limit] + fuzzy:
             out.extend(c for c in self._by_name[k] if keep(c))
             if len(out) >= limit:
@@ -433,11 +458,14 @@ class CardDB:
         """Match one parsed card line to a printing; never raises (see :meth:`resolve_parts`)."""
         return self.resolve_parts(line.name, line.set_code, line.number)
 
-    def resolve_parts(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+    def resolve_parts(self, name: str, set_code: str | None, number: str | None,
+                      suggest: bool = True) -> Resolution:
         """Match a card line's name, set code and number to a printing; never raises.
 
         Only these matter, so answers are memoised on them (at most
-        :data:`RESOLVE_MEMO_SIZE`, in this database object only).
+        :data:`RESOLVE_MEMO_SIZE`, in this database object only). An unresolved answer gets
+        suggestions from :meth:`suggest` unless ``suggest`` is false (the engine asks for them
+        itself, for a bounded number of names per deck).
         """
         key = (name, set_code, number)
         memo = self._memo
@@ -448,6 +476,12 @@ class CardDB:
                 if len(memo) >= RESOLVE_MEMO_SIZE:
                     memo.clear()
                 memo[key] = hit
+        if suggest and hit.card is None and not hit.suggestions:
+            found = self.suggest(name)
+            if found:
+                hit = Resolution(None, hit.method, found)
+                if key in memo:
+                    memo[key] = hit
         return hit
 
     def resolution_memo(self) -> dict[tuple, Resolution]:
@@ -461,8 +495,9 @@ class CardDB:
         return self._lines
 
     def clear_memo(self) -> None:
-        """Forget the memoised resolutions and lines (benchmarks use it to time cold lookups)."""
+        """Forget the memoised resolutions, suggestions and lines (benchmarks use it to time cold lookups)."""
         self._memo.clear()
+        self._suggested.clear()
         self._lines.clear()
 
     def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
@@ -472,13 +507,22 @@ class CardDB:
         if code and number and (alias is None or alias.action == "lookup"):
             card = self.find(code, number)
             if card is not None:
-                if energy and not card.is_basic_energy:
-                    card = None  # a basic Energy name on a wrong number: fall through to the type
+                if energy and not card.is_basic_energy and lookup_key(name) != card.key.lower():
+                    # a basic Energy name on a wrong number: fall through to the type (the printing
+                    # given is kept when it has that name: Darkness Energy EX 158 is a Special Energy)
+                    card = None
                 else:
-                    differs = not energy and lookup_key(name) != card.key.lower()
+                    # a basic Energy of another type than the name says is flagged too (the printing wins)
+                    differs = lookup_key(name) != card.key.lower()
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             return Resolution(self.basic_energy(energy), "basic-energy")
+        if code and not number:
+            # "Unown [A]", "Ancient Technical Machine [Rock]": the bracket the parser took for a set
+            # code is part of a printed name
+            bracketed = self.by_name(f"{name} [{set_code}]")
+            if bracketed:
+                return Resolution(bracketed[0], "name")
         named = self.by_name(name)
         if named and code and (alias is None or alias.action == "lookup"):
             in_set = set(self.sets_for_code(code))
@@ -487,7 +531,7 @@ class CardDB:
                     return Resolution(card, "name-and-set")
         if named:
             return Resolution(named[0], "name")
-        return Resolution(None, "unresolved", self.suggest(name))
+        return Resolution(None, "unresolved")
 
 
 def _alias_numbers(number: str, alias: _Alias) -> list[str]:
@@ -594,17 +638,24 @@ def _index(db: CardDB, directory: Path | None, index: dict, with_cards: set[str]
     for s in db.sets.values():
         for code in {s.code or "", *s.aliases} - {""}:
             by_code.setdefault(code.upper(), []).append(s.id)
+    for s in db.sets.values():  # a set's id, "base1", names it when no set has it as a code
+        by_code.setdefault(s.id.upper(), [s.id])
     # a set whose own code it is comes before sets that only list it as an alias (TR is Team
     # Rocket, an alias of Team Rocket Returns); a code shared by a main set and its subset
     # (SHF, CEL, BRS...) looks in the main set first
     db._by_code = {k: tuple(sorted(v, key=lambda sid: ((db.sets[sid].code or "").upper() != k, len(sid), sid)))
                    for k, v in by_code.items()}
     db._aliases = _load_aliases(directory)
+    try:
+        db._deck_rules = load_rules(directory)
+    except ValueError as exc:
+        raise DatabaseError(str(exc)) from exc
     cards = db.cards
     assert isinstance(cards, _Cards)
     db._by_number = _ByNumber(index["by_number"], cards)
     db._by_name = _Printings(index["by_name"], cards)
     db._names = list(index["by_name"])
+    db._longest_name = max(map(len, db._names), default=0)
     db._newest = newest_of(db.sets.values(), with_cards)
     db._set_ids = frozenset(sid.upper() for sid in db.sets)
     db._basic_energy = {kind: cards.at(row) for kind, row in index["basic_energy"].items()}

@@ -8,6 +8,8 @@ date; nothing here depends on today.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import deckcheck
@@ -520,6 +522,39 @@ def test_printing_wins_over_a_contradicting_name_with_a_warning():
 def test_spelling_variants_are_not_a_mismatch(line):
     report = deckcheck.check(deck(line, "4 Nest Ball SVI 181"), "unlimited", MARCH)
     assert [p for p in report.problems if p.rule == "name-mismatch"] == []
+
+
+# -- names the key must keep apart (issue 13) -------------------------------------
+
+RULE_DECKS = Path(__file__).resolve().parent / "decks" / "rules"
+
+
+def test_team_rocket_nidoran_standard_list_is_legal():
+    """4 Team Rocket's Nidoran♀ and 4 Team Rocket's Nidoran♂: two names, 4 copies each."""
+    report = assert_legal((RULE_DECKS / "team-rocket-nidoran.txt").read_text(encoding="utf-8"), "standard", MAY)
+    keys = {ln.card.key: ln.count for ln in report.lines if "Nidoran" in ln.name}
+    assert keys == {"team rockets nidoran ♀": 4, "team rockets nidoran ♂": 4}
+    assert [ln.card.id for ln in report.lines if "Nidoran" in ln.name] == ["sv10-114", "sv10-117"]
+    assert report.counts.unknown == 0 and report.problems == []
+
+
+def test_team_rocket_nidoran_glc_singleton_list_is_legal():
+    report = assert_legal((RULE_DECKS / "glc-team-rocket-nidoran.txt").read_text(encoding="utf-8"), "glc", MAY)
+    assert report.counts.unknown == 0 and report.problems == []
+
+
+def test_five_of_one_nidoran_is_still_five():
+    text = deck("4 Team Rocket's Nidoran♀ DRI 114", "1 Team Rocket's Nidoran ♀ DRI 114",
+                "4 Team Rocket's Nidoran♂ DRI 117", energy="Basic {D} Energy SVE 7")
+    problem = only(assert_problems(text, "standard", MAY, ["copy-limit"]), "copy-limit")
+    assert problem.message == "You have 5 cards named Team Rocket's Nidoran♀ (lines 1, 2); the limit is 4."
+
+
+def test_unown_letters_and_marks_are_different_names():
+    text = deck("4 Unown ! LA 42", "4 Unown ? LA 82", "4 Unown J LA 76", "4 Unown R LA 77")
+    report = deckcheck.check(text, "unlimited", MAY)
+    assert [p.rule for p in report.problems if p.rule == "copy-limit"] == []
+    assert [ln.card.key for ln in report.lines[:4]] == ["unown !", "unown ?", "unown j", "unown r"]
 
 
 # -- unknown-set and stale-database (issue 19) -------------------------------------------
