@@ -1,14 +1,16 @@
-"""The split-based fast path for the usual card line reads exactly what the regular expression it
-replaced read."""
+"""Fast paths answer what the slower code they replaced answered: the split-based reading of the
+usual card line (against the regular expression it replaced) and fold()'s combining-mark table
+filled on use (against deleting unicodedata.combining characters one by one)."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckcheck import parse
+from deckcheck import names, parse
 
 #: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
 _COMMON_CARD = re.compile(
@@ -59,3 +61,23 @@ def test_fast_path_examples():
                 "4 Nest\tBall SVI 181", "4 Nest Ball svi 181", "4 Nest Ball SVI 181 ", "4 123 SVI 181"):
         assert parse._common_card(raw) is None, raw
 
+
+
+def _fold_oracle(text: str) -> str:
+    if text.isascii():
+        return text.replace("`", "'")
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).translate(names._APOSTROPHES))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(max_size=12))
+def test_fold_deletes_exactly_the_combining_characters(text):
+    assert names.fold(text) == _fold_oracle(text)
+
+
+def test_the_combining_table_stays_bounded():
+    every = "".join(chr(cp) for cp in range(0x300, 0x300 + 3 * names._COMBINING_KEPT) if not 0xD800 <= cp < 0xE000)
+    assert names.fold("Flabe\u0301be\u0301 " + every) == _fold_oracle("Flabe\u0301be\u0301 " + every)
+    assert len(names._combining_marks()) <= names._COMBINING_KEPT
+    assert names.fold("Pok\u00e9mon") == "Pokemon"
