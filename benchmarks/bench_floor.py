@@ -218,6 +218,42 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
     return measures
 
 
+def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
+    """Where a check's time goes, warm and cold (CPU µs per list, medians over rounds): reading the
+    text (``parse.read``), resolving its rows (``engine.resolve_rows``) and the rest of ``check``
+    (format lookup, rules, the report), each timed on its own, the cold ones after emptying the memos."""
+    import datetime as dt
+
+    from deckcheck import engine
+
+    db = cards.get_db()
+    on = dt.date.fromisoformat(AS_OF)
+    rng = random.Random(7)
+    out: dict[str, list[float]] = {k: [] for k in ("read", "resolve", "check", "read cold", "resolve cold",
+                                                    "check cold")}
+    for t, fmt in texts:
+        deckcheck.check(t, fmt, AS_OF)
+    for _ in range(rounds):
+        sums = dict.fromkeys(out, 0)
+        for t, fmt in texts:
+            v, f = variant(t, rng), engine.get_format(fmt)
+            deckcheck.check(t, fmt, AS_OF)  # this list's lines back in the memos (the last cold step emptied them)
+            for text, cold in ((t, ""), (v, " cold")):
+                if cold:
+                    clear_line_caches(db)
+                sums["read" + cold] += cpu_ns(lambda: parse_mod.read(text))
+                rows = parse_mod.read(text)[1]
+                if cold:
+                    clear_line_caches(db)
+                sums["resolve" + cold] += cpu_ns(lambda: engine.resolve_rows(rows, db, f, on))
+                if cold:
+                    clear_line_caches(db)
+                sums["check" + cold] += cpu_ns(lambda: deckcheck.check(text, fmt, AS_OF))
+        for k in out:
+            out[k].append(sums[k] / len(texts) / 1000)
+    return {k: med(v) for k, v in out.items()}
+
+
 # -- fresh processes -----------------------------------------------------------------------
 
 CHILD = r"""
@@ -299,6 +335,7 @@ def main(argv=None) -> int:
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--cli-runs", type=int, default=3)
     ap.add_argument("--http", action="store_true", help="also run wrk_validate.py (takes minutes)")
+    ap.add_argument("--phases", action="store_true", help="only the breakdown of a check into its phases")
     ap.add_argument("--quick", action="store_true", help="few rounds (a smoke run, not for figures)")
     args = ap.parse_args(argv)
     if args.quick:
@@ -310,6 +347,15 @@ def main(argv=None) -> int:
           f"database {db.version}: {len(db.cards)} cards")
     print(f"{len(texts)} lists: {', '.join(f'{p.name} ({fmt})' for p, fmt in LISTS)}")
 
+    if args.phases:
+        ph = phases(texts, args.rounds)
+        print(f"\nphases, {args.rounds} rounds, CPU µs per list (median of rounds; each phase timed alone)")
+        for cold in ("", " cold"):
+            rest = ph["check" + cold] - ph["read" + cold] - ph["resolve" + cold]
+            print(f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} = read {ph['read' + cold]:.1f}"
+                  f" + resolve_rows {ph['resolve' + cold]:.1f} + the rest (format, rules, report) {rest:.1f}")
+        print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
+        return 0
     for cmd in ([sys.executable, "-c", START_CODE], deckcheck_cmd() + ["--version"],
                 deckcheck_cmd() + ["check", str(LISTS[0][0])]):
         run_child(cmd)  # writes the .pyc files the measured runs read

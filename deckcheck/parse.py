@@ -602,6 +602,10 @@ def _set_alone(tokens: list[str], n: int) -> tuple[str | None, str | None, int] 
 
 def _is_set_code(text: str) -> bool:
     """Upper-case letters and digits with at least one letter, not a name ending like ``GX``."""
+    if 1 < len(text) < 9 and text.isascii() and text.isalnum():
+        # the usual code ("SVI", "SV1"): _SET_CODE without its "-suffix", read without the
+        # pattern (isupper: no lower-case letter and at least one letter)
+        return text.isupper() and text not in _NAME_SUFFIXES
     return bool(_SET_CODE.fullmatch(text)) and text.partition("-")[0] not in _NAME_SUFFIXES
 
 

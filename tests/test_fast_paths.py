@@ -81,3 +81,20 @@ def test_the_combining_table_stays_bounded():
     assert names.fold("Flabe\u0301be\u0301 " + every) == _fold_oracle("Flabe\u0301be\u0301 " + every)
     assert len(names._combining_marks()) <= names._COMBINING_KEPT
     assert names.fold("Pok\u00e9mon") == "Pokemon"
+
+
+def _is_set_code_oracle(text: str) -> bool:
+    return bool(parse._SET_CODE.fullmatch(text)) and text.partition("-")[0] not in parse._NAME_SUFFIXES
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.text(alphabet="ABCSVIPLxyzé0129-ÀßǅＡ", max_size=10), st.text(max_size=10)))
+def test_is_set_code_fast_path_matches_the_pattern(text):
+    assert parse._is_set_code(text) == _is_set_code_oracle(text)
+
+
+def test_is_set_code_examples():
+    for code in ("SVI", "SV1", "ME05", "SV-P", "SWSH-123"):
+        assert parse._is_set_code(code), code
+    for text in ("GX", "V", "123", "svi", "S", "ABCDEFGHI", "SVé", "ǅA", "ＡＢ", "SV-"):
+        assert not parse._is_set_code(text), text
