@@ -229,8 +229,9 @@ def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
     db = cards.get_db()
     on = dt.date.fromisoformat(AS_OF)
     rng = random.Random(7)
+    table = floor_table(texts)
     out: dict[str, list[float]] = {k: [] for k in ("read", "resolve", "check", "read cold", "resolve cold",
-                                                    "check cold")}
+                                                    "check cold", "floor", "floor cold")}
     for t, fmt in texts:
         deckcheck.check(t, fmt, AS_OF)
     for _ in range(rounds):
@@ -249,6 +250,7 @@ def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
                 if cold:
                     clear_line_caches(db)
                 sums["check" + cold] += cpu_ns(lambda: deckcheck.check(text, fmt, AS_OF))
+                sums["floor" + cold] += cpu_ns(lambda: floor(text, table))
         for k in out:
             out[k].append(sums[k] / len(texts) / 1000)
     return {k: med(v) for k, v in out.items()}
@@ -352,8 +354,11 @@ def main(argv=None) -> int:
         print(f"\nphases, {args.rounds} rounds, CPU µs per list (median of rounds; each phase timed alone)")
         for cold in ("", " cold"):
             rest = ph["check" + cold] - ph["read" + cold] - ph["resolve" + cold]
-            print(f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} = read {ph['read' + cold]:.1f}"
-                  f" + resolve_rows {ph['resolve' + cold]:.1f} + the rest (format, rules, report) {rest:.1f}")
+            f = ph["floor" + cold]
+            print(f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} ({ph['check' + cold] / f:.2f}x) = "
+                  f"read {ph['read' + cold]:.1f} ({ph['read' + cold] / f:.2f}x) + resolve_rows "
+                  f"{ph['resolve' + cold]:.1f} ({ph['resolve' + cold] / f:.2f}x) + the rest (format, rules, report) "
+                  f"{rest:.1f} ({rest / f:.2f}x); floor {f:.1f}")
         print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
         return 0
     for cmd in ([sys.executable, "-c", START_CODE], deckcheck_cmd() + ["--version"],
