@@ -322,6 +322,11 @@ MALFORMED = [
     {"type": 5, "data": {"custom_id": "decklist||", "components": {"a": 1}}},
     {"type": 5, "data": {"custom_id": 7}},
     {"type": [2]},
+    {"type": 2},
+    {"type": 2, "data": {}},
+    {"type": 2, "data": {"name": 5}},
+    {"type": 5},
+    {"type": 5, "data": {"components": []}},
 ]
 
 
