@@ -229,3 +229,31 @@ def test_json_fragment_is_to_dict_encoded_once(db):
     assert written == b'{"card":' + orjson.dumps(card.to_dict()) + b"}"
     assert json.loads(written)["card"] == card.to_dict()
     assert card.json_fragment() is fragment
+
+
+@pytest.mark.parametrize(
+    ("set_code", "number", "card_id"),
+    [
+        # older promo codes and the number prefixes their printings carry (data/set-aliases.csv)
+        ("PR-HS", "1", "hgssp-HGSS01"),
+        ("PR-HS", "HGSS01", "hgssp-HGSS01"),
+        ("HSP", "25", "hgssp-HGSS25"),
+        ("PR-DPP", "1", "dpp-DP01"),
+        ("PR-DP", "56", "dpp-DP56"),
+        ("DPP", "DP56", "dpp-DP56"),
+        # pokemontcg.io set ids, which its deck JSON names cards by (sv3pt5-25)
+        ("sv1", "196", "sv01-196"),
+        ("sv3pt5", "25", "sv03.5-025"),
+        ("me2pt5", "109", "me02.5-109"),
+        ("zsv10pt5", "1", "sv10.5b-001"),
+        ("rsv10pt5", "86", "sv10.5w-086"),
+        ("swsh12pt5gg", "GG01", "swsh12.5gg-GG01"),
+        ("swsh45sv", "SV001", "swsh4.5sv-SV001"),
+        ("sm35", "45", "sm3.5-45"),
+        ("me5", "1", "me05-001"),
+        ("mep1", "1", "mep-001"),
+    ],
+)
+def test_older_promo_codes_and_pokemontcg_io_set_ids_are_known(db, set_code, number, card_id):
+    assert db.knows_set(set_code)
+    assert db.find(set_code, number).id == card_id

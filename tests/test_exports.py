@@ -162,3 +162,17 @@ def test_pokemontcg_io_card_objects_give_their_set_code():
     assert [(c.name, c.set_code, c.number) for c in result.cards] == [("Charizard", "BS", "4"),
                                                                        ("Charmeleon", "BASE1", "24")]
     assert [ln.card.id for ln in check(result, "unlimited", ON).lines] == ["base1-4", "base1-24"]
+
+
+def test_pokemontcg_io_deck_of_current_sets_resolves_by_its_card_ids():
+    """pokemontcg.io's set ids differ from TCGdex's for most sets since Sword & Shield (sv1, sv3pt5,
+    me2pt5...): each is in data/set-aliases.csv, so no line is an unknown set."""
+    ids = [("sv3pt5-25", 4), ("sv1-196", 4), ("me1-131", 4), ("me2pt5-109", 4), ("zsv10pt5-1", 4),
+           ("sv4pt5-91", 4), ("sv8pt5-101", 4), ("sv6pt5-38", 1), ("swsh12pt5gg-GG01", 1), ("sve-5", 30)]
+    deck = [{"id": "d-1", "name": "pokemontcg.io", "cards": [{"id": i, "name": "?", "count": n} for i, n in ids]}]
+    report = check(json.dumps(deck), "unlimited", ON)
+    assert report.counts.total == 60 and report.counts.unknown == 0
+    assert [ln.card.id for ln in report.lines] == [
+        "sv03.5-025", "sv01-196", "me01-131", "me02.5-109", "sv10.5b-001", "sv04.5-091", "sv08.5-101",
+        "sv06.5-038", "swsh12.5gg-GG01", "sve-005"]
+    assert "unknown-set" not in {p.rule for p in report.problems}
