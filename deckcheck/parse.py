@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -671,9 +672,12 @@ def _load_json(text: str) -> tuple[object, Problem | None]:
     except json.JSONDecodeError as err:
         message = (f"The deck starts with {text.lstrip()[:1]} but is not valid JSON: {err.msg} at line {err.lineno}, "
                    f"column {err.colno}.")
-    except (ValueError, RecursionError) as err:
-        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: "
-                   f"{_shorten(str(err) or type(err).__name__)}.")
+    except RecursionError:
+        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: its arrays and "
+                   "objects are nested too deeply to read (a deck nests a few levels).")
+    except ValueError:  # the only other: a whole number longer than Python converts
+        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: it has a number of "
+                   f"more than {sys.get_int_max_str_digits():,} digits.")
     return None, Problem("unparsed-line", message, lines=(1,))
 
 
