@@ -44,6 +44,8 @@ translation"):
   (``ナッシー[Exeggutor]``) is the translation (S1: the English translation);
 - ``Basic`` before a basic Energy type and the type's symbol (``Basic {R} Energy``
   = ``Fire Energy``, 3.3); ``{P}`` = ``Psychic`` inside any Energy name (3.2);
+  how the types of a Unit or Blend Energy are spelled (``Unit Energy GRW``, PTCGO's
+  export, = ``Unit Energy GrassFireWater``, TCGdex's; :data:`MULTI_TYPE_ENERGY`);
 - case (except ``EX``/``GX``), accents, apostrophes, spacing, hyphens and other
   punctuation (``Ho-Oh`` = ``Ho Oh``, ``EXP.ALL`` = ``EXP. ALL``; 3.2: hyphen vs
   space before ``EX``/``GX``, ``'`` vs ``’``, accents).
@@ -210,11 +212,39 @@ def _drop_trailing(tokens: list[str]) -> list[str]:
     return tokens
 
 
+#: the Special Energy that provide several types, named by them: PTCGO writes ``Unit Energy GRW`` and
+#: ``Blend Energy GRPD``, TCGdex ``Unit Energy GrassFireWater`` and ``Blend Energy Grass Fire Psychic
+#: Darkness``, PTCGL-style ``Unit Energy {G}{R}{W}``; the key is the letters (``unit energy grw``)
+MULTI_TYPE_ENERGY = frozenset({"unit", "blend"})
+_TYPE_LETTERS = {word.lower(): letter.lower() for letter, word in ENERGY_TYPES.items() if word in BASIC_ENERGY_TYPES}
+_LETTERS = frozenset(_TYPE_LETTERS.values())
+
+
+def _multi_type_energy(tokens: list[str]) -> str | None:
+    """``unit energy grw`` for ``Unit Energy GrassFireWater``, ``Unit Energy GRW``...; else None."""
+    if not 3 <= len(tokens) <= 6 or tokens[1].lower() != "energy" or tokens[0].lower() not in MULTI_TYPE_ENERGY:
+        return None
+    rest = "".join(tokens[2:]).lower()
+    if len(rest) <= 4 and set(rest) <= _LETTERS:
+        letters = rest
+    else:
+        letters, at = "", 0
+        while at < len(rest):  # at most 4 type words of at most 9 letters: bounded
+            word = next((w for w in _TYPE_LETTERS if rest.startswith(w, at)), None)
+            if word is None or len(letters) == 4:
+                return None
+            letters, at = letters + _TYPE_LETTERS[word], at + len(word)
+    return f"{tokens[0].lower()} energy {letters}" if len(letters) >= 2 else None
+
+
 def _name_key(name: str) -> str:
     tokens = _drop_trailing(_strip_brackets(_tokens(name)))
     energy = _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None
     if energy:
         return energy.lower() + " energy"
+    multi = _multi_type_energy(tokens) if len(tokens) >= 3 else None
+    if multi:
+        return multi
     if "EX" not in tokens and "GX" not in tokens:
         return " ".join(tokens).lower()
     # "ex" (Pokémon ex) and "EX" (Pokémon-EX) are different names: keep the suffix's case

@@ -257,3 +257,16 @@ def test_json_fragment_is_to_dict_encoded_once(db):
 def test_older_promo_codes_and_pokemontcg_io_set_ids_are_known(db, set_code, number, card_id):
     assert db.knows_set(set_code)
     assert db.find(set_code, number).id == card_id
+
+
+@pytest.mark.parametrize(("name", "set_code", "number", "card_id"), [
+    ("Unit Energy GRW", "UPR", "137", "sm5-137"),
+    ("Unit Energy LPM", None, None, "sm5-138"),
+    ("Unit Energy FDY", "FLI", "118", "sm6-118"),
+    ("Blend Energy GRPD", "DRX", "117", "bw6-117"),
+    ("Blend Energy WLFM", None, None, "bw6-118"),
+])
+def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, set_code, number, card_id):
+    """PTCGO exports ``* 4 Unit Energy GRW UPR 137``: the same card as TCGdex's ``Unit Energy GrassFireWater``."""
+    res = db.resolve(line(name, set_code, number))
+    assert (res.card.id, res.name_differs) == (card_id, False)

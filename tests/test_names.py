@@ -37,6 +37,13 @@ SAME = [
     ("Nest\u00a0Ball", "Nest Ball"),
     ("Ne\u0301st Ball", "Nest Ball"),  # a combining mark
     ("Challenge!", "Challenge"),  # attached punctuation is not the Unown mark
+    # PTCGO writes a Unit or Blend Energy's types as letters, TCGdex as words, PTCGL-style as symbols
+    ("Unit Energy GRW", "Unit Energy GrassFireWater"),
+    ("Unit Energy {G}{R}{W}", "Unit Energy GrassFireWater"),
+    ("Unit Energy FDY", "Unit Energy FightingDarknessFairy"),
+    ("Unit Energy LPM", "Unit Energy LightningPsychicMetal"),
+    ("Blend Energy GRPD", "Blend Energy Grass Fire Psychic Darkness"),
+    ("Blend Energy WLFM", "Blend Energy Water Lightning Fighting Metal"),
 ]
 
 DIFFERENT = [
@@ -72,6 +79,9 @@ DIFFERENT = [
     ("PokéDex (HANDY909)", "Pokédex"),
     ("Ancient Technical Machine [Ice]", "Ancient Technical Machine [Rock]"),
     ("Poké Blower +", "Poké Blower"),
+    ("Unit Energy GRW", "Unit Energy LPM"),
+    ("Blend Energy GRPD", "Blend Energy WLFM"),
+    ("Unit Energy GRW", "Blend Energy GRW"),
 ]
 
 
