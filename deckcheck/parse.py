@@ -360,7 +360,7 @@ def _common_card(raw: str) -> tuple | None:
     digits only, an ASCII letter in the name; anything else goes the long way.
     """
     m = _COMMON_CARD.fullmatch(raw)
-    if m and _is_set_code(m.group(3)) and _ASCII_LETTER.search(m.group(2)):
+    if m and _is_set_code(m.group(3)) and _ASCII_LETTER.search(m.group(2)) and m.group(2)[:2] not in _TIMES_SP:
         return (_CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
     return None
 
@@ -441,6 +441,11 @@ def _shorten(text: str, limit: int = 60) -> str:
 # many of them stay in the name; the name is then cut from the line as written.
 
 
+#: a times sign standing alone between the count and the name
+_TIMES = frozenset({"x", "X", "×"})
+_TIMES_SP = frozenset(t + " " for t in _TIMES)
+
+
 def _card_fields(raw: str) -> tuple | None:
     """Read ``raw`` as a card line: ``(_CARD, ...)``, ``(_BAD_COUNT, ...)`` for a bad count, or None."""
     tokens = raw.split()
@@ -459,6 +464,8 @@ def _card_fields(raw: str) -> tuple | None:
         if not (m and hi - lo > 1):
             return None
         count_text, hi = m.group(1), hi - 1
+    if hi - lo > 1 and tokens[lo] in _TIMES:  # "2 x Pidgeot ex OBF 164" (no card name starts with one)
+        lo += 1
     if lo >= hi:
         return None
     rest = tokens[lo:hi]
@@ -508,8 +515,8 @@ def _copies(digits: str) -> int | None:
 def _take_tag(tokens: list[str]) -> tuple[str | None, int]:
     """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC``, when a name is left: (tag, tokens kept)."""
     n = len(tokens)
-    if n > 1 and tokens[-1] == "PH":
-        return "PH", n - 1
+    if n > 1 and (tokens[-1] == "PH" or n > 3 and tokens[-1] == "ph" and _NUMBER.fullmatch(tokens[-2])):
+        return "PH", n - 1  # "ph" only after a number: a list typed in lower case ("nest ball svi 181 ph")
     if n > 2 and tokens[-2] in _DASHES and _TAG.fullmatch(tokens[-1]):
         return tokens[-1], n - 2
     return None, n

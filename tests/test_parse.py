@@ -179,6 +179,15 @@ LINES = [
     ("Iono PAL 185 x4", (4, "Iono", "PAL", "185", None)),
     ("004 Iono", (4, "Iono", None, None, None)),
     ("999 Iono", (999, "Iono", None, None, None)),
+    # a times sign standing alone after the count (hand-written lists); no card name starts with one
+    ("2 x Pidgeot ex OBF 164", (2, "Pidgeot ex", "OBF", "164", None)),
+    ("4 X Nest Ball", (4, "Nest Ball", None, None, None)),
+    ("4 × Nest Ball", (4, "Nest Ball", None, None, None)),
+    ("* 4 x Ultra Ball FLF 99", (4, "Ultra Ball", "FLF", "99", None)),
+    ("4 x", (4, "x", None, None, None)),
+    # a list typed in lower case: "ph" is the PTCGL tag only after a number
+    ("4 nest ball svi 181 ph", (4, "nest ball", "SVI", "181", "PH")),
+    ("4 Nest Ball ph", (4, "Nest Ball ph", None, None, None)),
     # set in parentheses or brackets, set without a number
     ("4 Nest Ball (SVI 181)", (4, "Nest Ball", "SVI", "181", None)),
     ("3 Dunsparce (PAL)", (3, "Dunsparce", "PAL", None, None)),
