@@ -235,9 +235,9 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     if _looks_like_json(text):
         return _parse_json(text)
     lines = _split_lines(text)
-    outside = _fenced(lines) if "```" in text else None
-    if outside is not None:
-        return _read_fenced(lines, outside)
+    fenced = _fenced(lines) if "```" in text else None
+    if fenced is not None:
+        return _read_fenced(lines, fenced)
     result, rows = ParseResult(), []
     headers, new = result.headers, object.__new__
     section: str | None = None
@@ -261,36 +261,56 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     return result, rows
 
 
-def _fenced(lines: list[str]) -> list[bool] | None:
-    """For a list inside Markdown code fences (a Discord post): for each line, whether it is
-    outside every fenced block (prose, or a fence line itself); None when no line is a fence."""
-    outside, inside, any_fence = [], False, False
+#: the text after an opening fence that names the block's language (```txt, ```json), not a card line
+_INFO_STRING = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]{0,19}")
+
+
+def _fenced(lines: list[str]) -> list[tuple[str, bool, bool]] | None:
+    """For a list inside Markdown code fences (a Discord post): for each line, ``(the text inside
+    the fences, whether text outside them is on it, whether a fence is on it)``; None when no line
+    has a fence. A fence may share its line with the list, as Discord allows (```4 Dreepy TWM 128,
+    56 Basic {P} Energy SVE 5```); one word right after an opening fence is the block's language."""
+    if not any("```" in raw for raw in lines):
+        return None
+    out, inside = [], False
     for raw in lines:
-        if raw.lstrip().startswith("```"):
-            outside.append(True)
-            inside, any_fence = not inside, True
-        else:
-            outside.append(not inside)
-    return outside if any_fence else None
+        if "```" not in raw:
+            out.append((raw, False, False) if inside else ("", bool(raw.strip()), False))
+            continue
+        parts = raw.split("```")
+        kept, prose = [], False
+        for i, part in enumerate(parts):
+            if i:
+                inside = not inside
+                if inside and i == len(parts) - 1 and _INFO_STRING.fullmatch(part.strip()):
+                    continue  # ```txt
+            if not part.strip():
+                continue
+            if inside:
+                kept.append(part.strip())
+            else:
+                prose = True
+        out.append((" ".join(kept), prose, True))
+    return out
 
 
-def _read_fenced(lines: list[str], outside: list[bool]) -> tuple[ParseResult, list[CardRow]]:
-    """:func:`read` of the lines inside the code fences; the fence lines are decorations and the
-    prose around them is ignored, with one info note naming its lines."""
-    kept = [("" if out else raw) for raw, out in zip(lines, outside)]
-    inner = "\n".join(kept)
+def _read_fenced(lines: list[str], fenced: list[tuple[str, bool, bool]]) -> tuple[ParseResult, list[CardRow]]:
+    """:func:`read` of the text inside the code fences; lines that are only fences are decorations
+    and the prose around them is ignored, with one info note naming its lines (a line with list text
+    inside a fence is that text's line, whatever prose shares it)."""
+    inner = "\n".join(kept for kept, _prose, _fence in fenced)
     if _looks_like_json(inner):
         result, rows = _parse_json(inner)
     else:
-        result, rows = read("\n".join(kept))
+        result, rows = read(inner)
     prose = []
-    for n, (raw, out) in enumerate(zip(lines, outside), start=1):
-        if not out or not raw.strip():
+    for n, (kept, is_prose, fence) in enumerate(fenced, start=1):
+        if kept:
             continue
-        if raw.lstrip().startswith("```"):
-            result.decorations.append(n)
-        else:
+        if is_prose:
             prose.append(n)
+        elif fence:
+            result.decorations.append(n)
     result.decorations.sort()
     if prose:
         where = f"Line {prose[0]} is" if len(prose) == 1 else f"Lines {_ranges(prose)} are"

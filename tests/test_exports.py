@@ -80,6 +80,27 @@ def test_a_code_fence_without_prose_says_nothing_and_json_inside_is_read():
     assert [c.line for c in parse("list:\n```\n4 Iono PAL 185\n2 Arven SVI 166").cards] == [3, 4]
 
 
+@pytest.mark.parametrize("text, cards, decorations, notes", [
+    # Discord lets a fence share its line with the list: the text inside is the list
+    ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5\n```", [(1, 4), (2, 56)], [3], []),
+    ("```\n4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(2, 4), (3, 56)], [1], []),
+    ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(1, 4), (2, 56)], [], []),
+    ("```4 Dreepy TWM 128```", [(1, 4)], [], []),
+    ("my list ```\n4 Dreepy TWM 128\n```", [(2, 4)], [3],
+     ["Line 1 is outside the code block and was ignored as prose."]),
+    # one word after an opening fence is the block's language; after a closing one, prose
+    ("```txt\n4 Dreepy TWM 128\n```thanks", [(2, 4)], [1],
+     ["Line 3 is outside the code block and was ignored as prose."]),
+])
+def test_a_fence_may_share_its_line_with_the_list(text, cards, decorations, notes):
+    """A line with list text inside a fence was dropped whole as a fence line ("```4 Dreepy TWM 128"),
+    or read with the fence in its name ("56 Basic {P} Energy SVE 5```": an unknown card)."""
+    result = parse(text)
+    assert [(c.line, c.count) for c in result.cards] == cards
+    assert result.decorations == decorations and [p.message for p in result.problems] == notes
+    assert all(c.name in ("Dreepy", "Basic {P} Energy") for c in result.cards)
+
+
 def test_prose_lines_are_named_as_ranges():
     text = "hi\nthere\nfriends\n```\n4 Iono PAL 185\n```\nbye\n\n:)"
     assert [p.message for p in parse(text).problems] == [
@@ -105,7 +126,8 @@ def test_json_entries_count_toward_the_line_limit():
 # -- properties -------------------------------------------------------------------
 
 
-_line = st.one_of(st.sampled_from(["```", "```text", "4 Iono PAL 185", "Trainer: 4", "hello there", "", "  ",
+_line = st.one_of(st.sampled_from(["```", "```text", "```4 Iono PAL 185", "2 Arven SVI 166```", "hi ``` there",
+                                   "4 Iono PAL 185", "Trainer: 4", "hello there", "", "  ",
                                    "* 2 Arven SVI 166", "Total Cards: 60", "{", "4 Gible asc 109"]),
                   st.text(max_size=20).filter(lambda t: "\n" not in t and "\r" not in t))
 
