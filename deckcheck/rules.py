@@ -228,8 +228,9 @@ def resolved_by_name(deck, ctx):
         if ln.method != "name" or (skip and has_unknown_set(ln, ctx.db)):
             continue
         if ln.set_code and _bracket_of_name(ln):
-            msg = f'Line {ln.line}: "{ln.name} [{ln.set_code}]" has no set code, so it was matched by name to ' \
-                  f"{label(ln.card)}."
+            # the name as written: "Unown [A]", or "EXP. ALL" and "Unit Energy LPM" (no brackets)
+            written = f"{ln.name} [{ln.set_code}]" if "[" in ln.raw else f"{ln.name} {ln.set_code}"
+            msg = f'Line {ln.line}: "{written}" has no set code, so it was matched by name to {label(ln.card)}.'
         elif ln.set_code:
             what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
             msg = f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to ' \

@@ -208,3 +208,18 @@ def test_a_bracketed_name_part_reads_as_part_of_the_name():
     report = deckcheck.check("1 Unown [A]", "unlimited", "2026-05-01")
     assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [
         'Line 1: "Unown [A]" has no set code, so it was matched by name to Unown A (DP 65).']
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("1 EXP. ALL", 'Line 1: "EXP. ALL" has no set code, so it was matched by name to EXP. ALL (RG 91).'),
+    ("4 Unit Energy LPM", 'Line 1: "Unit Energy LPM" has no set code, so it was matched by name to '
+                          "Unit Energy LightningPsychicMetal (UPR 138)."),
+])
+def test_a_name_part_read_as_a_set_code_is_quoted_as_written(line, message):
+    """The last word of a name that looks like a set code is quoted as the list writes it, without
+    the brackets of ``Unown [A]`` ("EXP. [ALL]" before)."""
+    import deckcheck
+
+    report = deckcheck.check(line, "unlimited", "2026-05-01")
+    assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [message]
+    assert [p.rule for p in report.problems if p.rule == "unknown-set"] == []
