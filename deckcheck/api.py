@@ -232,7 +232,9 @@ def validate():
     check_limits(text)
     fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
     as_of = body.get("as_of") or query.get("as_of")
-    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"])
+    forecast = body.get("forecast")
+    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"],
+                   forecast=bool(query.get("forecast") if forecast is None else forecast))
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself. Card lines go in
     # as JSON encoded once per line text (format and date), but for the line number.

@@ -132,8 +132,8 @@ ERROR_CASES = [
         '"format": "standard"}.', {"json": {"_schema": [
             'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.']}})),
     ("unknown-field", "POST", VALIDATE, body(decklist="x", fromat="glc"), JSON, 422, envelope(
-        "unprocessable", "Invalid request: fromat: Unknown field; the fields are decklist, format and as_of.",
-        {"json": {"fromat": ["Unknown field; the fields are decklist, format and as_of."]}})),
+        "unprocessable", "Invalid request: fromat: Unknown field; the fields are decklist, format, as_of and forecast.",
+        {"json": {"fromat": ["Unknown field; the fields are decklist, format, as_of and forecast."]}})),
     ("missing-decklist", "POST", VALIDATE, body(format="standard"), JSON, 422, envelope(
         "unprocessable", "Invalid request: decklist: A decklist is required: the text of the list, one card per line.",
         {"json": {"decklist": ["A decklist is required: the text of the list, one card per line."]}})),
