@@ -183,11 +183,25 @@ _LABEL_START = re.compile(r"#*\s*[^\W\d_]")
 def count_lines(text: str) -> int:
     """Lines as :func:`parse` numbers them; a final line break does not start a new line. A JSON
     deck counts its card entries (every player's) when they are more than its lines."""
+    return measure_lines(text)[0]
+
+
+def measure_lines(text: str) -> tuple[int, str]:
+    """:func:`count_lines` and what it counted, for a message: ``"lines"``, or ``"card entries"``
+    when a JSON deck's entries are more than its lines (1,001 entries on one line)."""
     if not text:
-        return 0
+        return 0, "lines"
+    lines = _count_text_lines(text)
     if _looks_like_json(text.removeprefix("\ufeff")):
-        return max(_count_text_lines(text), json_entries(text))
-    return _count_text_lines(text)
+        entries = json_entries(text)
+        if entries > lines:
+            return entries, "card entries"
+    return lines, "lines"
+
+
+def over_line_limit(count: int, unit: str) -> str:
+    """``1,001 lines``, or ``1,001 card entries (each counts as a line)``, for a limit message."""
+    return f"{count:,} {unit}" + (" (each counts as a line)" if unit != "lines" else "")
 
 
 def _count_text_lines(text: str) -> int:

@@ -632,3 +632,17 @@ def test_fast_path_never_changes_a_reading(count: str, tokens: list[str], tail: 
     assert parse_module._classify_line(line) == general
     fast = parse_module._common_card(line)
     assert fast is None or fast == general
+
+
+@pytest.mark.parametrize("text, measured", [
+    ("", (0, "lines")),
+    ("1 Iono\n" * 3, (3, "lines")),
+    (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 5}), (5, "card entries")),
+    (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 2}, indent=2), (12, "lines")),
+    ("[not json", (1, "lines")),
+])
+def test_measure_lines_says_what_it_counted(text, measured):
+    """A limit message names card entries when a JSON deck's entries are what went over (1,001 entries
+    on one line were "1,001 lines")."""
+    assert parse_module.measure_lines(text) == measured
+    assert parse_module.count_lines(text) == measured[0]
