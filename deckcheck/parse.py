@@ -76,8 +76,8 @@ _NAME_SUFFIXES = frozenset(
     {"EX", "GX", "V", "VMAX", "VSTAR", "BREAK", "LEGEND", "PRIME", "STAR", "TAG", "TEAM",
      "GL", "FB", "E4", "SP", "LV", "ACE", "SPEC", "ACESPEC"}
 )
-#: first tokens that are list markup, not part of the card line
-_BULLETS = frozenset({"*", "-", "•"})
+#: first tokens that are list markup, not part of the card line (">": a quoted Discord or Markdown line)
+_BULLETS = frozenset({"*", "-", "•", ">"})
 _DASHES = frozenset({"-", "–", "—"})
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -179,6 +179,8 @@ LINES = [
     ("Iono PAL 185 x4", (4, "Iono", "PAL", "185", None)),
     ("004 Iono", (4, "Iono", None, None, None)),
     ("999 Iono", (999, "Iono", None, None, None)),
+    # a quoted line (Discord, Markdown)
+    ("> 4 Dreepy TWM 128", (4, "Dreepy", "TWM", "128", None)),
     # a times sign standing alone after the count (hand-written lists); no card name starts with one
     ("2 x Pidgeot ex OBF 164", (2, "Pidgeot ex", "OBF", "164", None)),
     ("4 X Nest Ball", (4, "Nest Ball", None, None, None)),
