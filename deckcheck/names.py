@@ -15,7 +15,7 @@ translation"):
 - symbols, wherever they stand: ``◇`` (Prism Star; also written ``{*}``, ``<>``,
   ``♢``, ``Prism Star``), ``☆`` (Pokémon Star; also ``★``, ``{star}``), and the
   gender signs ``♀`` ``♂`` (Nidoran♀ and Nidoran♂ are different Pokémon; 3.2
-  corrections, 2026-12); ``&`` (TAG TEAM), ``+`` (``Poké Blower +``), and a
+  corrections, 2026-12), also typed ``Nidoran F``, ``Nidoran (M)``, ``Nidoran Female``; ``&`` (TAG TEAM), ``+`` (``Poké Blower +``), and a
   ``!`` or ``?`` standing alone (the Unown marks ``Unown !`` and ``Unown ?``;
   the ``!`` of ``Challenge!`` is punctuation);
 - letters of any alphabet: ``α β γ`` (``Miracle Sphere α``), a ``δ`` that is
@@ -220,6 +220,10 @@ _TYPE_LETTERS = {word.lower(): letter.lower() for letter, word in ENERGY_TYPES.i
 _LETTERS = frozenset(_TYPE_LETTERS.values())
 
 
+#: how lists without the gender signs write them after Nidoran (the only Pokémon that has them)
+_GENDER_WORDS = {"f": "♀", "female": "♀", "m": "♂", "male": "♂"}
+
+
 def _multi_type_energy(tokens: list[str]) -> str | None:
     """``unit energy grw`` for ``Unit Energy GrassFireWater``, ``Unit Energy GRW``...; else None."""
     if not 3 <= len(tokens) <= 6 or tokens[1].lower() != "energy" or tokens[0].lower() not in MULTI_TYPE_ENERGY:
@@ -245,6 +249,8 @@ def _name_key(name: str) -> str:
     multi = _multi_type_energy(tokens) if len(tokens) >= 3 else None
     if multi:
         return multi
+    if len(tokens) >= 2 and tokens[-2].lower() == "nidoran" and tokens[-1].lower() in _GENDER_WORDS:
+        tokens = tokens[:-1] + [_GENDER_WORDS[tokens[-1].lower()]]  # Nidoran F, Nidoran (M): no ♀ ♂ key
     if "EX" not in tokens and "GX" not in tokens:
         return " ".join(tokens).lower()
     # "ex" (Pokémon ex) and "EX" (Pokémon-EX) are different names: keep the suffix's case

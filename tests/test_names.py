@@ -37,6 +37,10 @@ SAME = [
     ("Nest\u00a0Ball", "Nest Ball"),
     ("Ne\u0301st Ball", "Nest Ball"),  # a combining mark
     ("Challenge!", "Challenge"),  # attached punctuation is not the Unown mark
+    # the gender signs typed as letters or words
+    ("Nidoran F", "Nidoran♀"),
+    ("Team Rocket's Nidoran (M)", "Team Rocket's Nidoran♂"),
+    ("Nidoran Female", "Nidoran ♀"),
     # PTCGO writes a Unit or Blend Energy's types as letters, TCGdex as words, PTCGL-style as symbols
     ("Unit Energy GRW", "Unit Energy GrassFireWater"),
     ("Unit Energy {G}{R}{W}", "Unit Energy GrassFireWater"),
@@ -79,6 +83,8 @@ DIFFERENT = [
     ("PokéDex (HANDY909)", "Pokédex"),
     ("Ancient Technical Machine [Ice]", "Ancient Technical Machine [Rock]"),
     ("Poké Blower +", "Poké Blower"),
+    ("Nidoran F", "Nidoran M"),
+    ("Nidoran F", "Nidoran"),
     ("Unit Energy GRW", "Unit Energy LPM"),
     ("Blend Energy GRPD", "Blend Energy WLFM"),
     ("Unit Energy GRW", "Blend Energy GRW"),
