@@ -34,6 +34,8 @@ translation"):
 
 - levels, ``LV.43`` ``LV. 44`` ``LV.X`` (S5: "1 each of Gengar, Gengar LV.43,
   Gengar LV. 44, and Gengar LV.X" are all "named Gengar");
+- the ``Prime`` label of HGSS Pokémon Prime (rarity "Rare PRIME"): lists write
+  ``Magnezone Prime``, the card is named Magnezone, and no printed name ends in it;
 - a trailing ``δ`` / ``Delta Species`` on a Pokémon (S5: "δ (Delta Species) is
   not part of a Pokémon's name");
 - the subtitle of the subtitled Trainer families, :data:`SUBTITLED`
@@ -197,8 +199,8 @@ def _drop_trailing(tokens: list[str]) -> list[str]:
             if " ".join(tokens[:-1]).lower() in LETTER_NAMES:
                 break
             tokens = tokens[:-1]
-        elif last[:2] == "lv" and _LEVEL.fullmatch(last):
-            tokens = tokens[:-1]
+        elif last[:2] == "lv" and _LEVEL.fullmatch(last) or last == "prime":
+            tokens = tokens[:-1]  # a level, or the HGSS "Prime" label: Magnezone Prime is named Magnezone
         elif len(tokens) < 3 or last not in _TRAILING_PAIRS:
             break
         else:

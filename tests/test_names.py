@@ -37,6 +37,7 @@ SAME = [
     ("Nest\u00a0Ball", "Nest Ball"),
     ("Ne\u0301st Ball", "Nest Ball"),  # a combining mark
     ("Challenge!", "Challenge"),  # attached punctuation is not the Unown mark
+    ("Magnezone Prime", "Magnezone"),  # the HGSS Prime label
     # the gender signs typed as letters or words
     ("Nidoran F", "Nidoran♀"),
     ("Team Rocket's Nidoran (M)", "Team Rocket's Nidoran♂"),
