@@ -76,6 +76,8 @@ _NAME_SUFFIXES = frozenset(
     {"EX", "GX", "V", "VMAX", "VSTAR", "BREAK", "LEGEND", "PRIME", "STAR", "TAG", "TEAM",
      "GL", "FB", "E4", "SP", "LV", "ACE", "SPEC", "ACESPEC"}
 )
+#: Markdown bold around a whole line
+_BOLD = frozenset({"**", "__"})
 #: first tokens that are list markup, not part of the card line (">": a quoted Discord or Markdown line)
 _BULLETS = frozenset({"*", "-", "•", ">"})
 _DASHES = frozenset({"-", "–", "—"})
@@ -376,7 +378,10 @@ def _classify_line(raw: str) -> tuple:
     stripped = raw.strip()
     if _is_banner(stripped):
         return (_BANNER,)
-    labelled = _labelled(stripped) if _LABEL_START.match(stripped) else None
+    label_text = stripped
+    if len(stripped) > 4 and stripped[:2] in _BOLD and stripped[-2:] == stripped[:2]:
+        label_text = stripped[2:-2].strip()  # a Markdown bold header, "**Pokémon (12)**" (a Discord post)
+    labelled = _labelled(label_text) if _LABEL_START.match(label_text) else None
     if labelled is not None:
         label, folded, count = labelled
         if folded in _TOTAL_LABELS and count is not None:

@@ -259,6 +259,10 @@ HEADERS = [
     ("Trainer:", "trainer", "Trainer", None),
     ("Energy", "energy", "Energy", None),
     ("  Pokémon: 14  ", "pokemon", "Pokémon", 14),
+    # Markdown bold around the header (a Discord post)
+    ("**Pokémon (12)**", "pokemon", "Pokémon", 12),
+    ("__Trainer: 4__", "trainer", "Trainer", 4),
+    ("**Energy**", "energy", "Energy", None),
 ]
 
 
@@ -278,6 +282,7 @@ TOTALS = [
     "Cartas totales: 60",
     "Total Cards - 60",
     "Total: 60",
+    "**Total Cards: 60**",
 ]
 
 
