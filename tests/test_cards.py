@@ -270,3 +270,18 @@ def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, 
     """PTCGO exports ``* 4 Unit Energy GRW UPR 137``: the same card as TCGdex's ``Unit Energy GrassFireWater``."""
     res = db.resolve(line(name, set_code, number))
     assert (res.card.id, res.name_differs) == (card_id, False)
+
+
+@pytest.mark.parametrize(("name", "set_code", "number", "method", "card_id"), [
+    # a wrong number in a set whose "Darkness Energy" is Special: that card, not the basic Energy
+    ("Darkness Energy", "N1", "105", "name-and-set", "neo1-104"),
+    ("Metal Energy", "N1", "20", "name-and-set", "neo1-19"),
+    ("Darkness Energy", "EX", "999", "name-and-set", "ecard1-158"),
+    # a set whose card of that name is basic, or no set: the basic Energy by type, as before
+    ("Darkness Energy", "SVE", "99", "basic-energy", "mee-007"),
+    ("Darkness Energy", "BLW", "999", "basic-energy", "mee-007"),
+    ("Darkness Energy", None, "7", "basic-energy", "mee-007"),
+])
+def test_a_special_energy_named_like_a_basic_type_is_found_in_its_set(db, name, set_code, number, method, card_id):
+    res = db.resolve(line(name, set_code, number))
+    assert (res.method, res.card.id) == (method, card_id)
