@@ -467,6 +467,10 @@ def status_lines(info: dict, on: dt.date) -> list[str]:
 from .sync import sync_command  # noqa: E402
 db.add_command(sync_command, "sync")
 
+from .publish import publish_command, pull_command  # noqa: E402
+db.add_command(publish_command, "publish")
+db.add_command(pull_command, "pull")
+
 
 from .serve import serve  # noqa: E402
 cli.add_command(serve)

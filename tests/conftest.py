@@ -51,7 +51,8 @@ def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = 
     if (ROOT / "gunicorn.conf.py").exists():
         cmd += ["--config", str(ROOT / "gunicorn.conf.py")]
     cmd.append(app_spec)
-    env = {**os.environ, "DECKCHECK_RATELIMIT_DEFAULT": UNTHROTTLED, **(env or {})}
+    # no drain on SIGTERM (tests/test_drain.py tests it): stopping a test server takes no extra seconds
+    env = {**os.environ, "DECKCHECK_RATELIMIT_DEFAULT": UNTHROTTLED, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
