@@ -418,7 +418,11 @@ class CardDB:
                 for card in self.by_name(name):
                     if card.set_id in in_set and not card.is_basic_energy:
                         return Resolution(card, "name-and-set")
-            return Resolution(self.basic_energy(energy), "basic-energy")
+            # a set code that found no printing (a wrong number, the Limitless builder's "BRS R",
+            # an unknown set): matched by its type, and the line says so; the Limitless "Energy"
+            # pseudo set and a bare name are no printing to miss
+            missed = code and (alias is None or alias.action == "lookup")
+            return Resolution(self.basic_energy(energy), "name" if missed else "basic-energy")
         if code and not number:
             # "Unown [A]", "Ancient Technical Machine [Rock]": the bracket the parser took for a set
             # code is part of a printed name

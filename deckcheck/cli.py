@@ -425,6 +425,28 @@ def db_build(source: str, output: str | None) -> None:
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
 
 
+@db.command("splits")
+@click.option("--from", "source", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="Merged card catalogue (cards.json.gz).")
+def db_splits(source: str) -> None:
+    """List every card whose printings carry more than one text, with its verdicts.
+
+    Each numbered group is one card as data/reprint-groups.csv decides it; a split with
+    UNDECIDED pairs needs a row before the database builds.
+    """
+    lines: list[str] = []
+    try:
+        _build.build(_build.load_source(source), splits=lines)
+    except _build.BuildError as exc:
+        raise DatabaseMissing(str(exc)) from exc
+    for line in lines:
+        click.echo(line)
+    undecided = sum(1 for line in lines if line.endswith("UNDECIDED"))
+    click.echo(f"{sum(1 for line in lines if not line.startswith(' '))} splits, {undecided} with undecided pairs.")
+    if undecided:
+        raise SystemExit(1)
+
+
 @db.command("status")
 @click.option("--json", "as_json", is_flag=True, help="The facts as JSON (the report's database object).")
 @click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option,

@@ -277,9 +277,10 @@ def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, 
     ("Darkness Energy", "N1", "105", "name-and-set", "neo1-104"),
     ("Metal Energy", "N1", "20", "name-and-set", "neo1-19"),
     ("Darkness Energy", "EX", "999", "name-and-set", "ecard1-158"),
-    # a set whose card of that name is basic, or no set: the basic Energy by type, as before
-    ("Darkness Energy", "SVE", "99", "basic-energy", "mee-007"),
-    ("Darkness Energy", "BLW", "999", "basic-energy", "mee-007"),
+    # a set whose card of that name is basic: the basic Energy by type (a printing missed: "name");
+    # no set: the basic Energy by type
+    ("Darkness Energy", "SVE", "99", "name", "mee-007"),
+    ("Darkness Energy", "BLW", "999", "name", "mee-007"),
     ("Darkness Energy", None, "7", "basic-energy", "mee-007"),
 ])
 def test_a_special_energy_named_like_a_basic_type_is_found_in_its_set(db, name, set_code, number, method, card_id):
