@@ -23,6 +23,7 @@ import datetime as dt
 import os
 import re
 import tomllib
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -56,9 +57,15 @@ def parse_date(value: str) -> dt.date:
     raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)")
 
 
-def _compile(globs: Iterable[str]) -> tuple:
-    """Each glob as pathspec's ``.gitignore`` pattern (its ``regex`` and ``include``), in order."""
-    return tuple(pathspec.GitIgnoreSpec.from_lines(list(globs)).patterns)
+def compile_globs(globs: Iterable[str]) -> tuple:
+    """Each glob as pathspec's ``.gitignore`` pattern (its ``regex`` and ``include``), in order.
+
+    Raises ``re.error`` for a glob no regular expression can express (``[z-a]``). Python's
+    FutureWarning about ``[[]`` (git's way to write a literal ``[``) is not the user's concern.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return tuple(pathspec.GitIgnoreSpec.from_lines(list(globs)).patterns)
 
 
 @dataclass(frozen=True)
@@ -76,7 +83,10 @@ class Pattern:
 
     @classmethod
     def of(cls, glob: str) -> "Pattern":
-        found = _compile([glob])
+        try:
+            found = compile_globs([glob])
+        except re.error as exc:
+            raise ValueError(f"{glob!r} is not a valid glob ({exc.msg})") from None
         if len(found) != 1 or found[0].regex is None:
             raise ValueError(f"{glob!r} is not a glob")
         return cls(glob, found[0])
@@ -210,7 +220,8 @@ def find(start: str | os.PathLike) -> Path | None:
 
 def _has_table(pyproject: Path) -> bool:
     try:
-        return "deckcheck" in _read(pyproject).get("tool", {})
+        tool = _read(pyproject).get("tool", {})
+        return isinstance(tool, dict) and "deckcheck" in tool
     except ConfigError:
         return False  # a broken pyproject.toml that is not ours is someone else's problem
 
@@ -221,6 +232,9 @@ def _read(path: Path) -> dict:
             return tomllib.load(fh)
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{_shown(path)}: cannot be read as TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:  # TOML is UTF-8
+        raise ConfigError(f"{_shown(path)}: cannot be read as TOML: it is not UTF-8 (byte 0x{exc.object[exc.start]:02x} "
+                          f"at offset {exc.start})") from None
 
 
 def _shown(path: Path) -> str:

@@ -337,7 +337,7 @@ def interactions():
         return jsonify(type=PONG)
     if kind not in (APPLICATION_COMMAND, MODAL_SUBMIT):
         return errors.envelope(400, f"Interactions of type {str(kind)[:20]!r} are not handled here.",
-                               {"type": kind if isinstance(kind, (int, str)) else None})
+                               {"type": kind if isinstance(kind, str) or (isinstance(kind, int) and abs(kind) < 2 ** 53) else None})
     problem = malformed(interaction)
     if problem:
         return errors.envelope(400, f"The interaction is malformed: {problem}.", {"field": problem.split()[0]})
@@ -368,7 +368,13 @@ def malformed(interaction: dict) -> str | None:
         if value is not None and not isinstance(value, kind) and isinstance(parent, dict):
             name = {dict: "an object", list: "a list", str: "a string"}[kind]
             return f"{path} is not {name}"
-    data = interaction.get("data") or {}
+    data = interaction.get("data")
+    # Discord always sends a command's name and a modal's custom_id
+    required = "name" if interaction.get("type") == APPLICATION_COMMAND else "custom_id"
+    if data is None:
+        return "data is missing"
+    if not isinstance(data.get(required), str):
+        return f"data.{required} is missing"
     for option in data.get("options") or []:
         if not isinstance(option, dict) or not isinstance(option.get("name", ""), str):
             return "data.options holds something that is not an option object"

@@ -10,18 +10,21 @@ Only regular files are read: a FIFO, socket or device is never opened. A symboli
 folder is not followed (its target, when inside the tree, is walked anyway); a link to a file
 is read only when its target lies inside the tree being checked (the folder walked, or the
 working directory for a named file), otherwise the deck gets a ``symlink-outside-tree``
-problem and nothing of the target is read.
+problem and nothing of the target is read. A path written inside the working directory
+that leads out of it through a link (``decks -> /etc``, ``decks/out/x.txt`` with ``decks/out``
+a link) is one such problem too, whether named, matched by a glob or given as a folder.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 
 import pathspec
 
-from .config import Config
+from .config import Config, compile_globs
 from .problems import Problem
 
 STDIN = "-"
@@ -63,12 +66,27 @@ def _parents(folder: str):
 
 def _read_ignore(path: str) -> pathspec.GitIgnoreSpec | None:
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        # O_NONBLOCK and a regular file only: a FIFO named .gitignore must not hang the walk
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, encoding="utf-8", errors="replace") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             lines = fh.read(1 << 20).splitlines()
     except OSError:
         return None
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    try:
+        patterns = compile_globs(lines)
+    except re.error:  # as git does, a line no pattern can be made of matches nothing; the rest count
+        patterns = tuple(p for line in lines for p in _compile_or_none(line))
+    spec = pathspec.GitIgnoreSpec(patterns)
     return spec if spec.patterns else None
+
+
+def _compile_or_none(line: str) -> tuple:
+    try:
+        return compile_globs([line])
+    except re.error:
+        return ()
 
 
 class _Ignores:
@@ -114,33 +132,116 @@ def _outside_link(path: str, target: str, tree: str) -> Found:
                                                        "or read."))
 
 
+def _escapes_cwd(given: str) -> Found | None:
+    """A path written inside the working directory that a symbolic link (the path itself or a
+    folder on the way) leads out of it: one ``symlink-outside-tree`` problem, nothing read or
+    walked. A path written outside it (``/srv/decks``, ``../other``) is the user's own choice."""
+    cwd = os.getcwd()
+    if not _inside(os.path.abspath(given), cwd):
+        return None
+    real, tree = os.path.realpath(given), os.path.realpath(cwd)
+    if _inside(real, tree):
+        return None
+    target = os.readlink(given) if os.path.islink(given) else real
+    kind = "file" if not os.path.isdir(given) else "folder"
+    via = "is a symbolic link to" if os.path.islink(given) else "leads through a symbolic link to"
+    return Found(given, Problem("symlink-outside-tree", f"The {kind} {via} {target!r}, outside the working "
+                                                        "directory, the tree being checked; it was not followed "
+                                                        "or read."))
+
+
 def _not_regular(path: str, mode: int) -> Found:
     kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
     return Found(path, Problem("unreadable-file", f"The path is {kind}, not a regular file; it was not read."))
 
 
+def _name_regex(part: str) -> str:
+    """One path component of a shell glob as a regular expression that never crosses ``/``:
+    ``*``, ``?``, ``[abc]``, ``[!a-z]`` (or ``[^…]``), ``\\x`` for a literal ``x``. Linear in ``part``."""
+    out, i = [], 0
+    while i < len(part):
+        c = part[i]
+        if c == "*":
+            out.append("[^/]*")
+            while i + 1 < len(part) and part[i + 1] == "*":
+                i += 1
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "\\" and i + 1 < len(part):
+            i += 1
+            out.append(re.escape(part[i]))
+        elif c == "[":
+            j = i + 1
+            if j < len(part) and part[j] in "!^":
+                j += 1
+            if j < len(part) and part[j] == "]":
+                j += 1
+            while j < len(part) and part[j] != "]":
+                j += 1
+            if j >= len(part):  # no closing bracket: a literal [
+                out.append(re.escape(c))
+            else:
+                body = part[i + 1:j]
+                negate = body[:1] in ("!", "^")
+                body = body[1:] if negate else body
+                # escaped: a backslash is literal, and [ & ~ | would be Python's future set syntax
+                body = "".join("\\" + ch if ch in "\\[&~|" else ch for ch in body)
+                out.append("[" + ("^/" if negate else "") + body + "]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+def _glob_regex(rest: str, given: str) -> re.Pattern:
+    """The part of a glob after its literal head, as a regular expression for paths below the
+    head: ``**`` as a whole component crosses any number of folders (also none; at the end:
+    everything below), any other component stays within one name."""
+    parts = rest.split("/")
+    pieces = []
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**":
+            pieces.append(".+" if last else "(?:[^/]+/)*")
+        else:
+            pieces.append(_name_regex(part) + ("" if last else "/"))
+    try:
+        return re.compile("".join(pieces))
+    except re.error as exc:
+        raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
+
+
 def _expand(given: str) -> list[str]:
     """A quoted glob as the shell would expand it, without following links to folders: the
     files and folders below its literal head whose path matches the rest (``*``, ``?``, ``[]``
-    within a name, ``**`` across folders; hidden names only when the glob spells the dot)."""
+    within a name, ``**`` across folders; hidden names only when the glob spells the dot; a
+    trailing ``/``: folders only)."""
     parts = given.replace(os.sep, "/").split("/")
+    folders_only = given.endswith("/")
+    if folders_only:
+        parts = parts[:-1]
     n = next(i for i, part in enumerate(parts) if _MAGIC & set(part))
     head = "/".join(parts[:n]) or ("/" if given.startswith("/") else ".")
-    rest = "/".join(parts[n:])
-    regex = pathspec.GitIgnoreSpec.from_lines(["/" + rest]).patterns[0].regex
-    dots = any(part.startswith(".") for part in parts[n:])
+    rest = parts[n:]
+    regex = _glob_regex("/".join(rest), given)
+    dots = any(part.startswith(".") for part in rest)
+    depth = None if "**" in rest else len(rest)  # without **, nothing deeper than the glob can match
     out = []
     for folder, dirs, files in os.walk(head):
+        level = 0 if folder == head else os.path.relpath(folder, head).count(os.sep) + 1
+        names = [*dirs] if folders_only else [*dirs, *files]
         if not dots:
             dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for name in (*dirs, *files):
+        if depth is not None and level + 1 >= depth:
+            dirs[:] = []  # the names here are the deepest that can match
+        for name in names:
             if name.startswith(".") and not dots:
                 continue
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, head).replace(os.sep, "/")
-            m = regex.match(rel) if regex is not None else None
-            if m is not None and m.end() == len(rel):
+            if regex.fullmatch(rel):
                 out.append(path if head != "." or given.startswith("./") else rel)
     return sorted(out)
 
@@ -171,12 +272,17 @@ class Collector:
                 matches = _expand(given)
                 if not matches:
                     raise PathError(f"no file matches {given!r}")
-                return [f for m in matches for f in self._one(m)]
+                # as in a walk, a glob's match that is a link to a folder is not followed
+                return [f for m in matches if not (os.path.islink(m) and os.path.isdir(m)) for f in self._one(m)]
             raise PathError(f"Path {given!r} does not exist.")
         if os.path.isdir(given):
-            return self._walk(given)
+            escaped = _escapes_cwd(given)
+            return [escaped] if escaped is not None else self._walk(given)
         if self.cfg.excluded(given):
             return []
+        escaped = _escapes_cwd(given)
+        if escaped is not None:
+            return [escaped]
         return [self._file(given, os.path.realpath(os.getcwd()), "the working directory")]
 
     def _file(self, path: str, tree: str, shown: str) -> Found:

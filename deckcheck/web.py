@@ -363,6 +363,8 @@ def extras():
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
         try:
             body = request.get_json(silent=True)
+        except RecursionError:  # nested past what the JSON reader can read: not a JSON object we take
+            body = None
         except HTTPException as exc:  # e.g. 413 past MAX_CONTENT_LENGTH
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
         if not isinstance(body, dict) or not isinstance(body.get("decklist"), str):

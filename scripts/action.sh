@@ -82,7 +82,8 @@ EOF
     git fetch --quiet --no-tags --depth=1 origin "$base" >/dev/null 2>&1 || return 1
   fi
   top="$(git rev-parse --show-toplevel)" || return 1
-  git diff --name-only --no-renames --diff-filter=d "$base" HEAD -- | while IFS= read -r path; do
+  # core.quotePath=false: a non-ASCII name comes out as itself, not quoted as "d\303\251ck.txt"
+  git -c core.quotePath=false diff --name-only --no-renames --diff-filter=d "$base" HEAD -- | while IFS= read -r path; do
     printf '%s/%s\n' "$top" "$path"
   done >"$list"
 }

@@ -191,6 +191,25 @@ def test_changed_only_checks_the_decks_the_pull_request_changed(workspace, venv,
     assert outputs["checked-count"] == "2"
 
 
+def test_changed_only_finds_changed_decks_with_non_ascii_names(workspace, venv, tmp_path):
+    # git quotes such paths ("d\303\251ck.txt") unless core.quotePath is off: they must still match
+    base = pr_repo(workspace)
+    (workspace / "decks" / "pokémon déck.txt").write_text(INVALID, encoding="utf-8")
+    (workspace / "decks" / "ポケモン").mkdir()
+    (workspace / "decks" / "ポケモン" / "リスト.txt").write_text(VALID, encoding="utf-8")
+    git(workspace, "add", ".")
+    git(workspace, "commit", "-q", "-m", "non-ASCII names")
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"base": {"sha": base}}}), encoding="utf-8")
+    proc, outputs, _, temp = run_script("check", workspace, venv, tmp_path, INPUT_PATHS="decks",
+                                        INPUT_CHANGED_ONLY="true", GITHUB_EVENT_NAME="pull_request",
+                                        GITHUB_EVENT_PATH=str(event))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert [d["path"] for d in json.loads((temp / "deckcheck-report.json").read_text())] == [
+        "decks/good.txt", "decks/new deck.txt", "decks/pokémon déck.txt", "decks/ポケモン/リスト.txt"]
+    assert outputs["checked-count"] == "4" and outputs["invalid-count"] == "1"
+
+
 def test_changed_only_without_a_base_checks_everything_and_says_so(workspace, venv, tmp_path):
     pr_repo(workspace)
     event = tmp_path / "event.json"

@@ -322,6 +322,11 @@ MALFORMED = [
     {"type": 5, "data": {"custom_id": "decklist||", "components": {"a": 1}}},
     {"type": 5, "data": {"custom_id": 7}},
     {"type": [2]},
+    {"type": 2},
+    {"type": 2, "data": {}},
+    {"type": 2, "data": {"name": 5}},
+    {"type": 5},
+    {"type": 5, "data": {"components": []}},
 ]
 
 
@@ -330,6 +335,14 @@ def test_signed_but_malformed_interactions_are_400_in_the_envelope(post, interac
     answer = post({**interaction, "id": str(next(IDS))})
     assert answer.status_code == 400, answer.get_data(as_text=True)
     assert answer.get_json()["error"]["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("kind", [99999999999999999999999, -(2 ** 64), 1e300, True and "2"])
+def test_an_unhandled_type_of_any_size_is_400(post, kind):
+    # an integer past 64 bits made the JSON encoder of the error envelope raise (a 500)
+    answer = post({"type": kind, "id": str(next(IDS))})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"]["message"] == f"Interactions of type {str(kind)[:20]!r} are not handled here."
 
 
 def test_a_replayed_signature_is_refused_within_the_window(app):

@@ -261,3 +261,101 @@ def test_a_bad_glob_is_a_usage_error(runner, repo):
     result = run(runner, "check", "a.txt", "--as-of", ON)
     assert result.exit_code == 2
     assert "deckcheck.toml: exclude: '#comment' is not a glob" in result.stderr
+
+
+def test_a_link_on_the_way_out_of_the_working_directory_is_never_followed(runner, repo, tmp_path):
+    # a pull request can turn decks/ (or a folder in it) into a link to anywhere: no glob, folder
+    # or file path written inside the working directory may read through it
+    outside = tmp_path / "outside"
+    write(outside / "secret.txt", SECRET)
+    write(repo / "decks" / "dragapult.txt", VALID)
+    os.symlink(outside, repo / "decks" / "out")
+    os.symlink(outside, repo / "linked")
+    for args in (["decks/*"], ["decks/*/*.txt"], ["decks/out/*.txt"], ["decks/out/secret.txt"], ["linked"],
+                 ["decks/out"], ["linked/secret.txt"]):
+        result = run(runner, "check", *args, "--as-of", ON, "--output-format", "json")
+        assert "root:x" not in result.stdout, args
+        assert "/bin/bash" not in result.stdout, args
+    result = run(runner, "check", "decks/*", "--as-of", ON, "--output-format", "json")
+    assert [p for p, _ in checked(result)] == ["decks/dragapult.txt"]  # decks/out: a link to a folder, skipped
+    result = run(runner, "check", "decks/out/*.txt", "linked", "--as-of", ON, "-q")
+    assert result.stdout == (
+        f"decks/out/secret.txt: symlink-outside-tree The file leads through a symbolic link to "
+        f"'{outside}/secret.txt', outside the working directory, the tree being checked; it was not followed "
+        "or read.\n"
+        f"linked: symlink-outside-tree The folder is a symbolic link to '{outside}', outside the working "
+        "directory, the tree being checked; it was not followed or read.\n")
+    # a path written outside the working directory is the user's own choice, read as given
+    result = run(runner, "check", str(outside / "secret.txt"), "--as-of", ON, "-q")
+    assert "symlink-outside-tree" not in result.stdout and "unparsed-line" in result.stdout
+
+
+def test_a_glob_no_regular_expression_can_express_is_never_a_traceback(runner, repo):
+    write(repo / "decks" / "a.txt", VALID)
+    write(repo / "decks" / "b.txt", VALID)
+    # in a .gitignore git skips such a line and keeps the others
+    write(repo / ".gitignore", "[z-a].txt\nb.txt\n")
+    result = run(runner, "check", "--as-of", ON, "--output-format", "json")
+    assert [p for p, _ in checked(result)] == ["decks/a.txt"]
+    (repo / ".gitignore").unlink()
+    # on the command line and in the configuration it is a usage error naming it
+    result = run(runner, "check", "decks/[z-a]*.txt", "--as-of", ON)
+    assert result.exit_code == 2
+    assert "'decks/[z-a]*.txt' is not a valid glob (bad character range z-a)" in result.stderr
+    for toml, where in (('exclude = ["[z-a]"]\n', "exclude"), ('[overrides]\n"[z-a]" = "glc"\n', 'overrides."[z-a]"')):
+        write(repo / "deckcheck.toml", toml)
+        result = run(runner, "check", "--as-of", ON)
+        assert result.exit_code == 2
+        assert f"deckcheck.toml: {where}: '[z-a]' is not a valid glob (bad character range z-a)" in result.stderr
+
+
+def test_git_s_escaped_bracket_works_without_a_python_warning(repo):
+    write(repo / "decks" / "[x].txt", VALID)
+    write(repo / "decks" / "x.txt", VALID)
+    write(repo / "deckcheck.toml", '[overrides]\n"decks/[[]x].txt" = "glc"\n')
+    proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
+                          cwd=repo, capture_output=True, text=True, timeout=120, check=False)
+    assert [(d["path"], d["format"]) for d in map(json.loads, proc.stdout.splitlines())] == [
+        ("decks/[x].txt", "glc"), ("decks/x.txt", "standard")]
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("glob, expected", [
+    ("decks/**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # ** at the end: all below
+    ("decks/glc/**", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+    ("**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt", "top.txt"]),
+    ("decks/*/", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # a trailing /: folders only, walked
+    ("decks/**/*.txt", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+    ("decks/*/*.txt", ["decks/glc/b.txt"]),
+    ("*/glc/[b-c].txt", ["decks/glc/b.txt"]),
+    ("decks/[!a]*", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+    ("decks/[[]x].txt", ["decks/[x].txt"]),
+])
+def test_quoted_globs_expand_as_the_shell_with_globstar_would(runner, repo, glob, expected):
+    for name in ("top.txt", "decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt", ".hidden/h.txt"):
+        write(repo / name, VALID)
+    if "[[]" in glob:
+        write(repo / "decks" / "[x].txt", VALID)
+    result = run(runner, "check", glob, "--as-of", ON, "--output-format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p for p, _ in checked(result)) == expected
+
+
+def test_a_fifo_named_gitignore_does_not_hang_the_walk(repo):
+    write(repo / "decks" / "a.txt", VALID)
+    os.mkfifo(repo / "decks" / ".gitignore")
+    proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
+                          cwd=repo, capture_output=True, text=True, timeout=120, check=False)
+    assert [json.loads(line)["path"] for line in proc.stdout.splitlines()] == ["decks/a.txt"]
+
+
+def test_a_configuration_that_is_not_utf8_or_has_a_tool_that_is_no_table_is_no_traceback(runner, repo):
+    write(repo / "decks" / "a.txt", VALID)
+    (repo / "deckcheck.toml").write_bytes(b'as-of = 2026-05-01\n\xff\n')
+    result = run(runner, "check")
+    assert result.exit_code == 2
+    assert "deckcheck.toml: cannot be read as TOML: it is not UTF-8 (byte 0xff at offset 19)" in result.stderr
+    (repo / "deckcheck.toml").unlink()
+    write(repo / "pyproject.toml", "tool = 5\n")  # not ours: passed over
+    result = run(runner, "check", "--as-of", ON, "--output-format", "json")
+    assert result.exit_code == 0 and [p for p, _ in checked(result)] == ["decks/a.txt"]

@@ -345,6 +345,15 @@ def test_extras_errors(client, body, status, words):
     assert words in resp.get_json()["error"]
 
 
+@pytest.mark.parametrize("raw", [b"[" * 50_000 + b"]" * 50_000,
+                                 b'{"decklist": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"], ids=["array", "in-object"])
+def test_extras_refuses_json_nested_too_deeply_to_read(client, raw):
+    # 100 KB: under the body limit, but past the JSON reader's recursion limit (it was a 500)
+    resp = client.post("/extras", data=raw, content_type="application/json")
+    assert resp.status_code == 400
+    assert resp.get_json() == {"error": "Send a JSON object with a “decklist” string."}
+
+
 def test_footer_names_the_card_data_in_use(client, db):
     """Every page says how far the card data goes (issue 19): a newer set is unknown to it."""
     for resp in (client.get("/"), post(client, "4 Pikachu ex ZZZ 57\n")):
