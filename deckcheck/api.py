@@ -21,7 +21,7 @@ from . import __version__, cards, chat, errors, runtime
 from .engine import ResolvedLine, check
 from .formats import default_formats
 from .names import lookup_key
-from .parse import count_lines, looks_like_json
+from .parse import looks_like_json, measure_lines, over_line_limit
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,
@@ -190,9 +190,9 @@ def check_limits(text: str) -> None:
     # (a JSON deck counts its card entries, whatever its lines)
     if text.count("\n") + text.count("\r") < max_lines and not looks_like_json(text.removeprefix("\ufeff")):
         return
-    lines = count_lines(text)
+    lines, unit = measure_lines(text)
     if lines > max_lines:
-        abort(413, message=f"The decklist has {lines:,} lines; the limit is {max_lines:,} lines.",
+        abort(413, message=f"The decklist has {over_line_limit(lines, unit)}; the limit is {max_lines:,} lines.",
               details={"limit": max_lines, "size": lines, "unit": "lines"})
 
 

@@ -525,6 +525,13 @@ class CardDB:
                     differs = lookup_key(name) != card.key.lower()
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
+            if code and (alias is None or alias.action == "lookup"):
+                # a wrong number in a set whose card of this name is a Special Energy named like a
+                # basic type (Darkness Energy N1 105 for N1 104): that card, never the basic Energy
+                in_set = set(self.sets_for_code(code))
+                for card in self.by_name(name):
+                    if card.set_id in in_set and not card.is_basic_energy:
+                        return Resolution(card, "name-and-set")
             # a set code that found no printing (a wrong number, the Limitless builder's "BRS R",
             # an unknown set): matched by its type, and the line says so; the Limitless "Energy"
             # pseudo set and a bare name are no printing to miss

@@ -119,10 +119,10 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
     except UnicodeDecodeError as exc:
         return None, Problem("unreadable-file", f"The file is not UTF-8 text (byte 0x{blob[exc.start]:02x} at "
                                                 f"offset {exc.start}); save it as UTF-8 to have it checked.")
-    lines = _parse.count_lines(text)
+    lines, unit = _parse.measure_lines(text)
     if lines > MAX_LINES:
-        return None, Problem("input-limit", f"The file has {lines:,} lines; a decklist may have at most "
-                                            f"{MAX_LINES:,}, so it was not checked.")
+        return None, Problem("input-limit", f"The file has {_parse.over_line_limit(lines, unit)}; a decklist "
+                                            f"may have at most {MAX_LINES:,}, so it was not checked.")
     return text, None
 
 

@@ -44,7 +44,7 @@ from . import __version__, chat, errors, limits
 from .config import parse_date
 from .engine import check
 from .formats import default_formats
-from .parse import count_lines
+from .parse import measure_lines, over_line_limit
 
 bp = Blueprint("discord", __name__, url_prefix="/api/v1/discord")
 
@@ -231,9 +231,10 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     size, max_bytes = len(text.encode("utf-8")), config["MAX_DECKLIST_BYTES"]
     if size > max_bytes:
         return message(f"This decklist is {size:,} bytes; this service checks at most {max_bytes:,}.")
-    lines, max_lines = count_lines(text), config["MAX_DECKLIST_LINES"]
+    (lines, unit), max_lines = measure_lines(text), config["MAX_DECKLIST_LINES"]
     if lines > max_lines:
-        return message(f"This decklist has {lines:,} lines; this service checks at most {max_lines:,}.")
+        return message(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most "
+                       f"{max_lines:,}.")
     wait = limits.hit(config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT), "discord", _user_id(interaction))
     if wait is not None:
         return message(f"You are checking decks faster than this service allows "

@@ -15,7 +15,7 @@ translation"):
 - symbols, wherever they stand: ``◇`` (Prism Star; also written ``{*}``, ``<>``,
   ``♢``, ``Prism Star``), ``☆`` (Pokémon Star; also ``★``, ``{star}``), and the
   gender signs ``♀`` ``♂`` (Nidoran♀ and Nidoran♂ are different Pokémon; 3.2
-  corrections, 2026-12); ``&`` (TAG TEAM), ``+`` (``Poké Blower +``), and a
+  corrections, 2026-12), also typed ``Nidoran F``, ``Nidoran (M)``, ``Nidoran Female``; ``&`` (TAG TEAM), ``+`` (``Poké Blower +``), and a
   ``!`` or ``?`` standing alone (the Unown marks ``Unown !`` and ``Unown ?``;
   the ``!`` of ``Challenge!`` is punctuation);
 - letters of any alphabet: ``α β γ`` (``Miracle Sphere α``), a ``δ`` that is
@@ -34,6 +34,8 @@ translation"):
 
 - levels, ``LV.43`` ``LV. 44`` ``LV.X`` (S5: "1 each of Gengar, Gengar LV.43,
   Gengar LV. 44, and Gengar LV.X" are all "named Gengar");
+- the ``Prime`` label of HGSS Pokémon Prime (rarity "Rare PRIME"): lists write
+  ``Magnezone Prime``, the card is named Magnezone, and no printed name ends in it;
 - a trailing ``δ`` / ``Delta Species`` on a Pokémon (S5: "δ (Delta Species) is
   not part of a Pokémon's name");
 - the subtitle of the subtitled Trainer families, :data:`SUBTITLED`
@@ -44,6 +46,8 @@ translation"):
   (``ナッシー[Exeggutor]``) is the translation (S1: the English translation);
 - ``Basic`` before a basic Energy type and the type's symbol (``Basic {R} Energy``
   = ``Fire Energy``, 3.3); ``{P}`` = ``Psychic`` inside any Energy name (3.2);
+  how the types of a Unit or Blend Energy are spelled (``Unit Energy GRW``, PTCGO's
+  export, = ``Unit Energy GrassFireWater``, TCGdex's; :data:`MULTI_TYPE_ENERGY`);
 - case (except ``EX``/``GX``), accents, apostrophes, spacing, hyphens and other
   punctuation (``Ho-Oh`` = ``Ho Oh``, ``EXP.ALL`` = ``EXP. ALL``; 3.2: hyphen vs
   space before ``EX``/``GX``, ``'`` vs ``’``, accents).
@@ -210,8 +214,8 @@ def _drop_trailing(tokens: list[str]) -> list[str]:
             if " ".join(tokens[:-1]).lower() in LETTER_NAMES:
                 break
             tokens = tokens[:-1]
-        elif last[:2] == "lv" and _LEVEL.fullmatch(last):
-            tokens = tokens[:-1]
+        elif last[:2] == "lv" and _LEVEL.fullmatch(last) or last == "prime":
+            tokens = tokens[:-1]  # a level, or the HGSS "Prime" label: Magnezone Prime is named Magnezone
         elif len(tokens) < 3 or last not in _TRAILING_PAIRS:
             break
         else:
@@ -225,11 +229,45 @@ def _drop_trailing(tokens: list[str]) -> list[str]:
     return tokens
 
 
+#: the Special Energy that provide several types, named by them: PTCGO writes ``Unit Energy GRW`` and
+#: ``Blend Energy GRPD``, TCGdex ``Unit Energy GrassFireWater`` and ``Blend Energy Grass Fire Psychic
+#: Darkness``, PTCGL-style ``Unit Energy {G}{R}{W}``; the key is the letters (``unit energy grw``)
+MULTI_TYPE_ENERGY = frozenset({"unit", "blend"})
+_TYPE_LETTERS = {word.lower(): letter.lower() for letter, word in ENERGY_TYPES.items() if word in BASIC_ENERGY_TYPES}
+_LETTERS = frozenset(_TYPE_LETTERS.values())
+
+
+#: how lists without the gender signs write them after Nidoran (the only Pokémon that has them)
+_GENDER_WORDS = {"f": "♀", "female": "♀", "m": "♂", "male": "♂"}
+
+
+def _multi_type_energy(tokens: list[str]) -> str | None:
+    """``unit energy grw`` for ``Unit Energy GrassFireWater``, ``Unit Energy GRW``...; else None."""
+    if not 3 <= len(tokens) <= 6 or tokens[1].lower() != "energy" or tokens[0].lower() not in MULTI_TYPE_ENERGY:
+        return None
+    rest = "".join(tokens[2:]).lower()
+    if len(rest) <= 4 and set(rest) <= _LETTERS:
+        letters = rest
+    else:
+        letters, at = "", 0
+        while at < len(rest):  # at most 4 type words of at most 9 letters: bounded
+            word = next((w for w in _TYPE_LETTERS if rest.startswith(w, at)), None)
+            if word is None or len(letters) == 4:
+                return None
+            letters, at = letters + _TYPE_LETTERS[word], at + len(word)
+    return f"{tokens[0].lower()} energy {letters}" if len(letters) >= 2 else None
+
+
 def _name_key(name: str) -> str:
     tokens = _drop_trailing(_strip_brackets(_tokens(name)))
     energy = _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None
     if energy:
         return energy.lower() + " energy"
+    multi = _multi_type_energy(tokens) if len(tokens) >= 3 else None
+    if multi:
+        return multi
+    if len(tokens) >= 2 and tokens[-2].lower() == "nidoran" and tokens[-1].lower() in _GENDER_WORDS:
+        tokens = tokens[:-1] + [_GENDER_WORDS[tokens[-1].lower()]]  # Nidoran F, Nidoran (M): no ♀ ♂ key
     if "EX" not in tokens and "GX" not in tokens:
         return " ".join(tokens).lower()
     # "ex" (Pokémon ex) and "EX" (Pokémon-EX) are different names: keep the suffix's case

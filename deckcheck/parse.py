@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -75,8 +76,10 @@ _NAME_SUFFIXES = frozenset(
     {"EX", "GX", "V", "VMAX", "VSTAR", "BREAK", "LEGEND", "PRIME", "STAR", "TAG", "TEAM",
      "GL", "FB", "E4", "SP", "LV", "ACE", "SPEC", "ACESPEC"}
 )
-#: first tokens that are list markup, not part of the card line
-_BULLETS = frozenset({"*", "-", "•"})
+#: Markdown bold around a whole line
+_BOLD = frozenset({"**", "__"})
+#: first tokens that are list markup, not part of the card line (">": a quoted Discord or Markdown line)
+_BULLETS = frozenset({"*", "-", "•", ">"})
 _DASHES = frozenset({"-", "–", "—"})
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -181,11 +184,25 @@ _LABEL_START = re.compile(r"#*\s*[^\W\d_]")
 def count_lines(text: str) -> int:
     """Lines as :func:`parse` numbers them; a final line break does not start a new line. A JSON
     deck counts its card entries (every player's) when they are more than its lines."""
+    return measure_lines(text)[0]
+
+
+def measure_lines(text: str) -> tuple[int, str]:
+    """:func:`count_lines` and what it counted, for a message: ``"lines"``, or ``"card entries"``
+    when a JSON deck's entries are more than its lines (1,001 entries on one line)."""
     if not text:
-        return 0
+        return 0, "lines"
+    lines = _count_text_lines(text)
     if _looks_like_json(text.removeprefix("\ufeff")):
-        return max(_count_text_lines(text), json_entries(text))
-    return _count_text_lines(text)
+        entries = json_entries(text)
+        if entries > lines:
+            return entries, "card entries"
+    return lines, "lines"
+
+
+def over_line_limit(count: int, unit: str) -> str:
+    """``1,001 lines``, or ``1,001 card entries (each counts as a line)``, for a limit message."""
+    return f"{count:,} {unit}" + (" (each counts as a line)" if unit != "lines" else "")
 
 
 def _count_text_lines(text: str) -> int:
@@ -233,9 +250,9 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     if _looks_like_json(text):
         return _parse_json(text)
     lines = _split_lines(text)
-    outside = _fenced(lines) if "```" in text else None
-    if outside is not None:
-        return _read_fenced(lines, outside)
+    fenced = _fenced(lines) if "```" in text else None
+    if fenced is not None:
+        return _read_fenced(lines, fenced)
     result, rows = ParseResult(), []
     headers, new = result.headers, object.__new__
     section: str | None = None
@@ -259,36 +276,56 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     return result, rows
 
 
-def _fenced(lines: list[str]) -> list[bool] | None:
-    """For a list inside Markdown code fences (a Discord post): for each line, whether it is
-    outside every fenced block (prose, or a fence line itself); None when no line is a fence."""
-    outside, inside, any_fence = [], False, False
+#: the text after an opening fence that names the block's language (```txt, ```json), not a card line
+_INFO_STRING = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]{0,19}")
+
+
+def _fenced(lines: list[str]) -> list[tuple[str, bool, bool]] | None:
+    """For a list inside Markdown code fences (a Discord post): for each line, ``(the text inside
+    the fences, whether text outside them is on it, whether a fence is on it)``; None when no line
+    has a fence. A fence may share its line with the list, as Discord allows (```4 Dreepy TWM 128,
+    56 Basic {P} Energy SVE 5```); one word right after an opening fence is the block's language."""
+    if not any("```" in raw for raw in lines):
+        return None
+    out, inside = [], False
     for raw in lines:
-        if raw.lstrip().startswith("```"):
-            outside.append(True)
-            inside, any_fence = not inside, True
-        else:
-            outside.append(not inside)
-    return outside if any_fence else None
+        if "```" not in raw:
+            out.append((raw, False, False) if inside else ("", bool(raw.strip()), False))
+            continue
+        parts = raw.split("```")
+        kept, prose = [], False
+        for i, part in enumerate(parts):
+            if i:
+                inside = not inside
+                if inside and i == len(parts) - 1 and _INFO_STRING.fullmatch(part.strip()):
+                    continue  # ```txt
+            if not part.strip():
+                continue
+            if inside:
+                kept.append(part.strip())
+            else:
+                prose = True
+        out.append((" ".join(kept), prose, True))
+    return out
 
 
-def _read_fenced(lines: list[str], outside: list[bool]) -> tuple[ParseResult, list[CardRow]]:
-    """:func:`read` of the lines inside the code fences; the fence lines are decorations and the
-    prose around them is ignored, with one info note naming its lines."""
-    kept = [("" if out else raw) for raw, out in zip(lines, outside)]
-    inner = "\n".join(kept)
+def _read_fenced(lines: list[str], fenced: list[tuple[str, bool, bool]]) -> tuple[ParseResult, list[CardRow]]:
+    """:func:`read` of the text inside the code fences; lines that are only fences are decorations
+    and the prose around them is ignored, with one info note naming its lines (a line with list text
+    inside a fence is that text's line, whatever prose shares it)."""
+    inner = "\n".join(kept for kept, _prose, _fence in fenced)
     if _looks_like_json(inner):
         result, rows = _parse_json(inner)
     else:
-        result, rows = read("\n".join(kept))
+        result, rows = read(inner)
     prose = []
-    for n, (raw, out) in enumerate(zip(lines, outside), start=1):
-        if not out or not raw.strip():
+    for n, (kept, is_prose, fence) in enumerate(fenced, start=1):
+        if kept:
             continue
-        if raw.lstrip().startswith("```"):
-            result.decorations.append(n)
-        else:
+        if is_prose:
             prose.append(n)
+        elif fence:
+            result.decorations.append(n)
     result.decorations.sort()
     if prose:
         where = f"Line {prose[0]} is" if len(prose) == 1 else f"Lines {_ranges(prose)} are"
@@ -340,7 +377,10 @@ def _classify_line(raw: str) -> tuple:
     stripped = raw.strip()
     if _is_banner(stripped):
         return (_BANNER,)
-    labelled = _labelled(stripped) if _LABEL_START.match(stripped) else None
+    label_text = stripped
+    if len(stripped) > 4 and stripped[:2] in _BOLD and stripped[-2:] == stripped[:2]:
+        label_text = stripped[2:-2].strip()  # a Markdown bold header, "**Pokémon (12)**" (a Discord post)
+    labelled = _labelled(label_text) if _LABEL_START.match(label_text) else None
     if labelled is not None:
         label, folded, count = labelled
         if folded in _TOTAL_LABELS and count is not None:
@@ -372,11 +412,11 @@ def _common_card(raw: str) -> tuple | None:
     count, code, number = tokens[0], tokens[n - 2], tokens[n - 1]
     if not (0 < len(count) < 4 and count.isascii() and count.isdigit() and count[0] != "0"
             and 0 < len(number) < 5 and number.isascii() and number.isdigit()
-            and "" not in tokens and (raw.isprintable() or len(tokens) == len(raw.split()))
+            and "" not in tokens and (raw.isprintable() or tokens == raw.split())
             and _is_set_code(code)):
         return None
     name = raw[len(count) + 1:len(raw) - len(code) - len(number) - (5 if tag else 2)]
-    if not _ASCII_LETTER.search(name):
+    if not _ASCII_LETTER.search(name) or name[:2] in _TIMES_SP:  # "2 x Pidgeot ex ...": the long way
         return None
     return (_CARD, int(count), name, code.upper(), number, tag)
 
@@ -457,6 +497,11 @@ def _shorten(text: str, limit: int = 60) -> str:
 # many of them stay in the name; the name is then cut from the line as written.
 
 
+#: a times sign standing alone between the count and the name
+_TIMES = frozenset({"x", "X", "×"})
+_TIMES_SP = frozenset(t + " " for t in _TIMES)
+
+
 def _card_fields(raw: str) -> tuple | None:
     """Read ``raw`` as a card line: ``(_CARD, ...)``, ``(_BAD_COUNT, ...)`` for a bad count, or None."""
     tokens = raw.split()
@@ -475,6 +520,8 @@ def _card_fields(raw: str) -> tuple | None:
         if not (m and hi - lo > 1):
             return None
         count_text, hi = m.group(1), hi - 1
+    if hi - lo > 1 and tokens[lo] in _TIMES:  # "2 x Pidgeot ex OBF 164" (no card name starts with one)
+        lo += 1
     if lo >= hi:
         return None
     rest = tokens[lo:hi]
@@ -524,8 +571,8 @@ def _copies(digits: str) -> int | None:
 def _take_tag(tokens: list[str]) -> tuple[str | None, int]:
     """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC``, when a name is left: (tag, tokens kept)."""
     n = len(tokens)
-    if n > 1 and tokens[-1] == "PH":
-        return "PH", n - 1
+    if n > 1 and (tokens[-1] == "PH" or n > 3 and tokens[-1] == "ph" and _NUMBER.fullmatch(tokens[-2])):
+        return "PH", n - 1  # "ph" only after a number: a list typed in lower case ("nest ball svi 181 ph")
     if n > 2 and tokens[-2] in _DASHES and _TAG.fullmatch(tokens[-1]):
         return tokens[-1], n - 2
     return None, n
@@ -717,9 +764,12 @@ def _load_json(text: str) -> tuple[object, Problem | None]:
     except json.JSONDecodeError as err:
         message = (f"The deck starts with {text.lstrip()[:1]} but is not valid JSON: {err.msg} at line {err.lineno}, "
                    f"column {err.colno}.")
-    except (ValueError, RecursionError) as err:
-        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: "
-                   f"{_shorten(str(err) or type(err).__name__)}.")
+    except RecursionError:
+        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: its arrays and "
+                   "objects are nested too deeply to read (a deck nests a few levels).")
+    except ValueError:  # the only other: a whole number longer than Python converts
+        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: it has a number of "
+                   f"more than {sys.get_int_max_str_digits():,} digits.")
     return None, Problem("unparsed-line", message, lines=(1,))
 
 

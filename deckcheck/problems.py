@@ -248,7 +248,8 @@ class Report:
 
     def _summary(self, e: int, w: int) -> str:
         verdict = "Not valid" if e else "Valid"
-        parts = [f"{verdict} for {self.format_name} on {self.as_of}: {self.counts.total} cards"]
+        total = self.counts.total
+        parts = [f"{verdict} for {self.format_name} on {self.as_of}: {total} card{'s' if total != 1 else ''}"]
         if e:
             parts.append(f"{e} error{'s' if e != 1 else ''}")
         if w:

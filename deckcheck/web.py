@@ -32,7 +32,7 @@ from .deckview import (IMAGE_SIZE, FixError, ProblemView, apply_edits, deck_grou
 from .engine import check
 from .formats import default_formats
 from .odds import p_basic_in_opening_hand, percent
-from .parse import count_lines
+from .parse import measure_lines, over_line_limit
 from .problems import ERROR, INFO, WARNING
 from .render import ptcgl_export, section_counts
 
@@ -157,10 +157,10 @@ def check_limits(text: str) -> None:
     max_lines = current_app.config["MAX_DECKLIST_LINES"]
     if len(text.encode("utf-8")) > max_bytes:
         raise InputError(too_big_message(max_bytes), 413)
-    lines = count_lines(text)
+    lines, unit = measure_lines(text)
     if lines > max_lines:
-        raise InputError(f"This decklist has {lines:,} lines; this service checks at most {max_lines:,}. "
-                         "Paste only the list.", 413)
+        raise InputError(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most "
+                         f"{max_lines:,}. Paste only the list.", 413)
 
 
 def read_format(value: str | None) -> str:

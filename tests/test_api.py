@@ -159,7 +159,7 @@ ERROR_CASES = [
     # a JSON deck's card entries count as lines, however few lines it is written on (issue 13)
     ("decklist-json-too-many-entries", "POST", VALIDATE,
      ('{"cards": [' + ", ".join(['{"count": 1, "name": "Iono"}'] * 1001) + "]}").encode(), TEXT, 413, envelope(
-        "payload_too_large", "The decklist has 1,001 lines; the limit is 1,000 lines.",
+        "payload_too_large", "The decklist has 1,001 card entries (each counts as a line); the limit is 1,000 lines.",
         {"limit": 1000, "size": 1001, "unit": "lines"})),
     ("body-too-large", "POST", VALIDATE, b" " * 300_000, JSON, 413, envelope(
         "payload_too_large", "The request body is larger than the limit of 262,144 bytes.",

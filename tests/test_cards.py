@@ -229,3 +229,60 @@ def test_json_fragment_is_to_dict_encoded_once(db):
     assert written == b'{"card":' + orjson.dumps(card.to_dict()) + b"}"
     assert json.loads(written)["card"] == card.to_dict()
     assert card.json_fragment() is fragment
+
+
+@pytest.mark.parametrize(
+    ("set_code", "number", "card_id"),
+    [
+        # older promo codes and the number prefixes their printings carry (data/set-aliases.csv)
+        ("PR-HS", "1", "hgssp-HGSS01"),
+        ("PR-HS", "HGSS01", "hgssp-HGSS01"),
+        ("HSP", "25", "hgssp-HGSS25"),
+        ("PR-DPP", "1", "dpp-DP01"),
+        ("PR-DP", "56", "dpp-DP56"),
+        ("DPP", "DP56", "dpp-DP56"),
+        # pokemontcg.io set ids, which its deck JSON names cards by (sv3pt5-25)
+        ("sv1", "196", "sv01-196"),
+        ("sv3pt5", "25", "sv03.5-025"),
+        ("me2pt5", "109", "me02.5-109"),
+        ("zsv10pt5", "1", "sv10.5b-001"),
+        ("rsv10pt5", "86", "sv10.5w-086"),
+        ("swsh12pt5gg", "GG01", "swsh12.5gg-GG01"),
+        ("swsh45sv", "SV001", "swsh4.5sv-SV001"),
+        ("sm35", "45", "sm3.5-45"),
+        ("me5", "1", "me05-001"),
+        ("mep1", "1", "mep-001"),
+    ],
+)
+def test_older_promo_codes_and_pokemontcg_io_set_ids_are_known(db, set_code, number, card_id):
+    assert db.knows_set(set_code)
+    assert db.find(set_code, number).id == card_id
+
+
+@pytest.mark.parametrize(("name", "set_code", "number", "card_id"), [
+    ("Unit Energy GRW", "UPR", "137", "sm5-137"),
+    ("Unit Energy LPM", None, None, "sm5-138"),
+    ("Unit Energy FDY", "FLI", "118", "sm6-118"),
+    ("Blend Energy GRPD", "DRX", "117", "bw6-117"),
+    ("Blend Energy WLFM", None, None, "bw6-118"),
+])
+def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, set_code, number, card_id):
+    """PTCGO exports ``* 4 Unit Energy GRW UPR 137``: the same card as TCGdex's ``Unit Energy GrassFireWater``."""
+    res = db.resolve(line(name, set_code, number))
+    assert (res.card.id, res.name_differs) == (card_id, False)
+
+
+@pytest.mark.parametrize(("name", "set_code", "number", "method", "card_id"), [
+    # a wrong number in a set whose "Darkness Energy" is Special: that card, not the basic Energy
+    ("Darkness Energy", "N1", "105", "name-and-set", "neo1-104"),
+    ("Metal Energy", "N1", "20", "name-and-set", "neo1-19"),
+    ("Darkness Energy", "EX", "999", "name-and-set", "ecard1-158"),
+    # a set whose card of that name is basic: the basic Energy by type (a printing missed: "name");
+    # no set: the basic Energy by type
+    ("Darkness Energy", "SVE", "99", "name", "mee-007"),
+    ("Darkness Energy", "BLW", "999", "name", "mee-007"),
+    ("Darkness Energy", None, "7", "basic-energy", "mee-007"),
+])
+def test_a_special_energy_named_like_a_basic_type_is_found_in_its_set(db, name, set_code, number, method, card_id):
+    res = db.resolve(line(name, set_code, number))
+    assert (res.method, res.card.id) == (method, card_id)

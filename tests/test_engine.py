@@ -301,3 +301,8 @@ def test_a_format_keeps_line_memos_for_few_dates():
     assert len(fmt._lines) <= 4 and fmt.line_memo(db, dates[-1]) is memos[-1]
     for on in dates:
         assert deckcheck.check("4 Iono PAL 185", fmt, on).lines[0].legal is (on < dt.date(2026, 4, 10))
+
+
+def test_summary_of_one_card_says_card():
+    report = deckcheck.check("1 Ultra Ball MEG 131", "standard", "2026-05-01")
+    assert report.summary == "Not valid for Standard on 2026-05-01: 1 card, 2 errors."

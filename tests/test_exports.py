@@ -82,6 +82,27 @@ def test_a_code_fence_without_prose_says_nothing_and_json_inside_is_read():
     assert [c.line for c in parse("list:\n```\n4 Iono PAL 185\n2 Arven SVI 166").cards] == [3, 4]
 
 
+@pytest.mark.parametrize("text, cards, decorations, notes", [
+    # Discord lets a fence share its line with the list: the text inside is the list
+    ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5\n```", [(1, 4), (2, 56)], [3], []),
+    ("```\n4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(2, 4), (3, 56)], [1], []),
+    ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(1, 4), (2, 56)], [], []),
+    ("```4 Dreepy TWM 128```", [(1, 4)], [], []),
+    ("my list ```\n4 Dreepy TWM 128\n```", [(2, 4)], [3],
+     ["Line 1 is outside the code block and was ignored as prose."]),
+    # one word after an opening fence is the block's language; after a closing one, prose
+    ("```txt\n4 Dreepy TWM 128\n```thanks", [(2, 4)], [1],
+     ["Line 3 is outside the code block and was ignored as prose."]),
+])
+def test_a_fence_may_share_its_line_with_the_list(text, cards, decorations, notes):
+    """A line with list text inside a fence was dropped whole as a fence line ("```4 Dreepy TWM 128"),
+    or read with the fence in its name ("56 Basic {P} Energy SVE 5```": an unknown card)."""
+    result = parse(text)
+    assert [(c.line, c.count) for c in result.cards] == cards
+    assert result.decorations == decorations and [p.message for p in result.problems] == notes
+    assert all(c.name in ("Dreepy", "Basic {P} Energy") for c in result.cards)
+
+
 def test_prose_lines_are_named_as_ranges():
     text = "hi\nthere\nfriends\n```\n4 Iono PAL 185\n```\nbye\n\n:)"
     assert [p.message for p in parse(text).problems] == [
@@ -107,7 +128,8 @@ def test_json_entries_count_toward_the_line_limit():
 # -- properties -------------------------------------------------------------------
 
 
-_line = st.one_of(st.sampled_from(["```", "```text", "4 Iono PAL 185", "Trainer: 4", "hello there", "", "  ",
+_line = st.one_of(st.sampled_from(["```", "```text", "```4 Iono PAL 185", "2 Arven SVI 166```", "hi ``` there",
+                                   "4 Iono PAL 185", "Trainer: 4", "hello there", "", "  ",
                                    "* 2 Arven SVI 166", "Total Cards: 60", "{", "4 Gible asc 109"]),
                   st.text(max_size=20).filter(lambda t: "\n" not in t and "\r" not in t))
 
@@ -164,3 +186,17 @@ def test_pokemontcg_io_card_objects_give_their_set_code():
     assert [(c.name, c.set_code, c.number) for c in result.cards] == [("Charizard", "BS", "4"),
                                                                        ("Charmeleon", "BASE1", "24")]
     assert [ln.card.id for ln in check(result, "unlimited", ON).lines] == ["base1-4", "base1-24"]
+
+
+def test_pokemontcg_io_deck_of_current_sets_resolves_by_its_card_ids():
+    """pokemontcg.io's set ids differ from TCGdex's for most sets since Sword & Shield (sv1, sv3pt5,
+    me2pt5...): each is in data/set-aliases.csv, so no line is an unknown set."""
+    ids = [("sv3pt5-25", 4), ("sv1-196", 4), ("me1-131", 4), ("me2pt5-109", 4), ("zsv10pt5-1", 4),
+           ("sv4pt5-91", 4), ("sv8pt5-101", 4), ("sv6pt5-38", 1), ("swsh12pt5gg-GG01", 1), ("sve-5", 30)]
+    deck = [{"id": "d-1", "name": "pokemontcg.io", "cards": [{"id": i, "name": "?", "count": n} for i, n in ids]}]
+    report = check(json.dumps(deck), "unlimited", ON)
+    assert report.counts.total == 60 and report.counts.unknown == 0
+    assert [ln.card.id for ln in report.lines] == [
+        "sv03.5-025", "sv01-196", "me01-131", "me02.5-109", "sv10.5b-001", "sv04.5-091", "sv08.5-101",
+        "sv06.5-038", "swsh12.5gg-GG01", "sve-005"]
+    assert "unknown-set" not in {p.rule for p in report.problems}

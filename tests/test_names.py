@@ -37,6 +37,18 @@ SAME = [
     ("Nest\u00a0Ball", "Nest Ball"),
     ("Ne\u0301st Ball", "Nest Ball"),  # a combining mark
     ("Challenge!", "Challenge"),  # attached punctuation is not the Unown mark
+    ("Magnezone Prime", "Magnezone"),  # the HGSS Prime label
+    # the gender signs typed as letters or words
+    ("Nidoran F", "Nidoran♀"),
+    ("Team Rocket's Nidoran (M)", "Team Rocket's Nidoran♂"),
+    ("Nidoran Female", "Nidoran ♀"),
+    # PTCGO writes a Unit or Blend Energy's types as letters, TCGdex as words, PTCGL-style as symbols
+    ("Unit Energy GRW", "Unit Energy GrassFireWater"),
+    ("Unit Energy {G}{R}{W}", "Unit Energy GrassFireWater"),
+    ("Unit Energy FDY", "Unit Energy FightingDarknessFairy"),
+    ("Unit Energy LPM", "Unit Energy LightningPsychicMetal"),
+    ("Blend Energy GRPD", "Blend Energy Grass Fire Psychic Darkness"),
+    ("Blend Energy WLFM", "Blend Energy Water Lightning Fighting Metal"),
 ]
 
 DIFFERENT = [
@@ -72,6 +84,11 @@ DIFFERENT = [
     ("PokéDex (HANDY909)", "Pokédex"),
     ("Ancient Technical Machine [Ice]", "Ancient Technical Machine [Rock]"),
     ("Poké Blower +", "Poké Blower"),
+    ("Nidoran F", "Nidoran M"),
+    ("Nidoran F", "Nidoran"),
+    ("Unit Energy GRW", "Unit Energy LPM"),
+    ("Blend Energy GRPD", "Blend Energy WLFM"),
+    ("Unit Energy GRW", "Blend Energy GRW"),
 ]
 
 
@@ -198,3 +215,18 @@ def test_a_bracketed_name_part_reads_as_part_of_the_name():
     report = deckcheck.check("1 Unown [A]", "unlimited", "2026-05-01")
     assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [
         'Line 1: "Unown [A]" has no set code, so it was matched by name to Unown A (DP 65).']
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("1 EXP. ALL", 'Line 1: "EXP. ALL" has no set code, so it was matched by name to EXP. ALL (RG 91).'),
+    ("4 Unit Energy LPM", 'Line 1: "Unit Energy LPM" has no set code, so it was matched by name to '
+                          "Unit Energy LightningPsychicMetal (UPR 138)."),
+])
+def test_a_name_part_read_as_a_set_code_is_quoted_as_written(line, message):
+    """The last word of a name that looks like a set code is quoted as the list writes it, without
+    the brackets of ``Unown [A]`` ("EXP. [ALL]" before)."""
+    import deckcheck
+
+    report = deckcheck.check(line, "unlimited", "2026-05-01")
+    assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [message]
+    assert [p.rule for p in report.problems if p.rule == "unknown-set"] == []

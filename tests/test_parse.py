@@ -179,6 +179,17 @@ LINES = [
     ("Iono PAL 185 x4", (4, "Iono", "PAL", "185", None)),
     ("004 Iono", (4, "Iono", None, None, None)),
     ("999 Iono", (999, "Iono", None, None, None)),
+    # a quoted line (Discord, Markdown)
+    ("> 4 Dreepy TWM 128", (4, "Dreepy", "TWM", "128", None)),
+    # a times sign standing alone after the count (hand-written lists); no card name starts with one
+    ("2 x Pidgeot ex OBF 164", (2, "Pidgeot ex", "OBF", "164", None)),
+    ("4 X Nest Ball", (4, "Nest Ball", None, None, None)),
+    ("4 × Nest Ball", (4, "Nest Ball", None, None, None)),
+    ("* 4 x Ultra Ball FLF 99", (4, "Ultra Ball", "FLF", "99", None)),
+    ("4 x", (4, "x", None, None, None)),
+    # a list typed in lower case: "ph" is the PTCGL tag only after a number
+    ("4 nest ball svi 181 ph", (4, "nest ball", "SVI", "181", "PH")),
+    ("4 Nest Ball ph", (4, "Nest Ball ph", None, None, None)),
     # set in parentheses or brackets, set without a number
     ("4 Nest Ball (SVI 181)", (4, "Nest Ball", "SVI", "181", None)),
     ("3 Dunsparce (PAL)", (3, "Dunsparce", "PAL", None, None)),
@@ -248,6 +259,10 @@ HEADERS = [
     ("Trainer:", "trainer", "Trainer", None),
     ("Energy", "energy", "Energy", None),
     ("  Pokémon: 14  ", "pokemon", "Pokémon", 14),
+    # Markdown bold around the header (a Discord post)
+    ("**Pokémon (12)**", "pokemon", "Pokémon", 12),
+    ("__Trainer: 4__", "trainer", "Trainer", 4),
+    ("**Energy**", "energy", "Energy", None),
 ]
 
 
@@ -267,6 +282,7 @@ TOTALS = [
     "Cartas totales: 60",
     "Total Cards - 60",
     "Total: 60",
+    "**Total Cards: 60**",
 ]
 
 
@@ -363,16 +379,22 @@ def test_invalid_json_is_one_problem() -> None:
 
 
 @pytest.mark.parametrize(
-    "text, start",
+    "text, message",
     [
-        ('{"cards": ' + "[" * 100_000, "The deck starts with { but could not be read as JSON: maximum recursion"),
-        ('{"cards": [{"count": ' + "9" * 5000 + "}]}", "The deck starts with { but could not be read as JSON: Exceeds"),
+        ('{"cards": ' + "[" * 100_000, ("The deck starts with { but could not be read as JSON: its arrays and "
+                                         "objects are nested too deeply to read (a deck nests a few levels).")),
+        ("[" * 30_000 + "]" * 30_000, ("The deck starts with [ but could not be read as JSON: its arrays and "
+                                        "objects are nested too deeply to read (a deck nests a few levels).")),
+        ('{"cards": [{"count": ' + "9" * 5000 + "}]}", ("The deck starts with { but could not be read as JSON: "
+                                                         "it has a number of more than 4,300 digits.")),
     ],
-    ids=["deep", "huge-int"],
+    ids=["deep", "deep-closed", "huge-int"],
 )
-def test_unreadable_json(text: str, start: str) -> None:
+def test_unreadable_json(text: str, message: str) -> None:
+    """Precise messages, no Python internals cut mid-word (they read "maximum recursion depth exceeded
+    while decoding a JSON arra…." before)."""
     result = parse(text)
-    assert [p.lines for p in result.problems] == [(1,)] and result.problems[0].message.startswith(start)
+    assert [(p.rule, p.lines, p.message) for p in result.problems] == [("unparsed-line", (1,), message)]
 
 
 @pytest.mark.parametrize("text", ['{"cards": {"count": 4}}', '{"main": [{"qty": 4, "card": "Iono"}]}', "[]",
@@ -617,3 +639,17 @@ def test_fast_path_never_changes_a_reading(count: str, tokens: list[str], tail: 
     assert parse_module._classify_line(line) == general
     fast = parse_module._common_card(line)
     assert fast is None or fast == general
+
+
+@pytest.mark.parametrize("text, measured", [
+    ("", (0, "lines")),
+    ("1 Iono\n" * 3, (3, "lines")),
+    (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 5}), (5, "card entries")),
+    (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 2}, indent=2), (12, "lines")),
+    ("[not json", (1, "lines")),
+])
+def test_measure_lines_says_what_it_counted(text, measured):
+    """A limit message names card entries when a JSON deck's entries are what went over (1,001 entries
+    on one line were "1,001 lines")."""
+    assert parse_module.measure_lines(text) == measured
+    assert parse_module.count_lines(text) == measured[0]

@@ -410,6 +410,19 @@ def test_owner_names_count_for_evolution():
     assert_legal(deck("4 Iono's Tadbulb JTG 52", "3 Iono's Bellibolt ex JTG 53"), "standard", MAY)
 
 
+def test_owner_hint_either_way():
+    """The other way round too (Iono's Tadbulb in the deck, a Bellibolt needs Tadbulb); each gap's hint
+    is looked up, not found by a pass over the deck per gap (1,000 lines with 700 gaps took 0.5 s)."""
+    problems = assert_problems(deck("4 Iono's Tadbulb JTG 52", "1 Nidoran♀ MEW 29", "2 Bellibolt TWM 74",
+                                    "2 Team Rocket's Nidorina DRI 115"), "unlimited", MAY, ["evolution-gap"] * 2).problems
+    assert sorted((p.lines, p.hint) for p in problems if p.rule == "evolution-gap") == [
+        ((3,), "Iono's Tadbulb is a different Pokémon from Tadbulb: an owner's or form name is part of a Pokémon's "
+               "name."),
+        ((4,), "Nidoran♀ is a different Pokémon from Team Rocket's Nidoran♀: an owner's or form name is part of a "
+               "Pokémon's name."),
+    ]
+
+
 # -- Gym Leader Challenge ----------------------------------------------------------------
 
 LIGHTNING = "Basic {L} Energy SVE 4"
