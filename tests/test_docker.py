@@ -84,7 +84,7 @@ def test_healthcheck_probes_healthz_on_that_port():
     assert re.search(r"--timeout=\d+s", check) and re.search(r"--interval=\d+s", check)
 
 
-@pytest.mark.parametrize("path", ["pyproject.toml", "README.md", "gunicorn.conf.py", "deckcheck",
+@pytest.mark.parametrize("path", ["pyproject.toml", "README.md", "deckcheck/gunicorn_conf.py", "deckcheck",
                                   "data", "data/cards.json.gz", "data/formats/standard.toml",
                                   "deckcheck/templates/apidocs/reference.html"])
 def test_build_context_keeps_what_the_image_needs(path):
