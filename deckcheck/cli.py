@@ -361,7 +361,27 @@ def cards_cmd(ctx: click.Context, query: tuple[str, ...], as_of, limit: int, as_
 
 # -- db --------------------------------------------------------------------------
 
-@cli.group()
+class _LazyGroup(click.Group):
+    """A group whose commands in ``lazy`` (name -> "module:attribute") are imported when first used:
+    ``db sync`` brings requests and marshmallow, which ``deckcheck check`` and ``--version`` never need."""
+
+    def __init__(self, *args, lazy: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy and name not in self.commands:
+            import importlib
+
+            module, attribute = self.lazy[name].split(":")
+            self.add_command(getattr(importlib.import_module(module, __package__), attribute), name)
+        return super().get_command(ctx, name)
+
+
+@cli.group(cls=_LazyGroup, lazy={"sync": ".sync:sync_command"})
 def db() -> None:
     """Build and inspect the card database."""
 
@@ -381,10 +401,6 @@ def db_build(source: str, output: str | None) -> None:
     _build.write_database(db_dict, target)
     meta = db_dict["meta"]
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
-
-
-from .sync import sync_command  # noqa: E402
-db.add_command(sync_command, "sync")
 
 
 from .serve import serve  # noqa: E402

@@ -107,7 +107,8 @@ def test_the_package_without_extras_needs_no_server_stack():
 
 
 def test_the_command_line_never_imports_flask():
-    """`deckcheck check` and `--version` run without Flask even where it is installed (as here)."""
+    """`deckcheck check` and `--version` run without Flask even where it is installed (as here), and without
+    what only `db sync` needs (requests, marshmallow: imported when that command runs)."""
     code = ("import sys\n"
             "from deckcheck.cli import main\n"
             "for argv in (['--version'], ['check', '--as-of', '2026-05-01', sys.argv[1]], ['serve', '--help']):\n"
@@ -115,7 +116,8 @@ def test_the_command_line_never_imports_flask():
             "        main(argv)\n"
             "    except SystemExit:\n"
             "        pass\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'werkzeug', 'gunicorn', 'nacl')))\n")
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'gunicorn', 'nacl', "
+            "'requests', 'marshmallow'}))\n")
     done = subprocess.run([sys.executable, "-c", code, str(DECK)], capture_output=True, text=True, timeout=120,
                           check=True)
     assert done.stdout.splitlines()[-1] == "[]"
@@ -148,11 +150,13 @@ def run(argv: list, **kwargs) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> dict[str, Path]:
-    """The wheel and the sdist, built from this checkout (no build isolation: the test extra has the backend)."""
+    """The sdist built from this checkout, and the wheel built from the sdist (as `python -m build` does by
+    default: no stale build/ folder of the checkout can leak into the wheel). No build isolation: the
+    test extra has the build backend, so this needs no download."""
     out = tmp_path_factory.mktemp("dist")
     env = clean_env()
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # set, setuptools warns that it does not byte-compile
-    done = run([sys.executable, "-m", "build", "--no-isolation", "--wheel", "--sdist", "--outdir", out, ROOT], env=env)
+    done = run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT], env=env)
     built = {path.suffix: path for path in out.iterdir()}
     return {"wheel": built[".whl"], "sdist": built[".gz"], "log": done.stdout + done.stderr}
 
