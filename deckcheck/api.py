@@ -7,6 +7,7 @@ from those declarations.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import orjson
@@ -230,7 +231,7 @@ def validate():
     check_limits(text)
     fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
     as_of = body.get("as_of") or query.get("as_of")
-    report = check(text, fmt, as_of)
+    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"])
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself. Card lines go in
     # as JSON encoded once per line text (format and date), but for the line number.
@@ -296,7 +297,8 @@ def healthz():
 @ops.alt_response(503, schema=ErrorSchema, description="The card database could not be loaded.")
 def readyz():
     """Readiness: the card database is loaded"""
-    return {"status": "ready", "database": cards.get_db().info()}
+    db = cards.get_db()
+    return {"status": "ready", "database": db.info(), "database_age_days": db.age_days(dt.date.today())}
 
 
 def init_app(app: Flask) -> None:

@@ -69,12 +69,16 @@ def create_app(config: dict | None = None) -> Flask:
         DISCORD_PUBLIC_KEY=None,  # hex; None: /api/v1/discord/interactions answers 503
         DISCORD_RATELIMIT="10 per minute",  # checks per Discord user
         DISCORD_MAX_AGE=300,  # seconds a signed Discord request stays acceptable
+        MAX_DB_AGE=None,  # days; a check warns (stale-database) when the newest set is older than this
     )
     app.config.from_prefixed_env("DECKCHECK")
     if config:
         app.config.update(config)
     if app.config.get("MAX_CONTENT_LENGTH") is None:
         app.config["MAX_CONTENT_LENGTH"] = BODY_ALLOWANCE * app.config["MAX_DECKLIST_BYTES"]
+    max_age = app.config["MAX_DB_AGE"]
+    if max_age is not None and (not isinstance(max_age, int) or isinstance(max_age, bool) or max_age < 0):
+        raise ValueError(f"MAX_DB_AGE (DECKCHECK_MAX_DB_AGE) must be a whole number of days >= 0, not {max_age!r}")
     formats = default_formats()  # a broken format file fails here, at start-up
     if app.config["DEFAULT_FORMAT"] not in formats:
         raise FormatError(f"DEFAULT_FORMAT {app.config['DEFAULT_FORMAT']!r} is not a format "

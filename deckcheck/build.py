@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
+from . import nameaudit
 from .names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
 
 #: the columns of one card row in the shipped database, in order
@@ -234,6 +235,7 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
             pending_text.append((row, card))
     _borrow_fingerprints(rows, pending_text)
     _apply_exceptions(rows, sets_by_code, directory)
+    audit_names(rows, directory)
     out_sets = [
         {
             "id": s["id"], "name": s["name"], "series": s.get("series_id"), "code": s.get("ptcgl_code"),
@@ -252,11 +254,34 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
             },
             "cards": len(rows),
             "sets": len(out_sets),
+            "newest_set": newest_set(out_sets, rows),
         },
         "fields": list(FIELDS),
         "sets": out_sets,
         "cards": rows,
     }
+
+
+def audit_names(rows: list[list], directory: Path | None = None) -> None:
+    """Fail on any two printed names the name key merges without a reviewed row
+    (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.nameaudit`)."""
+    try:
+        nameaudit.check(((r[1], r[2]) for r in rows), read_table("name-merges.csv", directory),
+                        read_table("name-parts.csv", directory))
+    except nameaudit.NameAuditError as exc:
+        raise BuildError(str(exc)) from exc
+
+
+def newest_set(sets: list[dict], rows: list[list]) -> dict | None:
+    """The latest-released set that has cards, as the database's meta records it
+    (``{"id", "name", "code", "release"}``); an announced set with no cards does not count.
+    :meth:`deckcheck.cards.CardDB.newest_set` picks the same set when it loads the file."""
+    with_cards = {row[7] for row in rows}
+    dated = [s for s in sets if s.get("release") and s["id"] in with_cards]
+    if not dated:
+        return None
+    s = max(dated, key=lambda s: (s["release"], s.get("official_count") or 0, s["id"]))
+    return {"id": s["id"], "name": s["name"], "code": s.get("code"), "release": s["release"]}
 
 
 def _check_records(sets: list[dict], cards: list[dict]) -> None:

@@ -7,6 +7,7 @@ printing) -> unresolved with "did you mean" suggestions.
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import gzip
 import hashlib
@@ -196,21 +197,55 @@ class CardDB:
     #: the engine's card lines resolved without a format (engine.LineFacts), on the database
     #: object for the same reason
     _lines: dict = field(default_factory=dict, repr=False, compare=False)
+    #: (name, limit) -> what :meth:`suggest` found, bounded like the memo above
+    _suggested: dict[tuple, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    #: the longest name key (how long a query can be and still be close to a name)
+    _longest_name: int = 0
     #: what :meth:`info` answers, made on its first call
     _info: dict | None = field(default=None, repr=False, compare=False)
+    #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
+    _newest: CardSet | None = field(default=None, repr=False, compare=False)
+    #: every set id, upper-cased (:meth:`knows_set`)
+    _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     def info(self) -> dict:
-        """What a report says about the database it used (a new dict each call)."""
+        """What a report says about the database it used (a new dict each call): its version,
+        build time, sources' versions, size and newest set (``/readyz``, ``db status``, metrics)."""
         info = self._info
         if info is None:  # the database never changes: made once, copied for each report
+            newest = self.newest_set()
             info = self._info = {
                 "version": self.version,
                 "built_at": self.meta.get("built_at"),
                 "sources": self.meta.get("sources", {}),
                 "cards": len(self.cards),
                 "sets": len(self.sets),
+                "newest_set": newest_set_info(newest) if newest else None,
             }
         return info.copy()
+
+    def newest_set(self) -> CardSet | None:
+        """The set with the latest release date that has cards in this database (None when empty).
+
+        The database knows nothing released after it: a decklist naming a newer set is the
+        sign that the database, not the list, is out of date.
+        """
+        return self._newest
+
+    def knows_set(self, code: str) -> bool:
+        """Is ``code`` (any case) a set this database knows: a set's own code, one of its
+        aliases, a row of ``data/set-aliases.csv`` (including the ``by-name`` and ``energy``
+        pseudo sets) or a set id (``me05``)? The one place that decides whether a line's set
+        is unknown."""
+        key = code.upper()
+        return key in self._by_code or key in self._aliases or key in self._set_ids
+
+    def age_days(self, on) -> int | None:
+        """Days from the newest set's release to ``on`` (a date); None when that is not known."""
+        newest = self._newest
+        if newest is None or not newest.release:
+            return None
+        return (on - dt.date.fromisoformat(newest.release)).days
 
     # -- lookups -------------------------------------------------------------
 
@@ -252,9 +287,22 @@ class CardDB:
         return self._basic_energy.get(energy_type)
 
     def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
-        """Up to ``limit`` card names close to ``name`` (rapidfuzz)."""
+        """Up to ``limit`` card names close to ``name`` (rapidfuzz; memoised for short names)."""
+        memo = self._suggested
+        hit = memo.get((name, limit))
+        if hit is None:
+            hit = self._suggest(name, limit)
+            if len(name) <= MEMO_MAX_LEN:
+                if len(memo) >= RESOLVE_MEMO_SIZE:
+                    memo.clear()
+                memo[(name, limit)] = hit
+        return hit
+
+    def _suggest(self, name: str, limit: int) -> tuple[str, ...]:
         query = lookup_key(name)
-        if not query:
+        # QRatio is at most 200*m/(n+m) for lengths n > m, under the cutoff of 60 once n > 7m/3:
+        # a query that long cannot match any name, and is not compared with 4,500 of them
+        if not query or 3 * len(query) > 7 * self._longest_name:
             return ()
         hits = process.extract(query, self._names, scorer=fuzz.QRatio, limit=limit * 3, score_cutoff=60)
         seen, out = set(), []
@@ -279,7 +327,8 @@ class CardDB:
             return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]
         prefixed = [k for k in self._names if k.startswith(key) and k != key]
-        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
+        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)
+                 ] if 3 * len(key) <= 7 * self._longest_name else []  # see _suggest
         for k in prefixed[:limit] + fuzzy:
             out.extend(c for c in self._by_name[k] if keep(c))
             if len(out) >= limit:
@@ -297,11 +346,14 @@ class CardDB:
         """Match one parsed card line to a printing; never raises (see :meth:`resolve_parts`)."""
         return self.resolve_parts(line.name, line.set_code, line.number)
 
-    def resolve_parts(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+    def resolve_parts(self, name: str, set_code: str | None, number: str | None,
+                      suggest: bool = True) -> Resolution:
         """Match a card line's name, set code and number to a printing; never raises.
 
         Only these matter, so answers are memoised on them (at most
-        :data:`RESOLVE_MEMO_SIZE`, in this database object only).
+        :data:`RESOLVE_MEMO_SIZE`, in this database object only). An unresolved answer gets
+        suggestions from :meth:`suggest` unless ``suggest`` is false (the engine asks for them
+        itself, for a bounded number of names per deck).
         """
         key = (name, set_code, number)
         memo = self._memo
@@ -312,6 +364,12 @@ class CardDB:
                 if len(memo) >= RESOLVE_MEMO_SIZE:
                     memo.clear()
                 memo[key] = hit
+        if suggest and hit.card is None and not hit.suggestions:
+            found = self.suggest(name)
+            if found:
+                hit = Resolution(None, hit.method, found)
+                if key in memo:
+                    memo[key] = hit
         return hit
 
     def resolution_memo(self) -> dict[tuple, Resolution]:
@@ -325,8 +383,9 @@ class CardDB:
         return self._lines
 
     def clear_memo(self) -> None:
-        """Forget the memoised resolutions and lines (benchmarks use it to time cold lookups)."""
+        """Forget the memoised resolutions, suggestions and lines (benchmarks use it to time cold lookups)."""
         self._memo.clear()
+        self._suggested.clear()
         self._lines.clear()
 
     def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
@@ -343,6 +402,12 @@ class CardDB:
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             return Resolution(self.basic_energy(energy), "basic-energy")
+        if code and not number:
+            # "Unown [A]", "Ancient Technical Machine [Rock]": the bracket the parser took for a set
+            # code is part of a printed name
+            bracketed = self.by_name(f"{name} [{set_code}]")
+            if bracketed:
+                return Resolution(bracketed[0], "name")
         named = self.by_name(name)
         if named and code and (alias is None or alias.action == "lookup"):
             in_set = set(self.sets_for_code(code))
@@ -351,7 +416,7 @@ class CardDB:
                     return Resolution(card, "name-and-set")
         if named:
             return Resolution(named[0], "name")
-        return Resolution(None, "unresolved", self.suggest(name))
+        return Resolution(None, "unresolved")
 
 
 def _alias_numbers(number: str, alias: _Alias) -> list[str]:
@@ -444,13 +509,28 @@ def _index(db: CardDB, directory: Path | None) -> None:
         else:
             found.append(entry)
     db._by_number = {k: tuple(v) for k, v in by_number.items()}
+    db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
+    db._set_ids = frozenset(sid.upper() for sid in db.sets)
     db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
     db._names = list(db._by_name)
+    db._longest_name = max(map(len, db._names), default=0)
     energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]
     for card in sorted(energies, key=lambda c: (c.release, c.id)):
         t = basic_energy_type(card.name)
         if t:
             db._basic_energy[t] = card  # ends on the newest printing of each type
+
+
+def newest_of(sets, with_cards: set[str]) -> CardSet | None:
+    """The latest-released of ``sets`` whose id is in ``with_cards`` (an announced set with no
+    cards yet does not count); ties go to the set with the larger official count, then the id."""
+    dated = [s for s in sets if s.release and s.id in with_cards]
+    return max(dated, key=lambda s: (s.release, s.official_count or 0, s.id)) if dated else None
+
+
+def newest_set_info(s: CardSet) -> dict:
+    """A set as the database's facts name it: ``{"id", "name", "code", "release"}``."""
+    return {"id": s.id, "name": s.name, "code": s.code, "release": s.release}
 
 
 def _neg_date(iso: str) -> int:

@@ -173,7 +173,8 @@ def _unchecked(problem: Problem, fmt: Format, on: dt.date, db: CardDB) -> Report
                   counts=Counts(), database=db.info())
 
 
-def _check_one(path: str, cfg: _config.Config, format_: str | None, as_of: dt.date | None, db: CardDB) -> Report:
+def _check_one(path: str, cfg: _config.Config, format_: str | None, as_of: dt.date | None, db: CardDB,
+               max_db_age: int | None = None) -> Report:
     """Command-line options win over the file's overrides, which win over its defaults."""
     cfg_format, cfg_as_of = cfg.settings_for(None if path == STDIN else path)
     fmt = _formats()[format_ or cfg_format or "standard"]
@@ -181,7 +182,7 @@ def _check_one(path: str, cfg: _config.Config, format_: str | None, as_of: dt.da
     text, problem = _read(path)
     if problem is not None:
         return _unchecked(problem, fmt, on, db)
-    return _check(text, fmt, on, db=db)
+    return _check(text, fmt, on, db=db, max_db_age=max_db_age)
 
 
 def show_progress(count: int, quiet: bool, stream) -> bool:
@@ -218,9 +219,12 @@ def _colour(no_color: bool) -> bool:
 @click.option("--no-color", is_flag=True, help="No colours in text output (also when NO_COLOR is set).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Settings file to use instead of looking for deckcheck.toml or pyproject.toml.")
+@click.option("--max-db-age", type=click.IntRange(min=0), metavar="DAYS", default=None,
+              help="Warn (stale-database) when the card database's newest set is more than DAYS days older "
+                   "than the check's date (default: the configuration's, else no limit).")
 @click.pass_context
 def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on, exit_zero, quiet, no_color,
-              config_path) -> None:
+              config_path, max_db_age) -> None:
     """Check decklists: files, folders (searched for *.txt and *.json) or - for stdin.
 
     Exit status: 0 every deck passed, 1 at least one deck failed, 2 usage
@@ -233,8 +237,9 @@ def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on,
         click.echo("warning: no decklists found (looked for " + ", ".join(p.glob for p in cfg.include) + ")",
                    err=True)
     fail_on = fail_on or cfg.fail_on or "error"
+    max_age = max_db_age if max_db_age is not None else cfg.max_db_age
     with _progress(files, quiet) as items:
-        results = [(_shown(path), _check_one(path, cfg, format_, as_of, db)) for path in items]
+        results = [(_shown(path), _check_one(path, cfg, format_, as_of, db, max_age)) for path in items]
     colour = output_format == "text" and _colour(no_color)
     click.echo(render(output_format, results, Options(fail_on, not quiet, colour)), nl=False, color=colour)
     failed = any(fails(report, fail_on) for _, report in results)
@@ -282,7 +287,13 @@ def fmt_cmd(file: str, write: bool) -> None:
     if write and parsed.source == "json":
         raise click.UsageError(f"{shown} is a JSON deck; --write only rewrites text lists "
                                "(run fmt without --write to convert it).")
-    out = ptcgl_export(_check(parsed, "unlimited", db=db))  # resolution does not depend on the format
+    report = _check(parsed, "unlimited", db=db)  # resolution does not depend on the format
+    out = ptcgl_export(report)
+    for p in sorted(report.problems, key=lambda p: p.line or 0):
+        if p.rule == "unknown-set":
+            code = next((ln.set_code for ln in report.lines if ln.line == p.line), "")
+            click.echo(f"warning: {shown}: line {p.line} kept as written (the card database knows no set {code}; "
+                       "deckcheck db sync updates it).", err=True)
     dropped = sorted({n for p in parsed.problems for n in p.lines})
     if dropped:
         which = f"line{'s' if len(dropped) > 1 else ''} {', '.join(map(str, dropped))}"
@@ -401,6 +412,45 @@ def db_build(source: str, output: str | None) -> None:
     _build.write_database(db_dict, target)
     meta = db_dict["meta"]
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
+
+
+@db.command("status")
+@click.option("--json", "as_json", is_flag=True, help="The facts as JSON (the report's database object).")
+@click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option,
+              help="Say how old the newest set is on this date (default: today).")
+def db_status(as_json: bool, as_of: dt.date | None) -> None:
+    """Which card database is in use, when it was built, from what, and its newest set."""
+    db = _database()
+    info = db.info()
+    info["path"] = db.path
+    on = as_of or dt.date.today()
+    info["age_days"] = db.age_days(on)
+    if as_json:
+        click.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        return
+    for line in status_lines(info, on):
+        click.echo(line)
+
+
+def status_lines(info: dict, on: dt.date) -> list[str]:
+    """``deckcheck db status`` in text: the file, version, build time, sources, size, newest set."""
+    newest = info.get("newest_set")
+    sources = info.get("sources") or {}
+    if newest:
+        age = info.get("age_days")
+        when = f", {age} days before {on.isoformat()}" if age is not None and age >= 0 else ""
+        newest_line = f"{newest['name']} ({newest.get('code') or newest['id']}), released {newest['release']}{when}"
+    else:
+        newest_line = "none (the database has no dated set with cards)"
+    return [
+        f"File:       {info.get('path') or '-'}",
+        f"Version:    {info['version']}",
+        f"Built:      {info.get('built_at') or 'unknown'}",
+        "Sources:    " + (", ".join(f"{k} {v or '-'}" for k, v in sources.items()) or "unknown"),
+        f"Cards:      {info['cards']} in {info['sets']} sets",
+        f"Newest set: {newest_line}",
+        'Update:     deckcheck db sync (or a newer release of deckcheck)',
+    ]
 
 
 from .serve import serve  # noqa: E402

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable
 
 FILES = ("deckcheck.toml", "pyproject.toml")
-KEYS = ("as-of", "exclude", "fail-on", "format", "include", "overrides")
+KEYS = ("as-of", "exclude", "fail-on", "format", "include", "max-db-age", "overrides")
 OVERRIDE_KEYS = ("as-of", "format")
 DEFAULT_INCLUDE = ("*.txt", "*.json")
 FAIL_ON = ("error", "warning")
@@ -115,6 +115,8 @@ class Config:
     include: tuple[Pattern, ...] = tuple(Pattern.of(g) for g in DEFAULT_INCLUDE)
     exclude: tuple[Pattern, ...] = ()
     overrides: tuple[Override, ...] = ()
+    #: days the card database's newest set may be older than a check's date (None: no limit)
+    max_db_age: int | None = None
 
     def relative(self, path: str | os.PathLike) -> str | None:
         """``path`` relative to :attr:`root` with ``/`` separators, or None when it lies outside."""
@@ -225,9 +227,14 @@ class _Checker:
         overrides = table.get("overrides", {})
         if not isinstance(overrides, dict):
             raise self.fail("overrides", 'must be a table of glob = format, e.g. "glc/**" = "glc"')
+        max_db_age = table.get("max-db-age")
+        if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool)
+                                       or max_db_age < 0):
+            raise self.fail("max-db-age", f"must be a whole number of days >= 0, not {max_db_age!r}")
         return Config(path, path.parent, self.format(table.get("format"), "format"),
                       self.date(table.get("as-of"), "as-of"), fail_on, include,
-                      self.globs(table, "exclude"), tuple(self.override(k, v) for k, v in overrides.items()))
+                      self.globs(table, "exclude"), tuple(self.override(k, v) for k, v in overrides.items()),
+                      max_db_age)
 
     def unknown(self, table: dict, allowed: tuple[str, ...], where: str) -> None:
         for key in table:

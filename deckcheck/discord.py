@@ -239,7 +239,7 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
         return message(f"You are checking decks faster than this service allows "
                        f"({config.get('DISCORD_RATELIMIT', DEFAULT_USER_LIMIT)}): try again in {wait} second"
                        f"{'' if wait == 1 else 's'}.")
-    report = check(text, fmt or config["DEFAULT_FORMAT"], date)
+    report = check(text, fmt or config["DEFAULT_FORMAT"], date, max_db_age=config.get("MAX_DB_AGE"))
     return {"type": CHANNEL_MESSAGE, "data": {"embeds": [embed(text, report)], "allowed_mentions": {"parse": []}}}
 
 

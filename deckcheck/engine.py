@@ -14,10 +14,14 @@ from .formats import Ban, Format, FormatError, default_formats
 from .names import MEMO_MAX_LEN, name_key
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
+from .rules import stale_database
 
 
 #: most card lines one format remembers per database version and date (see :class:`LineFacts`)
 LINE_MEMO_SIZE = 2048
+#: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
+#: search of every card name); the rest get none and the report says how many (suggestions-skipped)
+SUGGEST_MAX_NAMES = 25
 
 
 class LineFacts:
@@ -38,8 +42,9 @@ class LineFacts:
     def __init__(self, count: int, name: str, set_code: str | None, number: str | None, res: Resolution,
                  legal_via: Card | None, ban: Ban | None) -> None:
         self.count, self.name, self.set_code, self.number = count, name, set_code, number
-        self.card, self.method, self.suggestions, self.name_differs = (res.card, res.method, res.suggestions,
-                                                                       res.name_differs)
+        self.card, self.method, self.name_differs = res.card, res.method, res.name_differs
+        # an unknown card's suggestions are looked up on first use, for a bounded number of names per deck
+        self.suggestions: tuple[str, ...] | None = res.suggestions if res.card or res.suggestions else None
         self.legal_via, self.ban = legal_via, ban
         self.json_tail: bytes | None = None  # ResolvedLine.json_fragment() after '{"line":N,'
 
@@ -201,13 +206,14 @@ def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
         table, memo = fmt.legality_table(db, on), fmt.line_memo(db, on)
     known = db.resolution_memo()  # looked in before calling resolve_parts: a call per line costs more
     new, out = object.__new__, []
+    asked: set[str] = set()  # the unknown names given suggestions, the first SUGGEST_MAX_NAMES
     for n, section, fields in rows:
         raw, count, name = fields["raw"], fields["count"], fields["name"]
         set_code, number = fields["set_code"], fields["number"]
         facts = memo.get(raw)
         if (facts is None or facts.name != name or facts.number != number or facts.set_code != set_code
                 or facts.count != count):
-            res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number)
+            res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
             card = res.card
             via = ban = None
             if card is not None and table is not None:
@@ -228,12 +234,20 @@ def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
         ln.number = number
         ln.card = facts.card
         ln.method = facts.method
-        ln.suggestions = facts.suggestions
         ln.legal_via = facts.legal_via
         ln.ban = facts.ban
         ln.section = section
         ln.name_differs = facts.name_differs
         ln.facts = facts
+        suggestions = facts.suggestions
+        if facts.card is None:
+            if name in asked or len(asked) < SUGGEST_MAX_NAMES:
+                asked.add(name)
+                if suggestions is None:
+                    suggestions = facts.suggestions = db.suggest(name)
+            else:  # over the budget: none, and not the shared facts' JSON (which may have some)
+                suggestions, ln.facts = (), None
+        ln.suggestions = suggestions or ()
         out.append(ln)
     return out
 
@@ -272,14 +286,37 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
                    f"{on.isoformat()} is earlier, so card legality was not checked.")
 
 
-def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None) -> Report:
+def _suggestions_skipped(d: Deck) -> Problem | None:
+    """The note for unknown names past :data:`SUGGEST_MAX_NAMES` (:func:`resolve_rows` gave them none)."""
+    if len(d.unknown) <= SUGGEST_MAX_NAMES:
+        return None
+    names = dict.fromkeys(ln.name for ln in d.unknown)
+    if len(names) <= SUGGEST_MAX_NAMES:
+        return None
+    late = list(names)[SUGGEST_MAX_NAMES:]
+    skipped = set(late)
+    n = len(late)
+    return Problem("suggestions-skipped",
+                   f"Suggestions were looked up for the first {SUGGEST_MAX_NAMES} unknown card names only; "
+                   f"{n} more unknown name{'s' if n != 1 else ''} got none.",
+                   lines=tuple(ln.line for ln in d.unknown if ln.name in skipped))
+
+
+def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None,
+          max_db_age: int | None = None) -> Report:
     """Check a decklist (text or a parse result) in a format on a date (default today).
 
-    A bad deck is data: every problem is in the report. Only an unknown format
-    or a malformed date raises (``FormatError`` / ``ValueError``).
+    ``max_db_age`` (days, off by default) adds a ``stale-database`` warning when the card
+    database's newest set was released more than that many days before the date.
+
+    A bad deck is data: every problem is in the report. Only an unknown format, a
+    malformed date or a negative ``max_db_age`` raises (``FormatError`` / ``ValueError``).
     """
     fmt = get_format(format)
     on = _as_date(as_of)
+    if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool)
+                                   or max_db_age < 0):
+        raise ValueError(f"max_db_age must be a whole number of days >= 0, not {max_db_age!r}")
     db = db or _cards.get_db()
     # a text is read into rows, not CardLines: the report never shows those
     parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
@@ -295,8 +332,15 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
         # an empty ** still costs a dict; a loop costs less than list.extend on a generator
         for problem in (fn(d, ctx, **params) if params else fn(d, ctx)):
             problems.append(problem)
+    skipped = _suggestions_skipped(d)
+    if skipped:
+        problems.append(skipped)
     if parsed.problems:
         problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
+    if max_db_age is not None:
+        stale = stale_database(db, on, max_db_age)
+        if stale is not None:
+            problems.append(stale)
     return Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
         counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon,

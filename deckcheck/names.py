@@ -1,12 +1,56 @@
 """The one normalised form of a card name, used for the copy rule and for lookups.
 
 Display names are kept as printed; everything internal compares keys made here.
+Two different printed names share a key only where ``data/name-merges.csv`` says
+they are the same name: ``deckcheck db build`` audits every such pair in the card
+pool (:mod:`deckcheck.nameaudit`) and fails on one the table does not list.
 
-What is part of a name: owners (Iono's, Team Rocket's), forms (Alolan, Origin
-Forme), Radiant, Prism Star, and the ``ex`` / ``EX`` / ``GX`` / ``V`` suffixes,
-where ``ex`` (Pokémon ex) and ``EX`` (Pokémon-EX) stay different.
-What is not: levels (``LV.43``, ``LV.X``), ``δ`` and trainer subtitles in
-parentheses such as ``(Professor Turo)``.
+**Part of a name** (the rulebook, S5 in ``rules-and-formats.md`` 3.2, and the
+tournament handbook S1 section 4: "as defined by the card's English language
+translation"):
+
+- owners and forms: ``Team Rocket's``, ``Iono's``, ``Alolan``, ``Origin Forme``
+  ("Meowth, Alolan Meowth, and Rocket's Meowth have different names", S5);
+  ``Radiant`` (S5 appendix 7);
+- symbols, wherever they stand: ``◇`` (Prism Star; also written ``{*}``, ``<>``,
+  ``♢``, ``Prism Star``), ``☆`` (Pokémon Star; also ``★``, ``{star}``), and the
+  gender signs ``♀`` ``♂`` (Nidoran♀ and Nidoran♂ are different Pokémon; 3.2
+  corrections, 2026-12); ``&`` (TAG TEAM), ``+`` (``Poké Blower +``), and a
+  ``!`` or ``?`` standing alone (the Unown marks ``Unown !`` and ``Unown ?``;
+  the ``!`` of ``Challenge!`` is punctuation);
+- letters of any alphabet: ``α β γ`` (``Miracle Sphere α``), a ``δ`` that is
+  part of a Trainer's or an Energy's name (``δ Rainbow Energy``, ``Mystery
+  Plate δ``: :data:`LETTER_NAMES`), the Unown letter (``Unown A`` and
+  ``Unown [A]`` are one name, ``Unown B`` another; 3.2 corrections: "letters of
+  other alphabets ... and marks in brackets after a Pokémon's name");
+- a bracketed or parenthesised part, unless listed below (``PokéDex (HANDY909)``,
+  ``Ancient Technical Machine [Ice]``); ``data/name-parts.csv`` reviews every
+  such name in the pool;
+- the suffixes ``ex`` ``EX`` ``GX`` ``V`` ``VMAX`` ``VSTAR`` ``BREAK``, where
+  ``ex`` (Pokémon ex) and ``EX`` (Pokémon-EX) stay different (compendium ruling
+  1828 via TCGdex); a hyphen before a suffix is a space (``Venusaur-EX``).
+
+**Not part of a name:**
+
+- levels, ``LV.43`` ``LV. 44`` ``LV.X`` (S5: "1 each of Gengar, Gengar LV.43,
+  Gengar LV. 44, and Gengar LV.X" are all "named Gengar");
+- a trailing ``δ`` / ``Delta Species`` on a Pokémon (S5: "δ (Delta Species) is
+  not part of a Pokémon's name");
+- the subtitle of the subtitled Trainer families, :data:`SUBTITLED`
+  (``Professor's Research (Professor Turo)``, ``Boss's Orders (Giovanni)``:
+  PTCGL writes every print as the bare title, 3.2), and a class label a source
+  appends in parentheses (:data:`LABELS`, ``(Rocket's Secret Machine)``);
+- a Japanese printed name followed by its English translation in brackets
+  (``ナッシー[Exeggutor]``) is the translation (S1: the English translation);
+- ``Basic`` before a basic Energy type and the type's symbol (``Basic {R} Energy``
+  = ``Fire Energy``, 3.3); ``{P}`` = ``Psychic`` inside any Energy name (3.2);
+- case (except ``EX``/``GX``), accents, apostrophes, spacing, hyphens and other
+  punctuation (``Ho-Oh`` = ``Ho Oh``, ``EXP.ALL`` = ``EXP. ALL``; 3.2: hyphen vs
+  space before ``EX``/``GX``, ``'`` vs ``’``, accents).
+
+Every step is linear in the input: one pass of :func:`fold`, fixed-width
+patterns, one ``findall`` of a pattern without a backtracking tail, and list
+work on the tokens. Memos keep texts of at most :data:`MEMO_MAX_LEN` characters.
 """
 
 from __future__ import annotations
@@ -31,17 +75,32 @@ ENERGY_TYPES = {
 }
 BASIC_ENERGY_TYPES = ("Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness", "Metal", "Fairy")
 
+#: the longest text (a line, a name, a set code, a number) any of deckcheck's memos keeps: they
+#: hold the short texts real lists repeat, and a flood of long ones cannot fill memory
+MEMO_MAX_LEN = 200
+#: most names :func:`name_key` and :func:`basic_energy_type` remember (the pool has ~4,500)
+NAME_MEMO_SIZE = 16384
+
+#: Trainer families whose prints carry a subtitle in parentheses that is not part of the name
+#: (as keys: the subtitle of ``Professor's Research (Professor Oak)`` is dropped)
+SUBTITLED = frozenset({"professors research", "bosss orders"})
+#: parenthesised class labels a source appends to a name (the card's subtype, not its name)
+LABELS = frozenset({"rockets secret machine"})
+#: names (as keys, without the letter) whose trailing ``δ`` is part of the name, not Delta Species
+LETTER_NAMES = frozenset({"mystery plate"})
+
 # "`" is the only ASCII one (fold() relies on that)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "＇": "'"})
-_SYMBOL = re.compile(r"\{([A-Za-z])\}")
-_PRISM = re.compile(r"\s*(\{\*\}|◇|♢|<>|\(prism star\)|prism star)\s*", re.IGNORECASE)
-_STAR = re.compile(r"\s*(☆|\{star\}|★)\s*", re.IGNORECASE)
-_LEVEL = re.compile(r"\s+(LV\.?\s*(X|\d+)|Lv\.?\s*(X|\d+))\s*$", re.IGNORECASE)
-_SUBTITLE = re.compile(r"\s*\([^()]*\)\s*$")
-_DELTA = re.compile(r"\s*(δ|\(delta species\)|delta species)\s*", re.IGNORECASE)
-_SUFFIX_SEP = re.compile(r"[\s-]+(EX|GX|ex|V|VMAX|VSTAR|V-UNION|BREAK)$")
-_BASIC_ENERGY = re.compile(r"^(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy$", re.IGNORECASE)
-_NON_WORD = re.compile(r"[^0-9a-zA-Z&◇☆]+")
+_SYMBOLS = [(f"{{{c}}}", word) for letter, word in ENERGY_TYPES.items() for c in (letter, letter.lower())]
+_STAR = re.compile(r"\{star\}", re.IGNORECASE)  # fixed width: linear
+# a word (letters and digits of any script, no "_"), one symbol, or a "!" / "?" standing alone (the
+# Unown marks; "Challenge!" drops it); findall never backtracks over a run (the look-arounds are 1 wide)
+_TOKEN = re.compile(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
+_SAME_SYMBOL = str.maketrans({"★": "☆", "♢": "◇", "'": None})
+_BASIC_TYPES = {t.lower(): t for t in BASIC_ENERGY_TYPES}
+_LEVEL = re.compile(r"lv(?:x|[0-9]{1,3})")
+# last words that may end a level, "Delta Species" or "Prism Star" (a cheap test before the pairs)
+_TRAILING_PAIRS = frozenset({"x", "species", "star", *map(str, range(1000))})
 
 
 def fold(text: str) -> str:
@@ -49,15 +108,46 @@ def fold(text: str) -> str:
     if text.isascii():  # NFKC and NFKD leave ASCII alone and no ASCII character is combining
         return text.replace("`", "'") if "`" in text else text
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFKD", text).translate(_combining_marks())
+
+
+#: no combining character lies above this code point (a test checks it for this Python's Unicode)
+COMBINING_LIMIT = 0x20000
+_COMBINING: dict[int, None] = {}
+
+
+def _combining_marks() -> dict[int, None]:
+    """Every combining character -> None, a ``str.translate`` table that deletes them (made on first use)."""
+    if not _COMBINING:
+        _COMBINING.update(dict.fromkeys(cp for cp in range(COMBINING_LIMIT) if unicodedata.combining(chr(cp))))
+    return _COMBINING
 
 
 def expand_symbols(name: str) -> str:
     """``Telepathic {P} Energy`` -> ``Telepathic Psychic Energy``."""
     if "{" not in name:
         return name
-    return _SYMBOL.sub(lambda m: ENERGY_TYPES.get(m.group(1).upper(), m.group(0)), name)
+    for symbol, word in _SYMBOLS:  # 22 passes in C: a pattern with a callback costs more per match
+        if symbol in name:
+            name = name.replace(symbol, word)
+    return name
+
+
+def _tokens(name: str) -> list[str]:
+    text = expand_symbols(fold(name))
+    if "{" in text or "<" in text:
+        text = _STAR.sub("☆", text.replace("{*}", "◇").replace("<>", "◇"))
+    # runs of blanks become one space first (cheaper than the pattern stepping over each)
+    return _TOKEN.findall(" ".join(text.translate(_SAME_SYMBOL).split()))
+
+
+def _energy_type(low: list[str]) -> str | None:
+    """``[basic] <type> energy`` -> the type."""
+    if low[:1] == ["basic"]:
+        low = low[1:]
+    if len(low) == 2 and low[1] == "energy":
+        return _BASIC_TYPES.get(low[0])
+    return None
 
 
 def basic_energy_type(name: str) -> str | None:
@@ -66,43 +156,96 @@ def basic_energy_type(name: str) -> str | None:
     This reads the name only; whether a printing really is basic Energy is
     decided from the card database.
     """
-    return _basic_energy_type(name) if len(name) <= MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
+    if len(name) <= MEMO_MAX_LEN:
+        return _basic_energy_type(name)
+    # the longest basic Energy name has 22 characters besides blanks (marks and width folded away)
+    return None if len("".join(name.split())) > MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
 
 
-#: the longest text (a line, a name, a set code, a number) any of deckcheck's memos keeps: they
-#: hold the short texts real lists repeat, and a flood of long ones cannot fill memory
-MEMO_MAX_LEN = 200
-
-
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=NAME_MEMO_SIZE)
 def _basic_energy_type(name: str) -> str | None:
-    cleaned = " ".join(expand_symbols(fold(name)).split())
-    m = _BASIC_ENERGY.match(cleaned)
-    return m.group(1).title() if m else None
+    tokens = _tokens(name)
+    return _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None
 
 
-@lru_cache(maxsize=65536)
-def name_key(name: str) -> str:
-    """The normalised name: equal keys mean the same name for the copy rule."""
-    text = fold(name).strip()
-    text = _DELTA.sub(" ", text)
-    text = _PRISM.sub(" ◇ ", text).strip()
-    text = _STAR.sub(" ☆ ", text).strip()
-    text = _LEVEL.sub("", text)
-    # a trailing subtitle such as "(Professor Turo)" or "(Giovanni)" is not part of the name
-    while _SUBTITLE.search(text) and not text.startswith("("):
-        text = _SUBTITLE.sub("", text)
-    text = expand_symbols(text)
-    energy = _BASIC_ENERGY.match(" ".join(text.split()))
+def _strip_brackets(tokens: list[str]) -> list[str]:
+    """Drop ``(``, ``)``, ``[``, ``]``; a subtitle or label in parentheses goes with them."""
+    if "(" in tokens:
+        at = tokens.index("(")
+        end = tokens.index(")", at) if ")" in tokens[at:at + 5] else at + 5
+        # the families and labels are a few words long: longer texts are never joined up
+        if (at < 5 and " ".join(tokens[:at]).lower() in SUBTITLED
+                or end - at < 5 and " ".join(tokens[at + 1:end]).lower() in LABELS):
+            tokens = tokens[:at]
+    if "[" in tokens:
+        at = tokens.index("[")
+        head = tokens[:at]
+        if head and all(not t.isascii() for t in head):  # ナッシー[Exeggutor]: the English name
+            tokens = tokens[at + 1:]
+    return [t for t in tokens if t not in "()[]"]
+
+
+def _drop_trailing(tokens: list[str]) -> list[str]:
+    """Levels and Delta Species at the end (``Charizard ☆ δ``, ``Gengar LV.X``), each once."""
+    for _ in range(2):
+        if len(tokens) < 2:
+            break
+        last = tokens[-1].lower()
+        if last == "δ":
+            if " ".join(tokens[:-1]).lower() in LETTER_NAMES:
+                break
+            tokens = tokens[:-1]
+        elif last[:2] == "lv" and _LEVEL.fullmatch(last):
+            tokens = tokens[:-1]
+        elif len(tokens) < 3 or last not in _TRAILING_PAIRS:
+            break
+        else:
+            pair = (tokens[-2].lower(), last)
+            if pair == ("lv", last) and (last == "x" or last.isdigit()):
+                tokens = tokens[:-2]
+            elif pair in (("delta", "species"), ("prism", "star")):
+                tokens = tokens[:-2] + (["◇"] if last == "star" else [])
+            else:
+                break
+    return tokens
+
+
+def _name_key(name: str) -> str:
+    tokens = _drop_trailing(_strip_brackets(_tokens(name)))
+    energy = _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None
     if energy:
-        return energy.group(1).lower() + " energy"
-    text = _SUFFIX_SEP.sub(lambda m: " " + m.group(1), text)
-    text = text.replace("'", "")
-    tokens = [t for t in _NON_WORD.split(text) if t]
+        return energy.lower() + " energy"
+    if "EX" not in tokens and "GX" not in tokens:
+        return " ".join(tokens).lower()
     # "ex" (Pokémon ex) and "EX" (Pokémon-EX) are different names: keep the suffix's case
     return " ".join(t if t in ("EX", "GX") else t.lower() for t in tokens)
+
+
+_name_key_memo = lru_cache(maxsize=NAME_MEMO_SIZE)(_name_key)
+
+
+_last_long: tuple[str, str] = ("", "")  # the last long name and its key: a line's lookups ask 2-3 times
+
+
+def name_key(name: str) -> str:
+    """The normalised name: equal keys mean the same name for the copy rule."""
+    global _last_long
+    if len(name) <= MEMO_MAX_LEN:
+        return _name_key_memo(name)
+    last = _last_long
+    if last[0] == name:
+        return last[1]
+    key = _name_key(name)
+    _last_long = (name, key)
+    return key
 
 
 def lookup_key(name: str) -> str:
     """A looser key for finding a card from what a person typed: case fully folded."""
     return name_key(name).lower()
+
+
+def memo_sizes() -> dict[str, int]:
+    """How many entries each memo of this module holds (tests check they stay bounded)."""
+    return {"name_key": _name_key_memo.cache_info().currsize,
+            "basic_energy_type": _basic_energy_type.cache_info().currsize}

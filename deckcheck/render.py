@@ -38,11 +38,17 @@ def ptcgl_export(report) -> str:
 
     Resolved names and set codes, duplicate lines of one printing merged,
     section headers with line counts (as PTCGL writes them) and ``Total Cards``.
-    Lines that did not resolve are kept as written, in the section they came from.
+    Lines that did not resolve are kept as written, in the section they came from; so
+    are lines whose set code the database does not know (``unknown-set``: a newer set's
+    printing is never rewritten as an older one).
     """
     groups: dict[str, dict[tuple, list]] = {s: {} for s, _ in SECTIONS}
+    as_written = {n for p in report.problems if p.rule == "unknown-set" for n in p.lines}
     for ln in report.lines:
-        if ln.card is not None:
+        if ln.card is not None and ln.line in as_written:
+            section = ln.card.supertype
+            key = (ln.name, ln.set_code or "", ln.number or "")
+        elif ln.card is not None:
             section = ln.card.supertype
             key = (export_name(ln.card), ln.card.set_code, ln.card.number)
         else:

@@ -15,7 +15,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .problems import Problem, line_list
+from .names import name_key
+from .problems import ERROR, Problem, line_list
 
 RuleFn = Callable[..., Iterator[Problem]]
 
@@ -137,10 +138,81 @@ def unparsed_line(deck, ctx):
             yield p
 
 
+#: how a card database is brought up to date, said wherever it is found behind (one place)
+UPDATE_ADVICE = 'update the card database with "deckcheck db sync" or a newer release of deckcheck'
+#: resolutions a line with an unknown set code can have (every other one found its set)
+_NOT_BY_SET = frozenset({"name", "unresolved"})
+
+
+def has_unknown_set(ln, db) -> bool:
+    """Does this resolved line name a set code the database does not know (:meth:`CardDB.knows_set`)?
+
+    Only a line matched by name, or not at all, can: a printing, alias or name-and-set match
+    found its set, and basic Energy resolves by type whatever the set.
+    """
+    return (ln.set_code is not None and ln.method in _NOT_BY_SET and not db.knows_set(ln.set_code)
+            and not _bracket_of_name(ln))
+
+
+def _bracket_of_name(ln) -> bool:
+    """``1 Unown [A]``: the "set code" the parser read in brackets is part of the card's name."""
+    return ln.card is not None and name_key(f"{ln.name} [{ln.set_code}]") == ln.card.key
+
+
+def newest_set_phrase(db) -> str:
+    """``Pitch Black, released 2026-07-17``: the newest set the database has cards of."""
+    newest = db.newest_set()
+    if newest is None:
+        return "unknown (the database has no dated set)"
+    return f"{newest.name}, released {newest.release}"
+
+
+def _skips_unknown_sets(ctx) -> bool:
+    """unknown-card and resolved-by-name leave lines with an unknown set code to unknown-set,
+    when the format runs it (one problem per line)."""
+    return "unknown-set" in ctx.format.rules
+
+
+@rule("unknown-set")
+def unknown_set(deck, ctx):
+    """A card line whose set code the card database does not know: a newer set than the database's, or a typo."""
+    db = ctx.db
+    for ln in deck.lines:
+        if not has_unknown_set(ln, db):
+            continue
+        newest, code = db.newest_set(), ln.set_code
+        head = f"Line {ln.line}: the card database knows no set {code} (its newest set is {newest_set_phrase(db)})"
+        after = f"a set released after {newest.name}" if newest is not None else "a new set"
+        hint = f"If {code} is {after}, {UPDATE_ADVICE}."
+        if ln.card is None:
+            yield Problem("unknown-set", f'{head}, and no card named "{ln.name}" was found; its '
+                          f"{_plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
+                          "toward the deck size.", lines=(ln.line,), hint=hint, severity=ERROR)
+        else:
+            yield Problem("unknown-set", f'{head}, so "{ln.name}" was matched by name to {label(ln.card)}.',
+                          lines=(ln.line,), cards=(ln.card.id,), hint=hint)
+
+
+def stale_database(db, on, max_age: int) -> Problem | None:
+    """The stale-database warning when the newest set is more than ``max_age`` days older
+    than ``on`` (a check's date), else None. Not a format rule: a setting of the check
+    (``max_db_age``, ``DECKCHECK_MAX_DB_AGE``, ``max-db-age``) asks for it."""
+    age = db.age_days(on)
+    if age is None or age <= max_age:
+        return None
+    newest = db.newest_set()
+    return Problem("stale-database", f"The card database's newest set is {newest_set_phrase(db)}, "
+                   f"{_plural(age, 'day')} before {on.isoformat()}; the most allowed is {_plural(max_age, 'day')}.",
+                   hint=f"Cards from sets released after {newest.name} are unknown to it: {UPDATE_ADVICE}.")
+
+
 @rule("unknown-card")
 def unknown_card(deck, ctx):
     """A card line whose card could not be found (its copies still count)."""
+    skip = _skips_unknown_sets(ctx)
     for ln in deck.unknown:
+        if skip and has_unknown_set(ln, ctx.db):
+            continue
         where = " ".join(x for x in (ln.set_code, ln.number) if x)
         hint = f"Did you mean {_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
         yield Problem("unknown-card", f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
@@ -151,10 +223,14 @@ def unknown_card(deck, ctx):
 @rule("resolved-by-name")
 def resolved_by_name(deck, ctx):
     """A card line matched by its name alone (no set code, or a printing that was not found)."""
+    skip = _skips_unknown_sets(ctx)
     for ln in deck.known:
-        if ln.method != "name":
+        if ln.method != "name" or (skip and has_unknown_set(ln, ctx.db)):
             continue
-        if ln.set_code:
+        if ln.set_code and _bracket_of_name(ln):
+            msg = f'Line {ln.line}: "{ln.name} [{ln.set_code}]" has no set code, so it was matched by name to ' \
+                  f"{label(ln.card)}."
+        elif ln.set_code:
             what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
             msg = f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to ' \
                   f"{label(ln.card)}."

@@ -201,6 +201,15 @@ class CountsSchema(ma.Schema):
     total = fields.Integer(required=True)
 
 
+class NewestSetSchema(ma.Schema):
+    """The latest-released set the card database has cards of: nothing newer is known to it."""
+
+    id = fields.String(required=True, metadata=_doc("Set id in the card database.", example="me05"))
+    name = fields.String(required=True, metadata=_doc("Set name.", example="Pitch Black"))
+    code = fields.String(required=True, allow_none=True, metadata=_doc("Set code in decklists.", example="PBL"))
+    release = _iso_date(required=True, metadata=_doc("Release date.", example="2026-07-17"))
+
+
 class DatabaseSchema(ma.Schema):
     """Which card database answered: ``CardDB.info()``."""
 
@@ -210,6 +219,9 @@ class DatabaseSchema(ma.Schema):
                           metadata=_doc("Upstream data sources and their revisions."))
     cards = fields.Integer(required=True)
     sets = fields.Integer(required=True)
+    newest_set = fields.Nested(NewestSetSchema, required=True, allow_none=True, metadata=_doc(
+        "The newest set the database knows (null when it has no dated set); a set released later is unknown "
+        "to it until `deckcheck db sync`."))
 
 
 class ReportSchema(ma.Schema):
@@ -301,6 +313,8 @@ class HealthSchema(ma.Schema):
 class ReadySchema(ma.Schema):
     status = fields.String(required=True, validate=validate.OneOf(("ready",)))
     database = fields.Nested(DatabaseSchema, required=True)
+    database_age_days = fields.Integer(required=True, allow_none=True, metadata=_doc(
+        "Days from the newest set's release to today (null when unknown).", example=137))
 
 
 class ErrorBodySchema(ma.Schema):

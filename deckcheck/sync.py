@@ -397,6 +397,24 @@ class Catalogue:
     skipped_set_ids: set[str] = field(default_factory=set)
     from_cache: int = 0
     fetched: int = 0
+    #: sets the API lists without one usable card yet (announced, not filled): id -> "name (why)"
+    placeholder_sets: dict[str, str] = field(default_factory=dict)
+    #: cards whose payload is still a placeholder (no game data): left out, fetched again next time
+    placeholder_cards: list[str] = field(default_factory=list)
+
+
+#: names TCGdex gives a card that is announced but not transcribed yet
+PLACEHOLDER_NAMES = frozenset({"?", "??", "???", "tba", "tbd", "unknown", "placeholder"})
+
+
+def is_placeholder(card: dict) -> bool:
+    """A card record that holds no game data yet: a placeholder name, or a Pokémon without HP,
+    attacks and abilities (no real Pokémon card in the catalogue is like that; Trainers and
+    Energy without text exist, so only their name can say)."""
+    if card["name"].strip().lower() in PLACEHOLDER_NAMES:
+        return True
+    return card["category"] == "Pokemon" and not card.get("hp") and not card.get("attacks") \
+        and not card.get("abilities")
 
 
 def _pool(items: list, fn: Callable, workers: int, label: str, progress: bool) -> list:
@@ -463,7 +481,10 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
             sets.append(detail)
 
     wanted: list[tuple[str, str, dict]] = []  # (set id, card id, brief)
+    placeholder_sets: dict[str, str] = {}
     for s in sets:
+        if not s["cards"]:
+            placeholder_sets[s["id"]] = f"{s['name']} (listed with no cards)"
         ids = set()
         for i, item in enumerate(s.pop("cards")):
             try:
@@ -483,9 +504,12 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         payload = None if refresh else cache.get(url)
         if payload is not None:
             try:
-                return _check_card(_load(_SCHEMAS['CardSchema'], payload), set_id, card_id), "cache"
+                card = _check_card(_load(_SCHEMAS['CardSchema'], payload), set_id, card_id)
+                if not is_placeholder(card):
+                    return card, "cache"
             except (ValidationError, _Mismatch):
-                payload = None  # a stale or foreign entry: fetch it again
+                pass
+            payload = None  # a stale, placeholder or foreign entry: fetch it again
         try:
             payload = client.get_json(f"/cards/{_q(card_id)}")
         except FetchError as exc:
@@ -498,18 +522,30 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
             return SkippedRecord(f"card {card_id}", _reason(exc)), "fetched"
         except _Mismatch as exc:
             return SkippedRecord(f"card {card_id}", str(exc)), "fetched"
+        if is_placeholder(card):  # not cached: the next sync asks again and picks the real card up
+            return None, "fetched"
         cache.put(url, payload)
         return card, "fetched"
 
-    cards, skipped_cards = [], set()
+    cards, skipped_cards, placeholders = [], set(), []
+    usable: Counter = Counter()
     for (set_id, card_id, _b), (result, how) in zip(wanted, _pool(wanted, fetch_card, workers, "Cards", progress)):
         counts[how] += 1
-        if isinstance(result, SkippedRecord):
+        if result is None:
+            placeholders.append(card_id)
+        elif isinstance(result, SkippedRecord):
             problems.append(result)
             skipped_cards.add(card_id)
         else:
             cards.append(result)
-    return Catalogue(sets, cards, problems, skipped_cards, skipped_sets, counts["cache"], counts["fetched"])
+            usable[set_id] += 1
+    # a set with cards listed but not one usable yet is announced, not filled: left out like an empty one
+    for s in sets:
+        if s["id"] not in placeholder_sets and not usable[s["id"]]:
+            placeholder_sets[s["id"]] = f"{s['name']} (no card with game data yet)"
+    sets = [s for s in sets if s["id"] not in placeholder_sets]
+    return Catalogue(sets, cards, problems, skipped_cards, skipped_sets, counts["cache"], counts["fetched"],
+                     placeholder_sets, placeholders)
 
 
 class _Mismatch(Exception):
@@ -767,9 +803,20 @@ def build_database(catalogue: Catalogue, previous: _cards.CardDB | None, source_
                 row[fp_at] = old.fingerprint
         have = {row[0] for row in db["cards"]}
         set_ids = {s["id"] for s in db["sets"]}
+        # a set the API now lists without usable cards (announced, not filled) keeps what the current
+        # database has of it: never a lost set or a shrunken catalogue
+        for set_id in sorted(set(catalogue.placeholder_sets) & set(previous.sets) - set_ids):
+            old_set = previous.sets[set_id]
+            db["sets"].append({"id": old_set.id, "name": old_set.name, "series": old_set.series,
+                               "code": old_set.code, "aliases": list(old_set.aliases),
+                               "release": old_set.release, "official_count": old_set.official_count})
+            set_ids.add(set_id)
         keep = [cid for cid in sorted(catalogue.skipped_card_ids) if cid in previous.cards]
         # records that only pokemon-tcg-data has (ids "ptcgio:..."): TCGdex can never bring them
         keep += [cid for cid in previous.cards if cid.startswith(PTCGIO_ONLY_PREFIX)]
+        # the current cards of a set whose payloads are placeholders now
+        keep += [cid for cid in catalogue.placeholder_cards if cid in previous.cards]
+        keep += [cid for cid, c in previous.cards.items() if c.set_id in catalogue.placeholder_sets]
         for card_id in keep:
             old = previous.cards[card_id]
             if card_id not in have and old.set_id in set_ids:
@@ -778,6 +825,8 @@ def build_database(catalogue: Catalogue, previous: _cards.CardDB | None, source_
                 have.add(card_id)
                 carried.append(card_id)
     db["meta"]["cards"] = len(db["cards"])
+    db["meta"]["sets"] = len(db["sets"])
+    db["meta"]["newest_set"] = _build.newest_set(db["sets"], db["cards"])
     db["meta"]["sources"] = {"tcgdex": source_url, "base": previous.version if previous else None}
     db["meta"]["synced_at"] = db["meta"]["built_at"]
     return db, carried
@@ -965,6 +1014,13 @@ def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None
         client.close()
     lines.append(f"Fetched {len(catalogue.sets)} sets and {len(catalogue.cards)} cards from {api_url} "
                  f"({catalogue.fetched} card downloads, {catalogue.from_cache} from the cache).")
+    if catalogue.placeholder_sets:
+        lines.append(f"Skipped {len(catalogue.placeholder_sets)} set(s) the API lists without usable cards yet "
+                     "(announced, not filled; looked at again next sync): "
+                     + _listing([f"{sid} {what}" for sid, what in sorted(catalogue.placeholder_sets.items())]))
+    if catalogue.placeholder_cards:
+        lines.append(f"Skipped {len(catalogue.placeholder_cards)} placeholder card(s) without game data yet "
+                     f"(fetched again next sync): {_listing(sorted(catalogue.placeholder_cards))}")
     if catalogue.problems:
         lines.append(f"Skipped {len(catalogue.problems)} invalid record(s):")
         lines += [f"  {p}" for p in catalogue.problems[:100]]
@@ -983,12 +1039,15 @@ def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None
         db_dict, carried = build_database(catalogue, previous, api_url.rstrip("/"))
     except _build.BuildError as exc:
         return refuse([f"the new database fails its own checks: {exc}"])
-    kept_bad = [cid for cid in carried if not cid.startswith(PTCGIO_ONLY_PREFIX)]
-    kept_other = len(carried) - len(kept_bad)
+    kept_bad = [cid for cid in carried if cid in catalogue.skipped_card_ids]
+    kept_other = sum(cid.startswith(PTCGIO_ONLY_PREFIX) for cid in carried)
+    kept_waiting = len(carried) - len(kept_bad) - kept_other
     for line in ([f"Kept the current row of {len(kept_bad)} card(s) whose new record was invalid: "
                   f"{_listing(kept_bad)}"] if kept_bad else []) + \
             ([f"Kept {kept_other} record(s) that only pokemon-tcg-data has (ids {PTCGIO_ONLY_PREFIX}...)."]
-             if kept_other else []):
+             if kept_other else []) + \
+            ([f"Kept the current row of {kept_waiting} card(s) that the API holds as placeholders now."]
+             if kept_waiting else []):
         echo(line)
         lines_out.append(line)
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
+from .cards import get_db
 from .engine import check
 from .formats import default_formats
 from .odds import p_basic_in_opening_hand, percent
@@ -33,6 +34,12 @@ from .problems import ERROR, INFO, WARNING
 from .render import ptcgl_export
 
 bp = Blueprint("web", __name__)
+
+
+@bp.context_processor
+def _card_data() -> dict:
+    """The footer's "card data up to Pitch Black, 2026-07-17": the database in use, on every page."""
+    return {"card_data": get_db().info()}
 
 #: on every response outside /api, unless it sets its own (added by app.StandardHeaders)
 SECURITY_HEADERS = {
@@ -282,7 +289,7 @@ def run_check(text: str, format_value: str | None, date_value: str | None):
     check_limits(text)
     if not text.strip():
         raise InputError("The decklist is empty: paste a list, one card per line, like “4 Nest Ball SVI 181”.")
-    return check(text, fmt, as_of)
+    return check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"])
 
 
 # -- views ----------------------------------------------------------------------

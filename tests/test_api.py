@@ -6,6 +6,7 @@ HTTP against the session's gunicorn (``live_server``).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import os
@@ -300,7 +301,30 @@ def test_healthz_and_readyz(call, db):
     assert (call("GET", "/healthz").status, call("GET", "/healthz").json) == (
         200, {"status": "ok", "version": deckcheck.__version__})
     ready = call("GET", "/readyz")
-    assert (ready.status, ready.json) == (200, {"status": "ready", "database": db.info()})
+    assert (ready.status, ready.json) == (200, {"status": "ready", "database": db.info(),
+                                                "database_age_days": db.age_days(dt.date.today())})
+    assert ready.json["database"]["newest_set"] == {"id": "me05", "name": "Pitch Black", "code": "PBL",
+                                                    "release": "2026-07-17"}
+    assert ready.json["database"]["built_at"] == db.meta["built_at"]
+
+
+def test_max_db_age_from_the_environment_adds_the_warning(monkeypatch):
+    """DECKCHECK_MAX_DB_AGE (off by default) makes every check of a later date carry stale-database."""
+    deck = {"decklist": LEGAL, "as_of": "2026-12-01"}
+    plain = create_app({"RATELIMIT_ENABLED": False}).test_client().post(VALIDATE, json=deck).get_json()
+    assert plain["valid"] and [p["rule"] for p in plain["problems"]] == []
+    monkeypatch.setenv("DECKCHECK_MAX_DB_AGE", "90")
+    app = create_app({"RATELIMIT_ENABLED": False})
+    assert app.config["MAX_DB_AGE"] == 90
+    got = app.test_client().post(VALIDATE, json=deck).get_json()
+    assert got["valid"] and [(p["rule"], p["code"], p["severity"]) for p in got["problems"]] == [
+        ("stale-database", "C105", "warning")]
+    assert got["problems"][0]["message"].startswith("The card database's newest set is Pitch Black, released "
+                                                    "2026-07-17, 137 days before 2026-12-01;")
+    assert got["summary"] == "Valid for Standard on 2026-12-01: 60 cards, 1 warning."
+    monkeypatch.setenv("DECKCHECK_MAX_DB_AGE", "-1")
+    with pytest.raises(ValueError, match="MAX_DB_AGE"):
+        create_app({"RATELIMIT_ENABLED": False})
 
 
 def test_readyz_is_503_in_the_envelope_without_a_database(client, monkeypatch, tmp_path):

@@ -62,6 +62,24 @@ def test_build_ships_facts_not_text():
     assert "provides" not in blob and "Tackle" not in blob
     assert db_dict["fields"] == list(build.FIELDS)
     assert db_dict["meta"]["sources"] == {"tcgdex": "abc123", "pokemon-tcg-data": "def456"}
+    assert db_dict["meta"]["built_at"] == "2026-01-01T00:00:00Z"
+
+
+def test_build_records_the_newest_set_with_cards():
+    """The database knows its own age: the newest set it has cards of, with the release date."""
+    db_dict = build.build(SOURCE, built_at="2026-01-01T00:00:00Z")
+    newest = max((s for s in SOURCE["sets"] if any(c["set_id"] == s["id"] for c in SOURCE["cards"])),
+                 key=lambda s: s["releaseDate"])
+    assert db_dict["meta"]["newest_set"] == {"id": newest["id"], "name": newest["name"],
+                                             "code": newest["ptcgl_code"], "release": newest["releaseDate"]}
+    # an announced set without cards is not the newest; loading the file picks the same set
+    source = {**SOURCE, "sets": SOURCE["sets"] + [{"id": "me09", "name": "Later", "ptcgl_code": "LTR",
+                                                   "releaseDate": "2030-01-01", "series_id": "me"}]}
+    later = build.build(source, built_at="2026-01-01T00:00:00Z")
+    assert later["meta"]["newest_set"] == db_dict["meta"]["newest_set"]
+    loaded = cards.from_dict(later, "test")
+    assert cards.newest_set_info(loaded.newest_set()) == later["meta"]["newest_set"]
+    assert loaded.knows_set("LTR")  # a known code, though no card of it is in the database yet
 
 
 def test_build_is_deterministic(tmp_path):

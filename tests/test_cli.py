@@ -175,6 +175,69 @@ def test_corrupt_database_exits_3(runner, in_cli_dir, tmp_path, blob):
     assert result.stderr.startswith("Error: card database ") and str(bad) in result.stderr, result.stderr
 
 
+# -- the card database's age (issue 19) -----------------------------------------------------
+
+STALE = ("a.txt: stale-database (warning) The card database's newest set is Pitch Black, released 2026-07-17, "
+         "137 days before 2026-12-01; the most allowed is 90 days. Cards from sets released after Pitch Black are "
+         'unknown to it: update the card database with "deckcheck db sync" or a newer release of deckcheck.\n')
+
+
+def test_max_db_age_from_the_configuration_warns_and_fails_on_warning(runner, repo):
+    write(repo / "a.txt", VALID)
+    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q").stdout == ""  # off by default
+    write(repo / "deckcheck.toml", "max-db-age = 90\n")
+    result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q")
+    assert (result.exit_code, result.stdout) == (0, STALE)
+    result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--fail-on", "warning")
+    assert result.exit_code == 1
+    # the option wins over the file; on the release date's side of the limit there is nothing to say
+    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--max-db-age", "137").stdout == ""
+    assert run(runner, "check", "a.txt", "--as-of", "2026-10-15", "-q").stdout == ""
+    result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "--max-db-age", "-3")
+    assert result.exit_code == 2 and "--max-db-age" in result.stderr
+
+
+def test_max_db_age_in_pyproject(runner, repo):
+    write(repo / "pyproject.toml", "[tool.deckcheck]\nmax-db-age = 90\n")
+    write(repo / "a.txt", VALID)
+    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q").stdout == STALE
+
+
+def test_db_status_names_the_file_build_sources_and_newest_set(runner, db):
+    result = run(runner, "db", "status", "--as-of", "2026-12-01")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"File:       {db.path}"
+    assert lines[1] == f"Version:    {db.version}"
+    assert lines[2] == f"Built:      {db.meta['built_at']}"
+    assert lines[3] == ("Sources:    tcgdex d9083b73db080979123ebf5e9e97338d4e0745b2, pokemon-tcg-data "
+                        "4ac4eb1ac5020e92987b64beee7a360d8fbcca7d")
+    assert lines[4] == f"Cards:      {len(db.cards)} in {len(db.sets)} sets"
+    assert lines[5] == "Newest set: Pitch Black (PBL), released 2026-07-17, 137 days before 2026-12-01"
+    assert lines[6] == "Update:     deckcheck db sync (or a newer release of deckcheck)"
+    data = json.loads(run(runner, "db", "status", "--json", "--as-of", "2026-12-01").stdout)
+    assert data == {**db.info(), "path": db.path, "age_days": 137}
+    assert data["newest_set"] == {"id": "me05", "name": "Pitch Black", "code": "PBL", "release": "2026-07-17"}
+
+
+def test_fmt_keeps_a_line_of_an_unknown_set_as_written(runner, repo):
+    """A newer set's printing is never rewritten as an older printing of the same name."""
+    write(repo / "new.txt", "4 Pikachu ex ZZZ 57\n4 Mystery Newcard ABC 12\n4 Ultra Ball\n")
+    result = run(runner, "fmt", "new.txt")
+    assert result.exit_code == 0
+    assert result.stdout == ("Pokémon: 1\n4 Pikachu ex ZZZ 57\n\nTrainer: 2\n4 Mystery Newcard ABC 12\n"
+                             "4 Ultra Ball ASC 213\n\nTotal Cards: 12\n")
+    assert result.stderr == (
+        "warning: new.txt: line 1 kept as written (the card database knows no set ZZZ; deckcheck db sync updates "
+        "it).\nwarning: new.txt: line 2 kept as written (the card database knows no set ABC; deckcheck db sync "
+        "updates it).\n")
+
+
+def test_db_status_without_a_database_exits_3(runner):
+    result = run(runner, "db", "status", env={"DECKCHECK_DB": "/nonexistent/cards.json.gz"})
+    assert result.exit_code == 3 and "card database not found at /nonexistent/cards.json.gz" in result.stderr
+
+
 # -- what gets read --------------------------------------------------------------------------
 
 def test_unreadable_files_are_that_decks_problem_and_the_run_goes_on(runner, repo):
@@ -304,7 +367,7 @@ def test_lookup_stops_at_the_repository_root(repo):
 @pytest.mark.parametrize(("name", "text", "message"), [
     ("pyproject.toml", '[tool.deckcheck]\nformt = "glc"\n',
      "pyproject.toml: unknown key 'formt' in [tool.deckcheck] (known: as-of, exclude, fail-on, format, include, "
-     "overrides)"),
+     "max-db-age, overrides)"),
     ("pyproject.toml", '[tool.deckcheck]\nas_of = 2026-05-01\n',
      "pyproject.toml: unknown key 'as_of' in [tool.deckcheck]; did you mean 'as-of'?"),
     ("deckcheck.toml", 'format = "nope"\n', "deckcheck.toml: format: unknown format 'nope' (known: {known})"),
@@ -317,8 +380,11 @@ def test_lookup_stops_at_the_repository_root(repo):
     ("deckcheck.toml", 'fail-on = "info"\n', "deckcheck.toml: fail-on: must be one of error, warning, not 'info'"),
     ("deckcheck.toml", 'include = "*.txt"\n', 'deckcheck.toml: include: must be a list of globs, e.g. ["*.txt"]'),
     ("deckcheck.toml", 'format = \n', "deckcheck.toml: cannot be read as TOML: "),
+    ("deckcheck.toml", 'max-db-age = -1\n', "deckcheck.toml: max-db-age: must be a whole number of days >= 0, not -1"),
+    ("deckcheck.toml", 'max-db-age = "90"\n',
+     "deckcheck.toml: max-db-age: must be a whole number of days >= 0, not '90'"),
 ], ids=["unknown-key", "snake-case-key", "format", "override-format", "override-key", "date", "date-type",
-        "fail-on", "include-type", "bad-toml"])
+        "fail-on", "include-type", "bad-toml", "max-db-age", "max-db-age-type"])
 def test_config_errors_are_usage_errors_naming_file_and_key(runner, repo, name, text, message):
     write(repo / name, text.replace("{{", "{").replace("}}", "}"))
     write(repo / "a.txt", VALID)

@@ -99,7 +99,9 @@ def test_report_shape():
                  "set_id": "sv06", "number": "128", "regulation_mark": "H", "types": ["Dragon"],
                  "evolves_from": None, "rarity": "Common"},
     }
-    assert set(out["database"]) == {"version", "built_at", "sources", "cards", "sets"}
+    assert set(out["database"]) == {"version", "built_at", "sources", "cards", "sets", "newest_set"}
+    assert out["database"]["newest_set"] == {"id": "me05", "name": "Pitch Black", "code": "PBL",
+                                             "release": "2026-07-17"}
     json.dumps(out)  # the API and the CLI serialise exactly this
 
 

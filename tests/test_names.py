@@ -22,6 +22,21 @@ SAME = [
     ("Pokegear 3.0", "Pokégear 3.0"),
     ("POKÉGEAR 3.0", "pokegear 3.0"),
     ("Nest  Ball", "Nest Ball"),
+    ("Nidoran♀", "Nidoran ♀"),
+    ("Nidoran♀ δ", "Nidoran♀"),
+    ("Charizard ☆ δ", "Charizard ☆"),
+    ("Umbreon ★", "Umbreon ☆"),
+    ("Umbreon {star}", "Umbreon ☆"),
+    ("Unown [A]", "Unown A"),
+    ("Ho-Oh", "Ho Oh"),
+    ("EXP. ALL", "EXP.ALL"),
+    ("ナッシー[Exeggutor]", "Exeggutor"),
+    ("Thought Wave Machine (Rocket's Secret Machine)", "Thought Wave Machine"),
+    ("Pikachu (Delta Species)", "Pikachu"),
+    ("Gengar\u3000LV.X", "Gengar"),
+    ("Nest\u00a0Ball", "Nest Ball"),
+    ("Ne\u0301st Ball", "Nest Ball"),  # a combining mark
+    ("Challenge!", "Challenge"),  # attached punctuation is not the Unown mark
 ]
 
 DIFFERENT = [
@@ -43,6 +58,20 @@ DIFFERENT = [
     ("Professor Juniper", "Professor's Research"),
     ("Lysandre", "Boss's Orders"),
     ("Telepathic {P} Energy", "Psychic Energy"),
+    ("Nidoran♀", "Nidoran♂"),
+    ("Team Rocket's Nidoran♀", "Team Rocket's Nidoran♂"),
+    ("Giovanni's Nidoran ♀", "Giovanni's Nidoran ♂"),
+    ("Unown !", "Unown ?"),
+    ("Unown !", "Unown"),
+    ("Unown A", "Unown B"),
+    ("Miracle Sphere α", "Miracle Sphere β"),
+    ("Mystery Plate δ", "Mystery Plate γ"),
+    ("Mystery Plate δ", "Mystery Plate"),  # a Trainer's letter is part of its name
+    ("δ Rainbow Energy", "Rainbow Energy"),
+    ("Alakazam ◇", "Alakazam ☆"),
+    ("PokéDex (HANDY909)", "Pokédex"),
+    ("Ancient Technical Machine [Ice]", "Ancient Technical Machine [Rock]"),
+    ("Poké Blower +", "Poké Blower"),
 ]
 
 
@@ -127,3 +156,45 @@ def test_basic_energy_type_memo_is_bounded_and_takes_long_names():
 def test_expand_symbols_without_a_symbol_is_the_same_text():
     assert expand_symbols("Nest Ball") == "Nest Ball"
     assert expand_symbols("Basic {R} Energy {Q}") == "Basic Fire Energy {Q}"
+
+
+def test_keys_of_the_reference_examples():
+    assert name_key("Team Rocket's Nidoran♀") == "team rockets nidoran ♀"
+    assert name_key("Team Rocket's Nidoran♂") == "team rockets nidoran ♂"
+    assert name_key("Unown ?") == "unown ?"
+    assert name_key("Miracle Sphere α") == "miracle sphere α"
+
+
+def test_name_key_memo_keeps_short_names_only():
+    from deckcheck import names
+
+    names._name_key_memo.cache_clear()
+    long_name = "Nest" + " " * (names.MEMO_MAX_LEN + 10) + "Ball"
+    assert name_key(long_name) == "nest ball"
+    assert names.memo_sizes()["name_key"] == 0
+    assert name_key("Nest Ball") == "nest ball"
+    assert names.memo_sizes()["name_key"] == 1
+    assert names._name_key_memo.cache_info().maxsize == names.NAME_MEMO_SIZE
+
+
+@pytest.mark.parametrize(("line", "card_id"), [
+    ("1 Unown [A]", "dp1-65"),  # Unown A, the newest printing of the name
+    ("1 Ancient Technical Machine [Rock]", "ex5-85"),
+    ("1 Unown [A] N2 14", "neo2-14"),
+    ("1 Nest Ball [SVI]", "sv01-181"),  # a real bracketed set code still is one
+])
+def test_a_bracketed_name_part_is_not_taken_for_a_set_code(line, card_id):
+    import deckcheck
+
+    report = deckcheck.check(line, "unlimited", "2026-05-01")
+    (ln,) = report.lines
+    assert ln.card.id == card_id
+    assert [p.rule for p in report.problems if p.rule == "unknown-set"] == []
+
+
+def test_a_bracketed_name_part_reads_as_part_of_the_name():
+    import deckcheck
+
+    report = deckcheck.check("1 Unown [A]", "unlimited", "2026-05-01")
+    assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [
+        'Line 1: "Unown [A]" has no set code, so it was matched by name to Unown A (DP 65).']

@@ -8,6 +8,8 @@ date; nothing here depends on today.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import deckcheck
@@ -370,11 +372,11 @@ def test_total_mismatch():
 
 
 def test_resolved_by_name_is_info():
-    report = assert_legal(deck("4 Dreepy", "1 Ultra Ball XYZ 1"), "standard", MAY)
+    report = assert_legal(deck("4 Dreepy", "1 Ultra Ball TWM 999"), "standard", MAY)
     infos = [p for p in report.problems if p.rule == "resolved-by-name"]
     assert [p.message for p in infos] == [
         'Line 1: "Dreepy" has no set code, so it was matched by name to Dreepy (ASC 158).',
-        'Line 2: no printing XYZ 1 of "Ultra Ball" was found, so it was matched by name to Ultra Ball (ASC 213).',
+        'Line 2: no printing TWM 999 of "Ultra Ball" was found, so it was matched by name to Ultra Ball (ASC 213).',
     ]
     assert {(p.code, p.severity) for p in infos} == {("C102", "info")}
 
@@ -520,3 +522,125 @@ def test_printing_wins_over_a_contradicting_name_with_a_warning():
 def test_spelling_variants_are_not_a_mismatch(line):
     report = deckcheck.check(deck(line, "4 Nest Ball SVI 181"), "unlimited", MARCH)
     assert [p for p in report.problems if p.rule == "name-mismatch"] == []
+
+
+# -- names the key must keep apart (issue 13) -------------------------------------
+
+RULE_DECKS = Path(__file__).resolve().parent / "decks" / "rules"
+
+
+def test_team_rocket_nidoran_standard_list_is_legal():
+    """4 Team Rocket's Nidoran♀ and 4 Team Rocket's Nidoran♂: two names, 4 copies each."""
+    report = assert_legal((RULE_DECKS / "team-rocket-nidoran.txt").read_text(encoding="utf-8"), "standard", MAY)
+    keys = {ln.card.key: ln.count for ln in report.lines if "Nidoran" in ln.name}
+    assert keys == {"team rockets nidoran ♀": 4, "team rockets nidoran ♂": 4}
+    assert [ln.card.id for ln in report.lines if "Nidoran" in ln.name] == ["sv10-114", "sv10-117"]
+    assert report.counts.unknown == 0 and report.problems == []
+
+
+def test_team_rocket_nidoran_glc_singleton_list_is_legal():
+    report = assert_legal((RULE_DECKS / "glc-team-rocket-nidoran.txt").read_text(encoding="utf-8"), "glc", MAY)
+    assert report.counts.unknown == 0 and report.problems == []
+
+
+def test_five_of_one_nidoran_is_still_five():
+    text = deck("4 Team Rocket's Nidoran♀ DRI 114", "1 Team Rocket's Nidoran ♀ DRI 114",
+                "4 Team Rocket's Nidoran♂ DRI 117", energy="Basic {D} Energy SVE 7")
+    problem = only(assert_problems(text, "standard", MAY, ["copy-limit"]), "copy-limit")
+    assert problem.message == "You have 5 cards named Team Rocket's Nidoran♀ (lines 1, 2); the limit is 4."
+
+
+def test_unown_letters_and_marks_are_different_names():
+    text = deck("4 Unown ! LA 42", "4 Unown ? LA 82", "4 Unown J LA 76", "4 Unown R LA 77")
+    report = deckcheck.check(text, "unlimited", MAY)
+    assert [p.rule for p in report.problems if p.rule == "copy-limit"] == []
+    assert [ln.card.key for ln in report.lines[:4]] == ["unown !", "unown ?", "unown j", "unown r"]
+
+
+# -- unknown-set and stale-database (issue 19) -------------------------------------------
+
+NEWER = "4 Pikachu ex ZZZ 57\n4 Mystery Newcard ABC 12\n"
+UPDATE = 'update the card database with "deckcheck db sync" or a newer release of deckcheck.'
+
+
+def test_unknown_set_codes_are_named_with_the_newest_set_and_how_to_update():
+    report = deckcheck.check(NEWER, "standard", "2026-12-01")
+    assert [(p.rule, p.code, p.severity, p.lines) for p in report.problems] == [
+        ("deck-size", "R101", "error", ()),
+        ("unknown-set", "C104", "error", (2,)),
+        ("unknown-set", "C104", "warning", (1,)),
+    ]
+    line2, line1 = report.problems[1], report.problems[2]
+    assert line1.message == ('Line 1: the card database knows no set ZZZ (its newest set is Pitch Black, released '
+                             '2026-07-17), so "Pikachu ex" was matched by name to Pikachu ex (ASC 57).')
+    assert line1.hint == f"If ZZZ is a set released after Pitch Black, {UPDATE}"
+    assert line1.cards == ("me02.5-057",)
+    assert line2.message == ('Line 2: the card database knows no set ABC (its newest set is Pitch Black, released '
+                             '2026-07-17), and no card named "Mystery Newcard" was found; its 4 copies still count '
+                             'toward the deck size.')
+    assert line2.hint == f"If ABC is a set released after Pitch Black, {UPDATE}"
+    # one problem per line: not also resolved-by-name / unknown-card; the copies still count
+    assert report.counts.to_dict() == {"pokemon": 4, "trainer": 0, "energy": 0, "unknown": 4, "total": 8}
+    assert [(ln.method, ln.card.id if ln.card else None) for ln in report.lines] == [
+        ("name", "me02.5-057"), ("unresolved", None)]
+
+
+def test_the_unknown_set_comes_before_the_name_match_in_the_cli_text():
+    from deckcheck.render import render
+
+    text = render("text", [("<stdin>", deckcheck.check(NEWER, "standard", "2026-12-01"))])
+    line1 = next(t for t in text.splitlines() if t.startswith("<stdin>:1:"))
+    assert line1.index("knows no set ZZZ") < line1.index("matched by name")
+    assert "Pitch Black, released 2026-07-17" in line1 and "deckcheck db sync" in line1
+
+
+@pytest.mark.parametrize("line", [
+    "4 Pikachu ex PR-SW 999",   # an alias row of data/set-aliases.csv
+    "4 Pikachu ex SVALT 12",    # a by-name alias (PTCGL-only prints)
+    "4 Pikachu ex TWM 999",     # a set's own code, a number it does not have
+])
+def test_known_sets_and_aliases_are_not_unknown(line):
+    report = deckcheck.check(deck("4 Pikachu ex ASC 57", line, size=8), "unlimited", MAY)
+    assert not [p for p in report.problems if p.rule == "unknown-set"]
+    assert [p.rule for p in report.problems if p.lines == (2,)] == ["resolved-by-name"]
+
+
+def test_basic_energy_with_an_unknown_set_is_not_flagged():
+    report = assert_legal(deck("4 Dreepy TWM 128", energy="Psychic Energy QQQ 5"), "standard", MAY)
+    assert [p.rule for p in report.problems] == []
+
+
+def test_knows_set_is_case_blind_and_covers_aliases():
+    db = deckcheck.engine._cards.get_db()
+    assert db.knows_set("PBL") and db.knows_set("pbl") and db.knows_set("CRZ-GG") and db.knows_set("Energy")
+    assert db.knows_set("ME05") and db.knows_set("sv03.5")  # set ids
+    assert not db.knows_set("ZZZ") and not db.knows_set("")
+
+
+def test_without_the_rule_the_old_problems_come_back(tmp_path):
+    import shutil
+
+    from deckcheck.build import data_dir
+    from deckcheck.formats import load_formats
+
+    shutil.copy(data_dir() / "formats" / "standard.toml", tmp_path / "standard.toml")
+    (tmp_path / "quiet.toml").write_text('name = "Quiet"\nextends = "standard"\n[rules]\nunknown-set = false\n')
+    report = deckcheck.check(NEWER, load_formats(tmp_path)["quiet"], "2026-12-01")
+    assert [(p.rule, p.lines) for p in report.problems] == [
+        ("deck-size", ()), ("unknown-card", (2,)), ("resolved-by-name", (1,))]
+
+
+def test_stale_database_warning_only_when_asked():
+    text = deck("4 Dreepy TWM 128")
+    assert not [p for p in deckcheck.check(text, "standard", "2026-12-01").problems if p.rule == "stale-database"]
+    problem = only(deckcheck.check(text, "standard", "2026-12-01", max_db_age=90), "stale-database")
+    assert (problem.code, problem.severity, problem.lines) == ("C105", "warning", ())
+    assert problem.message == ("The card database's newest set is Pitch Black, released 2026-07-17, 137 days "
+                               "before 2026-12-01; the most allowed is 90 days.")
+    assert problem.hint == f"Cards from sets released after Pitch Black are unknown to it: {UPDATE}"
+    # 137 days old is within 137; a date before the release is never stale
+    assert deckcheck.check(text, "standard", "2026-12-01", max_db_age=137).problems == []
+    assert deckcheck.check(text, "standard", "2026-05-01", max_db_age=0).problems == []
+    for bad in (-1, "90", 1.5, True):
+        with pytest.raises(ValueError, match="max_db_age must be a whole number of days"):
+            deckcheck.check(text, "standard", "2026-12-01", max_db_age=bad)

@@ -524,3 +524,103 @@ def test_pokemontcg_cross_check_reports_divergences_and_writes_nothing(api, path
                for d in found)
     assert any("sv01-001 Pineco: regulation mark H here, G at pokemontcg.io" in d for d in found)
     assert out.read_bytes() == old_db
+
+
+# ---------------------------------------------------------------------------
+# Sets announced but not filled yet (issue 19)
+# ---------------------------------------------------------------------------
+
+NEW_SET = "me06"
+
+
+def announce(api: FakeAPI, cards: list[dict]) -> None:
+    """List a new set, Abyss Eye (AEY, 2026-09-25), with these card payloads."""
+    briefs = [{"id": c["id"], "localId": c["localId"], "name": c["name"]} for c in cards]
+    api.overrides[f"{TCGDEX}/sets"] = api.payload(f"{TCGDEX}/sets") + [
+        {"id": NEW_SET, "name": "Abyss Eye", "cardCount": {"total": len(cards), "official": 0}}]
+    api.overrides[f"{TCGDEX}/sets/{NEW_SET}"] = {
+        "id": NEW_SET, "name": "Abyss Eye", "releaseDate": "2026-09-25",
+        "serie": {"id": "me", "name": "Mega Evolution"},
+        "abbreviation": {"official": "AEY"}, "cardCount": {"total": len(cards), "official": 0}, "cards": briefs}
+    for c in cards:
+        api.set_card(c["id"], c)
+
+
+def new_card(api: FakeAPI, number: int, *, filled: bool) -> dict:
+    """A card of the new set: a real Pokémon record, or the placeholder TCGdex holds before it is transcribed."""
+    base = api.card("me04-001")
+    card = {**base, "id": f"{NEW_SET}-{number:03d}", "localId": f"{number:03d}", "name": f"Abyssmon {number}",
+            "set": {"id": NEW_SET, "name": "Abyss Eye"}}
+    if not filled:
+        card = {k: v for k, v in card.items() if k not in ("hp", "attacks", "weaknesses", "retreat", "types")}
+    return card
+
+
+def test_a_set_listed_with_no_cards_is_skipped_with_a_note_and_every_other_set_kept(api, paths, old_db):
+    out, cache = paths
+    before = _cards.load(out)
+    announce(api, [])
+    result = run_sync(api, out, cache)
+    assert result.status == "written", result.lines  # not refused: nothing lost, nothing shrunk
+    assert ("Skipped 1 set(s) the API lists without usable cards yet (announced, not filled; looked at again next "
+            "sync): me06 Abyss Eye (listed with no cards)") in result.lines
+    db = _cards.load(out)
+    assert set(db.sets) == set(before.sets) and NEW_SET not in db.sets
+    assert set(before.cards) <= set(db.cards) and len(db.cards) == FIXTURE_CARDS
+    assert not db.knows_set("AEY")  # so a list naming it says the set is unknown
+    assert db.info()["newest_set"]["id"] == "me04"
+
+
+def test_a_set_that_empties_upstream_keeps_its_current_cards(api, paths, old_db):
+    out, cache = paths
+    mep = api.payload(f"{TCGDEX}/sets/mep")
+    api.overrides[f"{TCGDEX}/sets/mep"] = {**mep, "cards": []}
+    result = run_sync(api, out, cache)
+    assert result.status == "written", result.lines
+    text = "\n".join(result.lines)
+    assert "mep MEP Black Star Promos (listed with no cards)" in text and "loses" not in text
+    db = _cards.load(out)
+    assert {"mep-028", "mep-030", "mep-031"} <= set(db.cards) and db.sets["mep"].code == "MEP"
+
+
+def test_a_new_sets_cards_are_picked_up_over_several_syncs(api, paths, old_db):
+    out, cache = paths
+    announce(api, [new_card(api, 1, filled=True), new_card(api, 2, filled=False), new_card(api, 3, filled=False)])
+    result = run_sync(api, out, cache)
+    assert result.status == "written", result.lines
+    assert ("Skipped 2 placeholder card(s) without game data yet (fetched again next sync): me06-002, me06-003"
+            in result.lines)
+    db = _cards.load(out)
+    assert sorted(c.id for c in db.cards.values() if c.set_id == NEW_SET) == ["me06-001"]
+    assert db.find("AEY", "1").name == "Abyssmon 1"
+    assert db.info()["newest_set"] == {"id": NEW_SET, "name": "Abyss Eye", "code": "AEY", "release": "2026-09-25"}
+    assert db.meta["newest_set"] == db.info()["newest_set"] and db.meta["built_at"] == db.info()["built_at"]
+    # the next sync (the same cache) asks for the placeholders again and takes what has been filled
+    api.set_card("me06-002", new_card(api, 2, filled=True))
+    api.hits.clear()
+    result = run_sync(api, out, cache)
+    assert result.status == "written" and "Cards added (1): me06-002" in result.lines
+    assert api.hits[f"{TCGDEX}/cards/me06-002"] == 1 and api.hits[f"{TCGDEX}/cards/me06-001"] == 0
+    api.set_card("me06-003", new_card(api, 3, filled=True))
+    result = run_sync(api, out, cache)
+    assert result.status == "written" and "Cards added (1): me06-003" in result.lines
+    assert not any("placeholder" in line for line in result.lines)
+    assert len(_cards.load(out).cards) == FIXTURE_CARDS + 3
+
+
+def test_a_set_of_placeholders_only_is_skipped(api, paths, old_db):
+    out, cache = paths
+    announce(api, [new_card(api, 1, filled=False), {**new_card(api, 2, filled=True), "name": "???"}])
+    result = run_sync(api, out, cache)
+    assert result.status == "written", result.lines
+    assert any("me06 Abyss Eye (no card with game data yet)" in line for line in result.lines)
+    assert NEW_SET not in _cards.load(out).sets
+
+
+def test_is_placeholder():
+    pokemon = {"name": "Weedle", "category": "Pokemon", "hp": 50}
+    assert not _sync.is_placeholder(pokemon)
+    assert _sync.is_placeholder({"name": "Weedle", "category": "Pokemon"})
+    assert _sync.is_placeholder({**pokemon, "name": " TBA "})
+    assert not _sync.is_placeholder({"name": "Professor's Research", "category": "Trainer"})  # text-less reprints exist
+    assert not _sync.is_placeholder({"name": "Fire Energy", "category": "Energy"})

@@ -343,3 +343,11 @@ def test_extras_errors(client, body, status, words):
     resp = client.post("/extras", json=body) if body is not None else client.post("/extras", data="nope")
     assert resp.status_code == status
     assert words in resp.get_json()["error"]
+
+
+def test_footer_names_the_card_data_in_use(client, db):
+    """Every page says how far the card data goes (issue 19): a newer set is unknown to it."""
+    for resp in (client.get("/"), post(client, "4 Pikachu ex ZZZ 57\n")):
+        footer = text_of(page(resp).split('<p class="card-data">', 1)[1].split("</p>", 1)[0])
+        assert footer == (f"Card data up to Pitch Black, 2026-07-17 (database {db.version}, built "
+                          f"{db.meta['built_at'][:10]}).")
