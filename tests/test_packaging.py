@@ -200,7 +200,8 @@ def test_the_sdist_is_the_package_source_without_the_tests(dist):
 def test_the_wheel_checks_decks_without_extras_and_serves_with_the_server_extra(dist, tmp_path):
     venv = tmp_path / "venv"
     elsewhere = tmp_path / "elsewhere"  # an unrelated working directory
-    elsewhere.mkdir()
+    # a repository of its own: deckcheck's configuration search stops here, whatever a parent holds
+    (elsewhere / ".git").mkdir(parents=True)
     run([sys.executable, "-m", "venv", venv])  # no --system-site-packages
     python = venv / "bin" / "python"
     pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-c", LOCK]
