@@ -21,7 +21,7 @@ from . import __version__, cards, chat, errors
 from .engine import ResolvedLine, check
 from .formats import default_formats
 from .names import lookup_key
-from .parse import count_lines
+from .parse import count_lines, looks_like_json
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,
@@ -187,7 +187,8 @@ def check_limits(text: str) -> None:
         abort(413, message=f"The decklist is {size:,} bytes of UTF-8; the limit is {max_bytes:,} bytes.",
               details={"limit": max_bytes, "size": size, "unit": "bytes"})
     # lines <= line-break characters + 1: the exact count only when that bound is over the limit
-    if text.count("\n") + text.count("\r") < max_lines:
+    # (a JSON deck counts its card entries, whatever its lines)
+    if text.count("\n") + text.count("\r") < max_lines and not looks_like_json(text.removeprefix("\ufeff")):
         return
     lines = count_lines(text)
     if lines > max_lines:
@@ -231,7 +232,9 @@ def validate():
     check_limits(text)
     fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
     as_of = body.get("as_of") or query.get("as_of")
-    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"])
+    forecast = body.get("forecast")
+    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"],
+                   forecast=bool(query.get("forecast") if forecast is None else forecast))
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself. Card lines go in
     # as JSON encoded once per line text (format and date), but for the line number.

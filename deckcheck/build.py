@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import nameaudit
+from . import deckrules
 from .names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
 
 #: the columns of one card row in the shipped database, in order
@@ -220,10 +221,13 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
             sets_by_code.setdefault(code.upper(), []).append(s["id"])
     cards = [_fixed_name(card) for card in cards]
     ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
+    rules_table = deckrules.read_rows(read_table(deckrules.TABLE, directory))
+    categories = _deck_rule_categories(cards, rules_table)
     rows = []
     pending_text = []
     for card in cards:
         subtypes = _fixed_subtypes(card, ace_ids)
+        _apply_category(card, subtypes, categories.get(card["id"], ()))
         fp = fingerprint(card, subtypes, rewordings)
         row = [
             card["id"], card["name"], card["supertype"], subtypes, card.get("evolvesFrom"),
@@ -282,6 +286,47 @@ def newest_set(sets: list[dict], rows: list[list]) -> dict | None:
         return None
     s = max(dated, key=lambda s: (s["release"], s.get("official_count") or 0, s["id"]))
     return {"id": s["id"], "name": s["name"], "code": s.get("code"), "release": s["release"]}
+
+
+#: the subtype a reviewed row's card must carry once the data fixes are applied
+_KIND_SUBTYPE = {"ace-spec": "ACE SPEC", "radiant": "Radiant", "prism-star": "Prism Star", "star-limit": "Star",
+                 "special-energy": "Special", "basic-pokemon": "Basic"}
+
+
+def _deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]]:
+    """Scan every card for deck-building clauses and category traps (:mod:`deckcheck.deckrules`);
+    any finding missing from ``data/deck-rules.csv`` is a :class:`BuildError`. Returns card id ->
+    the kinds of its rows."""
+    scanned = []
+    try:
+        for card in cards:
+            scanned.extend(deckrules.scan_card(card, list(card.get("subtypes") or [])))
+    except ValueError as exc:
+        raise BuildError(f"{exc}; review it and add a row to {deckrules.TABLE} (deckcheck/deckrules.py)") from None
+    errors = deckrules.compare(scanned, table, {card["id"]: card["name"] for card in cards})
+    if errors:
+        shown = "\n  ".join(errors[:20]) + (f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else "")
+        raise BuildError(f"{len(errors)} deck-building finding(s) disagree with {deckrules.TABLE}:\n  {shown}")
+    out: dict[str, list[str]] = {}
+    for row in table:
+        out.setdefault(row.id, []).append(row.kind)
+    return out
+
+
+def _apply_category(card: dict, subtypes: list[str], kinds) -> None:
+    """A reviewed row's category, applied to ``subtypes`` in place: a Baby Pokémon is Basic, a
+    Pokémon ☆ is ``Star``; the other kinds are checked to be right already."""
+    for kind in kinds:
+        wanted = _KIND_SUBTYPE.get(kind)
+        if wanted is None or wanted in subtypes:
+            continue
+        if kind == "basic-pokemon":
+            subtypes.insert(0, "Basic")
+        elif kind == "star-limit":
+            subtypes.append("Star")
+        else:
+            raise BuildError(f"{deckrules.TABLE}: {card['id']} {card['name']} is listed as {kind} but has no "
+                             f"{wanted!r} subtype after the data fixes ({subtypes})")
 
 
 def _check_records(sets: list[dict], cards: list[dict]) -> None:

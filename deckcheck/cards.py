@@ -25,6 +25,7 @@ import orjson
 from rapidfuzz import fuzz, process
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .deckrules import DeckRule, load_rules
 from .names import MEMO_MAX_LEN, basic_energy_type, lookup_key, name_key
 from .parse import CardLine
 
@@ -191,6 +192,8 @@ class CardDB:
     _by_name: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
+    #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
+    _deck_rules: dict[str, DeckRule] = field(default_factory=dict)
     #: (name, set code, number) -> Resolution; on the database object, so a swapped-in
     #: database starts empty and never answers from another one's cards
     _memo: dict[tuple, Resolution] = field(default_factory=dict, repr=False, compare=False)
@@ -282,6 +285,10 @@ class CardDB:
                 if hit:
                     return hit[0]
         return None
+
+    def deck_rules(self) -> dict[str, DeckRule]:
+        """Card id -> the deck-building clause that printing carries (read only)."""
+        return self._deck_rules
 
     def basic_energy(self, energy_type: str) -> Card | None:
         return self._basic_energy.get(energy_type)
@@ -395,10 +402,13 @@ class CardDB:
         if code and number and (alias is None or alias.action == "lookup"):
             card = self.find(code, number)
             if card is not None:
-                if energy and not card.is_basic_energy:
-                    card = None  # a basic Energy name on a wrong number: fall through to the type
+                if energy and not card.is_basic_energy and lookup_key(name) != card.key.lower():
+                    # a basic Energy name on a wrong number: fall through to the type (the printing
+                    # given is kept when it has that name: Darkness Energy EX 158 is a Special Energy)
+                    card = None
                 else:
-                    differs = not energy and lookup_key(name) != card.key.lower()
+                    # a basic Energy of another type than the name says is flagged too (the printing wins)
+                    differs = lookup_key(name) != card.key.lower()
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             return Resolution(self.basic_energy(energy), "basic-energy")
@@ -477,12 +487,18 @@ def _index(db: CardDB, directory: Path | None) -> None:
     for s in db.sets.values():
         for code in {s.code or "", *s.aliases} - {""}:
             by_code.setdefault(code.upper(), []).append(s.id)
+    for s in db.sets.values():  # a set's id, "base1", names it when no set has it as a code
+        by_code.setdefault(s.id.upper(), [s.id])
     # a set whose own code it is comes before sets that only list it as an alias (TR is Team
     # Rocket, an alias of Team Rocket Returns); a code shared by a main set and its subset
     # (SHF, CEL, BRS...) looks in the main set first
     db._by_code = {k: tuple(sorted(v, key=lambda sid: ((db.sets[sid].code or "").upper() != k, len(sid), sid)))
                    for k, v in by_code.items()}
     db._aliases = _load_aliases(directory)
+    try:
+        db._deck_rules = load_rules(directory)
+    except ValueError as exc:
+        raise DatabaseError(str(exc)) from exc
     by_number: dict[tuple, list[Card]] = {}
     by_name: dict[str, list[tuple]] = {}
     neg_dates: dict[str, int] = {}

@@ -22,6 +22,8 @@ import click
 from . import build as _build
 from . import cards as _cards
 from . import config as _config
+from . import github_env as _github_env
+from . import walk as _walk
 from .cards import CardDB, DatabaseError, default_path
 from .engine import check as _check
 from .formats import Format, FormatError, default_formats
@@ -98,7 +100,11 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
         if path == STDIN:
             blob = click.get_binary_stream("stdin").read(MAX_BYTES + 1)
         else:
-            with open(path, "rb") as fh:
+            # O_NONBLOCK: a FIFO swapped in after the walk must not hang the run; only regular files are read
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return None, Problem("unreadable-file", "The path is not a regular file; it was not read.")
                 blob = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         return None, Problem("unreadable-file", f"The file could not be read: {exc.strerror or exc}.")
@@ -120,7 +126,7 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
     return text, None
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="deckcheck")
 def cli() -> None:
     """Validate Pokémon TCG decklists."""
@@ -138,51 +144,23 @@ def _settings(config_path: str | None) -> _config.Config:
         raise click.UsageError(str(exc)) from exc
 
 
-def _collect(paths: tuple[str, ...], cfg: _config.Config) -> list[str]:
-    """Files to check, in order, each once: named files (unless excluded), then folders' decklists."""
-    seen: set[str] = set()
-    out = []
-    for given in paths:
-        if given == STDIN:
-            found = [STDIN]
-        elif os.path.isdir(given):
-            found = sorted(_walk(given, cfg))
-        else:
-            found = [] if cfg.excluded(given) else [given]
-        for path in found:
-            key = path if path == STDIN else os.path.abspath(path)
-            if key not in seen:
-                seen.add(key)
-                out.append(path)
-    return out
-
-
-def _walk(top: str, cfg: _config.Config):
-    for folder, dirs, files in os.walk(top):
-        # hidden folders (.git, .venv) are never decklists
-        dirs[:] = [d for d in dirs if not d.startswith(".") and not cfg.excluded(os.path.join(folder, d))]
-        for name in files:
-            path = os.path.join(folder, name)
-            if cfg.included(path) and not cfg.excluded(path):
-                yield path
-
-
 def _unchecked(problem: Problem, fmt: Format, on: dt.date, db: CardDB) -> Report:
     """The report on a file that could not be read: its one problem, no cards."""
     return Report(format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=[problem], lines=[],
                   counts=Counts(), database=db.info())
 
 
-def _check_one(path: str, cfg: _config.Config, format_: str | None, as_of: dt.date | None, db: CardDB,
-               max_db_age: int | None = None) -> Report:
+def _check_one(found: _walk.Found, cfg: _config.Config, format_: str | None, as_of: dt.date | None,
+               db: CardDB, max_db_age: int | None = None, forecast: bool = False) -> Report:
     """Command-line options win over the file's overrides, which win over its defaults."""
+    path = found.path
     cfg_format, cfg_as_of = cfg.settings_for(None if path == STDIN else path)
     fmt = _formats()[format_ or cfg_format or "standard"]
     on = as_of or cfg_as_of or dt.date.today()
-    text, problem = _read(path)
+    text, problem = (None, found.problem) if found.problem else _read(path)
     if problem is not None:
         return _unchecked(problem, fmt, on, db)
-    return _check(text, fmt, on, db=db, max_db_age=max_db_age)
+    return _check(text, fmt, on, db=db, max_db_age=max_db_age, forecast=forecast)
 
 
 def show_progress(count: int, quiet: bool, stream) -> bool:
@@ -201,47 +179,100 @@ def _progress(items: list[str], quiet: bool):
 
 
 def _colour(no_color: bool) -> bool:
-    return not no_color and not os.environ.get("NO_COLOR") and click.get_text_stream("stdout").isatty()
+    """--no-color and NO_COLOR win; FORCE_COLOR (any non-empty value) colours a pipe; else a terminal only."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or click.get_text_stream("stdout").isatty()
+
+
+def _report_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> list[tuple[str, str]]:
+    out = []
+    for item in value:
+        fmt, sep, path = item.partition("=")
+        if not sep or fmt not in OUTPUT_FORMATS or not path:
+            raise click.BadParameter(f"{item!r} is not FORMAT=FILE with FORMAT one of {', '.join(OUTPUT_FORMATS)}")
+        out.append((fmt, path))
+    return out
+
+
+def _listed(path: str | None) -> set[str] | None:
+    """The absolute paths listed in a file, one a line (``git diff --name-only``), or None without one."""
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return {os.path.abspath(line.strip()) for line in fh if line.strip()}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="'--changed-files'") from None
 
 
 @cli.command("check")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, allow_dash=True))
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--format", "format_", metavar="FORMAT", callback=_format_option,
               help="Format for every deck (default: the configuration's, else standard).")
 @click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option,
               help="Check legality on this date (default: the configuration's, else today).")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True,
-              help="text for people; json, github, sarif or junit for tools.")
+              help="text for people; json (one array), jsonl (a report a line), github (annotations and "
+                   "$GITHUB_STEP_SUMMARY), sarif or junit for tools.")
 @click.option("--fail-on", type=click.Choice(_config.FAIL_ON), default=None,
               help="Lowest severity that fails a deck (default: the configuration's, else error).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when decks fail.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the problems only: no summary line, no progress bar.")
-@click.option("--no-color", is_flag=True, help="No colours in text output (also when NO_COLOR is set).")
+@click.option("--no-color", is_flag=True, help="No colours in text output (also when NO_COLOR is set; FORCE_COLOR colours a pipe).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="Settings file to use instead of looking for deckcheck.toml or pyproject.toml.")
 @click.option("--max-db-age", type=click.IntRange(min=0), metavar="DAYS", default=None,
               help="Warn (stale-database) when the card database's newest set is more than DAYS days older "
                    "than the check's date (default: the configuration's, else no limit).")
+@click.option("--report", "reports", metavar="FORMAT=FILE", multiple=True, callback=_report_option,
+              help="Also write the run in another output format to FILE (repeatable), e.g. sarif=deckcheck.sarif.")
+@click.option("--forecast", is_flag=True,
+              help="Also forecast the next Standard rotation: rotation-forecast warnings for the cards it would make "
+                   "illegal, info for the cards a reprint keeps legal.")
+@click.option("--changed-files", metavar="FILE", default=None,
+              help="Check only the decks PATHS select that FILE lists (one path a line, e.g. git diff --name-only).")
 @click.pass_context
 def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on, exit_zero, quiet, no_color,
-              config_path, max_db_age) -> None:
-    """Check decklists: files, folders (searched for *.txt and *.json) or - for stdin.
+              config_path, max_db_age, reports, forecast, changed_files) -> None:
+    """Check decklists: files, folders (searched for *.txt and *.json as git sees them:
+    .gitignore honoured), quoted globs, or - for stdin.
 
     Exit status: 0 every deck passed, 1 at least one deck failed, 2 usage
     error, 3 card database missing or unreadable.
     """
     cfg = _settings(config_path)
     db = _database()
-    files = _collect(paths or (".",), cfg)
+    collector = _walk.Collector(cfg)
+    try:
+        files = collector.collect(paths or (".",))
+    except _walk.PathError as exc:
+        raise click.BadParameter(str(exc), param_hint="'[PATHS]...'") from None
+    changed = _listed(changed_files)
+    if changed is not None:
+        files = [f for f in files if os.path.abspath(f.path) in changed]
     if not files:
-        click.echo("warning: no decklists found (looked for " + ", ".join(p.glob for p in cfg.include) + ")",
-                   err=True)
+        click.echo("warning: no " + ("changed " if changed is not None else "") + "decklists found (looked for "
+                   + ", ".join(p.glob for p in cfg.include) + ")", err=True)
     fail_on = fail_on or cfg.fail_on or "error"
     max_age = max_db_age if max_db_age is not None else cfg.max_db_age
     with _progress(files, quiet) as items:
-        results = [(_shown(path), _check_one(path, cfg, format_, as_of, db, max_age)) for path in items]
+        results = [(_shown(found.path), _check_one(found, cfg, format_, as_of, db, max_age, forecast))
+                   for found in items]
+    if collector.covers_config and changed is None:
+        for warning in cfg.unused():
+            click.echo(f"warning: {warning}", err=True)
     colour = output_format == "text" and _colour(no_color)
     click.echo(render(output_format, results, Options(fail_on, not quiet, colour)), nl=False, color=colour)
+    for fmt, target in reports:
+        try:
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(render(fmt, results, Options(fail_on)))
+        except OSError as exc:
+            raise click.FileError(target, exc.strerror or str(exc)) from None
+    if output_format == "github":
+        for warning in _github_env.write(results, fail_on):
+            click.echo(warning, err=True)
     failed = any(fails(report, fail_on) for _, report in results)
     ctx.exit(1 if failed and not exit_zero else 0)
 

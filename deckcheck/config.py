@@ -3,15 +3,15 @@
 The file is found by walking up from the working directory to the repository
 root (the first folder holding ``.git``); in one folder ``deckcheck.toml`` wins
 over ``pyproject.toml``, and a ``pyproject.toml`` without ``[tool.deckcheck]``
-is passed over. Patterns are globs relative to the folder holding the file::
+is passed over. Patterns are ``.gitignore`` globs relative to the folder holding the file::
 
     [tool.deckcheck]
     format = "standard"
     as-of = 2026-05-01
-    exclude = ["drafts/**"]
+    exclude = ["drafts", "archive/old/**"]
 
     [tool.deckcheck.overrides]
-    "glc/**" = "glc"
+    "glc" = "glc"
     "archive/2024/**" = { format = "expanded", as-of = 2024-06-01 }
 
 A broken file is a :class:`ConfigError` naming the file and the key.
@@ -25,12 +25,19 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
+
+import pathspec
 
 FILES = ("deckcheck.toml", "pyproject.toml")
 KEYS = ("as-of", "exclude", "fail-on", "format", "include", "max-db-age", "overrides")
 OVERRIDE_KEYS = ("as-of", "format")
 DEFAULT_INCLUDE = ("*.txt", "*.json")
+#: files and folders of other tools that are never decklists, left out before ``exclude`` applies
+#: (``!name`` in ``exclude`` takes one back)
+DEFAULT_EXCLUDE = ("node_modules/", "__pycache__/", "site-packages/", "venv/", "requirements*.txt",
+                   "constraints*.txt", "package.json", "package-lock.json", "composer.json", "tsconfig*.json",
+                   "jsconfig.json", "renovate.json", "CMakeLists.txt", "robots.txt", "LICENSE*", "CHANGELOG*")
 FAIL_ON = ("error", "warning")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -49,47 +56,53 @@ def parse_date(value: str) -> dt.date:
     raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)")
 
 
-def glob_regex(pattern: str) -> re.Pattern:
-    """A glob as a regex over ``/``-separated paths: ``*`` and ``?`` stay in one folder, ``**`` crosses folders."""
-    if pattern.endswith("/"):
-        pattern += "**"
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] in "*?":
-            out.append("[^/]*" if pattern[i] == "*" else "[^/]")
-            i += 1
-        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
-            end = pattern.index("]", i + 2)
-            body = pattern[i + 1:end]
-            out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
+def _compile(globs: Iterable[str]) -> tuple:
+    """Each glob as pathspec's ``.gitignore`` pattern (its ``regex`` and ``include``), in order."""
+    return tuple(pathspec.GitIgnoreSpec.from_lines(list(globs)).patterns)
 
 
 @dataclass(frozen=True)
 class Pattern:
-    """A glob; one without a ``/`` matches a file or folder name anywhere, like ``.gitignore``."""
+    """A glob with exactly ``.gitignore``'s meaning (pathspec), relative to the configuration's folder.
+
+    No ``/`` but a trailing one: a file or folder name at any depth (``glc``, ``*.txt``); a ``/``
+    at the start or in the middle: a path from the configuration's folder (``decks/glc/**``,
+    ``/top.txt``); ``**`` crosses folders; a folder's match covers every file below it; a
+    leading ``!`` (in ``exclude``) takes a match back.
+    """
 
     glob: str
-    regex: re.Pattern = field(compare=False)
+    compiled: Any = field(compare=False)  # pathspec's pattern: .regex, .include
 
     @classmethod
     def of(cls, glob: str) -> "Pattern":
-        return cls(glob, glob_regex(glob.lstrip("/")))
+        found = _compile([glob])
+        if len(found) != 1 or found[0].regex is None:
+            raise ValueError(f"{glob!r} is not a glob")
+        return cls(glob, found[0])
+
+    @property
+    def include(self) -> bool:
+        """False for a ``!`` pattern."""
+        return bool(self.compiled.include)
+
+    @property
+    def anchored(self) -> bool:
+        return "/" in self.glob.rstrip("/")
 
     def matches(self, relative: str | None, name: str) -> bool:
-        if "/" not in self.glob:
-            return bool(self.regex.fullmatch(name))
-        return relative is not None and bool(self.regex.fullmatch(relative))
+        """Does it match a path given relative to the configuration's folder (None: outside it)?
+
+        Outside that folder only a name pattern can match, against the name alone.
+        """
+        if relative is None:
+            if self.anchored:
+                return False
+            relative = name
+        return self.compiled.regex.match(relative) is not None
+
+
+BUILTIN_EXCLUDE = tuple(Pattern.of(g) for g in DEFAULT_EXCLUDE)
 
 
 @dataclass(frozen=True)
@@ -117,6 +130,8 @@ class Config:
     overrides: tuple[Override, ...] = ()
     #: days the card database's newest set may be older than a check's date (None: no limit)
     max_db_age: int | None = None
+    #: ("exclude" | "overrides", index) of the globs that have matched in this run
+    used: set = field(default_factory=set, compare=False, repr=False)
 
     def relative(self, path: str | os.PathLike) -> str | None:
         """``path`` relative to :attr:`root` with ``/`` separators, or None when it lies outside."""
@@ -125,32 +140,59 @@ class Config:
             return None
         return rel.replace(os.sep, "/")
 
+    def _where(self, path: str | os.PathLike) -> tuple[str | None, str]:
+        rel = self.relative(path)
+        return rel, os.path.basename(os.path.normpath(path))
+
     def included(self, path: str | os.PathLike) -> bool:
         """Is a file found in a folder a decklist to check?"""
-        rel, name = self.relative(path), os.path.basename(os.path.normpath(path))
+        rel, name = self._where(path)
         return any(p.matches(rel, name) for p in self.include)
 
-    def excluded(self, path: str | os.PathLike) -> bool:
-        """Is a file or folder left out (or inside one that is), even when named on the command line?"""
-        if not self.exclude:
+    def excluded(self, path: str | os.PathLike, folder: bool = False) -> bool:
+        """Is a file or folder left out (or inside one that is), even when named on the command line?
+
+        The built-in :data:`DEFAULT_EXCLUDE` come first, then ``exclude``; as in ``.gitignore`` the
+        last pattern that matches decides, so ``!package.json`` takes a built-in one back. Each
+        ``exclude`` pattern that decides is remembered for :meth:`unused`.
+        """
+        rel, name = self._where(path)
+        if folder and rel is not None:
+            rel += "/"
+        decided = None
+        for i, p in enumerate(self._all_excludes):
+            if p.matches(rel, name):
+                decided = i  # the last match decides
+        if decided is None:
             return False
-        rel = self.relative(path)
-        parts = (rel if rel is not None else os.path.abspath(path).replace(os.sep, "/")).strip("/").split("/")
-        for i in range(len(parts), 0, -1):
-            here = "/".join(parts[:i]) if rel is not None else None
-            if any(p.matches(here, parts[i - 1]) for p in self.exclude):
-                return True
-        return False
+        if decided >= len(BUILTIN_EXCLUDE):
+            self.used.add(("exclude", decided - len(BUILTIN_EXCLUDE)))
+        return self._all_excludes[decided].include
+
+    @property
+    def _all_excludes(self) -> tuple["Pattern", ...]:
+        return BUILTIN_EXCLUDE + self.exclude
 
     def settings_for(self, path: str | os.PathLike | None) -> tuple[str | None, dt.date | None]:
         """(format, as-of) for one deck: the last matching override's, else the file-wide ones."""
         fmt, as_of = self.format, self.as_of
         if path is not None:
-            rel, name = self.relative(path), os.path.basename(path)
-            for o in self.overrides:
+            rel, name = self._where(path)
+            for i, o in enumerate(self.overrides):
                 if o.pattern.matches(rel, name):
                     fmt, as_of = o.format or fmt, o.as_of or as_of
+                    self.used.add(("overrides", i))
         return fmt, as_of
+
+    def unused(self) -> list[str]:
+        """A warning for each ``exclude`` glob that left nothing out and each override that matched no
+        deck, so far in this run (ask after every path has been walked and checked)."""
+        shown = _shown(self.path) if self.path else "configuration"
+        out = [f"{shown}: exclude {p.glob!r} matches nothing" for i, p in enumerate(self.exclude)
+               if p.include and ("exclude", i) not in self.used]
+        out += [f"{shown}: override {o.pattern.glob!r} matches none of the decks checked"
+                for i, o in enumerate(self.overrides) if ("overrides", i) not in self.used]
+        return out
 
 
 def find(start: str | os.PathLike) -> Path | None:
@@ -264,14 +306,21 @@ class _Checker:
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(g, str) and g for g in value):
             raise self.fail(key, 'must be a list of globs, e.g. ["*.txt"]')
-        return tuple(Pattern.of(g) for g in value)
+        try:
+            return tuple(Pattern.of(g) for g in value)
+        except ValueError as exc:
+            raise self.fail(key, str(exc)) from None
 
     def override(self, glob: str, value) -> Override:
         key = f'overrides."{glob}"'
+        try:
+            pattern = Pattern.of(glob)
+        except ValueError as exc:
+            raise self.fail(key, str(exc)) from None
         if isinstance(value, str):
-            return Override(Pattern.of(glob), self.format(value, key))
+            return Override(pattern, self.format(value, key))
         if not isinstance(value, dict):
             raise self.fail(key, "must be a format name or a table with format and/or as-of")
         self.unknown(value, OVERRIDE_KEYS, key)
-        return Override(Pattern.of(glob), self.format(value.get("format"), f"{key}.format"),
+        return Override(pattern, self.format(value.get("format"), f"{key}.format"),
                         self.date(value.get("as-of"), f"{key}.as-of"))

@@ -303,11 +303,13 @@ def _suggestions_skipped(d: Deck) -> Problem | None:
 
 
 def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None,
-          max_db_age: int | None = None) -> Report:
+          max_db_age: int | None = None, forecast: bool = False) -> Report:
     """Check a decklist (text or a parse result) in a format on a date (default today).
 
     ``max_db_age`` (days, off by default) adds a ``stale-database`` warning when the card
     database's newest set was released more than that many days before the date.
+    ``forecast=True`` adds the rotation forecast (:mod:`deckcheck.forecast`):
+    ``rotation-forecast`` warnings and info, and ``extra["forecast"]``.
 
     A bad deck is data: every problem is in the report. Only an unknown format, a
     malformed date or a negative ``max_db_age`` raises (``FormatError`` / ``ValueError``).
@@ -341,7 +343,14 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
         stale = stale_database(db, on, max_db_age)
         if stale is not None:
             problems.append(stale)
+    extra = {}
+    if forecast:
+        from .forecast import forecast as _forecast
+
+        ahead = _forecast(lines if ctx.date_problem is None else [], fmt, on, db)
+        problems.extend(ahead.problems)
+        extra["forecast"] = ahead.to_dict()
     return Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
-        counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon,
+        counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon, extra=extra,
     )

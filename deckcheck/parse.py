@@ -8,14 +8,19 @@ and blanks) is ``{`` is read as a JSON deck instead; there the "line" of a
 card is its 1-based entry index.
 
 Card lines are read right to left: an optional trailing tag (``PH``, or an
-RK9 suffix such as ``- ACESPEC``), then a collector number, then a set code,
-and only while at least one token is left for the name. Names keep whatever
+RK9 suffix such as ``- ACESPEC``), then a collector number, then a set code
+(upper case, or all lower case before a number: ``asc 109``), and only while
+at least one token is left for the name. Names keep whatever
 is left as written (colons, digits, ``&``, ``{P}``, ``◇``, curly apostrophes);
 folding them is ``names.py``'s job.
 
 What a line is depends on its text alone, so that reading is memoised on the
 text (a bounded ``lru_cache``, short lines only); the line number and the
-section in force always come from the deck being parsed. :func:`read` gives
+section in force always come from the deck being parsed.
+
+A list inside Markdown code fences (a Discord post) is read from inside the fences: the fence
+lines are decorations and the prose around them one ``prose-ignored`` note. A text that starts
+with ``{`` (or ``[`` then ``{``) is read as JSON in any shape of :data:`JSON_SHAPES`. :func:`read` gives
 the card lines as plain rows, for the engine, which never shows CardLines.
 """
 
@@ -75,6 +80,7 @@ _BULLETS = frozenset({"*", "-", "•"})
 _DASHES = frozenset({"-", "–", "—"})
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\[\]])")
 # section headers and totals: "Pokémon: 14", "##Pokémon - 30", "Pokémon (22)", bare "Trainer"
 # (a label starts with a letter, so card lines fail at their first character)
 _LABELLED = (
@@ -174,9 +180,16 @@ _LABEL_START = re.compile(r"#*\s*[^\W\d_]")
 
 
 def count_lines(text: str) -> int:
-    """Lines as :func:`parse` numbers them; a final line break does not start a new line."""
+    """Lines as :func:`parse` numbers them; a final line break does not start a new line. A JSON
+    deck counts its card entries (every player's) when they are more than its lines."""
     if not text:
         return 0
+    if _looks_like_json(text.removeprefix("\ufeff")):
+        return max(_count_text_lines(text), json_entries(text))
+    return _count_text_lines(text)
+
+
+def _count_text_lines(text: str) -> int:
     breaks = text.count("\n") if "\r" not in text else len(_LINE_BREAK.split(text)) - 1
     return breaks + 1 - (1 if text.endswith(("\n", "\r")) else 0)
 
@@ -218,13 +231,17 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    if text.lstrip().startswith("{"):
+    if _looks_like_json(text):
         return _parse_json(text)
+    lines = _split_lines(text)
+    outside = _fenced(lines) if "```" in text else None
+    if outside is not None:
+        return _read_fenced(lines, outside)
     result, rows = ParseResult(), []
     headers, new = result.headers, object.__new__
     section: str | None = None
     memo, limit = _classify, MEMO_MAX_LEN  # longer lines are classified without the memo
-    for n, raw in enumerate(_split_lines(text), start=1):
+    for n, raw in enumerate(lines, start=1):
         if not raw:
             continue
         kind = memo(raw) if len(raw) <= limit else _read_line(raw)
@@ -241,6 +258,56 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
         elif what != _BLANK:
             _file_other(result, n, kind)
     return result, rows
+
+
+def _fenced(lines: list[str]) -> list[bool] | None:
+    """For a list inside Markdown code fences (a Discord post): for each line, whether it is
+    outside every fenced block (prose, or a fence line itself); None when no line is a fence."""
+    outside, inside, any_fence = [], False, False
+    for raw in lines:
+        if raw.lstrip().startswith("```"):
+            outside.append(True)
+            inside, any_fence = not inside, True
+        else:
+            outside.append(not inside)
+    return outside if any_fence else None
+
+
+def _read_fenced(lines: list[str], outside: list[bool]) -> tuple[ParseResult, list[CardRow]]:
+    """:func:`read` of the lines inside the code fences; the fence lines are decorations and the
+    prose around them is ignored, with one info note naming its lines."""
+    kept = [("" if out else raw) for raw, out in zip(lines, outside)]
+    inner = "\n".join(kept)
+    if _looks_like_json(inner):
+        result, rows = _parse_json(inner)
+    else:
+        result, rows = read("\n".join(kept))
+    prose = []
+    for n, (raw, out) in enumerate(zip(lines, outside), start=1):
+        if not out or not raw.strip():
+            continue
+        if raw.lstrip().startswith("```"):
+            result.decorations.append(n)
+        else:
+            prose.append(n)
+    result.decorations.sort()
+    if prose:
+        where = f"Line {prose[0]} is" if len(prose) == 1 else f"Lines {_ranges(prose)} are"
+        message = f"{where} outside the code block and {'was' if len(prose) == 1 else 'were'} ignored as prose."
+        result.problems.append(Problem("prose-ignored", message, lines=tuple(prose)))
+    return result, rows
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``1-3, 7 and 9`` for sorted line numbers."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b in runs]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def card_rows(result: ParseResult) -> list[CardRow]:
@@ -496,7 +563,9 @@ def _set_and_number(tokens: list[str], n: int) -> tuple[str | None, str | None, 
         return None
     code, before = tokens[n - 2], tokens[n - 3]
     is_energy_code = code.casefold() == "energy" and before.casefold().endswith("energy")
-    if is_energy_code or _is_set_code(code):
+    # a set code typed in lower case ("4 Cynthia's Gible asc 109"): all lower case, before a number
+    lower_code = code.islower() and code.isascii() and _is_set_code(code.upper())
+    if is_energy_code or lower_code or _is_set_code(code):
         return code.upper(), m.group(1).upper() + m.group(2), n - 2
     return None
 
@@ -530,42 +599,171 @@ def _number(text: str) -> str:
 
 
 # --- JSON decks -------------------------------------------------------------
+#
+# The shapes real tools write, each a list of entries (``{"count", "name", "set", "number"}``,
+# RK9's ``{"count", "card": {"name", "setCode", "number"}}``, pokemontcg.io's ``{"count", "id",
+# "name"}``), sectioned or not:
+#   {"cards": [...]}                                     deckcheck, RK9 (one deck), pokemontcg.io
+#   {"decklist": {"pokemon": [...], "trainer": [...], "energy": [...]}}    Limitless API
+#   {"pokemon": [...], "trainer": [...], "energy": [...]}                  Limitless, bare
+#   [deck, deck, ...]                      an event's players (RK9, Limitless standings)
+#   [entry, entry, ...]                    a bare list of entries
+# An array of several decks is read as its first deck, with a warning (one report is one deck).
+
+#: the shapes of JSON deck that are read, for the error on any other
+JSON_SHAPES = ('{"cards": [{"count": 4, "name": "Iono", "set": "PAL", "number": "185"}]} (deckcheck, RK9, '
+               'pokemontcg.io), {"decklist": {"pokemon": [...], "trainer": [...], "energy": [...]}} (Limitless), '
+               "or an array of such decks (one per player) or of card entries")
+_SECTION_KEYS = ("pokemon", "trainer", "energy")
+_DECK_KEYS = ("cards", "decklist", "deck", "list")
+_CARD_ID = re.compile(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)")
+_PLAYER_KEYS = ("name", "player", "playerName", "player_name", "username")
+
+
+def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list]] | None:
+    """``[(section, entries), ...]`` of a JSON deck of a known shape, else None."""
+    if depth > 3:
+        return None
+    if isinstance(value, list):
+        return [(None, value)] if depth else None  # a bare array is told apart by _json_decks
+    if not isinstance(value, dict):
+        return None
+    sections: list[tuple[str | None, list]] = [(key, value[key]) for key in _SECTION_KEYS
+                                               if isinstance(value.get(key), list)]
+    if sections:
+        return sections
+    for key in _DECK_KEYS:
+        if key in value:
+            found = _json_sections(value[key], depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _json_decks(data: object) -> list[tuple[str | None, list[tuple[str | None, list]]]] | None:
+    """Every deck of the JSON, each ``(player name or None, sections)``; None for no known shape."""
+    if isinstance(data, dict):
+        sections = _json_sections(data)
+        return None if sections is None else [(_player(data), sections)]
+    if not isinstance(data, list) or not data:
+        return None
+    found = [(item, _json_sections(item)) for item in data if isinstance(item, dict)]
+    decks = [(_player(item), sections) for item, sections in found if sections is not None]
+    if decks:
+        return decks
+    if all(isinstance(item, dict) and "count" in item for item in data[:1]):
+        return [(None, [(None, data)])]  # a bare array of entries
+    return None
+
+
+def _player(item: dict) -> str | None:
+    for key in _PLAYER_KEYS:
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _load_json(text: str) -> tuple[object, Problem | None]:
+    """The JSON value of ``text``, or the problem that stops it being read."""
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as err:
+        message = (f"The deck starts with {text.lstrip()[:1]} but is not valid JSON: {err.msg} at line {err.lineno}, "
+                   f"column {err.colno}.")
+    except (ValueError, RecursionError) as err:
+        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: "
+                   f"{_shorten(str(err) or type(err).__name__)}.")
+    return None, Problem("unparsed-line", message, lines=(1,))
+
+
+def json_entries(text: str) -> int:
+    """The card entries of a JSON deck (every player's), which count toward the line limit; 0
+    for a text that is no JSON deck of a known shape."""
+    text = text.removeprefix("\ufeff")
+    if not _looks_like_json(text):
+        return 0
+    data, problem = _load_json(text)
+    decks = None if problem else _json_decks(data)
+    return sum(len(entries) for _, sections in decks or () for _, entries in sections)
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether :func:`parse` reads ``text`` (a BOM removed) as JSON: ``{`` first, or ``[`` followed
+    by ``{``, ``[`` or ``]`` (a text list never starts so)."""
+    return _JSON_START.match(text) is not None
+
+
+_looks_like_json = looks_like_json
 
 
 def _parse_json(text: str) -> tuple[ParseResult, list[CardRow]]:
-    """Read ``{"cards": [{"count", "name", "set", "number"}, ...]}`` as :func:`read` does; never raises."""
-    result, rows = ParseResult(source="json"), []
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        message = f"The deck starts with {{ but is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}."
-        result.problems.append(Problem("unparsed-line", message, lines=(1,)))
+    """Read a JSON deck of any shape in :data:`JSON_SHAPES` as :func:`read` does; never raises."""
+    result, rows = ParseResult(source="json"), []  # type: tuple[ParseResult, list[CardRow]]
+    data, problem = _load_json(text)
+    if problem is not None:
+        result.problems.append(problem)
         return result, rows
-    except (ValueError, RecursionError) as err:
-        message = f"The deck starts with {{ but could not be read as JSON: {_shorten(str(err) or type(err).__name__)}."
-        result.problems.append(Problem("unparsed-line", message, lines=(1,)))
+    decks = _json_decks(data)
+    if decks is None:
+        message = f"The JSON is not a deck in a shape deckcheck reads; it reads {JSON_SHAPES}."
+        result.problems.append(Problem("json-shape", message, lines=(1,)))
         return result, rows
-    entries = data.get("cards") if isinstance(data, dict) else None
-    if not isinstance(entries, list):
-        message = 'The JSON deck has no "cards" list; it should look like {"cards": [{"count": 4, "name": "Iono"}]}.'
-        result.problems.append(Problem("unparsed-line", message, lines=(1,)))
-        return result, rows
-    for index, entry in enumerate(entries, start=1):
-        found = _json_entry(index, entry)
-        (result.problems if isinstance(found, Problem) else rows).append(found)
+    player, sections = decks[0]
+    if len(decks) > 1:
+        who = f" ({player}'s)" if player else ""
+        message = (f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
+                   "Check one player's deck at a time to see the others.")
+        result.problems.append(Problem("several-decks", message))
+    index = 0
+    for section, entries in sections:
+        for entry in entries:
+            index += 1
+            found = _json_entry(index, entry, section)
+            if isinstance(found, Problem):
+                result.problems.append(found)
+            else:
+                rows.append(found)
     return result, rows
 
 
-def _json_entry(index: int, entry: object) -> CardRow | Problem:
+def _json_entry(index: int, entry: object, section: str | None = None) -> CardRow | Problem:
     """One entry of a JSON deck as a card row, or the first thing wrong with it."""
     raw = _json_text(entry)
-    fault = _json_fault(entry)
-    if fault:
+    view = _json_view(entry)
+    fault = _json_fault(entry if view is None else view)
+    if fault or view is None:
         return Problem("unparsed-line", f"Entry {index} of the JSON deck {fault}.", lines=(index,))
-    code = (entry.get("set") or "").strip().upper() or None
-    number = entry.get("number")
+    code = (view.get("set") or "").strip().upper() or None
+    number = view.get("number")
     number = (str(number) if isinstance(number, int) else number.strip()) if number is not None else None
-    return index, None, _fields(raw, entry["count"], entry["name"].strip(), code, number or None, None)
+    name, tag = view["name"].strip(), None
+    if " - " in name or " – " in name:  # RK9's "Fighting Energy - Basic", "Prime Catcher - ACESPEC"
+        tokens = name.split()
+        tag, kept = _take_tag(tokens)
+        name = " ".join(tokens[:kept]) if tag else name
+    return index, section, _fields(raw, view["count"], name, code, number or None, tag)
+
+
+def _json_view(entry: object) -> dict | None:
+    """An entry as ``{"count", "name", "set", "number"}``: RK9's ``card`` object and ``setCode``,
+    and a pokemontcg.io ``set`` object's ``ptcgoCode``, read into place; None for a non-object."""
+    if not isinstance(entry, dict):
+        return None
+    card = entry.get("card")
+    inner = card if isinstance(card, dict) else entry
+    view = {"count": entry.get("count"), "name": inner.get("name"), "set": inner.get("set"),
+            "number": inner.get("number")}
+    if view["set"] is None and "setCode" in inner:
+        view["set"] = inner["setCode"]
+    if isinstance(view["set"], dict):
+        view["set"] = view["set"].get("ptcgoCode")
+    card_id = inner.get("id")
+    if view["set"] is None and view["number"] is None and isinstance(card_id, str):
+        m = _CARD_ID.fullmatch(card_id.strip())
+        if m:  # a pokemontcg.io id, "base1-24": its set id and collector number
+            view["set"], view["number"] = m.group(1), m.group(2)
+    return view
 
 
 def _json_fault(entry: object) -> str | None:

@@ -21,6 +21,10 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "input-limit": ("P103", ERROR, "The decklist is larger than the service accepts"),
     "unreadable-file": ("P104", ERROR, "A file that cannot be read as UTF-8 text (binary, another encoding)"),
     "suggestions-skipped": ("P105", INFO, "Unknown names past the per-deck limit get no did-you-mean suggestions"),
+    "prose-ignored": ("P110", INFO, "Prose around a decklist in a code block, ignored"),
+    "several-decks": ("P111", WARNING, "A JSON export of several decks; only the first is checked"),
+    "json-shape": ("P112", ERROR, "JSON that is no deck shape deckcheck reads"),
+    "symlink-outside-tree": ("P115", ERROR, "A symbolic link to a file outside the tree being checked; not read"),
     "unknown-card": ("C101", ERROR, "A card that could not be found in the card database"),
     "name-mismatch": ("C103", WARNING, "A set code and number whose card has another name than the one written"),
     "resolved-by-name": ("C102", INFO, "A card found by its name alone"),
@@ -32,10 +36,14 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "radiant-limit": ("R104", ERROR, "At most one Radiant Pokémon"),
     "ace-spec-limit": ("R105", ERROR, "At most one ACE SPEC card"),
     "prism-star-limit": ("R106", ERROR, "At most one Prism Star card of each name"),
+    "pokemon-star-limit": ("R107", ERROR, "At most one Pokémon ☆ in the deck"),
+    "printed-copy-limit": ("R108", ERROR, "A card that limits its own copies in a deck"),
+    "name-group-limit": ("R109", ERROR, "At most N Basic Pokémon with a name part, as a card prints it"),
     "not-in-format": ("R201", ERROR, "A card that is not legal in the format"),
     "banned": ("R202", ERROR, "A card on the format's ban list"),
     "date-out-of-range": ("R203", ERROR, "A date the format's data does not cover"),
     "evolution-gap": ("R301", WARNING, "An Evolution card whose Pokémon it evolves from is missing"),
+    "rotation-forecast": ("R401", WARNING, "A card the next Standard rotation would make illegal (with --forecast)"),
     "single-type": ("G101", ERROR, "GLC: all Pokémon share one type"),
     "rule-box": ("G102", ERROR, "GLC: no Rule Box cards"),
     "exclusive-group": ("G103", ERROR, "GLC: one card of each exclusive group"),
@@ -196,6 +204,9 @@ class ReportedLine:
 #: the keys of :meth:`Report.to_dict`; :meth:`Report.from_dict` keeps any other key in ``extra``
 REPORT_KEYS = ("valid", "format", "format_name", "as_of", "summary", "problems", "cards", "counts",
                "basic_pokemon", "database")
+#: keys of ``extra`` that :meth:`Report.to_dict` writes when they are there (``forecast``: a check
+#: asked for the rotation forecast)
+OPTIONAL_KEYS = ("forecast",)
 
 
 @dataclass
@@ -258,6 +269,7 @@ class Report:
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),
+            **{key: self.extra[key] for key in OPTIONAL_KEYS if key in self.extra},
         }
 
     @classmethod

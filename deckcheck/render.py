@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 from urllib.parse import quote
 
 import click
@@ -71,7 +72,14 @@ def ptcgl_export(report) -> str:
 
 # -- CI output formats ---------------------------------------------------------
 
-OUTPUT_FORMATS = ("text", "json", "github", "sarif", "junit")
+OUTPUT_FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
+#: annotations GitHub shows per step, per level; it drops the rest silently (actions/toolkit
+#: docs/problem-matchers.md, "Limitations": 10 warning, 10 error and 10 notice annotations per
+#: step, 50 per job)
+GITHUB_ANNOTATIONS_PER_LEVEL = 10
+GITHUB_ANNOTATIONS_PER_JOB = 50
+#: GitHub accepts at most 1 MiB of job summary per step
+GITHUB_SUMMARY_MAX_BYTES = 1024 * 1024
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _GITHUB_LEVEL = {ERROR: "error", WARNING: "warning", INFO: "notice"}
 _SARIF_LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
@@ -149,13 +157,20 @@ def render_text(results, opts: Options = Options()) -> str:
 
 
 def render_json(results, opts: Options = Options()) -> str:
-    """A JSON list of the API's report JSON, one deck a line, each with its ``path`` first.
+    """One JSON array of the API's report JSON, each with its ``path`` first, one report a line.
 
-    One compact report a line keeps 1,000 decks fast to write (indenting is
-    three times slower) and easy to grep; ``jq`` pretty-prints it.
+    One compact report a line keeps 1,000 decks fast to write (indenting is three times
+    slower) and easy to grep, but the output is one document: parse all of it (``jq``
+    pretty-prints it). For one document a line, see :func:`render_jsonl`.
     """
     docs = (json.dumps({"path": path, **report.to_dict()}, ensure_ascii=False) for path, report in results)
     return "[\n" + ",\n".join(docs) + "\n]\n" if results else "[]\n"
+
+
+def render_jsonl(results, opts: Options = Options()) -> str:
+    """JSON Lines: one report (the API's JSON, with its ``path`` first) a line, nothing else."""
+    return "".join(json.dumps({"path": path, **report.to_dict()}, ensure_ascii=False) + "\n"
+                   for path, report in results)
 
 
 def github_data(text: str) -> str:
@@ -168,19 +183,86 @@ def github_property(text: str) -> str:
     return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(results, opts: Options = Options()) -> str:
-    """GitHub Actions annotations, ``::error file=...,line=...,title=...::message``.
+_LEVEL_RANK = {ERROR: 0, WARNING: 1, INFO: 2}
 
-    info becomes ``notice``; a problem without a line points at line 1.
+
+def _by_severity(results) -> list[tuple[str, Any]]:
+    """Every (path, problem) of a run, most severe first, then in path and line order."""
+    found = [(path, p) for path, report in results for p in report.problems]
+    return sorted(found, key=lambda pp: (_LEVEL_RANK[pp[1].severity], pp[0], pp[1].line or 0))
+
+
+def render_github(results, opts: Options = Options()) -> str:
+    """GitHub Actions annotations, ``::error file=...,line=...,title=...::message``, as many as GitHub shows.
+
+    Most severe first: at most :data:`GITHUB_ANNOTATIONS_PER_LEVEL` errors, warnings and
+    notices (info) each; the problems past that are printed as plain log lines
+    (``path:line: rule message``) with a note saying how many, so none is lost. A problem
+    without a line points at line 1.
     """
-    out = []
-    for path, report in results:
-        for p in report.problems:
+    out, rest, shown = [], [], {ERROR: 0, WARNING: 0, INFO: 0}
+    for path, p in _by_severity(results):
+        if shown[p.severity] < GITHUB_ANNOTATIONS_PER_LEVEL and sum(shown.values()) < GITHUB_ANNOTATIONS_PER_JOB:
+            shown[p.severity] += 1
             props = f"file={github_property(path)},line={p.line or 1},title={github_property(f'{p.rule} ({p.code})')}"
             out.append(f"::{_GITHUB_LEVEL[p.severity]} {props}::{github_data(_sentence(p))}")
+        else:
+            level = "" if p.severity == ERROR else f" ({p.severity})"
+            where = f"{path}:{p.line}:" if p.line else f"{path}:"
+            rest.append(_one_line(f"{where} {p.rule}{level} {_sentence(p)}"))
+    if rest:
+        out.append(f"{_plural(len(rest), 'more problem')} not annotated (GitHub shows "
+                   f"{GITHUB_ANNOTATIONS_PER_LEVEL} errors, {GITHUB_ANNOTATIONS_PER_LEVEL} warnings and "
+                   f"{GITHUB_ANNOTATIONS_PER_LEVEL} notices per step); every problem is in the job summary:")
+        out.extend(rest)
     if opts.summary:
         out.append(summary_line(results, opts.fail_on))
     return "".join(line + "\n" for line in out)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
+
+
+def _md(text: str) -> str:
+    """Text as Markdown that shows it literally (GitHub renders HTML in summaries: escape that too)."""
+    text = _one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def github_summary(results, opts: Options = Options(), link=None) -> str:
+    """The Markdown job summary (``$GITHUB_STEP_SUMMARY``): every deck's verdict and every problem.
+
+    ``link(path, line)`` gives the URL of a file's line (default ``path#Lline``). The
+    summary is cut, with a note, before it would pass GitHub's 1 MiB.
+    """
+    link = link or (lambda path, line: f"{quote(path, safe='/')}#L{line}")
+    head = ["## deckcheck", "", _md(summary_line(results, opts.fail_on)), ""]
+    if results:
+        head += ["| deck | verdict | format | date | errors | warnings | info |", "|---|---|---|---|---:|---:|---:|"]
+        for path, report in results:
+            tally = [sum(p.severity == s for p in report.problems) for s in (ERROR, WARNING, INFO)]
+            verdict = "❌ fails" if fails(report, opts.fail_on) else "✅ passes"
+            head.append(f"| [{_md(path)}]({link(path, 1)}) | {verdict} | {_md(report.format_name)} | "
+                        f"{report.as_of} | {tally[0]} | {tally[1]} | {tally[2]} |")
+        head.append("")
+    body = []
+    for path, report in results:
+        if not report.problems:
+            continue
+        body += [f"### [{_md(path)}]({link(path, 1)})", ""]
+        for p in report.problems:
+            where = f"[line {p.line}]({link(path, p.line)})" if p.line else "whole deck"
+            body.append(f"- **{p.severity}** {where} `{p.rule}` ({p.code}): {_md(_sentence(p))}")
+        body.append("")
+    out, size = [], 0
+    for line in head + body:
+        size += len(line.encode()) + 1
+        if size > GITHUB_SUMMARY_MAX_BYTES - 200:
+            out.append("")
+            out.append("_The summary stops here: GitHub accepts at most 1 MiB. The log has every problem._")
+            break
+        out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def _artifact_uri(path: str) -> str:
@@ -255,6 +337,7 @@ def render_junit(results, opts: Options = Options()) -> str:
 RENDERERS = {
     "text": render_text,
     "json": render_json,
+    "jsonl": render_jsonl,
     "github": render_github,
     "sarif": render_sarif,
     "junit": render_junit,

@@ -282,9 +282,19 @@ def copy_limit(deck, ctx, limit):
         total = sum(ln.count for ln in lines) if len(lines) > 1 else lines[0].count
         if total <= limit:
             continue
+        free = _any_number(lines, ctx)
+        if free:  # "You may have as many of this card in your deck as you like": those do not count
+            lines = [ln for ln in lines if all(ln is not f for f in free)]
+            total = sum(ln.count for ln in lines)
+            if total <= limit:
+                continue
         card = lines[0].card
         hint = None
-        if card.supertype == "Energy":
+        if free:
+            said = "says" if len(free) == 1 else "say"
+            hint = (f"{_and([label(ln.card) for ln in free])} {said} \"{ctx.db.deck_rules()[free[0].card.id].text}\","
+                    f" so {'it does' if len(free) == 1 else 'they do'} not count; the other printings do.")
+        elif card.supertype == "Energy":
             hint = f"{lines[0].name} is a Special Energy, so the {limit}-copy limit applies."
         elif len({ln.card.name for ln in lines}) > 1:
             hint = (f"{_and(sorted({ln.card.name for ln in lines}))} share the name {display_name(card)}; "
@@ -361,6 +371,66 @@ def prism_star_limit(deck, ctx, limit):
             yield Problem("prism-star-limit", f"You have {_plural(total, 'card')} named {display_name(lines[0].card)}"
                           f"{line_list(nums)}; the limit for a Prism Star card is {limit}.", lines=nums, cards=ids,
                           hint="Prism Star cards with different names are fine; the limit is per name.")
+
+
+def _any_number(lines, ctx) -> list:
+    """The lines whose printing says it may be played in any number (Arceus AR1-AR9)."""
+    rules = ctx.db.deck_rules()
+    return [ln for ln in lines if (r := rules.get(ln.card.id)) is not None and r.kind == "any-number"]
+
+
+def _clause_lines(deck, ctx, kind: str) -> list:
+    """The known lines whose printing carries a deck-building clause of ``kind`` (data/deck-rules.csv)."""
+    rules = ctx.db.deck_rules()
+    return [ln for ln in deck.known if (r := rules.get(ln.card.id)) is not None and r.kind == kind]
+
+
+@rule("pokemon-star-limit", limit="int")
+def pokemon_star_limit(deck, ctx, limit):
+    """At most ``limit`` Pokémon ☆ in the whole deck ("You can't have more than 1 Pokémon Star in your deck")."""
+    stars = [ln for ln in deck.pokemon if "Star" in ln.card.subtypes]
+    problem = _limit_total(stars, "pokemon-star-limit", "Pokémon ☆", limit, ctx.format.name)
+    if problem is not None:
+        yield problem
+
+
+@rule("printed-copy-limit")
+def printed_copy_limit(deck, ctx):
+    """A card that limits its own copies ("You can't have more than 1 Shining Magikarp in your deck")."""
+    rules = ctx.db.deck_rules()
+    done = set()
+    for ln in _clause_lines(deck, ctx, "name-limit"):
+        key = ln.card.key
+        if key in done:
+            continue
+        done.add(key)
+        clause = rules[ln.card.id]
+        lines = deck.by_name.get(key, [ln])
+        total = sum(x.count for x in lines)
+        if total > clause.limit:
+            nums, ids = _lines(lines)
+            yield Problem("printed-copy-limit", f"You have {_plural(total, 'card')} named {display_name(ln.card)}"
+                          f"{line_list(nums)}; {label(ln.card)} says \"{clause.text}\"", lines=nums, cards=ids)
+
+
+@rule("name-group-limit")
+def name_group_limit(deck, ctx):
+    """At most N Basic Pokémon with a name part, as a card prints it (Neo Unown: 4 with Unown in their names)."""
+    rules = ctx.db.deck_rules()
+    done = set()
+    for ln in _clause_lines(deck, ctx, "group-limit"):
+        clause = rules[ln.card.id]
+        if clause.group in done:
+            continue
+        done.add(clause.group)
+        part = re.compile(rf"(?<!\w){re.escape(clause.group.casefold())}(?!\w)")
+        lines = [x for x in deck.pokemon if "Basic" in x.card.subtypes and part.search(x.card.name.casefold())]
+        total = sum(x.count for x in lines)
+        if total > clause.limit:
+            nums, ids = _lines(lines)
+            yield Problem("name-group-limit", f"You have {_plural(total, 'Basic Pokémon card')} with {clause.group} in "
+                          f"their names{line_list(nums)}; {label(ln.card)} says \"{clause.text}\"", lines=nums,
+                          cards=ids, hint=f"The limit is {clause.limit} in total, whatever the rest of the names.")
 
 
 # -- legality ----------------------------------------------------------------

@@ -28,6 +28,9 @@ ERROR_CODES = {
     500: "internal_error",
     503: "service_unavailable",
 }
+FORECAST_DOC = ("true: also forecast the next Standard rotation (announced in the format file, else assumed: the "
+                "lowest legal mark up by one): rotation-forecast warnings for the cards it would make illegal, "
+                "info for those a functionally identical reprint keeps legal, and the forecast field.")
 #: ``style`` values of ``POST /api/v1/validate``
 STYLES = ("full", "chat")
 RESOLUTIONS = ("printing", "alias", "name-and-set", "name", "basic-energy", "unresolved")
@@ -85,7 +88,7 @@ class ValidateRequestSchema(ma.Schema):
 
     error_messages = {
         "type": 'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.',
-        "unknown": "Unknown field; the fields are decklist, format and as_of.",
+        "unknown": "Unknown field; the fields are decklist, format, as_of and forecast.",
     }
 
     decklist = fields.String(
@@ -98,6 +101,7 @@ class ValidateRequestSchema(ma.Schema):
     )
     format = _format_field(allow_none=True)
     as_of = _as_of_field(allow_none=True)
+    forecast = fields.Boolean(allow_none=True, metadata=_doc(FORECAST_DOC, example=True))
 
 
 class ValidateQuerySchema(ma.Schema):
@@ -110,6 +114,7 @@ class ValidateQuerySchema(ma.Schema):
         metadata=_doc("chat: also answer the verdict as one chat message (the chat field) of at most 2,000 "
                       "characters, for bots; default: full (the report alone).", example="chat"),
     )
+    forecast = fields.Boolean(metadata=_doc(FORECAST_DOC, example=True))
 
 
 class CardQuerySchema(ma.Schema):
@@ -224,6 +229,34 @@ class DatabaseSchema(ma.Schema):
         "to it until `deckcheck db sync`."))
 
 
+class ForecastRotationSchema(ma.Schema):
+    date = _iso_date(required=True, metadata=_doc("From this day the lowest legal mark is lowest_mark."))
+    lowest_mark = fields.String(required=True, metadata=_doc("The lowest legal regulation mark after it.",
+                                                              example="I"))
+    announced = fields.Boolean(required=True, metadata=_doc(
+        "True: a rotation in the format file. False: assumed (the lowest mark up by one, a year after the last)."))
+    source = fields.String(required=True, metadata=_doc("The announcement, or the assumption made."))
+
+
+class ForecastLineSchema(ma.Schema):
+    line = fields.Integer(required=True)
+    card = fields.String(required=True, metadata=_doc("The printing's id."))
+    label = fields.String(required=True, metadata=_doc("As messages name it.", example="Dreepy (TWM 128)"))
+    mark = fields.String(required=True, allow_none=True)
+    via = fields.String(metadata=_doc("kept_by_reprint only: the reprint that keeps the line legal."))
+    via_label = fields.String()
+    via_mark = fields.String(allow_none=True)
+
+
+class ForecastSchema(ma.Schema):
+    rotation = fields.Nested(ForecastRotationSchema, required=True, allow_none=True,
+                             metadata=_doc("None when the format does not rotate by regulation marks."))
+    rotating = fields.List(fields.Nested(ForecastLineSchema), required=True,
+                           metadata=_doc("Lines the rotation would make illegal (rotation-forecast warnings)."))
+    kept_by_reprint = fields.List(fields.Nested(ForecastLineSchema), required=True, metadata=_doc(
+        "Lines whose printing rotates out but a functionally identical reprint keeps legal (rotation-forecast info)."))
+
+
 class ReportSchema(ma.Schema):
     """The verdict on one deck in one format on one date: ``Report.to_dict()``."""
 
@@ -242,6 +275,7 @@ class ReportSchema(ma.Schema):
         "Only with style=chat: the verdict and the problems as one chat message of at most 2,000 characters "
         "(Discord's limit), ending with a link to the full result on the web page when it had to be cut.",
         example="✅ Valid for Standard on 2026-05-01 (60 cards)."))
+    forecast = fields.Nested(ForecastSchema, metadata=_doc("Only with forecast true: the rotation forecast."))
 
 
 class FormatRuleSchema(ma.Schema):

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
+from . import forecast as _forecast
 from .cards import get_db
 from .engine import check
 from .formats import default_formats
@@ -279,7 +280,17 @@ def result_view(text: str, report) -> dict:
         "odds": opening_hand(report),
         "export": ptcgl_export(report),
         "share": share_info(text, report),
+        "forecast": forecast_view(report),
     }
+
+
+def forecast_view(report):
+    """The next rotation's effect on the list (templates/web/_forecast.html); None outside Standard-like formats."""
+    fmt = default_formats().get(report.format)
+    if fmt is None or fmt.pool.kind != "regulation-marks":
+        return None
+    ahead = _forecast.forecast(report.lines, fmt, dt.date.fromisoformat(report.as_of), get_db())
+    return ahead if ahead.rotation else None
 
 
 def run_check(text: str, format_value: str | None, date_value: str | None):

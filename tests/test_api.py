@@ -132,8 +132,8 @@ ERROR_CASES = [
         '"format": "standard"}.', {"json": {"_schema": [
             'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.']}})),
     ("unknown-field", "POST", VALIDATE, body(decklist="x", fromat="glc"), JSON, 422, envelope(
-        "unprocessable", "Invalid request: fromat: Unknown field; the fields are decklist, format and as_of.",
-        {"json": {"fromat": ["Unknown field; the fields are decklist, format and as_of."]}})),
+        "unprocessable", "Invalid request: fromat: Unknown field; the fields are decklist, format, as_of and forecast.",
+        {"json": {"fromat": ["Unknown field; the fields are decklist, format, as_of and forecast."]}})),
     ("missing-decklist", "POST", VALIDATE, body(format="standard"), JSON, 422, envelope(
         "unprocessable", "Invalid request: decklist: A decklist is required: the text of the list, one card per line.",
         {"json": {"decklist": ["A decklist is required: the text of the list, one card per line."]}})),
@@ -156,6 +156,11 @@ ERROR_CASES = [
     ("decklist-too-many-lines-cr", "POST", VALIDATE, b"1 Nest Ball SVI 181\r" * 1000 + b"1 Nest Ball SVI 181",
      TEXT, 413, envelope("payload_too_large", "The decklist has 1,001 lines; the limit is 1,000 lines.",
                          {"limit": 1000, "size": 1001, "unit": "lines"})),
+    # a JSON deck's card entries count as lines, however few lines it is written on (issue 13)
+    ("decklist-json-too-many-entries", "POST", VALIDATE,
+     ('{"cards": [' + ", ".join(['{"count": 1, "name": "Iono"}'] * 1001) + "]}").encode(), TEXT, 413, envelope(
+        "payload_too_large", "The decklist has 1,001 lines; the limit is 1,000 lines.",
+        {"limit": 1000, "size": 1001, "unit": "lines"})),
     ("body-too-large", "POST", VALIDATE, b" " * 300_000, JSON, 413, envelope(
         "payload_too_large", "The request body is larger than the limit of 262,144 bytes.",
         {"limit": 262_144, "unit": "bytes"})),

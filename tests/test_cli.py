@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import stat
 import subprocess
 import sys
@@ -81,7 +80,7 @@ def known_formats() -> str:
 
 def normalise(output_format: str, out: str) -> str:
     """Take out what changes with the database build and the package version."""
-    if output_format == "json":
+    if output_format in ("json", "jsonl"):
         lines = []
         for line in out.splitlines():
             if line.startswith("{"):
@@ -564,32 +563,7 @@ def test_real_process_exit_codes_and_output():
 
 # -- GitHub Action and pre-commit hook -------------------------------------------------------------
 
-def _action() -> dict:
-    return yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
-
-
-def test_action_is_composite_and_installs_this_repository():
-    action = _action()
-    assert set(action["inputs"]) >= {"paths", "format", "as-of"}
-    steps = action["runs"]["steps"]
-    assert action["runs"]["using"] == "composite"
-    assert steps[0]["uses"].startswith("actions/setup-python@")
-    assert '"$GITHUB_ACTION_PATH"' in steps[1]["run"]
-    for step in steps[1:]:
-        assert "${{" not in step["run"]  # inputs come in through env, never pasted into the script
-
-
-@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
-def test_action_script_runs_deckcheck_with_github_annotations(in_cli_dir):
-    script = _action()["runs"]["steps"][-1]["run"]
-    env = {**os.environ, "INPUT_PATHS": "decks/valid.txt \n decks/invalid.txt\n", "INPUT_FORMAT": "standard",
-           "INPUT_AS_OF": ON, "INPUT_FAIL_ON": ""}
-    proc = subprocess.run(["bash", "-e", "-c", script], cwd=HERE, capture_output=True, text=True, env=env,
-                          timeout=120)
-    assert proc.returncode == 1, proc.stderr
-    lines = proc.stdout.splitlines()
-    assert lines[0].startswith("::error file=decks/invalid.txt,line=1,title=deck-size (R101)::")
-    assert lines[-1] == "Checked 2 decks: 1 passed, 1 failed (3 errors, 3 warnings, 1 info)."
+# the GitHub Action (action.yml, scripts/action.sh) is tested in tests/test_action.py
 
 
 def _hooks() -> list[dict]:

@@ -64,6 +64,8 @@ def test_goldens_cover_every_format() -> None:
         "ptcgl-de-headers", "ptcgl-pt-headers", "ptcgl-es-headers", "ptcgl-it-headers", "limitless-copy-counts",
         "rk9-suffixes", "x-counts", "parentheses-and-brackets", "crlf-bom", "lone-cr", "curly-apostrophes-accents",
         "json-deck", "json-invalid", "headerless", "youtube-description", "alnum-numbers", "tricky-names",
+        "rk9-deck", "rk9-players", "limitless-api", "limitless-standings", "pokemontcg-io-deck",  # issue 13
+        "json-unknown-shape", "discord-code-fence", "lowercase-set-codes",
     }
 
 
@@ -199,8 +201,13 @@ LINES = [
     ("1 Mimikyu PH", (1, "Mimikyu", None, None, "PH")),
     # a number without a set stays in the name unless the name ends in Energy
     ("4 Iono 185", (4, "Iono 185", None, None, None)),
-    # lower-case set codes are not read as sets (names.py and the resolver see the whole text)
-    ("4 Iono pal 185", (4, "Iono pal 185", None, None, None)),
+    # a set code in lower case, before a number, is a set (issue 13); name endings never are
+    ("4 Iono pal 185", (4, "Iono", "PAL", "185", None)),
+    ("4 Cynthia's Gible asc 109", (4, "Cynthia's Gible", "ASC", "109", None)),
+    ("2 Mew ex 151", (2, "Mew ex 151", None, None, None)),
+    ("2 Mew ex mew 151", (2, "Mew ex", "MEW", "151", None)),
+    ("1 Pikachu gx 12", (1, "Pikachu gx 12", None, None, None)),
+    ("1 Iono Pal 185", (1, "Iono Pal 185", None, None, None)),
     # markup and spacing
     ("- 4 Iono PAL 185", (4, "Iono", "PAL", "185", None)),
     ("• 4 Iono PAL 185", (4, "Iono", "PAL", "185", None)),
@@ -368,11 +375,15 @@ def test_unreadable_json(text: str, start: str) -> None:
     assert [p.lines for p in result.problems] == [(1,)] and result.problems[0].message.startswith(start)
 
 
-@pytest.mark.parametrize("text", ['{"deck": []}', '{"cards": {"count": 4}}'])
-def test_json_without_cards_list(text: str) -> None:
-    assert _messages(parse(text)) == [
-        ((1,), 'The JSON deck has no "cards" list; it should look like {"cards": [{"count": 4, "name": "Iono"}]}.')
-    ]
+@pytest.mark.parametrize("text", ['{"cards": {"count": 4}}', '{"main": [{"qty": 4, "card": "Iono"}]}', "[]",
+                                  '[["Iono", 4]]', '{"deck": "4 Iono PAL 185"}'])
+def test_json_of_no_known_shape_is_one_error_naming_the_shapes(text: str) -> None:
+    result = parse(text)
+    assert result.source == "json" and result.cards == []
+    assert [(p.rule, p.severity, p.lines, p.message) for p in result.problems] == [
+        ("json-shape", "error", (1,),
+         f"The JSON is not a deck in a shape deckcheck reads; it reads {parse_module.JSON_SHAPES}.")]
+    assert '{"decklist": {"pokemon"' in parse_module.JSON_SHAPES and '{"cards": [{"count"' in parse_module.JSON_SHAPES
 
 
 WHOLE = "a count is a whole number from 1 to 999."
