@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
-from . import __version__, cards, chat, errors
+from . import __version__, cards, chat, errors, runtime
 from .engine import ResolvedLine, check
 from .formats import default_formats
 from .names import lookup_key
@@ -297,9 +297,13 @@ def healthz():
 
 @ops.route("/readyz")
 @ops.response(200, ReadySchema, headers=VERSION_HEADER)
-@ops.alt_response(503, schema=ErrorSchema, description="The card database could not be loaded.")
+@ops.alt_response(503, schema=ErrorSchema, description="The card database could not be loaded, or the service "
+                  "is shutting down (draining).")
 def readyz():
-    """Readiness: the card database is loaded"""
+    """Readiness: the card database is loaded and the service is not shutting down"""
+    if runtime.draining():
+        return errors.envelope(503, "The service is shutting down: send new requests elsewhere.",
+                               {"draining": True})
     db = cards.get_db()
     return {"status": "ready", "database": db.info(), "database_age_days": db.age_days(dt.date.today())}
 

@@ -95,6 +95,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(web.bp)
     app.register_blueprint(discord.bp)
     limits.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
+    from . import observe
+
+    observe.init_app(app)  # /metrics, request IDs (deckcheck/observe.py)
     app.wsgi_app = StandardHeaders(app.wsgi_app, web.SECURITY_HEADERS)
     return app
 
@@ -111,7 +114,8 @@ class StandardHeaders:
       friends) unless the response set its own;
     * under ``/api``, for a request without ``Origin`` (not from a browser page, so
       flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer
-      apart from one to a page.
+      apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
+      answer, so a browser never takes JSON for something else.
 
     As Flask ``after_request`` hooks these cost ~10 µs each per request (werkzeug's
     Headers, the request proxy); here they are plain ``(name, value)`` pairs.
@@ -121,14 +125,17 @@ class StandardHeaders:
         self.wsgi_app = wsgi_app
         self.page_headers = list(page_headers.items())
         self.version = ("X-Deckcheck-Version", __version__)
+        self.nosniff = ("X-Content-Type-Options", "nosniff")
 
     def __call__(self, environ, start_response):
         api = _is_api_path(environ.get("PATH_INFO", ""))
         vary = api and "HTTP_ORIGIN" not in environ
-        version, page_headers = self.version, self.page_headers
+        version, page_headers, nosniff = self.version, self.page_headers, self.nosniff
 
         def start(status, headers, exc_info=None):
             headers.append(version)
+            if api:
+                headers.append(nosniff)
             if vary:
                 _add_vary_origin(headers)
             elif not api:

@@ -31,6 +31,8 @@ FIELDS = (
 )
 SCHEMA_VERSION = 1
 
+#: what TCGdex writes where it lacks a card's text
+MISSING_TEXT = "$$$CARD.RULES.MISSING.TOKEN$$$"
 _WORDS = re.compile(r"[^0-9a-z]+")
 _BASIC_ENERGY_NAME = re.compile(
     r"^(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy$", re.IGNORECASE
@@ -94,7 +96,10 @@ def _functional_parts(card: dict, rewordings) -> list:
             sorted(norm(w.get("type")) + norm(w.get("value")) for w in card.get("resistances") or []),
             card.get("retreat"),
         ]
-    return [norm(card.get("effect"))]
+    effect = card.get("effect")
+    if effect and MISSING_TEXT in effect:  # a TCGdex placeholder (Mustard BRS TG27): the rules lines say it
+        effect = " ".join(card.get("rules") or [])
+    return [norm(effect)]
 
 
 def fingerprint(card: dict, subtypes: list[str], rewordings=()) -> str | None:
@@ -168,8 +173,9 @@ def _printing_rows(rows: list[list], sets_by_code: dict[str, list[str]], code: s
     return [r for r in rows if r[7] in set_ids and r[8].lstrip("0").upper() == number]
 
 
-def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], directory: Path | None) -> None:
-    """Apply ``data/functional-exceptions.csv``: split variants off, then check the reviewed pairs.
+def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], directory: Path | None) -> list[tuple]:
+    """Apply ``data/functional-exceptions.csv``: split variants off; answer the reviewed pairs
+    that must keep apart (for :func:`_check_apart`).
 
     A row whose set is not in the source is skipped (a partial source still builds); a row
     whose set is present but whose printing or name is wrong is a :class:`BuildError`.
@@ -199,13 +205,22 @@ def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], dire
                                  "source")
             if other:
                 pairs.append((where, row["not_same_as"], named, other))
+    return pairs
+
+
+def _check_apart(pairs: list[tuple]) -> None:
+    fp_at = FIELDS.index("fingerprint")
     for where, other_label, found, other in pairs:
         if {r[fp_at] for r in found} & {r[fp_at] for r in other}:
             raise BuildError(f"{where} and {other_label} still share a fingerprint; give the row a variant")
 
 
-def build(source: dict, directory: Path | None = None, built_at: str | None = None) -> dict:
+def build(source: dict, directory: Path | None = None, built_at: str | None = None,
+          splits: list[str] | None = None) -> dict:
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
+
+    With a ``splits`` list, same-name text splits with no verdict do not fail the build:
+    every split is described in the list instead (:mod:`deckcheck.reprints`).
 
     :raises BuildError: when the source or a data table is broken.
     """
@@ -238,7 +253,13 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         if fp is None:
             pending_text.append((row, card))
     _borrow_fingerprints(rows, pending_text)
-    _apply_exceptions(rows, sets_by_code, directory)
+    from .reprints import apply_verdicts  # reprints builds on this module
+
+    # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
+    # variants off (a variant is a verdict of its own) and checks its pairs stay apart
+    apply_verdicts(cards, rows, {s["id"]: s.get("ptcgl_code") or "" for s in sets}, directory, splits,
+                   {s["id"]: s.get("releaseDate") or "" for s in sets})
+    _check_apart(_apply_exceptions(rows, sets_by_code, directory))
     audit_names(rows, directory)
     out_sets = [
         {

@@ -411,7 +411,11 @@ class CardDB:
                     differs = lookup_key(name) != card.key.lower()
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
-            return Resolution(self.basic_energy(energy), "basic-energy")
+            # a set code that found no printing (a wrong number, the Limitless builder's "BRS R",
+            # an unknown set): matched by its type, and the line says so; the Limitless "Energy"
+            # pseudo set and a bare name are no printing to miss
+            missed = code and (alias is None or alias.action == "lookup")
+            return Resolution(self.basic_energy(energy), "name" if missed else "basic-energy")
         if code and not number:
             # "Unown [A]", "Ancient Technical Machine [Rock]": the bracket the parser took for a set
             # code is part of a printed name

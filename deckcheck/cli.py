@@ -405,7 +405,8 @@ def cards_cmd(ctx: click.Context, query: tuple[str, ...], as_of, limit: int, as_
 
 class _LazyGroup(click.Group):
     """A group whose commands in ``lazy`` (name -> "module:attribute") are imported when first used:
-    ``db sync`` brings requests and marshmallow, which ``deckcheck check`` and ``--version`` never need."""
+    ``db sync``, ``db publish`` and ``db pull`` bring requests (and marshmallow), which ``deckcheck check`` and
+    ``--version`` never need."""
 
     def __init__(self, *args, lazy: dict[str, str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -423,7 +424,8 @@ class _LazyGroup(click.Group):
         return super().get_command(ctx, name)
 
 
-@cli.group(cls=_LazyGroup, lazy={"sync": ".sync:sync_command"})
+@cli.group(cls=_LazyGroup, lazy={"sync": ".sync:sync_command", "publish": ".publish:publish_command",
+                                  "pull": ".publish:pull_command"})
 def db() -> None:
     """Build and inspect the card database."""
 
@@ -443,6 +445,28 @@ def db_build(source: str, output: str | None) -> None:
     _build.write_database(db_dict, target)
     meta = db_dict["meta"]
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
+
+
+@db.command("splits")
+@click.option("--from", "source", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="Merged card catalogue (cards.json.gz).")
+def db_splits(source: str) -> None:
+    """List every card whose printings carry more than one text, with its verdicts.
+
+    Each numbered group is one card as data/reprint-groups.csv decides it; a split with
+    UNDECIDED pairs needs a row before the database builds.
+    """
+    lines: list[str] = []
+    try:
+        _build.build(_build.load_source(source), splits=lines)
+    except _build.BuildError as exc:
+        raise DatabaseMissing(str(exc)) from exc
+    for line in lines:
+        click.echo(line)
+    undecided = sum(1 for line in lines if line.endswith("UNDECIDED"))
+    click.echo(f"{sum(1 for line in lines if not line.startswith(' '))} splits, {undecided} with undecided pairs.")
+    if undecided:
+        raise SystemExit(1)
 
 
 @db.command("status")

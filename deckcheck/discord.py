@@ -319,6 +319,12 @@ def interactions():
                     max_age=float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE)))
     if reason:
         return errors.envelope(401, reason, {}, name="Unauthorized")
+    max_age = float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE))
+    # a signature is good for max_age either side of the server's clock: remember it that long, twice
+    if not limits.first_use("discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(),
+                            2 * max_age):
+        return errors.envelope(401, "This signed request was already received: a replay.", {},
+                               name="Unauthorized")
     try:
         interaction = json.loads(body)
     except (ValueError, RecursionError):
@@ -328,11 +334,48 @@ def interactions():
     kind = interaction.get("type")
     if kind == PING:
         return jsonify(type=PONG)
-    if kind == APPLICATION_COMMAND:
-        return jsonify(on_command(interaction))
-    if kind == MODAL_SUBMIT:
-        return jsonify(on_modal_submit(interaction))
-    return errors.envelope(400, f"Interactions of type {kind!r} are not handled here.", {"type": kind})
+    if kind not in (APPLICATION_COMMAND, MODAL_SUBMIT):
+        return errors.envelope(400, f"Interactions of type {str(kind)[:20]!r} are not handled here.",
+                               {"type": kind if isinstance(kind, (int, str)) else None})
+    problem = malformed(interaction)
+    if problem:
+        return errors.envelope(400, f"The interaction is malformed: {problem}.", {"field": problem.split()[0]})
+    try:
+        answer = on_command(interaction) if kind == APPLICATION_COMMAND else on_modal_submit(interaction)
+    except (AttributeError, TypeError, KeyError) as exc:  # a shape malformed() does not know yet
+        current_app.logger.warning("malformed Discord interaction: %r", exc)
+        return errors.envelope(400, "The interaction is malformed.")
+    return jsonify(answer)
+
+
+_OBJECT, _LIST, _TEXT = dict, list, str
+#: the fields this module reads, and what each must be when present (None is always allowed)
+_SHAPE = {
+    "member": _OBJECT, "member.user": _OBJECT, "user": _OBJECT, "data": _OBJECT,
+    "data.name": _TEXT, "data.custom_id": _TEXT, "data.options": _LIST, "data.components": _LIST,
+    "data.resolved": _OBJECT, "data.resolved.messages": _OBJECT,
+}
+
+
+def malformed(interaction: dict) -> str | None:
+    """The first field of ``interaction`` of the wrong JSON type (e.g. "data is not an object"), or None."""
+    for path, kind in _SHAPE.items():
+        value, parent = interaction, None
+        for part in path.split("."):
+            parent = value
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, kind) and isinstance(parent, dict):
+            name = {dict: "an object", list: "a list", str: "a string"}[kind]
+            return f"{path} is not {name}"
+    data = interaction.get("data") or {}
+    for option in data.get("options") or []:
+        if not isinstance(option, dict) or not isinstance(option.get("name", ""), str):
+            return "data.options holds something that is not an option object"
+    messages = (data.get("resolved") or {}).get("messages") or {}
+    for message_ in messages.values():
+        if not isinstance(message_, dict) or not isinstance(message_.get("content") or "", str):
+            return "data.resolved.messages holds something that is not a message object"
+    return None
 
 
 def main() -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -286,6 +287,11 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
                    f"{on.isoformat()} is earlier, so card legality was not checked.")
 
 
+#: called as ``listener(report, seconds)`` after every check (the service's metrics count problems by
+#: rule and time checks with one); a listener must be quick and must not raise
+REPORT_LISTENERS: list = []
+
+
 def _suggestions_skipped(d: Deck) -> Problem | None:
     """The note for unknown names past :data:`SUGGEST_MAX_NAMES` (:func:`resolve_rows` gave them none)."""
     if len(d.unknown) <= SUGGEST_MAX_NAMES:
@@ -314,6 +320,7 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     A bad deck is data: every problem is in the report. Only an unknown format, a
     malformed date or a negative ``max_db_age`` raises (``FormatError`` / ``ValueError``).
     """
+    started = time.perf_counter()
     fmt = get_format(format)
     on = _as_date(as_of)
     if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool)
@@ -350,7 +357,12 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
         ahead = _forecast(lines if ctx.date_problem is None else [], fmt, on, db)
         problems.extend(ahead.problems)
         extra["forecast"] = ahead.to_dict()
-    return Report(
+    report = Report(
         format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
         counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon, extra=extra,
     )
+    if REPORT_LISTENERS:
+        seconds = time.perf_counter() - started
+        for listener in REPORT_LISTENERS:
+            listener(report, seconds)
+    return report

@@ -8,14 +8,16 @@ win over this file).
 """
 
 import os
+import shutil
+import tempfile
 
 
 def _cpus() -> int:
-    """CPUs this process may run on (the affinity mask, which containers narrow), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    """CPUs this process may use: the affinity mask, narrowed by a cgroup CPU quota (a container's
+    CPU limit), at least 1 (deckcheck/runtime.py)."""
+    from deckcheck.runtime import cpu_count
+
+    return cpu_count()
 
 
 def _int(name: str, default: int) -> int:
@@ -44,7 +46,9 @@ bind = os.environ.get("DECKCHECK_BIND", "127.0.0.1:8000").replace(",", " ").spli
 # connections in its poller, off the thread. Behind a buffering proxy (any load balancer)
 # slow clients never hold a worker; exposed directly, raise DECKCHECK_THREADS.
 workers = _int("DECKCHECK_WORKERS", _cpus() + 1)
-worker_class = "gthread"
+# gthread, with request heads and bodies taken in off-thread: slow and idle clients wait in the
+# worker's poller, not on a thread (deckcheck/worker.py; DECKCHECK_HEADER_TIMEOUT, _BODY_TIMEOUT)
+worker_class = "deckcheck.worker.DeckcheckWorker"
 threads = _int("DECKCHECK_THREADS", 1)
 
 # import the app (and load the card database) once in the master, then fork:
@@ -57,7 +61,22 @@ keepalive = 5
 
 accesslog = "-"  # stdout, for the container's log collector
 errorlog = "-"  # stderr
-access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
+# JSON lines with a request ID, one access line per request (deckcheck/logs.py); the format below
+# is used with DECKCHECK_LOG_FORMAT=text
+logger_class = "deckcheck.logs.GunicornLogger"
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" %({x-request-id}o)s'
+
+# /metrics adds up every worker's numbers: prometheus_client's multiprocess mode needs a
+# directory shared by the workers, set before the app (and prometheus_client) is imported.
+# A given PROMETHEUS_MULTIPROC_DIR is emptied at start; otherwise a fresh one is made and removed.
+_own_metrics_dir = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _own_metrics_dir:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="deckcheck-metrics-")
+else:
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+    for _name in os.listdir(os.environ["PROMETHEUS_MULTIPROC_DIR"]):
+        if _name.endswith(".db"):
+            os.unlink(os.path.join(os.environ["PROMETHEUS_MULTIPROC_DIR"], _name))
 
 # the heartbeat file lives in memory, not on a container's overlay disk
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
@@ -70,10 +89,28 @@ control_socket_disable = True
 limit_request_line = 8190
 
 
+# the card database file is watched by the master (every DECKCHECK_DB_RELOAD_INTERVAL seconds,
+# default 30, 0: only on SIGHUP); a new one is loaded there and the workers restarted, so they
+# share it; the workers themselves only look at the file when a SIGHUP is sent to one of them
+try:
+    _db_reload_interval = float(os.environ.get("DECKCHECK_DB_RELOAD_INTERVAL", "").strip() or 30)
+except ValueError:
+    raise SystemExit("DECKCHECK_DB_RELOAD_INTERVAL must be a number of seconds, not "
+                     f"{os.environ['DECKCHECK_DB_RELOAD_INTERVAL']!r}") from None
+os.environ["DECKCHECK_DB_RELOAD_INTERVAL"] = "0"
+
+
+def on_starting(server):
+    from deckcheck import runtime
+
+    runtime.set_draining(False)
+
+
 def when_ready(server):
     """In the master, after the app (and so the card database) loaded, before any worker forks."""
     import gc
 
+    from deckcheck import runtime
     from deckcheck.cards import get_db
 
     info = get_db().info()
@@ -82,6 +119,40 @@ def when_ready(server):
     gc.freeze()
     server.log.info("deckcheck: card database %s (%s cards) loaded in the master; %s workers will share it",
                     info["version"], info["cards"], server.num_workers)
+    # SIGTERM: /readyz 503 for DECKCHECK_DRAIN_SECONDS (default 5), then a graceful stop
+    runtime.install_drain(server, runtime.drain_seconds())
+    runtime.MasterReloader(server, _db_reload_interval).start()
+
+
+def on_reload(server):
+    """SIGHUP to the master: load the database file there first (a file that does not load leaves
+    the last good database), then gunicorn forks new workers from it."""
+    from pathlib import Path
+
+    from deckcheck import runtime
+    from deckcheck.cards import get_db
+
+    path = get_db().path
+    runtime.load_into_master(Path(path) if path else None, server.log)
+
+
+def child_exit(server, worker):
+    """In the master, after a worker exited: its live gauges leave /metrics (its counters stay)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _own_metrics_dir:
+        shutil.rmtree(os.environ.get("PROMETHEUS_MULTIPROC_DIR", ""), ignore_errors=True)
+
+
+def post_fork(server, worker):
+    """In each new worker: with memory:// rate-limit counters, each worker allows its share of the limit."""
+    from deckcheck import limits
+
+    limits.set_processes(server.num_workers)
 
 
 def post_worker_init(worker):

@@ -1,12 +1,15 @@
 """Limits for shared use: per-client rate limits, optional API keys, and CORS.
 
-* Every request under ``/api/v1/`` (except the Discord endpoint, which limits per
-  Discord user itself) counts against one bucket per client: the API key's when a
-  valid key is sent (``X-API-Key: <key>`` or ``Authorization: Bearer <key>``),
-  otherwise the client's address. ``RATELIMIT_DEFAULT`` applies to addresses,
-  ``RATELIMIT_KEYED`` to keys (an empty value: no limit). ``/healthz``,
-  ``/readyz``, the web page and its files are never limited; CORS preflights
-  (``OPTIONS``) are not counted.
+* All checking work counts against one bucket per client (:func:`is_limited`):
+  every request under ``/api/v1/`` (except the Discord endpoint, which limits per
+  Discord user itself, and the API documentation, ``/api/v1/docs`` and
+  ``/api/v1/openapi.json``), and the web page's checks: the form (``POST /``), share
+  links (``GET /?d=...``, ``GET /?deck=...``) and ``POST /extras``. The bucket is the
+  API key's when a valid key is sent (``X-API-Key: <key>`` or ``Authorization: Bearer
+  <key>``), otherwise the client's address. ``RATELIMIT_DEFAULT`` applies to
+  addresses, ``RATELIMIT_KEYED`` to keys (an empty value: no limit). ``/healthz``,
+  ``/readyz``, ``/metrics``, the empty web page and its files are never limited; CORS
+  preflights (``OPTIONS``) are not counted.
 * A key that is sent but is not one of ``API_KEYS`` is a 401 in the error
   envelope (``unauthorized``), so a mistyped key never silently falls back to the
   anonymous limit.
@@ -14,9 +17,12 @@
   ``Retry-After`` header (seconds). Every limited response carries
   ``X-RateLimit-Limit``, ``X-RateLimit-Remaining`` and ``X-RateLimit-Reset``
   (Unix time).
-* Counters live in ``RATELIMIT_STORAGE_URI``: ``memory://`` (one process; each
-  gunicorn worker counts alone) or ``redis://host:port`` shared by every worker and
-  instance. If Redis becomes unreachable, each process falls back to counting in
+* Counters live in ``RATELIMIT_STORAGE_URI``: ``memory://`` or ``redis://host:port``,
+  shared by every worker and instance (exact). With ``memory://`` each process counts
+  alone, so under gunicorn each worker allows its share of the limit (the limit divided
+  by the worker count, rounded up; :func:`set_processes`, called by the gunicorn
+  configuration): a client never gets more than the limit from one instance, and may be
+  refused a little before it when its requests land unevenly on the workers. If Redis becomes unreachable, each process falls back to counting in
   memory (and logs it) rather than failing requests, and returns to Redis once it
   answers again.
 * CORS (flask-cors) on ``/api/*`` for the origins in ``CORS_ORIGINS`` ("*" or a
@@ -31,13 +37,16 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import math
+import threading
 import time
 
 import limits as limits_lib
 from flask import Flask, current_app, g, request
+from markupsafe import escape
 from flask_cors import CORS
 from flask_limiter import Limit, Limiter
 from flask_limiter.errors import RateLimitExceeded
@@ -46,8 +55,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import errors
 
 LIMITED_PREFIX = "/api/v1/"
-#: under LIMITED_PREFIX but with limits of their own
-EXEMPT_PREFIXES = ("/api/v1/discord/",)
+#: under LIMITED_PREFIX but with limits of their own (Discord) or for people to read (documentation)
+EXEMPT_PREFIXES = ("/api/v1/discord/", "/api/v1/docs", "/api/v1/openapi.json")
+#: web page routes that run a check: always (POST), or a share link (GET with one of these arguments)
+PAGE_CHECKS = {"/": ("d", "deck"), "/extras": ()}
 EXPOSED_HEADERS = ["Retry-After", "X-Deckcheck-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining",
                    "X-RateLimit-Reset"]
 ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key"]
@@ -170,8 +181,38 @@ def is_limited_path(path: str) -> bool:
     return path.startswith(LIMITED_PREFIX) and not path.startswith(EXEMPT_PREFIXES)
 
 
+def is_limited(method: str, path: str, args) -> bool:
+    """Does this request count against the client's budget? Every API call and every page check."""
+    if method == "OPTIONS":
+        return False
+    if is_limited_path(path):
+        return True
+    share_args = PAGE_CHECKS.get(path)
+    if share_args is None:
+        return False
+    return method == "POST" or any(name in args for name in share_args)
+
+
 def _not_limited() -> bool:
-    return request.method == "OPTIONS" or not is_limited_path(request.path)
+    return not is_limited(request.method, request.path, request.args)
+
+
+#: gunicorn worker processes counting apart with memory:// storage (set_processes)
+_processes = 1
+
+
+def set_processes(count: int) -> None:
+    """How many processes serve the app, each with its own memory:// counters (gunicorn's post_fork)."""
+    global _processes
+    _processes = max(1, int(count))
+
+
+def share_of(limit: str, processes: int) -> str:
+    """Each process's share of ``limit``: every amount divided by ``processes``, rounded up."""
+    if processes <= 1 or not limit:
+        return limit
+    return "; ".join(f"{math.ceil(item.amount / processes)} per {item.multiples} {item.GRANULARITY.name}"
+                     for item in limits_lib.parse_many(limit))
 
 
 def sent_key() -> str | None:
@@ -191,7 +232,7 @@ def _identify_client():
     key = sent_key()
     if key is None:  # anonymous, the usual case: nothing else to look at
         return None
-    if request.method == "OPTIONS" or not is_limited_path(request.path):
+    if not is_limited(request.method, request.path, request.args):
         return None
     api_keys = _state()["api_keys"]
     # compare against every key, in constant time, so timing does not tell how close a guess was
@@ -214,7 +255,15 @@ def client_key() -> str:
 
 def _limit_for_client() -> str:
     config = current_app.config
-    return config["RATELIMIT_KEYED"] if g.get("deckcheck_client") else config["RATELIMIT_DEFAULT"]
+    limit = config["RATELIMIT_KEYED"] if g.get("deckcheck_client") else config["RATELIMIT_DEFAULT"]
+    if _processes > 1 and str(config["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
+        return _shares(limit, _processes)
+    return limit
+
+
+@functools.lru_cache(maxsize=16)
+def _shares(limit: str, processes: int) -> str:
+    return share_of(limit, processes)
 
 
 def _seconds_until(reset_time: float) -> int:
@@ -236,10 +285,27 @@ def _too_many_requests(error: RateLimitExceeded):
               f"{'' if retry_after == 1 else 's'}"
     if not keyed and _state()["api_keys"]:
         message += ", or send an API key (X-API-Key) for a higher limit"
-    response = errors.envelope(429, message + ".", {"limit": limit, "retry_after": retry_after,
-                                                    "client": "api-key" if keyed else "address"})
+    if request.path in PAGE_CHECKS and request.path != "/extras":
+        response = current_app.response_class(_PAGE_429.format(message=escape(message + ".")), status=429,
+                                              mimetype="text/html")
+    else:
+        response = errors.envelope(429, message + ".", {"limit": limit, "retry_after": retry_after,
+                                                        "client": "api-key" if keyed else "address"})
     response.headers["Retry-After"] = str(retry_after)
+    _count_rejection()
     return response
+
+
+#: the web page's answer past the limit (the page's own template may be redesigned; this needs none)
+_PAGE_429 = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many checks · deckcheck'
+             '</title><link rel="stylesheet" href="/static/deckcheck.css"></head><body><main><h1>Too many checks'
+             '</h1><p role="alert">{message}</p><p><a href="/">Back to the checker</a></p></main></body></html>')
+
+
+def _count_rejection() -> None:
+    hook = current_app.extensions.get("deckcheck.metrics")
+    if hook is not None:
+        hook.rate_limited(request)
 
 
 def _rate_limit_headers(response):
@@ -270,13 +336,49 @@ def hit(limit: str, *identifiers: str) -> int | None:
     limiter = limiter_for()
     if limiter is None or not limit:
         return None
+    if _processes > 1 and str(current_app.config["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
+        limit = _shares(limit, _processes).split(";")[0]  # each worker's share, as for the shared budget
     item = limits_lib.parse(limit)
     prefix = current_app.config.get("RATELIMIT_KEY_PREFIX") or "deckcheck"
     try:
         strategy = limiter.limiter
         if strategy.hit(item, prefix, *identifiers):
             return None
+        _count_rejection()
         return _seconds_until(strategy.get_window_stats(item, prefix, *identifiers).reset_time)
     except Exception:
         current_app.logger.warning("rate limit storage unavailable; allowing the request", exc_info=True)
         return None
+
+
+#: signatures remembered without a shared storage (rate limits off): at most this many, oldest dropped
+LOCAL_ONCE_SIZE = 10_000
+_local_once: dict[str, float] = {}
+_local_once_lock = threading.Lock()
+
+
+def first_use(namespace: str, key: str, seconds: float) -> bool:
+    """True the first time ``key`` is seen within ``seconds``, False for a repeat (a replay).
+
+    Kept in the rate-limit storage, so with Redis a repeat is caught by every instance; with
+    ``memory://`` by the process that saw it first. Without a limiter (rate limits off) or when
+    the storage fails: a bounded in-process table.
+    """
+    limiter = limiter_for()
+    if limiter is not None:
+        prefix = current_app.config.get("RATELIMIT_KEY_PREFIX") or "deckcheck"
+        try:
+            return limiter.limiter.storage.incr(f"{prefix}/{namespace}/{key}", max(1, math.ceil(seconds))) == 1
+        except Exception:
+            current_app.logger.warning("rate limit storage unavailable; remembering %s here", namespace,
+                                       exc_info=True)
+    now = time.monotonic()
+    with _local_once_lock:
+        expiry = _local_once.get(f"{namespace}/{key}")
+        if expiry is not None and expiry > now:
+            return False
+        if len(_local_once) >= LOCAL_ONCE_SIZE:
+            for old in [k for k, e in _local_once.items() if e <= now] or [next(iter(_local_once))]:
+                del _local_once[old]
+        _local_once[f"{namespace}/{key}"] = now + seconds
+        return True

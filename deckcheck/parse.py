@@ -32,7 +32,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
-from .names import MEMO_MAX_LEN
+from .names import MEMO_MAX_LEN, basic_energy_type
 from .problems import Problem
 
 #: the largest number of copies one card line may ask for
@@ -97,6 +97,10 @@ _SET_CODE = re.compile(r"(?=[A-Za-z0-9-]*[A-Za-z])[A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1
 _SET_ALONE = re.compile(r"[A-Z0-9]{2,6}(?:-[A-Z0-9]{2,3})?")
 _BRACKETED_SET = re.compile(r"\[([A-Za-z0-9-]{1,20})\]")
 _TAG = re.compile(r"[A-Za-z]{2,12}")
+# a card id of the card source, "<set id>-<local id>": TCGdex's base1-88, sv03.5-151, tk-hs-g-5 or
+# pokemontcg.io's swsh12pt5-160 (split at the last hyphen; both parts are bounded)
+_ID_SET = re.compile(r"[a-z][a-z0-9.-]{0,19}")
+_ID_LOCAL = re.compile(r"[A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]{0,2}|[A-Z]{1,6}")
 
 _UNPARSED_HINT = 'A card line looks like "4 Nest Ball SVI 181" and a header like "Trainer: 12".'
 
@@ -521,7 +525,7 @@ def _take_print(tokens: list[str], n: int) -> tuple[str | None, str | None, int]
         found = _in_parentheses(tokens, n)
         if found is not None:
             return found
-    for reader in (_in_brackets, _set_and_number, _energy_number, _set_alone):
+    for reader in (_in_brackets, _set_and_number, _energy_number, _card_id, _set_alone, _energy_tail):
         found = reader(tokens, n)
         if found is not None:
             return found
@@ -576,6 +580,31 @@ def _energy_number(tokens: list[str], n: int) -> tuple[str | None, str | None, i
     if n > 1 and last.isascii() and last.isdigit():
         if tokens[n - 2].casefold() == "energy" and len(last) <= 4:
             return None, last, n - 1
+    return None
+
+
+def _card_id(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
+    """A card id as the last token (``Professor Oak base1-88``): its set id and local id stand
+    for the set code and number (the database knows set ids as codes)."""
+    last = tokens[n - 1]
+    if n < 2 or len(last) > 32 or not last[0].islower():
+        return None
+    set_id, dash, local = last.rpartition("-")
+    if dash and _ID_SET.fullmatch(set_id) and _ID_LOCAL.fullmatch(local):
+        return set_id.upper(), local.upper(), n - 1
+    return None
+
+
+def _energy_tail(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
+    """A basic Energy name with one or two tokens after it that no other reading took: the
+    Limitless builder's ``Fire Energy BRS R``, PTCGO's ``Psychic Energy XYEnergy 8``. The first
+    stands for a set code, the second for a number (the resolver falls back to the type)."""
+    for k in range(min(n - 1, 4)):  # "Basic {R} Energy" is the longest spelling: 3 tokens
+        if tokens[k].casefold() == "energy":
+            extra = n - 1 - k
+            if extra in (1, 2) and basic_energy_type(" ".join(tokens[:k + 1])):
+                return tokens[k + 1].upper(), tokens[k + 2].upper() if extra == 2 else None, k + 1
+            return None
     return None
 
 

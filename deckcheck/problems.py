@@ -42,6 +42,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "not-in-format": ("R201", ERROR, "A card that is not legal in the format"),
     "banned": ("R202", ERROR, "A card on the format's ban list"),
     "date-out-of-range": ("R203", ERROR, "A date the format's data does not cover"),
+    "legal-by-reprint": ("R204", INFO, "A printing legal through a functionally identical reprint, whose text applies"),
     "evolution-gap": ("R301", WARNING, "An Evolution card whose Pokémon it evolves from is missing"),
     "rotation-forecast": ("R401", WARNING, "A card the next Standard rotation would make illegal (with --forecast)"),
     "single-type": ("G101", ERROR, "GLC: all Pokémon share one type"),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .names import name_key
-from .problems import ERROR, Problem, line_list
+from .problems import ERROR, INFO, Problem, line_list
 
 RuleFn = Callable[..., Iterator[Problem]]
 
@@ -189,8 +189,10 @@ def unknown_set(deck, ctx):
                           f"{_plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
                           "toward the deck size.", lines=(ln.line,), hint=hint, severity=ERROR)
         else:
+            # basic Energy is played by its type whatever the set: a note, not a warning
             yield Problem("unknown-set", f'{head}, so "{ln.name}" was matched by name to {label(ln.card)}.',
-                          lines=(ln.line,), cards=(ln.card.id,), hint=hint)
+                          lines=(ln.line,), cards=(ln.card.id,), hint=hint,
+                          severity=INFO if ln.card.is_basic_energy else "")
 
 
 def stale_database(db, on, max_age: int) -> Problem | None:
@@ -466,6 +468,45 @@ def _other_printing_hint(card, ctx) -> str | None:
             return (f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
                     "does not cover this one.")
     return None
+
+
+@rule("legal-by-reprint")
+def legal_by_reprint(deck, ctx):
+    """A printing that is legal only through a functionally identical reprint: the legal
+    printing's text is the one played (Tournament Handbook 4.1.3). In a format whose pool is
+    every card (Unlimited), every printing is legal, but "the wording of the most recent
+    version is used" (4.2.2): an older printing names its newest reprint."""
+    if ctx.date_problem:
+        return
+    every_card = ctx.format.pool.kind == "all"
+    for ln in deck.known:
+        via, card = ln.legal_via, ln.card
+        if via is None or ln.ban is not None or card.is_basic_energy:
+            continue
+        if via is not card:
+            yield Problem("legal-by-reprint", f"Line {ln.line}: {label(card)} is legal as {label(via)}; play it with "
+                          "that card's text.", lines=(ln.line,), cards=(card.id, via.id))
+        elif every_card and (newest := _newest_reprint(card, ctx)) is not None:
+            yield Problem("legal-by-reprint", f"Line {ln.line}: {label(card)} is legal; play it with the text of its "
+                          f"newest printing, {label(newest)}.", lines=(ln.line,), cards=(card.id, newest.id))
+
+
+def _newest_reprint(card, ctx):
+    """The newest printing out on the date with the same name and functional text, when it is
+    from another set than ``card`` (else None); memoised beside the legality answers."""
+    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
+    key = ("newest", card.id)
+    if key in memo:
+        return memo[key]
+    found = None
+    if not card.fingerprint.startswith("name:"):
+        for other in ctx.db.printings_of(card):  # newest first
+            if other.fingerprint == card.fingerprint and other.key == card.key and \
+                    ctx.format.in_pool(other, ctx.db, ctx.as_of):
+                found = other if other.set_id != card.set_id else None
+                break
+    memo[key] = found
+    return found
 
 
 @rule("banned")

@@ -3,8 +3,9 @@
 # Python packages: the project with its "test" extra, into the project's virtualenv ./.venv
 # (scripts/venv.sh; never the system's Python), at the versions pinned in requirements.lock.
 # System packages (Debian): chromium for the browser tests, redis-server for the rate-limit
-# storage tests, nginx for the reverse-proxy tests, wrk for the load benchmark; installed with
-# apt-get when missing and running as root, otherwise named. Arguments go to pytest.
+# storage tests, nginx for the reverse-proxy tests, wrk for the load benchmark and the drain
+# test; installed with apt-get when missing and running as root, otherwise named.
+# Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

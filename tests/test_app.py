@@ -11,6 +11,7 @@ from deckcheck.app import StandardHeaders
 
 PAGE = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff"}
 VERSION = ("X-Deckcheck-Version", deckcheck.__version__)
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
 
 
 def answering(*headers):
@@ -27,13 +28,13 @@ def answering(*headers):
     ("/docs", None, [("content-security-policy", "default-src 'none'")],
      [("content-security-policy", "default-src 'none'"), VERSION, ("X-Content-Type-Options", "nosniff")]),
     ("/apis", None, [], [VERSION, *PAGE.items()]),  # not under /api
-    # the API without Origin: Vary: Origin, merged into a Vary the answer has
-    ("/api", None, [], [VERSION, ("Vary", "Origin")]),
-    ("/api/v1/validate", None, [], [VERSION, ("Vary", "Origin")]),
-    ("/api/v1/validate", None, [("Vary", "Accept")], [("Vary", "Accept, Origin"), VERSION]),
-    ("/api/v1/validate", None, [("Vary", "accept, origin")], [("Vary", "accept, origin"), VERSION]),
+    # the API without Origin: Vary: Origin, merged into a Vary the answer has; nosniff on every API answer
+    ("/api", None, [], [VERSION, NOSNIFF, ("Vary", "Origin")]),
+    ("/api/v1/validate", None, [], [VERSION, NOSNIFF, ("Vary", "Origin")]),
+    ("/api/v1/validate", None, [("Vary", "Accept")], [("Vary", "Accept, Origin"), VERSION, NOSNIFF]),
+    ("/api/v1/validate", None, [("Vary", "accept, origin")], [("Vary", "accept, origin"), VERSION, NOSNIFF]),
     # the API with Origin: flask-cors answers the page (and adds Vary itself when it must)
-    ("/api/v1/validate", "https://a.example", [], [VERSION]),
+    ("/api/v1/validate", "https://a.example", [], [VERSION, NOSNIFF]),
 ])
 def test_standard_headers(path, origin, sent, expected):
     headers = {"Origin": origin} if origin else {}

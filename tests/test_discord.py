@@ -7,6 +7,7 @@ refused. One test runs against a real gunicorn configured through the environmen
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -56,8 +57,12 @@ def post(app):
     return send
 
 
+#: every interaction Discord sends has its own id, so no two signed bodies are the same
+IDS = itertools.count(1)
+
+
 def command(*options: tuple[str, str], user: str = "42") -> dict:
-    return {"type": discord.APPLICATION_COMMAND, "id": "1", "token": "t", "member": {"user": {"id": user}},
+    return {"type": discord.APPLICATION_COMMAND, "id": str(next(IDS)), "token": "t", "member": {"user": {"id": user}},
             "data": {"id": "9", "name": "decklist", "type": discord.CHAT_INPUT,
                      "options": [{"name": n, "type": 3, "value": v} for n, v in options]}}
 
@@ -267,7 +272,7 @@ def test_each_discord_user_has_a_limit_and_the_api_address_limit_does_not_apply(
     assert note["data"]["content"].startswith("You are checking decks faster than this service allows "
                                               "(2 per minute): try again in ")
     assert "embeds" in send(command(("list", LEGAL), user="2")).get_json()["data"]
-    assert [send({"type": 1}).status_code for _ in range(3)] == [200, 200, 200]  # PINGs are never limited
+    assert [send({"type": 1, "id": str(next(IDS))}).status_code for _ in range(3)] == [200, 200, 200]  # PINGs are never limited
     assert "X-RateLimit-Limit" not in answers[0].headers
 
 
@@ -301,3 +306,46 @@ def test_under_gunicorn_configured_from_the_environment():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+MALFORMED = [
+    {"type": 2, "data": [1]},
+    {"type": 2, "data": "decklist"},
+    {"type": 2, "data": {"name": "decklist", "options": "list"}},
+    {"type": 2, "data": {"name": "decklist", "options": [1, 2]}},
+    {"type": 2, "data": {"name": ["decklist"]}},
+    {"type": 2, "member": [], "data": {"name": "decklist", "options": [{"name": "list", "value": "4 Nest Ball"}]}},
+    {"type": 2, "member": {"user": "42"}, "data": {"name": "decklist",
+                                                   "options": [{"name": "list", "value": "4 Nest Ball"}]}},
+    {"type": 2, "data": {"type": 3, "target_id": "1", "resolved": []}},
+    {"type": 2, "data": {"type": 3, "target_id": "1", "resolved": {"messages": {"1": {"content": 5}}}}},
+    {"type": 5, "data": {"custom_id": "decklist||", "components": {"a": 1}}},
+    {"type": 5, "data": {"custom_id": 7}},
+    {"type": [2]},
+]
+
+
+@pytest.mark.parametrize("interaction", MALFORMED, ids=[json.dumps(m)[:60] for m in MALFORMED])
+def test_signed_but_malformed_interactions_are_400_in_the_envelope(post, interaction):
+    answer = post({**interaction, "id": str(next(IDS))})
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    assert answer.get_json()["error"]["code"] == "bad_request"
+
+
+def test_a_replayed_signature_is_refused_within_the_window(app):
+    client = app.test_client()
+    body = encode(command(("list", LEGAL), ("date", DATE)))
+    headers = signed(body)
+    first = client.post(URL, data=body, headers=headers)
+    again = client.post(URL, data=body, headers=headers)
+    assert first.status_code == 200
+    assert again.status_code == 401
+    assert again.get_json()["error"]["message"] == "This signed request was already received: a replay."
+
+
+def test_replays_are_caught_without_rate_limits_too():
+    app = create_app({"TESTING": True, "DISCORD_PUBLIC_KEY": PUBLIC, "RATELIMIT_ENABLED": False})
+    client = app.test_client()
+    body = encode({"type": 1, "id": str(next(IDS))})
+    headers = signed(body)
+    assert [client.post(URL, data=body, headers=headers).status_code for _ in range(2)] == [200, 401]

@@ -332,7 +332,8 @@ def test_reprint_rule_examples(formats, db):
 def _tables(tmp_path, exceptions: str):
     from deckcheck.build import data_dir
 
-    for name in ("ace-spec.csv", "rewordings.csv", "name-merges.csv", "name-parts.csv", "deck-rules.csv"):
+    for name in ("ace-spec.csv", "rewordings.csv", "reprint-groups.csv", "name-merges.csv", "name-parts.csv",
+                 "deck-rules.csv"):
         (tmp_path / name).write_text((data_dir() / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "functional-exceptions.csv").write_text(
         "name,set_code,number,variant,not_same_as,source\n" + exceptions, encoding="utf-8")

@@ -605,9 +605,14 @@ def test_known_sets_and_aliases_are_not_unknown(line):
     assert [p.rule for p in report.problems if p.lines == (2,)] == ["resolved-by-name"]
 
 
-def test_basic_energy_with_an_unknown_set_is_not_flagged():
+def test_basic_energy_with_an_unknown_set_is_only_a_note():
+    """Basic Energy resolves by its type whatever the set; the unknown set is said, as info."""
     report = assert_legal(deck("4 Dreepy TWM 128", energy="Psychic Energy QQQ 5"), "standard", MAY)
-    assert [p.rule for p in report.problems] == []
+    problem = only(report, "unknown-set")
+    assert (problem.severity, problem.lines) == ("info", (2,))
+    assert problem.message == ('Line 2: the card database knows no set QQQ (its newest set is Pitch Black, released '
+                               '2026-07-17), so "Psychic Energy" was matched by name to Psychic Energy (MEE 5).')
+    assert [p.rule for p in report.problems] == ["unknown-set"]
 
 
 def test_knows_set_is_case_blind_and_covers_aliases():

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,8 +21,8 @@ LEGAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.t
 
 def deckcheck(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
     """``python -m deckcheck ARGS`` from outside the checkout (serve must find the package's own settings)."""
-    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd=kwargs.pop("cwd", "/"),
-                            env={**os.environ, **(env or {})},
+    env = {**os.environ, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}  # stopping takes no extra seconds
+    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd=kwargs.pop("cwd", "/"), env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 
@@ -79,7 +81,9 @@ def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
     rc, out, err = stop(proc)
     logs.update(rc=rc, stdout=out, stderr=err)
     assert rc == 0
-    assert '"GET /api/v1/formats HTTP/1.1" 200' in out
+    access = [json.loads(line) for line in out.splitlines() if '"gunicorn.access"' in line]
+    assert [(a["method"], a["path"], a["status"]) for a in access if a["path"] == "/api/v1/formats"] == [
+        ("GET", "/api/v1/formats", 200)]
     # the database is loaded once, in the master, before the two workers fork
     loaded = [line for line in err.splitlines() if "loaded in the master" in line]
     assert len(loaded) == 1 and "2 workers will share it" in loaded[0]
@@ -99,7 +103,7 @@ def test_serve_from_a_folder_holding_a_deckcheck_folder_serves_the_installed_pac
     port = free_port()
     # -P: as the console script does, keep the working directory off the CLI's own sys.path
     proc = subprocess.Popen([sys.executable, "-P", "-m", "deckcheck", "serve", "--workers", "1"], cwd=tmp_path,
-                            env={**os.environ, "DECKCHECK_BIND": f"127.0.0.1:{port}"},
+                            env={**os.environ, "DECKCHECK_BIND": f"127.0.0.1:{port}", "DECKCHECK_DRAIN_SECONDS": "0"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -145,6 +149,8 @@ def _settings(monkeypatch, **env) -> dict:
 
     for name in ("DECKCHECK_WORKERS", "DECKCHECK_THREADS", "DECKCHECK_TIMEOUT", "DECKCHECK_BIND"):
         monkeypatch.delenv(name, raising=False)
+    # the settings file makes a metrics directory unless given one (and sets the variable)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", os.path.join(tempfile.gettempdir(), "deckcheck-test-metrics"))
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     return runpy.run_path(str(ROOT / "deckcheck" / "gunicorn_conf.py"))
@@ -153,7 +159,8 @@ def _settings(monkeypatch, **env) -> dict:
 def test_gunicorn_settings_default_to_one_thread_per_worker_and_a_worker_per_cpu_plus_one(monkeypatch):
     settings = _settings(monkeypatch)
     cpus = len(os.sched_getaffinity(0))
-    assert (settings["worker_class"], settings["workers"], settings["threads"]) == ("gthread", cpus + 1, 1)
+    assert (settings["worker_class"], settings["workers"], settings["threads"]) == (
+        "deckcheck.worker.DeckcheckWorker", cpus + 1, 1)
     assert settings["preload_app"] is True and settings["bind"] == ["127.0.0.1:8000"]
 
 

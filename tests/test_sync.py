@@ -28,7 +28,7 @@ from deckcheck import sync as _sync
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tcgdex"
 TCGDEX = "/v2/en"
-FIXTURE_CARDS = 39  # 11 SVI + 8 SVE + 7 CRI + 3 MEP + 10 BCR; the Pocket set is ignored
+FIXTURE_CARDS = 40  # 12 SVI + 8 SVE + 7 CRI + 3 MEP + 10 BCR; the Pocket set is ignored
 ON = dt.date(2026, 6, 1)  # Standard: marks H, I, J (and basic Energy) since 2026-04-10
 
 
@@ -202,7 +202,7 @@ def test_normal_sync_maps_fixes_and_codes(api, paths):
     assert db.get("sv01-001").number == "1" and db.get("bw7-49").name == "Keldeo-EX"
     assert db.find("SVI", "181").name == "Nest Ball"
     assert db.meta["sources"]["tcgdex"] == api.base + TCGDEX
-    assert any("Cards: 39 in 5 sets" in line for line in result.lines)
+    assert any("Cards: 40 in 5 sets" in line for line in result.lines)
 
 
 def test_second_sync_is_served_from_the_cache_and_changes_nothing(api, paths):
@@ -375,7 +375,7 @@ def test_a_catalogue_that_shrank_is_refused_unless_forced(api, paths, old_db):
     result = run_sync(api, out, cache)
     assert result.status == "refused" and result.exit_code == 1
     text = "\n".join(result.lines)
-    assert "loses 2 set(s): bw7, me04" in text and "fewer than the current 38" in text
+    assert "loses 2 set(s): bw7, me04" in text and "fewer than the current 39" in text
     assert out.read_bytes() == old_db
     assert not list(out.parent.glob("*.tmp"))
     result = run_sync(api, out, cache, force=True)
@@ -518,7 +518,7 @@ def test_pokemontcg_cross_check_reports_divergences_and_writes_nothing(api, path
     finally:
         server.shutdown()
         server.server_close()
-    assert lines[0].startswith("Compared 28 cards in 3 sets")  # sv1, sve, bw7 (pokemontcg.io lacks me4, mep)
+    assert lines[0].startswith("Compared 29 cards in 3 sets")  # sv1, sve, bw7 (pokemontcg.io lacks me4, mep)
     # pokemon-tcg-data still calls the G-mark SVI cards Standard-legal (PROVENANCE.md: stale)
     assert any(d.startswith("sv01-009 Spewpa: Standard not legal here on 2026-11-29, legal at pokemontcg.io")
                for d in found)

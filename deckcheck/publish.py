@@ -1,0 +1,169 @@
+"""One sync, every replica: ``deckcheck db publish`` and ``deckcheck db pull``.
+
+A fleet syncs once (``deckcheck db sync``, a scheduled job) and *publishes* the result:
+``db publish --to DIR`` puts the database file and its checksum side by side
+(``cards.json.gz`` and ``cards.json.gz.sha256``, the ``sha256sum`` format) in a folder that a
+plain web server serves. Every replica *pulls* it: ``db pull URL --to PATH`` downloads the file,
+checks its SHA-256 (``--sha256 HEX``, or the published ``URL.sha256``), checks that it loads
+as a card database, and only then moves it into place atomically; the running service picks
+the new file up (the gunicorn master watches it, ``DECKCHECK_DB_RELOAD_INTERVAL``).
+``--every SECONDS`` keeps pulling (a sidecar), fetching the small checksum first and the
+database only when it changed. No replica talks to the card data's source.
+
+Exit status: 0 pulled (or already current), 1 the download or the checksum failed, 3 the file
+is not a card database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import click
+import requests
+
+from . import cards as _cards
+
+CHUNK = 1 << 20
+#: the largest database accepted from a URL (today's is ~3 MB)
+MAX_BYTES = 256 * 1024 * 1024
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+class PullError(Exception):
+    """The database could not be fetched or its checksum does not match."""
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _atomic_copy(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+            shutil.copyfileobj(src, out, CHUNK)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def publish(database: str | os.PathLike, folder: str | os.PathLike) -> tuple[Path, str]:
+    """Put ``database`` (checked to load) and its ``.sha256`` in ``folder``; the checksum is written last,
+    so a replica that sees a new checksum finds the file it describes."""
+    source = Path(database)
+    _cards.load(source)  # raises DatabaseError: never publish a file that does not load
+    target = Path(folder) / source.name
+    digest = sha256_file(source)
+    _atomic_copy(source, target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.sha256.", dir=target.parent)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(f"{digest}  {target.name}\n")
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, target.with_name(target.name + ".sha256"))
+    return target, digest
+
+
+def published_checksum(url: str, session: requests.Session, timeout: float) -> str:
+    """The hex digest in ``URL.sha256`` (``sha256sum`` format: the digest first)."""
+    answer = session.get(url + ".sha256", timeout=timeout)
+    if answer.status_code != 200:
+        raise PullError(f"{url}.sha256: HTTP {answer.status_code}")
+    digest = answer.text.strip().split(maxsplit=1)[0].lower() if answer.text.strip() else ""
+    if not _HEX.fullmatch(digest):
+        raise PullError(f"{url}.sha256 does not start with a SHA-256 hex digest")
+    return digest
+
+
+def pull(url: str, target: str | os.PathLike, sha256: str | None = None, *, timeout: float = 30.0,
+         session: requests.Session | None = None) -> tuple[bool, str]:
+    """Fetch ``url`` into ``target`` when it differs; (changed, digest). Raises PullError or DatabaseError."""
+    session = session or requests.Session()
+    target = Path(target)
+    expected = sha256.lower() if sha256 else published_checksum(url, session, timeout)
+    if not _HEX.fullmatch(expected):
+        raise PullError("--sha256 must be 64 hexadecimal characters")
+    if target.is_file() and sha256_file(target) == expected:
+        return False, expected
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pull.", dir=target.parent)
+    try:
+        digest, size = hashlib.sha256(), 0
+        with os.fdopen(fd, "wb") as out, session.get(url, timeout=timeout, stream=True) as answer:
+            if answer.status_code != 200:
+                raise PullError(f"{url}: HTTP {answer.status_code}")
+            for block in answer.iter_content(CHUNK):
+                size += len(block)
+                if size > MAX_BYTES:
+                    raise PullError(f"{url} is larger than {MAX_BYTES:,} bytes")
+                digest.update(block)
+                out.write(block)
+            out.flush()
+            os.fsync(out.fileno())
+        if digest.hexdigest() != expected:
+            raise PullError(f"{url}: SHA-256 {digest.hexdigest()} does not match {expected}")
+        _cards.load(tmp)  # raises DatabaseError: a file that does not load never replaces a good one
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True, expected
+
+
+@click.command("publish")
+@click.option("--to", "folder", required=True, type=click.Path(file_okay=False),
+              help="Folder a web server serves to the replicas.")
+@click.option("--db", "database", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="The database to publish (default: the service's database path).")
+def publish_command(folder: str, database: str | None) -> None:
+    """Publish the card database and its SHA-256 for replicas to pull (after `deckcheck db sync`)."""
+    try:
+        target, digest = publish(database or _cards.default_path(), folder)
+    except _cards.DatabaseError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Published {target} (sha256 {digest}).")
+
+
+@click.command("pull")
+@click.argument("url")
+@click.option("--to", "target", type=click.Path(dir_okay=False), default=None,
+              help="Where the service reads its database (default: the service's database path).")
+@click.option("--sha256", default=None, metavar="HEX", help="The expected checksum (default: URL.sha256).")
+@click.option("--every", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+              help="Keep pulling every SECONDS (a sidecar); errors are reported and the next round tries again.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds per request.")
+def pull_command(url: str, target: str | None, sha256: str | None, every: float | None, timeout: float) -> None:
+    """Fetch a published card database, check its SHA-256 and that it loads, and move it into place."""
+    path = Path(target) if target else _cards.default_path()
+    session = requests.Session()
+    while True:
+        try:
+            changed, digest = pull(url, path, sha256, timeout=timeout, session=session)
+            click.echo(f"{'Pulled' if changed else 'Already current:'} {path} (sha256 {digest}).")
+        except (PullError, requests.RequestException) as exc:
+            if every is None:
+                raise click.ClickException(str(exc)) from exc
+            click.echo(f"Error: {exc}", err=True)
+        except _cards.DatabaseError as exc:
+            if every is None:
+                click.echo(f"Error: {exc}", err=True)
+                raise SystemExit(3) from exc
+            click.echo(f"Error: {exc}", err=True)
+        if every is None:
+            return
+        time.sleep(every)

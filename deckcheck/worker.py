@@ -1,0 +1,213 @@
+"""The gunicorn worker ``deckcheck serve`` runs: gunicorn's gthread worker, hardened against slow clients.
+
+gunicorn's threaded worker hands a connection to a thread as soon as a byte arrives and the
+thread then blocks until the whole request head is in: a client that sends one header line
+every few seconds ("slowloris") holds that thread for as long as it likes, and a few such
+clients made ``/healthz`` unreachable. This worker changes two things:
+
+* **The request head is collected without a thread.** A thread only takes in what has
+  arrived (non-blocking) and, while the blank line ending the head is missing, hands the
+  connection back to the worker's poller: slow and idle clients wait there, costing a file
+  descriptor and a few bytes, not a thread. A head must be complete within
+  ``DECKCHECK_HEADER_TIMEOUT`` seconds (default 10) of the first look at the connection, or
+  the connection is closed. Idle new connections go to the poller after 0.1 s (gunicorn's
+  own wait is 5 s) and are closed after gunicorn's ``keepalive`` seconds.
+* **So is the body, when its length is known and acceptable** (``Content-Length`` up to
+  320 KiB, over the API's 256 KiB limit): it must arrive within ``DECKCHECK_BODY_TIMEOUT``
+  seconds (default 10) of the end of the head. Other bodies (chunked, or too large, which the
+  app refuses with a 413 without reading them) are read by the thread, and a read that stalls
+  for ``DECKCHECK_BODY_TIMEOUT`` seconds ends the request with a 408 in the error envelope.
+
+On SIGTERM the worker first accepts the connections already queued at the socket, so they are
+answered instead of reset, and closes its copy of the listening socket at once. Everything else is gunicorn's gthread worker. It leans on gthread internals of gunicorn 24+
+(the ``_DEFER`` hand-back to the poller); on an older gunicorn it behaves as plain gthread.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import time
+
+from gunicorn.http.errors import NoMoreData
+from gunicorn.workers import gthread
+
+#: seconds from the first look at a connection (or the end of its previous request) to a complete head
+DEFAULT_HEADER_TIMEOUT = 10.0
+#: seconds a request body may stall before the request ends with a 408
+DEFAULT_BODY_TIMEOUT = 10.0
+#: a head longer than this is handed to gunicorn's parser as it is (which refuses it with its own limits)
+MAX_HEAD = 64 * 1024
+#: how long a thread waits for the first byte of a new connection before handing it back to the poller
+FIRST_BYTE_WAIT = 0.1
+#: a body up to this long (the API's limit, 4 x 64 KiB, and some) is taken in before a thread serves it
+MAX_BODY = 320 * 1024
+_END = b"\r\n\r\n"
+_LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,12})[ \t]*(?=\r\n|$)", re.I)
+
+
+def _body_length(head: bytes) -> int | None:
+    """The Content-Length of a request head; None for none (or a chunked or odd one: the parser decides)."""
+    if b"transfer-encoding" in head.lower():
+        return None
+    found = _LENGTH.findall(head)
+    return int(found[0]) if len(found) == 1 else None
+_DEFER = getattr(gthread, "_DEFER", None)
+
+
+def _seconds(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    try:
+        number = float(value) if value else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a number of seconds, not {value!r}") from None
+    if number <= 0:
+        raise SystemExit(f"{name} must be more than 0 seconds, not {value!r}")
+    return number
+
+
+class _TimedSocket:
+    """The connection's socket with an inactivity timeout on every blocking read and write.
+
+    A read that times out while the application reads the body raises werkzeug's
+    ``RequestTimeout`` (a 408 through the app's error handlers); anywhere else gunicorn's
+    ``NoMoreData`` (the connection is closed quietly).
+    """
+
+    def __init__(self, sock: socket.socket, timeout: float):
+        self._sock = sock
+        self._timeout = timeout
+        self.in_app = False
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def setblocking(self, flag: bool) -> None:
+        if flag:
+            self._sock.settimeout(self._timeout)
+        else:
+            self._sock.setblocking(False)
+
+    def recv(self, *args):
+        try:
+            return self._sock.recv(*args)
+        except TimeoutError:
+            if self.in_app:
+                from werkzeug.exceptions import RequestTimeout
+
+                raise RequestTimeout(f"The request body stalled for more than {self._timeout:g} seconds.") \
+                    from None
+            raise NoMoreData() from None
+
+
+class DeckcheckWorker(gthread.ThreadWorker):
+    """gthread with the request head collected off-thread and a body inactivity timeout."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.header_timeout = _seconds("DECKCHECK_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT)
+        self.body_timeout = _seconds("DECKCHECK_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
+
+    def handle(self, conn):
+        if _DEFER is None or conn.cfg.is_ssl or conn.is_http2:
+            return super().handle(conn)
+        try:
+            state = self._collect_head(conn)
+        except OSError:
+            return False  # reset by the peer: finish_request closes it
+        if state == "wait":
+            return _DEFER
+        if state == "expired":
+            self.log.debug("closing %s: no complete request within %gs", conn.client, self.header_timeout)
+            # at once: gunicorn's graceful close would linger up to 2 s on the worker's main thread
+            conn.sock._sock.close()
+            return False
+        conn.data_ready = True  # the head is here: gunicorn must not wait for data again
+        return super().handle(conn)
+
+    def _collect_head(self, conn) -> str:
+        """Take in what has arrived; 'ready' once the head (and a body of known, acceptable
+        length) is complete, or the peer closed; 'wait' or 'expired' otherwise."""
+        if not isinstance(conn.sock, _TimedSocket):
+            conn.sock = _TimedSocket(conn.sock, self.body_timeout)
+            conn.dc_head, conn.dc_deadline, conn.dc_need = b"", None, None
+        if conn.dc_deadline is None:
+            conn.dc_deadline = time.monotonic() + self.header_timeout
+        pending = conn.parser.unreader.buf.getvalue() if conn.parser is not None else b""
+        if conn.dc_need is None and _END in pending:
+            return self._ready(conn)  # a pipelined request already read ahead by the parser
+        if not conn.initialized and not conn.dc_head and not conn.data_ready:
+            # a new connection: a short wait for its first byte, then the poller waits instead of a thread
+            if not conn.wait_for_data(FIRST_BYTE_WAIT):
+                return "wait"
+        while True:
+            want = MAX_HEAD if conn.dc_need is None else conn.dc_need - len(conn.dc_head)
+            if want <= 0:
+                return self._ready(conn)
+            try:
+                chunk = conn.sock._sock.recv(want, socket.MSG_DONTWAIT)
+            except (BlockingIOError, InterruptedError):
+                break
+            if not chunk:  # the peer closed: gunicorn's parser sees the end
+                return self._ready(conn)
+            start = max(0, len(conn.dc_head) - 3)
+            conn.dc_head += chunk
+            if conn.dc_need is None:
+                end = conn.dc_head.find(_END, start)
+                if end >= 0:
+                    body = _body_length(conn.dc_head[:end])
+                    if not body or body > MAX_BODY:
+                        return self._ready(conn)
+                    # the body is taken in off-thread too, with a fresh allowance of time
+                    conn.dc_need = end + 4 + body
+                    conn.dc_deadline = time.monotonic() + self.body_timeout
+                elif len(conn.dc_head) >= MAX_HEAD:
+                    return self._ready(conn)
+        return "expired" if time.monotonic() > conn.dc_deadline else "wait"
+
+    def _ready(self, conn) -> str:
+        conn.dc_deadline, conn.dc_need = None, None
+        head, conn.dc_head = conn.dc_head, b""
+        if head:
+            conn.sock.setblocking(True)
+            conn.init()  # makes the parser if the connection has none yet
+            conn.parser.unreader.buf.seek(0, os.SEEK_END)
+            # bytes the parser already holds (read ahead) come first
+            conn.parser.unreader.buf.write(head)
+        return "ready"
+
+    def set_accept_enabled(self, enabled):
+        if enabled and not self.alive:  # stopping: the listening socket may be closed already
+            return
+        super().set_accept_enabled(enabled)
+
+    def handle_exit(self, sig, frame):
+        """SIGTERM: take every connection already queued at the socket, then close this worker's copy
+        of the socket at once. Each queued connection is answered (``Connection: close``) rather than
+        reset, and once every worker has closed its copy (the master closed its own before), new
+        connections are refused by the system instead of queueing where no one would accept them."""
+        super().handle_exit(sig, frame)
+        if _DEFER is None or self.tpool is None or self.poller is None:
+            return
+        self.set_accept_enabled(False)  # off the poller first: run() then finds nothing to unregister
+        for listener in self.sockets:
+            for _ in range(self.worker_connections):
+                try:
+                    client_sock, client_addr = listener.accept()
+                except OSError:  # BlockingIOError: nothing (more) queued
+                    break
+                self.nr_conns += 1
+                client_sock.setblocking(True)
+                self.enqueue_req(gthread.TConn(self.cfg, client_sock, client_addr, listener.getsockname()))
+            listener.close()
+
+    def handle_request(self, req, conn):
+        timed = conn.sock if isinstance(conn.sock, _TimedSocket) else None
+        if timed is not None:
+            timed.in_app = True
+        try:
+            return super().handle_request(req, conn)
+        finally:
+            if timed is not None:
+                timed.in_app = False
