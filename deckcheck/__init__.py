@@ -5,15 +5,23 @@
 HTTP service.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .engine import check
 from .problems import Problem, Report
 
-try:
-    __version__ = version("deckcheck")
-except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-    __version__ = "0.0.0"
+
+def __getattr__(name: str):
+    """``deckcheck.__version__``, read from the installed metadata on first use: importlib.metadata
+    (and the email package it brings) costs more at start-up than the rest of ``import deckcheck``."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        value = version("deckcheck")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        value = "0.0.0"
+    globals()["__version__"] = value
+    return value
 
 
 def create_app(config=None):

@@ -391,7 +391,12 @@ def load_source(path: str | os.PathLike) -> dict:
 
 
 def write_database(db: dict, path: str | os.PathLike) -> None:
-    """Write atomically: a temporary file beside the target, then a rename."""
+    """Write atomically: a temporary file beside the target, then a rename. The file carries the
+    lookup index of its cards (:mod:`deckcheck.index`), made here, so loading it computes none."""
+    from .index import build_index
+
+    releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
+    db = {**db, "index": build_index(db["cards"], releases)}
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = json.dumps(db, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -11,28 +11,38 @@ import datetime as dt
 import gc
 import gzip
 import hashlib
-import json
+import logging
 import os
-import re
 import threading
 import zlib
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 
 import orjson
-from rapidfuzz import fuzz, process
 
 from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .deckrules import DeckRule, load_rules
-from .names import MEMO_MAX_LEN, basic_energy_type, lookup_key, name_key
+from .index import (
+    SEP,
+    IndexError_,
+    build_index,
+    check_index,
+    fingerprint,
+    number_key,
+    number_norm,
+    rows_digest,
+)
+from .names import MEMO_MAX_LEN, basic_energy_type, lookup_key
 from .parse import CardLine
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DB_FILE = "cards.json.gz"
 #: resolutions a database keeps (a dict per database, emptied when full)
 RESOLVE_MEMO_SIZE = 8192
-_NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
 RULE_BOX_SUBTYPES = frozenset(
     {"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "Radiant", "Prism Star", "ACE SPEC",
      "MEGA", "TAG TEAM", "LEGEND", "Level-Up", "Star"}
@@ -41,20 +51,6 @@ RULE_BOX_SUBTYPES = frozenset(
 
 class DatabaseError(Exception):
     """The card database file is missing, unreadable or inconsistent."""
-
-
-def number_key(number: str | None) -> tuple[str, int, str] | None:
-    """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
-    if number is None:
-        return None
-    return _number_key(number) if len(number) <= MEMO_MAX_LEN else _number_key.__wrapped__(number)
-
-
-@lru_cache(maxsize=8192)
-def _number_key(number: str) -> tuple[str, int, str]:
-    text = number.strip().upper()
-    m = _NUMBER.match(text)
-    return (m.group(1), int(m.group(2)), m.group(3)) if m else (text, -1, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +173,106 @@ class _Alias:
     action: str
 
 
+class _Cards(Mapping):
+    """Card id -> :class:`Card`, each made from its row on first use: a database has ~21,000
+    cards and a check meets a few dozen, so loading makes none (:meth:`materialise` makes all)."""
+
+    __slots__ = ("_ids", "_made", "_make")
+
+    def __init__(self, ids: dict[str, int], make):
+        self._ids = ids  # card id -> its row (the last row of an id)
+        self._made: list[Card | None] = [None] * (max(ids.values()) + 1 if ids else 0)
+        self._make = make
+
+    def at(self, row: int) -> Card:
+        """The card of row ``row`` (made once)."""
+        card = self._made[row]
+        if card is None:
+            card = self._made[row] = self._make(row)
+        return card
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self.at(self._ids[card_id])
+
+    def get(self, card_id, default=None):
+        row = self._ids.get(card_id)
+        return default if row is None else self.at(row)
+
+    def __contains__(self, card_id) -> bool:
+        return card_id in self._ids
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def values(self) -> list[Card]:  # type: ignore[override] - a list: every card, made now
+        at = self.at
+        return [at(row) for row in self._ids.values()]
+
+    def items(self) -> list[tuple[str, Card]]:  # type: ignore[override]
+        at = self.at
+        return [(card_id, at(row)) for card_id, row in self._ids.items()]
+
+
+class _Printings(Mapping):
+    """A lookup key -> the printings (a tuple of cards), from an index table key -> rows;
+    each tuple made on first use and kept."""
+
+    __slots__ = ("_cards", "_made", "_rows")
+
+    def __init__(self, rows: dict[str, list[int]], cards: _Cards):
+        self._rows, self._cards, self._made = rows, cards, {}
+
+    def slot(self, key: str) -> tuple[Card, ...]:
+        """The printings under the index's own key (empty when there are none)."""
+        hit = self._made.get(key)
+        if hit is None:
+            rows = self._rows.get(key)
+            if rows is None:
+                return ()
+            at = self._cards.at
+            hit = self._made[key] = tuple([at(row) for row in rows])
+        return hit
+
+    def _key(self, key):
+        return key
+
+    def __getitem__(self, key) -> tuple[Card, ...]:
+        hit = self.slot(self._key(key))
+        if not hit:
+            raise KeyError(key)
+        return hit
+
+    def get(self, key, default=None):
+        return self.slot(self._key(key)) or default
+
+    def __contains__(self, key) -> bool:
+        return self._key(key) in self._rows
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+class _ByNumber(_Printings):
+    """(set id, :func:`number_key`) -> printings; the index keys them ``set id SEP number_norm``."""
+
+    __slots__ = ()
+
+    def _key(self, key):
+        set_id, (prefix, digits, suffix) = key
+        return f"{set_id}{SEP}{prefix}{digits}{suffix}" if digits >= 0 else f"{set_id}{SEP}{prefix}"
+
+    def __iter__(self):
+        for key in self._rows:
+            set_id, _, norm = key.partition(SEP)
+            yield set_id, number_key(norm)
+
+
 @dataclass
 class CardDB:
     """All printings with their indexes. Build with :func:`load`; never mutated after."""
@@ -188,8 +284,10 @@ class CardDB:
     path: str | None = None
     _by_code: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _aliases: dict[str, _Alias] = field(default_factory=dict)
-    _by_number: dict[tuple, tuple[Card, ...]] = field(default_factory=dict)
-    _by_name: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    #: (set id, number key) -> printings; find() asks it by the index's own key (number_slot)
+    _by_number: Mapping = field(default_factory=dict)
+    #: lookup key (lower-cased name key) -> printings, newest first
+    _by_name: Mapping = field(default_factory=dict)
     _names: list[str] = field(default_factory=list)
     _basic_energy: dict[str, Card] = field(default_factory=dict)
     #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
@@ -271,17 +369,19 @@ class CardDB:
     def find(self, set_code: str, number: str) -> Card | None:
         """The printing with this set code and collector number, through the alias table."""
         code = set_code.upper()
-        key = number_key(number)
+        slot = self._by_number.slot
+        norm = SEP + number_norm(number)
         for set_id in self._by_code.get(code, ()):
-            hit = self._by_number.get((set_id, key))
+            hit = slot(set_id + norm)
             if hit:
                 return hit[0]
         alias = self._aliases.get(code)
         if alias is None or alias.action != "lookup":
             return None
         for candidate in _alias_numbers(number, alias):
+            norm = SEP + number_norm(candidate)
             for set_id in alias.sets:
-                hit = self._by_number.get((set_id, number_key(candidate)))
+                hit = slot(set_id + norm)
                 if hit:
                     return hit[0]
         return None
@@ -311,6 +411,9 @@ class CardDB:
         # a query that long cannot match any name, and is not compared with 4,500 of them
         if not query or 3 * len(query) > 7 * self._longest_name:
             return ()
+        # imported here: only a line that resolves to nothing needs it
+        from rapidfuzz import fuzz, process
+
         hits = process.extract(query, self._names, scorer=fuzz.QRatio, limit=limit * 3, score_cutoff=60)
         seen, out = set(), []
         for key, _score, _ in hits:
@@ -332,6 +435,8 @@ class CardDB:
         if not key:
             # no name to look for (empty, blanks or punctuation): a set's cards, or nothing
             return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
+        from rapidfuzz import fuzz, process
+
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]
         prefixed = [k for k in self._names if k.startswith(key) and k != key]
         fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)
@@ -459,7 +564,12 @@ def _load_aliases(directory: Path | None) -> dict[str, _Alias]:
 
 
 def from_dict(raw: dict, version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
-    """Index a database dict (as written by :mod:`deckcheck.build`)."""
+    """Index a database dict (as written by :mod:`deckcheck.build`).
+
+    Every row is checked here, so a card made later from its row cannot fail. The lookup
+    index stored in the file (:mod:`deckcheck.index`) is used when this code made it, after
+    a check of its shape; otherwise it is built from the rows.
+    """
     if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
         raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
     sets = {
@@ -469,24 +579,65 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
     }
     # what a card takes from its set, once per set
     facts = {sid: (s.code or sid.upper(), s.release or "", s.series or "") for sid, s in sets.items()}
+    rows = raw["cards"]
+    _check_rows(rows, facts)
+    ids = dict(zip(map(itemgetter(0), rows), range(len(rows))))  # the last row of an id wins
+    releases = {sid: f[1] for sid, f in facts.items()}
+    index = raw.get("index")
+    if not _usable(index, rows, releases, path):  # none, made by other code, or not of these rows
+        index = build_index(rows, releases, ids)
+    keys = index["keys"]
     # identical subtype and type lists share one tuple (a few dozen distinct ones for 20,000 cards)
     shared: dict[tuple, tuple] = {}
-    cards: dict[str, Card] = {}
-    for row in raw["cards"]:
-        (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = row
-        known = facts.get(set_id)
-        if known is None:
-            raise DatabaseError(f"card {cid} names unknown set {set_id}")
+
+    def make(i: int) -> Card:
+        (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = rows[i]
         subtypes, types = tuple(subtypes), tuple(types)
         subtypes, types = shared.setdefault(subtypes, subtypes), shared.setdefault(types, types)
-        cards[cid] = Card(cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp,
-                          *known, name_key(name))
-    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)
-    _index(db, directory)
+        return Card(cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp,
+                    *facts[set_id], keys[i])
+
+    cards = _Cards(ids, make)
+    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)  # type: ignore[arg-type]
+    with_cards = set(map(itemgetter(7), rows)) if len(ids) == len(rows) else {rows[i][7] for i in ids.values()}
+    _index(db, directory, index, with_cards)
     return db
 
 
-def _index(db: CardDB, directory: Path | None) -> None:
+def _check_rows(rows, facts: dict) -> None:
+    """Every card row has the columns of :data:`FIELDS` with the types a Card needs and a known
+    set (column by column, at C speed: loading checks all ~21,000 rows every time)."""
+    if type(rows) is not list or set(map(type, rows)) - {list}:
+        raise ValueError("the cards are not a list of rows")
+    width = len(FIELDS)
+    if set(map(len, rows)) - {width}:
+        raise ValueError(f"a card row does not have the {width} columns {', '.join(FIELDS)}")
+    # what a Card is made from and later code relies on: id, name and number are text, subtypes
+    # and types are lists (the set id is checked against the sets below)
+    for col, kinds in ((0, {str}), (1, {str}), (3, {list}), (5, {list}), (8, {str})):
+        if set(map(type, map(itemgetter(col), rows))) - kinds:
+            raise ValueError(f"a card row's {FIELDS[col]} is not a {next(iter(kinds)).__name__}")
+    unknown = set(map(itemgetter(7), rows)) - facts.keys()
+    if unknown:
+        set_id = min(unknown)
+        raise DatabaseError(f"card {next(r[0] for r in rows if r[7] == set_id)} names unknown set {set_id}")
+
+
+def _usable(index, rows: list, releases: dict[str, str], path: str | None) -> bool:
+    """Can loading take this stored index as it is (:mod:`deckcheck.index`)?"""
+    if not isinstance(index, dict) or index.get("fingerprint") != fingerprint():
+        return False
+    try:
+        if index.get("rows") != rows_digest(rows, releases):
+            raise IndexError_("it was made from other card rows")
+        check_index(index, len(rows))
+    except (IndexError_, TypeError) as exc:
+        log.warning("card database %s: stored index not used (%s); indexing the cards at load", path or "-", exc)
+        return False
+    return True
+
+
+def _index(db: CardDB, directory: Path | None, index: dict, with_cards: set[str]) -> None:
     by_code: dict[str, list[str]] = {}
     for s in db.sets.values():
         for code in {s.code or "", *s.aliases} - {""}:
@@ -503,42 +654,15 @@ def _index(db: CardDB, directory: Path | None) -> None:
         db._deck_rules = load_rules(directory)
     except ValueError as exc:
         raise DatabaseError(str(exc)) from exc
-    by_number: dict[tuple, list[Card]] = {}
-    by_name: dict[str, list[tuple]] = {}
-    neg_dates: dict[str, int] = {}
-    lowered: dict[str, str] = {}
-    for card in db.cards.values():
-        number = number_key(card.number)
-        found = by_number.get((card.set_id, number))
-        if found is None:
-            by_number[(card.set_id, number)] = [card]
-        else:
-            found.append(card)
-        neg = neg_dates.get(card.release)
-        if neg is None:
-            neg = neg_dates[card.release] = _neg_date(card.release)
-        key = lowered.get(card.key)
-        if key is None:
-            key = lowered[card.key] = card.key.lower()
-        # newest set first; inside a set the regular print (lowest number) before secret rares;
-        # ids are unique, so the tuples never compare the cards themselves
-        entry = (neg, number, card.id, card)
-        found = by_name.get(key)
-        if found is None:
-            by_name[key] = [entry]
-        else:
-            found.append(entry)
-    db._by_number = {k: tuple(v) for k, v in by_number.items()}
-    db._newest = newest_of(db.sets.values(), {sid for sid, _n in by_number})
-    db._set_ids = frozenset(sid.upper() for sid in db.sets)
-    db._by_name = {k: tuple([e[3] for e in sorted(v)]) if len(v) > 1 else (v[0][3],) for k, v in by_name.items()}
-    db._names = list(db._by_name)
+    cards = db.cards
+    assert isinstance(cards, _Cards)
+    db._by_number = _ByNumber(index["by_number"], cards)
+    db._by_name = _Printings(index["by_name"], cards)
+    db._names = list(index["by_name"])
     db._longest_name = max(map(len, db._names), default=0)
-    energies = [c for c in db.cards.values() if c.supertype == "Energy" and "Basic" in c.subtypes]
-    for card in sorted(energies, key=lambda c: (c.release, c.id)):
-        t = basic_energy_type(card.name)
-        if t:
-            db._basic_energy[t] = card  # ends on the newest printing of each type
+    db._newest = newest_of(db.sets.values(), with_cards)
+    db._set_ids = frozenset(sid.upper() for sid in db.sets)
+    db._basic_energy = {kind: cards.at(row) for kind, row in index["basic_energy"].items()}
 
 
 def newest_of(sets, with_cards: set[str]) -> CardSet | None:
@@ -553,11 +677,6 @@ def newest_set_info(s: CardSet) -> dict:
     return {"id": s.id, "name": s.name, "code": s.code, "release": s.release}
 
 
-def _neg_date(iso: str) -> int:
-    """A sort key that puts later ISO dates first."""
-    return -int(iso.replace("-", "") or 0)
-
-
 def default_path() -> Path:
     env = os.environ.get("DECKCHECK_DB")
     return Path(env) if env else data_dir() / DEFAULT_DB_FILE
@@ -569,7 +688,7 @@ def load(path: str | os.PathLike | None = None) -> CardDB:
     with _gc_paused():
         try:
             blob = path.read_bytes()
-            raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+            raw = orjson.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
         except FileNotFoundError as exc:
             raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
         except (OSError, EOFError, ValueError, zlib.error) as exc:
@@ -610,6 +729,11 @@ def get_db() -> CardDB:
         with _lock:
             if _current is None:
                 _current = load()
+                # the database's ~400,000 objects (and what the process imported) never become
+                # garbage: out of the collector's generations, no collection walks them again,
+                # interpreter exit included (~0.25 s of CPU at the end of a short CLI run), and a
+                # forked worker does not touch their pages to do so
+                gc.freeze()
     return _current
 
 
@@ -621,11 +745,8 @@ def set_db(db: CardDB) -> None:
 
 # -- hot swap: a running service picks up a new database file (``deckcheck db sync``) ----------
 
-import logging  # noqa: E402
-import signal  # noqa: E402
-import time  # noqa: E402
-
-log = logging.getLogger(__name__)
+import signal
+import time
 
 #: seconds between two looks at the database file's modification time (0: only on SIGHUP)
 DEFAULT_RELOAD_INTERVAL = 30.0

@@ -175,11 +175,6 @@ class ParseResult:
 # item of the tuple _classify() returns.
 _CARD, _HEADER, _TOTAL, _BANNER, _BAD_COUNT, _UNPARSED, _BLANK = range(7)
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
-# the usual card line, "4 Nest Ball SVI 181" or "1 Mimikyu PAL 97 PH", single-spaced with nothing
-# around it; the name's tokens are matched lazily, so the set and number are the last two tokens
-_COMMON_CARD = re.compile(
-    r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) ([A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?) ([0-9]{1,4})( PH)?"
-)
 _LABEL_START = re.compile(r"#*\s*[^\W\d_]")
 
 
@@ -362,10 +357,28 @@ def _common_card(raw: str) -> tuple | None:
     leading zeros, a set code outside parentheses and brackets, a collector number of
     digits only, an ASCII letter in the name; anything else goes the long way.
     """
-    m = _COMMON_CARD.fullmatch(raw)
-    if m and _is_set_code(m.group(3)) and _ASCII_LETTER.search(m.group(2)):
-        return (_CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
-    return None
+    # read with str.split, not a regular expression (tests/test_parse_common.py keeps the
+    # expression it replaced, r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) (SET) ([0-9]{1,4})( PH)?", as
+    # the oracle): tokens split on single blanks, none empty and no other whitespace in them,
+    # then the count, the name (one token or more), the set code, the number and an optional PH
+    # (a printable line has no whitespace but the ASCII blank: no second split to find out)
+    tokens = raw.split(" ")
+    n = len(tokens)
+    tag = None
+    if n > 4 and tokens[-1] == "PH":
+        tag, n = "PH", n - 1
+    if n < 4:
+        return None
+    count, code, number = tokens[0], tokens[n - 2], tokens[n - 1]
+    if not (0 < len(count) < 4 and count.isascii() and count.isdigit() and count[0] != "0"
+            and 0 < len(number) < 5 and number.isascii() and number.isdigit()
+            and "" not in tokens and (raw.isprintable() or len(tokens) == len(raw.split()))
+            and _is_set_code(code)):
+        return None
+    name = raw[len(count) + 1:len(raw) - len(code) - len(number) - (5 if tag else 2)]
+    if not _ASCII_LETTER.search(name):
+        return None
+    return (_CARD, int(count), name, code.upper(), number, tag)
 
 
 def _read_line(raw: str) -> tuple:
@@ -618,6 +631,10 @@ def _set_alone(tokens: list[str], n: int) -> tuple[str | None, str | None, int] 
 
 def _is_set_code(text: str) -> bool:
     """Upper-case letters and digits with at least one letter, not a name ending like ``GX``."""
+    if 1 < len(text) < 9 and text.isascii() and text.isalnum():
+        # the usual code ("SVI", "SV1"): _SET_CODE without its "-suffix", read without the
+        # pattern (isupper: no lower-case letter and at least one letter)
+        return text.isupper() and text not in _NAME_SUFFIXES
     return bool(_SET_CODE.fullmatch(text)) and text.partition("-")[0] not in _NAME_SUFFIXES
 
 

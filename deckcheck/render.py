@@ -17,7 +17,6 @@ from urllib.parse import quote
 
 import click
 
-from . import __version__
 from .names import ENERGY_TYPES, basic_energy_type
 from .problems import CATALOGUE, ERROR, INFO, WARNING
 
@@ -271,6 +270,13 @@ def _artifact_uri(path: str) -> str:
     return quote(path, safe="/")
 
 
+def _version() -> str:
+    # read from the package metadata on first use (deckcheck.__getattr__)
+    from . import __version__
+
+    return __version__
+
+
 def render_sarif(results, opts: Options = Options()) -> str:
     """SARIF 2.1.0: one run, one rule per rule name that occurs, one result per problem.
 
@@ -300,7 +306,7 @@ def render_sarif(results, opts: Options = Options()) -> str:
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "deckcheck", "version": __version__, "rules": rules}},
+            "tool": {"driver": {"name": "deckcheck", "version": _version(), "rules": rules}},
             "results": found,
         }],
     }

@@ -1,0 +1,425 @@
+"""Benchmark (issue #16): deckcheck as a ratio to a floor, warm and cold, start-up and 1,000 files.
+
+Not a timed test: run it by hand and read the ratios, which are taken in the same run
+(the machine is shared, so absolute figures move with its load; the ratios move less).
+
+    python benchmarks/bench_floor.py [--rounds 30] [--starts 10] [--files 1000] [--cli-runs 3]
+                                     [--http] [--quick]
+
+The lists: eight 60-card lists from ``tests/`` (tournament-style lists in four export shapes,
+each checked in the format it is legal in: four Standard, three Expanded, one GLC; the
+issue's "8 Prague 2026 lists" are not in the repository).
+
+The floor (the issue's minimal baseline): split the text into lines, split each line once
+on its first blank, look the rest of the line up in one dict, count copies by the card's
+name key; pure Python. ``floor+6`` also answers six Standard verdicts from the facts that
+one lookup returns (60 cards, at most 4 copies of a name other than basic Energy, at most
+one ACE SPEC, at most one Radiant, at least one Basic Pokémon, every card legal in the
+list's format). Its
+table holds every line of the lists (the text after the count) with the key and facts
+deckcheck gave it; it is built before timing starts, like a perfect precomputed index.
+
+Figures (CPU time of this thread, ``time.thread_time_ns``, per list; medians over rounds;
+each round runs floor, floor+6, deckcheck warm and deckcheck cold on every list, in an
+order that alternates from round to round):
+
+* warm: ``deckcheck.check(text, format, as_of)`` on the lists as they are, with every
+  memo holding their lines (what a service sees for lines it met before);
+* cold: each round checks new variants of the lists (counts moved between lines and the
+  lines shuffled inside their section, so most line texts are new) and every per-line
+  memo is emptied before each call (``clear_line_caches``): a list whose lines the process
+  has never seen; the floor runs on the same variants;
+* ``to_dict``: ``check(...).to_dict()``, warm;
+* fresh process: in ``--starts`` new interpreters, the first check of one list after the
+  database is loaded, and the same list a second time, against the floor in that child;
+* start-up: ``python -c "import deckcheck, deckcheck.cards as c; c.get_db()"`` (wall time
+  to the database loaded, and the child's CPU time), ``deckcheck --version``, ``python -c pass``;
+* 1,000 files: ``deckcheck check DIR --as-of 2026-05-01 --output-format json`` over 1,000
+  files made from the eight lists with counts moved and lines shuffled (each file distinct);
+* ``--http``: runs ``benchmarks/wrk_validate.py --rounds 4 --duration 5`` (minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import deckcheck  # noqa: E402
+from deckcheck import cards, names, parse as parse_mod  # noqa: E402
+
+#: the eight 60-card lists, each with the format it is legal in (a tournament list is checked in its own)
+LISTS = [(ROOT / "tests" / p, fmt) for p, fmt in (
+    ("decks/standard-legal-dragapult.txt", "standard"), ("cli/decks/valid.txt", "standard"),
+    ("decks/rules/dragapult-limitless.txt", "standard"), ("decks/rules/dragapult-ptcgo.txt", "standard"),
+    ("decks/ptcgl-en-charizard.txt", "expanded"), ("decks/ptcgl-fr-random-line.txt", "expanded"),
+    ("decks/limitless-energy-set-code.txt", "expanded"), ("decks/rules/glc-lightning.txt", "glc"),
+)]
+AS_OF = "2026-05-01"
+START_CODE = "import deckcheck, deckcheck.cards as c; c.get_db()"
+#: children run with bytecode caching on (as an installed package does), whatever this shell says
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+TARGETS = {"warm": 1.5, "cold": 4.0, "start": 0.15, "version": 0.1, "files": 1.0}
+
+
+# -- the floor ---------------------------------------------------------------------------
+
+def floor_table(texts: list[tuple[str, str]]) -> dict[str, tuple]:
+    """Line text after the count -> (name key, legal, basic Energy, ACE SPEC, Radiant, Basic Pokémon),
+    as deckcheck resolves it; lines deckcheck cannot resolve map to their own text."""
+    table: dict[str, tuple] = {}
+    for text, fmt in texts:
+        for line in deckcheck.check(text, fmt, AS_OF).to_dict()["cards"]:
+            rest = line["text"].partition(" ")[2]
+            card = line["card"]
+            if card is None:
+                table[rest] = (rest, False, False, False, False, False)
+                continue
+            sub = card["subtypes"]
+            table[rest] = (card["name"], bool(line["legal"]),
+                           card["supertype"] == "Energy" and "Basic" in sub, "ACE SPEC" in sub,
+                           "Radiant" in sub, card["supertype"] == "Pokémon" and "Basic" in sub)
+    return table
+
+
+def floor(text: str, table: dict) -> dict:
+    """Split lines, one dict lookup per line, count by name."""
+    counts: dict[str, int] = {}
+    get = table.get
+    for line in text.splitlines():
+        head, _, rest = line.strip().partition(" ")
+        if head.isdigit():
+            facts = get(rest)
+            if facts is not None:
+                key = facts[0]
+                counts[key] = counts.get(key, 0) + int(head)
+    return counts
+
+
+def floor6(text: str, table: dict) -> tuple[bool, ...]:
+    """The floor plus six Standard verdicts from the facts of that one lookup."""
+    counts: dict[str, int] = {}
+    get = table.get
+    total = aces = radiant = basics = 0
+    legal = True
+    energy: set[str] = set()
+    for line in text.splitlines():
+        head, _, rest = line.strip().partition(" ")
+        if head.isdigit():
+            facts = get(rest)
+            if facts is not None:
+                n = int(head)
+                key = facts[0]
+                counts[key] = counts.get(key, 0) + n
+                total += n
+                legal = legal and facts[1]
+                if facts[2]:
+                    energy.add(key)
+                if facts[3]:
+                    aces += n
+                if facts[4]:
+                    radiant += n
+                if facts[5]:
+                    basics += n
+    four = all(n <= 4 for k, n in counts.items() if k not in energy)
+    return (total == 60, four, aces <= 1, radiant <= 1, basics >= 1, legal)
+
+
+# -- cold variants -------------------------------------------------------------------------
+
+def variant(text: str, rng: random.Random) -> str:
+    """The list with its counts moved between card lines and its lines shuffled, section by section
+    (the same cards and total, mostly new line texts)."""
+    out: list[str] = []
+    block: list[str] = []
+
+    def flush():
+        cardlines = [ln.partition(" ") for ln in block]
+        counts = [h for h, _, _ in cardlines]
+        rng.shuffle(counts)
+        rests = [r for _, _, r in cardlines]
+        rng.shuffle(rests)
+        out.extend(f"{c} {r}" for c, r in zip(counts, rests))
+        block.clear()
+
+    for line in text.splitlines():
+        head = line.strip().partition(" ")[0]
+        if head.isdigit() and line == line.strip():
+            block.append(line)
+        else:
+            flush()
+            out.append(line)
+    flush()
+    return "\n".join(out) + "\n"
+
+
+def clear_line_caches(db) -> None:
+    """Forget every per-line memo of this version of the code (parse, names, the database's)."""
+    for holder, attr in ((parse_mod, "_classify"), (names, "_basic_energy_type")):
+        fn = getattr(holder, attr, None)
+        if hasattr(fn, "cache_clear"):
+            fn.cache_clear()
+    db.clear_memo()
+
+
+# -- in-process rounds ---------------------------------------------------------------------
+
+def cpu_ns(fn) -> int:
+    clock = time.thread_time_ns
+    t0 = clock()
+    fn()
+    return clock() - t0
+
+
+def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[float]]:
+    """µs per list (sum over the lists / number of lists), one value per round, for each measure."""
+    db = cards.get_db()
+    table = floor_table(texts)
+    rng = random.Random(16)
+    # variants for the cold rounds, made up front (their lines go into the floor's table: same cards)
+    variants = [[(variant(t, rng), fmt) for t, fmt in texts] for _ in range(rounds)]
+    for t, fmt in texts:  # warm every memo
+        deckcheck.check(t, fmt, AS_OF)
+    measures: dict[str, list[float]] = {k: [] for k in ("floor", "floor+6", "warm", "to_dict", "cold", "floor cold")}
+    check = deckcheck.check
+    for r in range(rounds):
+        sums = dict.fromkeys(measures, 0)
+        order = texts if r % 2 == 0 else texts[::-1]
+        for text, fmt in order:
+            steps = [
+                ("floor", lambda: floor(text, table)),
+                ("floor+6", lambda: floor6(text, table)),
+                ("warm", lambda: check(text, fmt, AS_OF)),
+                ("to_dict", lambda: check(text, fmt, AS_OF).to_dict()),
+            ]
+            for name, fn in (steps if r % 2 == 0 else steps[::-1]):
+                sums[name] += cpu_ns(fn)
+        for v, fmt in variants[r]:
+            sums["floor cold"] += cpu_ns(lambda: floor(v, table))
+            clear_line_caches(db)
+            sums["cold"] += cpu_ns(lambda: check(v, fmt, AS_OF))
+        for t, fmt in texts:  # back to warm for the next round
+            check(t, fmt, AS_OF)
+        for k in measures:
+            measures[k].append(sums[k] / len(texts) / 1000)
+    return measures
+
+
+def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
+    """Where a check's time goes, warm and cold (CPU µs per list, medians over rounds): reading the
+    text (``parse.read``), resolving its rows (``engine.resolve_rows``) and the rest of ``check``
+    (format lookup, rules, the report), each timed on its own, the cold ones after emptying the memos."""
+    import datetime as dt
+
+    from deckcheck import engine
+
+    db = cards.get_db()
+    on = dt.date.fromisoformat(AS_OF)
+    rng = random.Random(7)
+    table = floor_table(texts)
+    out: dict[str, list[float]] = {k: [] for k in ("read", "resolve", "check", "read cold", "resolve cold",
+                                                    "check cold", "floor", "floor cold")}
+    for t, fmt in texts:
+        deckcheck.check(t, fmt, AS_OF)
+    for _ in range(rounds):
+        sums = dict.fromkeys(out, 0)
+        for t, fmt in texts:
+            v, f = variant(t, rng), engine.get_format(fmt)
+            deckcheck.check(t, fmt, AS_OF)  # this list's lines back in the memos (the last cold step emptied them)
+            for text, cold in ((t, ""), (v, " cold")):
+                if cold:
+                    clear_line_caches(db)
+                sums["read" + cold] += cpu_ns(lambda: parse_mod.read(text))
+                rows = parse_mod.read(text)[1]
+                if cold:
+                    clear_line_caches(db)
+                sums["resolve" + cold] += cpu_ns(lambda: engine.resolve_rows(rows, db, f, on))
+                if cold:
+                    clear_line_caches(db)
+                sums["check" + cold] += cpu_ns(lambda: deckcheck.check(text, fmt, AS_OF))
+                sums["floor" + cold] += cpu_ns(lambda: floor(text, table))
+        for k in out:
+            out[k].append(sums[k] / len(texts) / 1000)
+    return {k: med(v) for k, v in out.items()}
+
+
+# -- fresh processes -----------------------------------------------------------------------
+
+CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter(); c0 = time.process_time()
+import deckcheck, deckcheck.cards as c
+db = c.get_db()
+ready = time.perf_counter() - t0; ready_cpu = time.process_time() - c0
+sys.path.insert(0, {bench!r})
+from bench_floor import floor, AS_OF
+table = json.load(open({table!r}))
+text, fmt = open({deck!r}, encoding="utf-8").read(), {fmt!r}
+clock = time.thread_time_ns
+a = clock(); deckcheck.check(text, fmt, AS_OF); b = clock(); deckcheck.check(text, fmt, AS_OF); d = clock()
+floor(text, table); e = clock(); floor(text, table); f = clock()
+print(json.dumps([ready, ready_cpu, (b - a) / 1000, (d - b) / 1000, (e - d) / 1000, (f - e) / 1000]))
+"""
+
+
+def fresh(texts: list[tuple[str, str]], starts: int) -> list[list[float]]:
+    table = floor_table(texts)
+    out = []
+    with tempfile.TemporaryDirectory(prefix="deckcheck-floor-") as tmp:
+        tpath = Path(tmp) / "table.json"
+        tpath.write_text(json.dumps(table))
+        for i in range(starts):
+            deck, fmt = LISTS[i % len(LISTS)]
+            code = CHILD.format(bench=str(ROOT / "benchmarks"), table=str(tpath), deck=str(deck), fmt=fmt)
+            proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                                  env=CHILD_ENV)
+            if proc.returncode:
+                raise SystemExit(f"fresh-process child failed: {proc.stderr[-2000:]}")
+            out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def run_child(cmd: list[str]) -> tuple[float, float]:
+    """(wall s, CPU s) of one subprocess."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    err = proc.stderr.read()
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    proc.returncode = code
+    if code not in (0, 1):
+        raise SystemExit(f"{shlex.join(cmd)} exited {code}: {err.decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def deckcheck_cmd() -> list[str]:
+    exe = shutil.which("deckcheck")
+    return [exe] if exe else [sys.executable, "-m", "deckcheck"]
+
+
+def write_files(folder: Path, texts: list[tuple[str, str]], count: int) -> None:
+    rng = random.Random(1000)
+    for i in range(count):
+        sub = folder / f"group{i % 10}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"deck{i:04d}.txt").write_text(variant(texts[i % len(texts)][0], rng), encoding="utf-8")
+
+
+# -- report --------------------------------------------------------------------------------
+
+def med(values) -> float:
+    return statistics.median(values)
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--starts", type=int, default=10)
+    ap.add_argument("--files", type=int, default=1000)
+    ap.add_argument("--cli-runs", type=int, default=3)
+    ap.add_argument("--http", action="store_true", help="also run wrk_validate.py (takes minutes)")
+    ap.add_argument("--phases", action="store_true", help="only the breakdown of a check into its phases")
+    ap.add_argument("--quick", action="store_true", help="few rounds (a smoke run, not for figures)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.rounds, args.starts, args.files, args.cli_runs = 3, 2, 100, 1
+    texts = [(p.read_text(encoding="utf-8"), fmt) for p, fmt in LISTS]
+    load = os.getloadavg()[0]
+    db = cards.get_db()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.2f}; "
+          f"database {db.version}: {len(db.cards)} cards")
+    print(f"{len(texts)} lists: {', '.join(f'{p.name} ({fmt})' for p, fmt in LISTS)}")
+
+    if args.phases:
+        ph = phases(texts, args.rounds)
+        print(f"\nphases, {args.rounds} rounds, CPU µs per list (median of rounds; each phase timed alone)")
+        for cold in ("", " cold"):
+            rest = ph["check" + cold] - ph["read" + cold] - ph["resolve" + cold]
+            f = ph["floor" + cold]
+            print(f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} ({ph['check' + cold] / f:.2f}x) = "
+                  f"read {ph['read' + cold]:.1f} ({ph['read' + cold] / f:.2f}x) + resolve_rows "
+                  f"{ph['resolve' + cold]:.1f} ({ph['resolve' + cold] / f:.2f}x) + the rest (format, rules, report) "
+                  f"{rest:.1f} ({rest / f:.2f}x); floor {f:.1f}")
+        print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
+        return 0
+    for cmd in ([sys.executable, "-c", START_CODE], deckcheck_cmd() + ["--version"],
+                deckcheck_cmd() + ["check", str(LISTS[0][0])]):
+        run_child(cmd)  # writes the .pyc files the measured runs read
+
+    m = in_process(texts, args.rounds)
+    f, f6 = med(m["floor"]), med(m["floor+6"])
+    warm, cold, fcold = med(m["warm"]), med(m["cold"]), med(m["floor cold"])
+    print(f"\nin process, {args.rounds} alternated rounds, CPU µs per list (median of rounds)")
+    print(f"  floor (split, one lookup a line, count)   {f:8.1f} µs")
+    print(f"  floor + six Standard verdicts             {f6:8.1f} µs")
+    print(f"  deckcheck warm  check()                   {warm:8.1f} µs   {warm / f:5.2f}x floor  {warm / f6:5.2f}x floor+6")
+    print(f"  deckcheck warm  check().to_dict()         {med(m['to_dict']):8.1f} µs   {med(m['to_dict']) / f:5.2f}x floor")
+    print(f"  deckcheck cold  check() (new lines)       {cold:8.1f} µs   {cold / fcold:5.2f}x floor  "
+          f"(floor on the same variants {fcold:.1f} µs)")
+
+    fr = fresh(texts, args.starts)
+    print(f"\nfresh process, {args.starts} children (first check after the database is loaded)")
+    print(f"  first check                               {med(r[2] for r in fr):8.1f} µs   "
+          f"{med(r[2] / r[4] for r in fr):5.1f}x the floor's first call ({med(r[4] for r in fr):.1f} µs)")
+    print(f"  same list again                           {med(r[3] for r in fr):8.1f} µs   "
+          f"{med(r[3] / r[5] for r in fr):5.1f}x the floor's second call ({med(r[5] for r in fr):.1f} µs)")
+    print(f"  import + database loaded (in the child)   {med(r[0] for r in fr):8.3f} s wall, {med(r[1] for r in fr):.3f} s CPU")
+
+    start_code = START_CODE
+    bare = [run_child([sys.executable, "-c", "pass"]) for _ in range(args.starts)]
+    starts = [run_child([sys.executable, "-c", start_code]) for _ in range(args.starts)]
+    version = [run_child(deckcheck_cmd() + ["--version"]) for _ in range(args.starts)]
+    print(f"\nstart-up, {args.starts} fresh processes each (wall to exit / CPU), median")
+    print(f"  python -c pass                            {med(w for w, _ in bare):8.3f} s   {med(c for _, c in bare):.3f} s CPU")
+    print(f"  import deckcheck + database loaded        {med(w for w, _ in starts):8.3f} s   {med(c for _, c in starts):.3f} s CPU")
+    print(f"  deckcheck --version                       {med(w for w, _ in version):8.3f} s   {med(c for _, c in version):.3f} s CPU")
+
+    with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
+        folder = Path(tmp)
+        write_files(folder, texts, args.files)
+        cmd = deckcheck_cmd() + ["check", str(folder), "--as-of", AS_OF, "--output-format", "json"]
+        run_child(cmd)  # page cache, .pyc files
+        runs = [run_child(cmd) for _ in range(args.cli_runs)]
+    fw, fc = med(w for w, _ in runs), med(c for _, c in runs)
+    print(f"\ndeckcheck check DIR --as-of {AS_OF} --output-format json, {args.files} files "
+          f"(the lists, counts moved, lines shuffled), {args.cli_runs} runs")
+    print(f"  median                                    {fw:8.2f} s wall  {fc:.2f} s CPU")
+
+    start_cpu = med(c for _, c in starts)
+    version_cpu = med(c for _, c in version)
+    print("\ntargets (CPU time, as the machine is shared):")
+    print(f"  warm <= {TARGETS['warm']}x floor: {warm / f:.2f}x {verdict(warm / f <= TARGETS['warm'])}; "
+          f"cold <= {TARGETS['cold']}x floor: {cold / fcold:.2f}x {verdict(cold / fcold <= TARGETS['cold'])}")
+    print(f"  start-up <= {TARGETS['start']} s: {start_cpu:.3f} s {verdict(start_cpu <= TARGETS['start'])}; "
+          f"--version <= {TARGETS['version']} s: {version_cpu:.3f} s {verdict(version_cpu <= TARGETS['version'])}; "
+          f"1,000 files <= {TARGETS['files']} s: {fc:.2f} s {verdict(fc <= TARGETS['files'])}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
+    if args.http:
+        print("\nHTTP (benchmarks/wrk_validate.py --rounds 4 --duration 5):", flush=True)
+        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "wrk_validate.py"), "--rounds", "4",
+                        "--duration", "5"], cwd=ROOT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""The card database's lookup index: what resolution needs, worked out once when the file is written.
+
+Loading a database used to compute, for each of its ~21,000 cards, the normalised name
+(:func:`deckcheck.names.name_key`), the collector-number key and the place of the card
+among the printings of its name, and to build a ``Card`` object for every row: about two
+thirds of the start-up time. :func:`build_index` does that work when the database file is
+written (``deckcheck db build`` and ``db sync``, through ``build.write_database``) and the
+file carries the result as plain JSON beside the card rows::
+
+    "index": {
+      "fingerprint": "...",       # of the code that made it (see fingerprint())
+      "rows": "...",              # digest of the card rows and set release dates it indexes
+      "keys": ["nest ball", ...],  # name_key of every card row, in row order
+      "by_name": {"nest ball": [row, ...]},     # lookup key -> rows, newest printing first
+      "by_number": {"sv01\\x1f181": [row, ...]}, # set id, unit separator, number_norm -> rows
+      "basic_energy": {"Fire": row}               # each basic Energy type's newest printing
+    }
+
+A loader uses a stored index only when its fingerprint is this code's, its digest is that
+of the rows beside it (:func:`rows_digest`: a file whose rows were edited without its index
+being made again) and :func:`check_index` finds every entry well formed; otherwise it builds
+the index from the rows itself, as loading did before: slower, never wrong. The index is
+data, never code: it cannot run anything, and the rows, which it never replaces, are checked
+on every load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import orjson
+
+from .names import MEMO_MAX_LEN, basic_energy_type, name_key
+
+#: bump when the index's layout or order changes without a change to names.py or this file
+INDEX_LAYOUT = 1
+#: between a set id and a number in a ``by_number`` key (never part of either)
+SEP = "\x1f"
+_NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
+#: the columns a card row has (build.FIELDS), by position
+_NAME, _SUPERTYPE, _SUBTYPES, _SET, _NUMBER_COL = 1, 2, 3, 7, 8
+
+
+class IndexError_(ValueError):
+    """A stored index is malformed."""
+
+
+def number_key(number: str | None) -> tuple[str, int, str] | None:
+    """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
+    if number is None:
+        return None
+    return _number_key(number) if len(number) <= MEMO_MAX_LEN else _number_key.__wrapped__(number)
+
+
+@lru_cache(maxsize=8192)
+def _number_key(number: str) -> tuple[str, int, str]:
+    text = number.strip().upper()
+    m = _NUMBER.match(text)
+    return (m.group(1), int(m.group(2)), m.group(3)) if m else (text, -1, "")
+
+
+def number_norm(number: str) -> str:
+    """:func:`number_key` as one string (``TG01`` -> ``TG1``): equal strings for equal keys."""
+    prefix, digits, suffix = number_key(number)
+    return f"{prefix}{digits}{suffix}" if digits >= 0 else prefix
+
+
+def number_slot(set_id: str, number: str) -> str:
+    """The ``by_number`` key of a set id and a collector number."""
+    return f"{set_id}{SEP}{number_norm(number)}"
+
+
+@lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """What made an index: this file, names.py (the name keys) and :data:`INDEX_LAYOUT`.
+
+    A database written by other code (an older or newer deckcheck, an edited names.py)
+    carries another fingerprint, and its index is rebuilt at load instead of trusted.
+    """
+    digest = hashlib.sha256(f"deckcheck index {INDEX_LAYOUT}\n".encode())
+    here = Path(__file__).resolve().parent
+    for name in ("index.py", "names.py"):
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:  # pragma: no cover - no sources beside the package: never trust a stored index
+            return "unknown"
+    return digest.hexdigest()[:16]
+
+
+def rows_digest(rows: list, release: dict[str, str]) -> str:
+    """A digest of the card rows and the set release dates (all an index is made from)."""
+    return hashlib.blake2b(orjson.dumps([release, rows]), digest_size=16).hexdigest()
+
+
+def _neg_date(iso: str) -> int:
+    """A sort key that puts later ISO dates first."""
+    return -int(iso.replace("-", "") or 0)
+
+
+def build_index(rows: list, release: dict[str, str], kept: dict[str, int] | None = None) -> dict:
+    """The index of the card rows (``build.FIELDS`` order). ``release`` maps a set id to its
+    release date; ``kept`` maps a card id to its row (the last row of an id wins, as in a
+    dict), made here when not given."""
+    if kept is None:
+        kept = {row[0]: i for i, row in enumerate(rows)}
+    keys = [name_key(row[_NAME]) for row in rows]
+    by_number: dict[str, list[int]] = {}
+    by_name: dict[str, list[tuple]] = {}
+    lowered: dict[str, str] = {}
+    energies = []
+    for i, row in enumerate(rows):
+        if kept[row[0]] != i:
+            continue
+        set_id, number = row[_SET], row[_NUMBER_COL]
+        by_number.setdefault(number_slot(set_id, number), []).append(i)
+        key = keys[i]
+        low = lowered.get(key)
+        if low is None:
+            low = lowered[key] = key.lower()
+        # newest set first; inside a set the regular print (lowest number) before secret rares
+        by_name.setdefault(low, []).append((_neg_date(release[set_id]), number_key(number), row[0], i))
+        if row[_SUPERTYPE] == "Energy" and "Basic" in row[_SUBTYPES]:
+            energies.append((release[set_id], row[0], i))
+    basic: dict[str, int] = {}
+    for _date, _id, i in sorted(energies):
+        kind = basic_energy_type(rows[i][_NAME])
+        if kind:
+            basic[kind] = i  # ends on the newest printing of each type
+    return {
+        "fingerprint": fingerprint(),
+        "rows": rows_digest(rows, release),
+        "keys": keys,
+        "by_name": {k: [e[3] for e in sorted(v)] for k, v in by_name.items()},
+        "by_number": by_number,
+        "basic_energy": basic,
+    }
+
+
+def check_index(index, rows: int) -> None:
+    """Raise :class:`IndexError_` unless ``index`` is a well-formed index of ``rows`` card rows."""
+    if not isinstance(index, dict):
+        raise IndexError_("the index is not an object")
+    keys = index.get("keys")
+    if type(keys) is not list or len(keys) != rows or not all(type(k) is str for k in keys):
+        raise IndexError_("the index's name keys do not match the card rows")
+    for part in ("by_name", "by_number"):
+        table = index.get(part)
+        if type(table) is not dict or set(map(type, table.values())) - {list} or not all(table.values()):
+            raise IndexError_(f"the index's {part} table is malformed")
+        _check_rows(part, [i for v in table.values() for i in v], rows)
+    energy = index.get("basic_energy")
+    if type(energy) is not dict:
+        raise IndexError_("the index's basic_energy table is malformed")
+    _check_rows("basic_energy", list(energy.values()), rows)
+
+
+def _check_rows(part: str, found: list, rows: int) -> None:
+    """Every entry of ``found`` is a row number (an int, not a bool) below ``rows``."""
+    if found and (set(map(type, found)) - {int} or min(found) < 0 or max(found) >= rows):
+        raise IndexError_(f"the index's {part} table names rows that are not there")

@@ -1,0 +1,118 @@
+"""The lookup index stored in the database file (deckcheck/index.py) and how loading uses it."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+
+import pytest
+
+from deckcheck import build, cards, index
+from deckcheck.cards import DatabaseError
+
+
+@pytest.fixture(scope="module")
+def raw():
+    return json.loads(gzip.decompress(cards.default_path().read_bytes()))
+
+
+def _releases(raw):
+    return {s["id"]: s.get("release") or "" for s in raw["sets"]}
+
+
+def _lookups(db):
+    """What resolution reads from a database's index, as plain values."""
+    return ({k: [c.id for c in v] for k, v in db._by_name.items()},
+            {k: [c.id for c in v] for k, v in db._by_number.items()},
+            {k: c.id for k, c in db._basic_energy.items()}, db._names, db._newest)
+
+
+def test_the_shipped_database_carries_the_index_this_code_makes(raw):
+    """Fails when names.py or index.py changed and data/cards.json.gz was not written again
+    (``deckcheck db build``); loading still works then, by indexing the cards itself."""
+    stored = raw["index"]
+    assert stored["fingerprint"] == index.fingerprint()
+    assert stored == index.build_index(raw["cards"], _releases(raw))
+    assert cards._usable(stored, raw["cards"], _releases(raw), "shipped")
+
+
+def test_a_database_loads_the_same_with_and_without_its_index(raw):
+    with_index = cards.from_dict(raw, "a")
+    without = cards.from_dict({k: v for k, v in raw.items() if k != "index"}, "b")
+    assert _lookups(with_index) == _lookups(without)
+    assert with_index.find("SVI", "181").id == "sv01-181" == without.find("svi", "0181").id
+
+
+def test_an_index_of_other_rows_or_other_code_is_not_used(raw, caplog):
+    edited = copy.deepcopy(raw)
+    edited["cards"] = [row for row in edited["cards"] if row[0] != "sv01-181"]  # rows changed, index not
+    assert not cards._usable(edited["index"], edited["cards"], _releases(edited), "edited")
+    assert "made from other card rows" in caplog.text
+    db = cards.from_dict(edited, "edited")
+    assert db.find("SVI", "181") is None and "sv01-181" not in db.cards
+    other = copy.deepcopy(raw)
+    other["index"]["fingerprint"] = "someone else"
+    assert not cards._usable(other["index"], other["cards"], _releases(other), "other")
+
+
+@pytest.mark.parametrize("breakage", [
+    lambda ix: ix["by_name"].__setitem__("nest ball", [10 ** 9]),
+    lambda ix: ix["by_number"].__setitem__("sv01\x1f181", ["0"]),
+    lambda ix: ix["by_number"].__setitem__("sv01\x1f181", []),
+    lambda ix: ix["basic_energy"].__setitem__("Fire", -1),
+    lambda ix: ix["keys"].pop(),
+    lambda ix: ix.__setitem__("by_name", []),
+])
+def test_a_malformed_index_is_never_used(raw, breakage):
+    broken = copy.deepcopy(raw)
+    breakage(broken["index"])
+    with pytest.raises(index.IndexError_):
+        index.check_index(broken["index"], len(broken["cards"]))
+    assert not cards._usable(broken["index"], broken["cards"], _releases(broken), "broken")
+    db = cards.from_dict(broken, "broken")
+    assert db.find("SVI", "181").id == "sv01-181" and db.basic_energy("Fire").name == "Fire Energy"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda rows: rows[0].pop(), "malformed"),
+    (lambda rows: rows[0].__setitem__(3, "Basic"), "malformed"),
+    (lambda rows: rows[0].__setitem__(8, 181), "malformed"),
+    (lambda rows: rows.append("not a row"), "malformed"),
+    (lambda rows: rows[0].__setitem__(7, "no-such-set"), "names unknown set no-such-set"),
+])
+def test_every_row_is_checked_when_the_file_is_loaded(raw, tmp_path, change, message):
+    """Cards are made on first use, so loading checks every row first: a broken row fails the
+    load, never a later request."""
+    broken = copy.deepcopy(raw)
+    change(broken["cards"])
+    path = tmp_path / "cards.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(broken).encode()))
+    with pytest.raises(DatabaseError, match=message):
+        cards.load(path)
+
+
+def test_cards_are_made_on_first_use_and_kept(raw):
+    db = cards.from_dict(raw, "lazy")
+    assert db.cards._made.count(None) == len(db.cards._made) - len(db._basic_energy)
+    card = db.get("sv01-181")
+    assert db.get("sv01-181") is card is db.cards["sv01-181"] is db.find("SVI", "181")
+    assert card.key == "nest ball" and card.set_code == "SVI" and card.subtypes == ("Item",)
+    assert db.get("no-such-card") is None and "no-such-card" not in db.cards
+    with pytest.raises(KeyError):
+        db.cards["no-such-card"]
+    assert len(db.cards.values()) == len(db.cards) == len(raw["cards"])
+
+
+def test_written_databases_carry_their_index(tmp_path, raw):
+    path = tmp_path / "cards.json.gz"
+    build.write_database({k: v for k, v in raw.items() if k != "index"}, path)
+    written = json.loads(gzip.decompress(path.read_bytes()))
+    assert written["index"] == raw["index"]
+
+
+@pytest.mark.parametrize(("number", "norm"), [("TG01", "TG1"), ("007", "7"), (" 181 ", "181"), ("sv-x", "SV-X"),
+                                              ("12a", "12A"), ("0", "0")])
+def test_number_norm_is_number_key_as_text(number, norm):
+    assert index.number_norm(number) == norm
+    assert index.number_key(norm) == index.number_key(number)
