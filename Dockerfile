@@ -18,11 +18,13 @@ WORKDIR /app
 RUN groupadd --system --gid 10001 deckcheck \
     && useradd --system --uid 10001 --gid deckcheck --home-dir /app --shell /usr/sbin/nologin deckcheck
 
-# the package, its data (formats, alias tables, cards.json.gz) and the gunicorn settings
-COPY pyproject.toml README.md gunicorn.conf.py ./
+# the package (with its gunicorn settings, deckcheck/gunicorn_conf.py), its data (formats, alias
+# tables, cards.json.gz) and the licences; installed with the server extra at the versions the
+# tests ran with (requirements.lock)
+COPY pyproject.toml README.md LICENSE NOTICE requirements.lock ./
 COPY deckcheck ./deckcheck
 COPY data ./data
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir -c requirements.lock ".[server]" \
     && python -c "import deckcheck.cards as c; print('card database', c.load().info()['version'])"
 
 USER 10001:10001

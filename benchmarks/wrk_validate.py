@@ -1,7 +1,7 @@
 """Benchmark: ``POST /api/v1/validate`` under wrk, against a trivial Flask JSON endpoint on the same gunicorn.
 
 Starts gunicorn twice on free loopback ports with the committed
-``gunicorn.conf.py`` (same workers, threads and logging): once for deckcheck
+``deckcheck/gunicorn_conf.py`` (same workers, threads and logging): once for deckcheck
 (``deckcheck:create_app()``), once for ``benchmarks/trivial_app.py``. Then wrk
 (Debian's package) posts a real 60-card list as JSON
 (``tests/decks/standard-legal-dragapult.txt``, Standard, as of 2026-05-01) to
@@ -68,7 +68,7 @@ def lua_script(folder: Path, body: bytes) -> Path:
 def start(app_spec: str, args: argparse.Namespace, log: Path) -> tuple[subprocess.Popen, str]:
     """gunicorn with the committed settings on a free loopback port; returns (process, base URL)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"),
+    cmd = [sys.executable, "-m", "gunicorn", "--config", "python:deckcheck.gunicorn_conf",
            "--bind", f"127.0.0.1:{port}"]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
@@ -207,9 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=2, help="seconds of unmeasured load first")
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (concurrent clients)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads")
-    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: gunicorn.conf.py)")
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: deckcheck/gunicorn_conf.py)")
     parser.add_argument("--worker-threads", type=int, default=None,
-                        help="gunicorn threads per worker (default: gunicorn.conf.py)")
+                        help="gunicorn threads per worker (default: deckcheck/gunicorn_conf.py)")
     parser.add_argument("--rounds", type=int, default=12,
                         help="interleaved measurements per app; medians are reported")
     args = parser.parse_args(argv)
@@ -238,7 +238,7 @@ def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: li
     trivial, validate = results["trivial"], results["validate"]
     ratio = validate["rps"] / trivial["rps"]
     shown = " ".join(cmd[:-3] + ["post.lua", "http://127.0.0.1:PORT" + PATH])
-    print(f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; gunicorn.conf.py, workers "
+    print(f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; deckcheck/gunicorn_conf.py, workers "
           f"{args.workers or 'from the config'}, threads {args.worker_threads or 'from the config'}, "
           f"CPUs {os.cpu_count()})")
     print(f"{'endpoint':<10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} "

@@ -403,7 +403,29 @@ def cards_cmd(ctx: click.Context, query: tuple[str, ...], as_of, limit: int, as_
 
 # -- db --------------------------------------------------------------------------
 
-@cli.group()
+class _LazyGroup(click.Group):
+    """A group whose commands in ``lazy`` (name -> "module:attribute") are imported when first used:
+    ``db sync``, ``db publish`` and ``db pull`` bring requests (and marshmallow), which ``deckcheck check`` and
+    ``--version`` never need."""
+
+    def __init__(self, *args, lazy: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy and name not in self.commands:
+            import importlib
+
+            module, attribute = self.lazy[name].split(":")
+            self.add_command(getattr(importlib.import_module(module, __package__), attribute), name)
+        return super().get_command(ctx, name)
+
+
+@cli.group(cls=_LazyGroup, lazy={"sync": ".sync:sync_command", "publish": ".publish:publish_command",
+                                  "pull": ".publish:pull_command"})
 def db() -> None:
     """Build and inspect the card database."""
 
@@ -484,14 +506,6 @@ def status_lines(info: dict, on: dt.date) -> list[str]:
         f"Newest set: {newest_line}",
         'Update:     deckcheck db sync (or a newer release of deckcheck)',
     ]
-
-
-from .sync import sync_command  # noqa: E402
-db.add_command(sync_command, "sync")
-
-from .publish import publish_command, pull_command  # noqa: E402
-db.add_command(publish_command, "publish")
-db.add_command(pull_command, "pull")
 
 
 from .serve import serve  # noqa: E402

@@ -7,7 +7,7 @@ request, from gunicorn) add ``method``, ``path``, ``status``, ``bytes``, ``durat
 ``remote`` and ``user_agent``. Every library's records reach the root handler: Flask-Limiter's
 "storage unreachable" warnings, for one, which its own ``NullHandler`` used to swallow.
 
-gunicorn uses :class:`GunicornLogger` (``logger_class`` in ``gunicorn.conf.py``);
+gunicorn uses :class:`GunicornLogger` (``logger_class`` in ``deckcheck/gunicorn_conf.py``);
 ``DECKCHECK_LOG_FORMAT=text`` keeps gunicorn's plain text lines instead.
 """
 

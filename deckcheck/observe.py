@@ -15,7 +15,7 @@ turns the endpoint off; ``deploy/nginx`` keeps it from the internet):
   ``deckcheck_database_newest_set_age_days``: days since its newest set was released.
 
 Under gunicorn every worker's numbers are added up: prometheus_client's multiprocess mode,
-with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``gunicorn.conf.py`` (a fresh temporary directory
+with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``deckcheck/gunicorn_conf.py`` (a fresh temporary directory
 unless one is given; a dead worker's gauges are dropped in ``child_exit``). Without that
 variable (tests, one process) the process's own registry is served.
 

@@ -1,36 +1,41 @@
-"""``deckcheck serve``: run the HTTP service under gunicorn with the committed ``gunicorn.conf.py``."""
+"""``deckcheck serve``: run the HTTP service under gunicorn with the settings in ``deckcheck.gunicorn_conf``.
+
+The settings are a module of the package (``--config python:deckcheck.gunicorn_conf``), so a
+wheel serves from any working directory. gunicorn itself runs as ``python -P -m deckcheck.serve``:
+``-P`` keeps the working directory off ``sys.path`` and this module imports the package before
+gunicorn puts the working directory first on ``sys.path``, so a ``deckcheck/`` folder where the
+command starts (a checkout's parent) can never shadow the installed package.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
-from pathlib import Path
 
 import click
 
-CONFIG_NAME = "gunicorn.conf.py"
+#: the gunicorn settings: a module of this package
+CONFIG = "python:deckcheck.gunicorn_conf"
+#: what ``deckcheck serve`` needs beyond the library and the command line (the ``server`` extra)
+SERVER_MODULES = ("flask", "flask_smorest", "flask_limiter", "flask_cors", "gunicorn", "nacl", "webargs")
+SERVER_EXTRA = "pip install 'deckcheck[server]'"
 
 
-def find_config(explicit: str | None = None) -> Path:
-    """The gunicorn settings file: ``--config``, else ``./gunicorn.conf.py``, else the checkout's own.
+class ServerExtraMissing(click.ClickException):
+    """The ``server`` extra is not installed: exit code 3, like any other missing part of the installation."""
 
-    :raise click.ClickException: when there is none.
-    """
-    if explicit:
-        return Path(explicit)
-    candidates = [Path.cwd() / CONFIG_NAME, Path(__file__).resolve().parent.parent / CONFIG_NAME]
-    for path in candidates:
-        if path.is_file():
-            return path
-    raise click.ClickException(
-        f"no {CONFIG_NAME} in {candidates[0].parent} or {candidates[1].parent}: run from the deckcheck "
-        "checkout or pass --config"
-    )
+    exit_code = 3
 
 
-def gunicorn_argv(config: Path, bind: str | None, workers: int | None) -> list[str]:
-    """The gunicorn command line; options not given are left to the settings file."""
-    argv = [sys.executable, "-m", "gunicorn", "--config", str(config)]
+def missing_server_modules() -> list[str]:
+    """The modules of the ``server`` extra that cannot be imported here (found, not imported)."""
+    return [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
+
+
+def gunicorn_argv(config: str, bind: str | None, workers: int | None) -> list[str]:
+    """The gunicorn command line; options not given are left to the settings."""
+    argv = [sys.executable, "-P", "-m", "deckcheck.serve", "--config", config]
     if bind:
         argv += ["--bind", bind]
     if workers:
@@ -65,15 +70,19 @@ def preflight() -> dict:
               help="Worker processes [env DECKCHECK_WORKERS; default: CPUs + 1].")
 @click.option("--config", "config_path", envvar="DECKCHECK_GUNICORN_CONFIG", default=None,
               type=click.Path(exists=True, dir_okay=False),
-              help=f"gunicorn settings file [default: ./{CONFIG_NAME}, else the checkout's].")
+              help="A gunicorn settings file instead of the package's own (deckcheck/gunicorn_conf.py).")
 @click.option("--dry-run", is_flag=True, help="Check the app and the database, print the gunicorn command, exit.")
 def serve(bind: str | None, workers: int | None, config_path: str | None, dry_run: bool) -> None:
-    """Serve the JSON API and the web page with gunicorn.
+    """Serve the JSON API and the web page with gunicorn (needs the ``server`` extra).
 
     The card database is loaded once in the gunicorn master before it forks the
     workers. Access log on stdout, errors on stderr; SIGTERM stops gracefully.
     """
-    config = find_config(config_path)
+    missing = missing_server_modules()
+    if missing:
+        raise ServerExtraMissing(f"deckcheck serve needs the server extra ({', '.join(missing)} not installed): "
+                                 f"{SERVER_EXTRA}")
+    config = os.path.abspath(config_path) if config_path else CONFIG
     info = preflight()
     argv = gunicorn_argv(config, bind, workers)
     click.echo(f"deckcheck: card database {info['version']} ({info['cards']} cards); {' '.join(argv[1:])}",
@@ -83,3 +92,19 @@ def serve(bind: str | None, workers: int | None, config_path: str | None, dry_ru
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, argv)  # gunicorn takes over this process: signals go straight to its master
+
+
+def run_gunicorn() -> None:
+    """gunicorn's own command line, in the process ``deckcheck serve`` becomes (``python -P -m deckcheck.serve``).
+
+    The package is already imported (``-m`` imports it first), so gunicorn's imports of
+    ``deckcheck.gunicorn_conf`` and ``deckcheck:create_app()`` find this installation even after
+    gunicorn has put the working directory first on ``sys.path``.
+    """
+    from gunicorn.app.wsgiapp import run
+
+    run(prog="gunicorn")
+
+
+if __name__ == "__main__":
+    run_gunicorn()

@@ -83,7 +83,7 @@ def page_headers(config) -> dict[str, str]:
 
 #: cards in an opening hand
 HAND = 7
-#: longest share link offered (config MAX_SHARE_URL_LENGTH): gunicorn.conf.py accepts request
+#: longest share link offered (config MAX_SHARE_URL_LENGTH): deckcheck/gunicorn_conf.py accepts request
 #: lines up to 8190 bytes ("GET " + link + " HTTP/1.1"), nginx and Apache 8 KiB by default
 DEFAULT_MAX_SHARE_URL = 8000
 #: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)

@@ -53,10 +53,9 @@ def free_port() -> int:
 def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = None, workers: int = 1):
     """Start a real gunicorn on a free loopback port; return (process, base_url)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
-    if (ROOT / "gunicorn.conf.py").exists():
-        cmd += ["--config", str(ROOT / "gunicorn.conf.py")]
-    cmd.append(app_spec)
+    # the package's own settings, as `deckcheck serve` runs them (deckcheck/gunicorn_conf.py)
+    cmd = [sys.executable, "-m", "gunicorn", "--config", "python:deckcheck.gunicorn_conf",
+           "--bind", f"127.0.0.1:{port}", "--workers", str(workers), app_spec]
     # no drain on SIGTERM (tests/test_drain.py tests it): stopping a test server takes no extra seconds
     env = {**os.environ, "DECKCHECK_RATELIMIT_DEFAULT": UNTHROTTLED, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env,

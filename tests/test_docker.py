@@ -84,7 +84,8 @@ def test_healthcheck_probes_healthz_on_that_port():
     assert re.search(r"--timeout=\d+s", check) and re.search(r"--interval=\d+s", check)
 
 
-@pytest.mark.parametrize("path", ["pyproject.toml", "README.md", "gunicorn.conf.py", "deckcheck",
+@pytest.mark.parametrize("path", ["pyproject.toml", "README.md", "LICENSE", "NOTICE", "requirements.lock",
+                                  "deckcheck/gunicorn_conf.py", "deckcheck",
                                   "data", "data/cards.json.gz", "data/formats/standard.toml",
                                   "deckcheck/templates/apidocs/reference.html"])
 def test_build_context_keeps_what_the_image_needs(path):
@@ -108,3 +109,9 @@ def test_every_copy_source_exists_and_is_in_the_context():
     for source in sources:
         assert (ROOT / source).exists(), source
         assert not dockerignored(source), source
+
+
+def test_installs_the_server_extra_at_the_locked_versions():
+    installs = [args for word, args in instructions() if word == "RUN" and "pip install" in args]
+    assert len(installs) == 1
+    assert '-c requirements.lock ".[server]"' in installs[0]

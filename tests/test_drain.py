@@ -1,5 +1,5 @@
 """Running as part of a fleet: worker count from the cgroup CPU quota, drain on SIGTERM, reloads that never
-go back to an older database (deckcheck/runtime.py, gunicorn.conf.py, deckcheck/worker.py)."""
+go back to an older database (deckcheck/runtime.py, deckcheck/gunicorn_conf.py, deckcheck/worker.py)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_gunicorn_takes_its_worker_count_from_the_quota(monkeypatch):
     monkeypatch.setattr(runtime, "cgroup_cpu_quota", lambda *a, **k: 1.0)
     monkeypatch.delenv("DECKCHECK_WORKERS", raising=False)
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", os.path.join("/tmp", "deckcheck-test-metrics"))
-    settings = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
+    settings = runpy.run_path(str(Path(__file__).resolve().parent.parent / "deckcheck" / "gunicorn_conf.py"))
     assert settings["workers"] == 2  # one CPU, plus one
 
 

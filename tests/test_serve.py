@@ -20,9 +20,9 @@ LEGAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.t
 
 
 def deckcheck(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
-    """``python -m deckcheck ARGS`` from outside the checkout (serve must find its own gunicorn.conf.py)."""
+    """``python -m deckcheck ARGS`` from outside the checkout (serve must find the package's own settings)."""
     env = {**os.environ, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}  # stopping takes no extra seconds
-    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd="/", env=env,
+    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd=kwargs.pop("cwd", "/"), env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 
@@ -71,8 +71,8 @@ def test_serve_answers_probes_and_validates(served, db):
 def test_serve_becomes_gunicorn_in_the_same_process(served):
     _base, proc, _logs = served
     cmdline = Path(f"/proc/{proc.pid}/cmdline").read_bytes().split(b"\0")
-    assert b"gunicorn" in cmdline
-    assert cmdline[cmdline.index(b"--config") + 1] == str(ROOT / "gunicorn.conf.py").encode()
+    assert cmdline[1:5] == [b"-P", b"-m", b"deckcheck.serve", b"--config"]
+    assert cmdline[cmdline.index(b"--config") + 1] == b"python:deckcheck.gunicorn_conf"
 
 
 def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
@@ -89,6 +89,30 @@ def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
     assert len(loaded) == 1 and "2 workers will share it" in loaded[0]
     assert err.index("loaded in the master") < err.index("Booting worker")
     assert "Shutting down: Master" in err
+
+
+@pytest.mark.parametrize("decoy", ["a checkout's parent", "another deckcheck package"])
+def test_serve_from_a_folder_holding_a_deckcheck_folder_serves_the_installed_package(tmp_path, decoy):
+    """gunicorn puts its working directory first on sys.path: a ``deckcheck/`` there must not shadow the package."""
+    folder = tmp_path / "deckcheck"
+    (folder / "deckcheck").mkdir(parents=True)  # a checkout: deckcheck/deckcheck/__init__.py
+    (folder / "pyproject.toml").write_text("[project]\nname = 'deckcheck'\n")
+    if decoy == "another deckcheck package":
+        (folder / "__init__.py").write_text("raise ImportError('the decoy deckcheck was imported')\n")
+        (folder / "gunicorn_conf.py").write_text("raise ImportError('the decoy settings were imported')\n")
+    port = free_port()
+    # -P: as the console script does, keep the working directory off the CLI's own sys.path
+    proc = subprocess.Popen([sys.executable, "-P", "-m", "deckcheck", "serve", "--workers", "1"], cwd=tmp_path,
+                            env={**os.environ, "DECKCHECK_BIND": f"127.0.0.1:{port}", "DECKCHECK_DRAIN_SECONDS": "0"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(proc, base)
+        assert requests.get(base + "/readyz", timeout=10).status_code == 200
+    finally:
+        rc, _out, err = stop(proc)
+    assert rc == 0, err
+    assert "decoy" not in err
 
 
 def test_serve_without_a_database_exits_3_with_one_line(tmp_path):
@@ -115,12 +139,12 @@ def test_serve_dry_run_prints_the_gunicorn_command(db):
     proc = deckcheck("serve", "--dry-run", "--bind", "127.0.0.1:9", "--workers", "3")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
-    assert err == (f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -m gunicorn "
-                   f"--config {ROOT / 'gunicorn.conf.py'} --bind 127.0.0.1:9 --workers 3\n")
+    assert err == (f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -P -m deckcheck.serve "
+                   "--config python:deckcheck.gunicorn_conf --bind 127.0.0.1:9 --workers 3\n")
 
 
 def _settings(monkeypatch, **env) -> dict:
-    """The module-level settings gunicorn reads from gunicorn.conf.py, under ``env``."""
+    """The module-level settings gunicorn reads from deckcheck/gunicorn_conf.py, under ``env``."""
     import runpy
 
     for name in ("DECKCHECK_WORKERS", "DECKCHECK_THREADS", "DECKCHECK_TIMEOUT", "DECKCHECK_BIND"):
@@ -129,7 +153,7 @@ def _settings(monkeypatch, **env) -> dict:
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", os.path.join(tempfile.gettempdir(), "deckcheck-test-metrics"))
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    return runpy.run_path(str(ROOT / "deckcheck" / "gunicorn_conf.py"))
 
 
 def test_gunicorn_settings_default_to_one_thread_per_worker_and_a_worker_per_cpu_plus_one(monkeypatch):

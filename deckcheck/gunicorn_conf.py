@@ -1,4 +1,5 @@
-"""gunicorn settings for deckcheck: ``deckcheck serve`` runs gunicorn with this file.
+"""gunicorn settings for deckcheck: ``deckcheck serve`` runs gunicorn with this module
+(``--config python:deckcheck.gunicorn_conf``), so an installed wheel carries them.
 
 Every value can be changed without editing it: ``DECKCHECK_BIND``,
 ``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS`` and ``DECKCHECK_TIMEOUT`` here, and
