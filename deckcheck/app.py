@@ -112,8 +112,8 @@ class StandardHeaders:
     """WSGI middleware: the headers every answer carries, whoever made it.
 
     * ``X-Deckcheck-Version`` on every response, so bug reports and caches can tell;
-    * outside ``/api``: the page security headers (``web.page_headers``: CSP and
-      friends) unless the response set its own;
+    * outside ``/api``, and on an HTML page under it (the API reference): the page security
+      headers (``web.page_headers``: CSP and friends) unless the response set its own;
     * under ``/api``, for a request without ``Origin`` (not from a browser page, so
       flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer
       apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
@@ -140,12 +140,18 @@ class StandardHeaders:
                 headers.append(nosniff)
             if vary:
                 _add_vary_origin(headers)
-            elif not api:
+            if not api or _is_html(headers):
                 present = {name.lower() for name, _ in headers}
                 headers.extend(h for h in page_headers if h[0].lower() not in present)
             return start_response(status, headers, exc_info)
 
         return self.wsgi_app(environ, start)
+
+
+def _is_html(headers: list) -> bool:
+    """Whether an answer is a page for people (the API reference under ``/api``): it gets the
+    page security headers like any other page."""
+    return any(name.lower() == "content-type" and value.startswith("text/html") for name, value in headers)
 
 
 def _add_vary_origin(headers: list) -> None:

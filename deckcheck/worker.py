@@ -19,7 +19,12 @@ clients made ``/healthz`` unreachable. This worker changes two things:
   for ``DECKCHECK_BODY_TIMEOUT`` seconds ends the request with a 408 in the error envelope.
 
 On SIGTERM the worker first accepts the connections already queued at the socket, so they are
-answered instead of reset, and closes its copy of the listening socket at once. Everything else is gunicorn's gthread worker. It leans on gthread internals of gunicorn 24+
+answered instead of reset, and closes its copy of the listening socket at once.
+
+Requests gunicorn refuses itself, before the app sees them (a request line over its limit: 414;
+too many or too long header fields: 431; a malformed request: 400), are answered in the API's
+error envelope (``{"error": {"code", "message", "details"}}``, JSON) instead of gunicorn's HTML
+page. Everything else is gunicorn's gthread worker. It leans on gthread internals of gunicorn 24+
 (the ``_DEFER`` hand-back to the poller); on an older gunicorn it behaves as plain gthread.
 """
 
@@ -30,6 +35,7 @@ import re
 import socket
 import time
 
+from gunicorn import util
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import gthread
 
@@ -45,6 +51,22 @@ FIRST_BYTE_WAIT = 0.1
 MAX_BODY = 320 * 1024
 _END = b"\r\n\r\n"
 _LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,12})[ \t]*(?=\r\n|$)", re.I)
+
+
+#: the error code of the envelope for each status gunicorn answers by itself
+_ERROR_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
+                431: "request_header_fields_too_large", 500: "internal_error", 501: "not_implemented"}
+
+
+def write_json_error(sock, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's ``util.write_error`` in the API's error envelope (JSON, not an HTML page)."""
+    import orjson
+
+    body = orjson.dumps({"error": {"code": _ERROR_CODES.get(status_int, "bad_request"),
+                                   "message": f"{reason}: {mesg}" if mesg else reason, "details": {}}}) + b"\n"
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n")
+    util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
 def _body_length(head: bytes) -> int | None:
@@ -201,6 +223,12 @@ class DeckcheckWorker(gthread.ThreadWorker):
                 client_sock.setblocking(True)
                 self.enqueue_req(gthread.TConn(self.cfg, client_sock, client_addr, listener.getsockname()))
             listener.close()
+
+    def handle_error(self, req, client, addr, exc):
+        # gunicorn's own handle_error picks the status and message, then writes them with
+        # util.write_error: that one call is answered in the envelope, in this worker process only
+        util.write_error = write_json_error
+        super().handle_error(req, client, addr, exc)
 
     def handle_request(self, req, conn):
         timed = conn.sock if isinstance(conn.sock, _TimedSocket) else None

@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import logging
 import os
+import re
 from pathlib import Path
 
 import marshmallow
@@ -455,8 +456,12 @@ def test_docs_page_renders_every_operation_without_external_assets(client):
     for heading in ("POST</span> /api/v1/validate", "GET</span> /api/v1/formats", "GET</span> /api/v1/cards",
                     "GET</span> /healthz", "GET</span> /readyz", 'id="schema-Report"', 'id="schema-Error"'):
         assert heading in page
-    assert "<script" not in page
+    assert "<script" not in page and "<style" not in page and not re.search(r"<[^>]* style=", page)
     assert "http://" not in page and "https://" not in page
+    assert answer.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    assert "'unsafe-inline'" not in answer.headers["Content-Security-Policy"]
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert client.get("/static/apidocs.css").status_code == 200
 
 
 def test_responses_are_compact_ordered_utf8_json(client):

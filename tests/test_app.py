@@ -35,6 +35,9 @@ def answering(*headers):
     ("/api/v1/validate", None, [("Vary", "accept, origin")], [("Vary", "accept, origin"), VERSION, NOSNIFF]),
     # the API with Origin: flask-cors answers the page (and adds Vary itself when it must)
     ("/api/v1/validate", "https://a.example", [], [VERSION, NOSNIFF]),
+    # a page for people under /api (the API reference): the page headers as well
+    ("/api/v1/docs", None, [("Content-Type", "text/html; charset=utf-8")],
+     [VERSION, NOSNIFF, ("Vary", "Origin"), *((k, v) for k, v in PAGE.items() if k != "X-Content-Type-Options")]),
 ])
 def test_standard_headers(path, origin, sent, expected):
     headers = {"Origin": origin} if origin else {}

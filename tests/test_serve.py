@@ -68,6 +68,32 @@ def test_serve_answers_probes_and_validates(served, db):
     assert (answer.status_code, answer.json()["valid"]) == (200, True)
 
 
+@pytest.mark.parametrize(("request_line", "headers", "status", "code"), [
+    ("GET /?d=" + "a" * 9000 + " HTTP/1.1", "", 414, "uri_too_long"),
+    ("GET / HTTP/1.1", "X-Big: " + "b" * 9000 + "\r\n", 431, "request_header_fields_too_large"),
+    ("GET / HTTP/9.9", "", 400, "bad_request"),
+])
+def test_requests_gunicorn_refuses_itself_are_answered_in_the_error_envelope(served, request_line, headers,
+                                                                             status, code):
+    """A request line or header over gunicorn's limits never reaches the app: gunicorn answers it,
+    and the worker writes that answer as the API's JSON envelope, not gunicorn's HTML page."""
+    import socket
+
+    base, _proc, _logs = served
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(f"{request_line}\r\nHost: {host}\r\n{headers}\r\n".encode("latin-1"))
+        raw = b""
+        while chunk := sock.recv(65536):
+            raw += chunk
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].split(" ")[1] == str(status)
+    assert "Content-Type: application/json" in lines
+    error = json.loads(body)["error"]
+    assert error["code"] == code and error["message"] and error["details"] == {}
+
+
 def test_serve_becomes_gunicorn_in_the_same_process(served):
     _base, proc, _logs = served
     cmdline = Path(f"/proc/{proc.pid}/cmdline").read_bytes().split(b"\0")
