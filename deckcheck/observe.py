@@ -129,6 +129,13 @@ class Metrics:
         self._database, self._db, self._pid = current, db, pid
 
 
+def note_worker(app) -> None:
+    """In a new gunicorn worker: record the database it serves before its first request."""
+    metrics = getattr(app, "extensions", {}).get(EXTENSION)
+    if metrics is not None:
+        metrics.note_database()
+
+
 def _route(req) -> str:
     if req.endpoint == "discord.interactions":
         return "discord"

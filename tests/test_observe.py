@@ -138,11 +138,12 @@ def test_under_gunicorn_metrics_add_up_every_worker_and_access_lines_are_json():
     key = ("deckcheck_http_requests_total", (("method", "POST"), ("route", "/api/v1/validate"), ("status", "200")))
     assert [s[key] for s in scrapes] == [12.0] * 4  # whichever worker answers the scrape
     assert [s[("deckcheck_check_seconds_count", (("format", "standard"),))] for s in scrapes] == [12.0] * 4
-    assert len(pids) == 3  # the master and both workers
+    assert len(pids) == 3  # the master and both workers (each records its database when it starts)
     access = [json.loads(line) for line in out.splitlines() if '"gunicorn.access"' in line]
     validated = [a for a in access if a["path"] == "/api/v1/validate"]
     assert sorted(a["request_id"] for a in validated) == sorted(f"load-{i}" for i in range(12))
-    assert {a["status"] for a in validated} == {200} and len({a["pid"] for a in validated}) == 2
+    # which worker takes a connection is the kernel's choice: every one that answered is a live worker
+    assert {a["status"] for a in validated} == {200} and {str(a["pid"]) for a in validated} <= pids
     errors = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     assert errors and all({"time", "level", "logger", "message"} <= set(e) for e in errors)
     assert rc == 0
