@@ -33,6 +33,17 @@ def db():
 
 
 @pytest.fixture()
+def runner(db):
+    """A click runner with stdout and stderr apart (the database loaded once per session)."""
+    from click.testing import CliRunner
+
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        return CliRunner()
+
+
+@pytest.fixture()
 def app():
     from deckcheck import create_app
 

@@ -37,15 +37,6 @@ VALID = (HERE / "decks" / "valid.txt").read_text(encoding="utf-8")
 
 
 @pytest.fixture()
-def runner(db) -> CliRunner:
-    """A click runner with stdout and stderr apart (the database loaded once per session)."""
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        return CliRunner()
-
-
-@pytest.fixture()
 def in_cli_dir(monkeypatch):
     monkeypatch.chdir(HERE)
     return HERE

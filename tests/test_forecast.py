@@ -14,7 +14,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from deckcheck.cli import cli
 from deckcheck.engine import check, get_format
@@ -139,14 +138,6 @@ def test_the_forecast_is_never_an_error_and_never_changes_the_verdict(db, deck, 
 
 
 # -- the command line, the API and the web page ---------------------------------------------------
-
-@pytest.fixture()
-def runner(db) -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        return CliRunner()
-
 
 def test_cli_forecast(runner, monkeypatch):
     monkeypatch.chdir(DECKS)

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from deckcheck.cli import cli
 from deckcheck.problems import Counts, Problem, Report
@@ -104,14 +103,6 @@ def test_job_summary_stays_under_githubs_limit():
 def test_jsonl_is_one_report_a_line():
     lines = render_jsonl(many(3)).splitlines()
     assert len(lines) == 3 and all(line.startswith('{"path": "decks/d0') for line in lines)
-
-
-@pytest.fixture()
-def runner(db) -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        return CliRunner()
 
 
 def test_cli_appends_the_summary_to_github_step_summary_with_links_to_the_commit(runner, monkeypatch, tmp_path):
