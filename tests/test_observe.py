@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from deckcheck import create_app, logs, observe
 
 from conftest import free_port
-from test_serve import deckcheck, stop, wait_until_up
+from test_serve import serve_on_free_port, stop
 
 DECKS = Path(__file__).resolve().parent / "decks"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
@@ -116,12 +116,8 @@ def test_flask_limiters_warnings_reach_the_json_log():
 @pytest.mark.server
 @pytest.mark.slow
 def test_under_gunicorn_metrics_add_up_every_worker_and_access_lines_are_json():
-    port = free_port()
-    proc = deckcheck("serve", "--workers", "2", env={"DECKCHECK_BIND": f"127.0.0.1:{port}",
-                                                     "DECKCHECK_RATELIMIT_ENABLED": "false"})
-    base = f"http://127.0.0.1:{port}"
+    proc, _port, base = serve_on_free_port(2, {"DECKCHECK_RATELIMIT_ENABLED": "false"})
     try:
-        wait_until_up(proc, base)
         for i in range(12):
             with requests.Session() as fresh:  # new connections: both workers answer some
                 fresh.post(base + "/api/v1/validate", data=LEGAL.encode(), timeout=30,

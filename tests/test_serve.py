@@ -43,17 +43,24 @@ def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
-@pytest.fixture(scope="module")
-def served():
-    """One ``deckcheck serve`` (bind from the environment, two workers), and what it logged once stopped."""
+def serve_on_free_port(workers: int, env: dict | None = None) -> tuple[subprocess.Popen, int, str]:
+    """``deckcheck serve --workers N`` bound to a free loopback port (from the environment), once it
+    answers ``/healthz``: (process, port, base URL). The caller stops it (:func:`stop`)."""
     port = free_port()
-    proc = deckcheck("serve", "--workers", "2", env={"DECKCHECK_BIND": f"127.0.0.1:{port}"})
+    proc = deckcheck("serve", "--workers", str(workers), env={"DECKCHECK_BIND": f"127.0.0.1:{port}", **(env or {})})
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(proc, base)
     except AssertionError:
         proc.kill()
         raise
+    return proc, port, base
+
+
+@pytest.fixture(scope="module")
+def served():
+    """One ``deckcheck serve`` (bind from the environment, two workers), and what it logged once stopped."""
+    proc, _port, base = serve_on_free_port(2)
     logs: dict = {}
     yield base, proc, logs
     logs["rc"], logs["stdout"], logs["stderr"] = stop(proc)

@@ -15,7 +15,7 @@ import requests
 
 from conftest import free_port, start_gunicorn
 from slowclients import NGINX, hold_and_probe, nginx_setting, start_nginx
-from test_serve import deckcheck, stop, wait_until_up
+from test_serve import serve_on_free_port, stop
 
 DECK = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 
@@ -28,12 +28,8 @@ def _all_answered(answers: list) -> None:
 
 
 def test_serve_alone_answers_probes_and_checks_while_32_slow_and_idle_clients_hold_connections():
-    port = free_port()
-    proc = deckcheck("serve", "--workers", "2", env={"DECKCHECK_BIND": f"127.0.0.1:{port}",
-                                                     "DECKCHECK_RATELIMIT_ENABLED": "false"})
-    base = f"http://127.0.0.1:{port}"
+    proc, port, base = serve_on_free_port(2, {"DECKCHECK_RATELIMIT_ENABLED": "false"})
     try:
-        wait_until_up(proc, base)
         answers, still_open = hold_and_probe(port, base, 32, 8, DECK)
     finally:
         rc, _out, err = stop(proc)
@@ -43,12 +39,8 @@ def test_serve_alone_answers_probes_and_checks_while_32_slow_and_idle_clients_ho
 
 
 def test_serve_closes_a_request_head_that_takes_too_long():
-    port = free_port()
-    proc = deckcheck("serve", "--workers", "1", env={"DECKCHECK_BIND": f"127.0.0.1:{port}",
-                                                     "DECKCHECK_HEADER_TIMEOUT": "1"})
-    base = f"http://127.0.0.1:{port}"
+    proc, port, base = serve_on_free_port(1, {"DECKCHECK_HEADER_TIMEOUT": "1"})
     try:
-        wait_until_up(proc, base)
         import socket
         import time
 
