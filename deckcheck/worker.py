@@ -18,8 +18,11 @@ clients made ``/healthz`` unreachable. This worker changes two things:
   app refuses with a 413 without reading them) are read by the thread, and a read that stalls
   for ``DECKCHECK_BODY_TIMEOUT`` seconds ends the request with a 408 in the error envelope.
 
-On SIGTERM the worker first accepts the connections already queued at the socket, so they are
-answered instead of reset, and closes its copy of the listening socket at once.
+On SIGTERM the worker makes the listening socket ignore new connection attempts (a socket filter
+dropping SYNs), accepts the connections already queued at the socket, so they are answered instead of
+reset, and closes its copy of the listening socket. While it stops, a
+connection whose request has not fully arrived is waited for by a thread (up to its deadline) rather
+than handed back to the poller, which gthread would close unanswered.
 
 Requests gunicorn refuses itself, before the app sees them (a request line over its limit: 414;
 too many or too long header fields: 431; a malformed request: 400), are answered in the API's
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import os
 import re
+import selectors
 import socket
 import time
 
@@ -76,6 +80,40 @@ def _body_length(head: bytes) -> int | None:
     found = _LENGTH.findall(head)
     return int(found[0]) if len(found) == 1 else None
 _DEFER = getattr(gthread, "_DEFER", None)
+
+#: Linux's SO_ATTACH_FILTER (the socket module does not name it)
+_SO_ATTACH_FILTER = 26
+#: classic BPF over the TCP header: a segment with the SYN flag (a new connection) is dropped, any other passes
+_DROP_SYN = ((0x30, 0, 0, 13),  # ldb [13]: the flags byte
+             (0x45, 1, 0, 0x02),  # jset #SYN: drop
+             (0x06, 0, 0, 0xFFFFFFFF),  # ret: the whole segment
+             (0x06, 0, 0, 0))  # ret: nothing (dropped)
+#: seconds a stopping worker waits for handshakes under way to reach the queue before it closes the socket
+HANDSHAKE_GRACE = 0.02
+
+
+def _refuse_new_connections(listener) -> bool:
+    """Make a TCP listening socket ignore new connection attempts (their SYN) while the connections already
+    queued, or mid-handshake, stay. Closing a listening socket resets every connection still in its queue,
+    and clients connect faster than a worker can accept-then-close; with new SYNs dropped, the queue can be
+    emptied first and a late client is refused (its retried SYN finds no socket) instead of reset after
+    sending its request. The filter is on the socket all workers share. False where the system refuses it."""
+    import ctypes
+    import struct
+
+    if listener.family not in (socket.AF_INET, socket.AF_INET6):
+        return False
+
+    class _Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    code = ctypes.create_string_buffer(b"".join(struct.pack("HBBI", *step) for step in _DROP_SYN))
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, _SO_ATTACH_FILTER,
+                            bytes(_Program(len(_DROP_SYN), ctypes.addressof(code))))
+    except OSError:
+        return False
+    return True
 
 
 def _seconds(name: str, default: float) -> float:
@@ -136,6 +174,13 @@ class DeckcheckWorker(gthread.ThreadWorker):
             return super().handle(conn)
         try:
             state = self._collect_head(conn)
+            while state == "wait" and not self.alive:
+                # stopping: the poller is about to close, so this thread waits for the rest of the request
+                # (until the connection's deadline) instead of handing it back to be dropped
+                with selectors.DefaultSelector() as selector:
+                    selector.register(conn.sock._sock, selectors.EVENT_READ)
+                    selector.select(max(0.0, conn.dc_deadline - time.monotonic()))
+                state = self._collect_head(conn)
         except OSError:
             return False  # reset by the peer: finish_request closes it
         if state == "wait":
@@ -199,30 +244,56 @@ class DeckcheckWorker(gthread.ThreadWorker):
             conn.parser.unreader.buf.write(head)
         return "ready"
 
+    def finish_request(self, conn, fs):
+        # gthread closes a connection handed back (``_DEFER``) once the worker is stopping, unanswered; a
+        # connection whose thread gave it back just before SIGTERM goes to a thread again, which waits for
+        # its request (see handle)
+        if not self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is _DEFER:
+            self.enqueue_req(conn)
+            return
+        super().finish_request(conn, fs)
+
+    def accept(self, listener):
+        # the poller may report the listening socket readable, and SIGTERM's handle_exit (a signal handler on
+        # this thread) take the queue and close the socket before the callback runs: accepting from a closed
+        # socket raises EBADF, which would end the worker and reset every connection it holds
+        try:
+            super().accept(listener)
+        except OSError:
+            if self.alive:
+                raise
+
     def set_accept_enabled(self, enabled):
         if enabled and not self.alive:  # stopping: the listening socket may be closed already
             return
         super().set_accept_enabled(enabled)
 
     def handle_exit(self, sig, frame):
-        """SIGTERM: take every connection already queued at the socket, then close this worker's copy
-        of the socket at once. Each queued connection is answered (``Connection: close``) rather than
-        reset, and once every worker has closed its copy (the master closed its own before), new
-        connections are refused by the system instead of queueing where no one would accept them."""
+        """SIGTERM: stop new connections from queueing at the socket (see _refuse_new_connections), take
+        every connection already queued, then close this worker's copy of the socket. Each queued
+        connection is answered (``Connection: close``) rather than reset, and once every worker has closed
+        its copy (the master closed its own before), new connections are refused by the system."""
         super().handle_exit(sig, frame)
         if _DEFER is None or self.tpool is None or self.poller is None:
             return
         self.set_accept_enabled(False)  # off the poller first: run() then finds nothing to unregister
         for listener in self.sockets:
-            for _ in range(self.worker_connections):
-                try:
-                    client_sock, client_addr = listener.accept()
-                except OSError:  # BlockingIOError: nothing (more) queued
-                    break
-                self.nr_conns += 1
-                client_sock.setblocking(True)
-                self.enqueue_req(gthread.TConn(self.cfg, client_sock, client_addr, listener.getsockname()))
+            refusing = _refuse_new_connections(listener)
+            self._accept_queued(listener)
+            if refusing:  # handshakes already under way finish (a round trip) and queue: take those too
+                time.sleep(HANDSHAKE_GRACE)
+                self._accept_queued(listener)
             listener.close()
+
+    def _accept_queued(self, listener) -> None:
+        for _ in range(self.worker_connections):
+            try:
+                client_sock, client_addr = listener.accept()
+            except OSError:  # BlockingIOError: nothing (more) queued
+                return
+            self.nr_conns += 1
+            client_sock.setblocking(True)
+            self.enqueue_req(gthread.TConn(self.cfg, client_sock, client_addr, listener.getsockname()))
 
     def handle_error(self, req, client, addr, exc):
         # gunicorn's own handle_error picks the status and message, then writes them with

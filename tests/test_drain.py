@@ -172,3 +172,49 @@ def test_draining_is_shared_with_forked_processes():
         runtime.set_draining(False)
         os.waitpid(pid, 0)
         os.close(read)
+
+
+@pytest.mark.slow
+@pytest.mark.server
+@pytest.mark.parametrize("sent_first", [b"", b"GET /healthz HTTP/1.1\r\n"], ids=["nothing-yet", "half-a-head"])
+def test_a_connection_whose_request_arrives_after_sigterm_is_answered_not_dropped(sent_first):
+    """gthread closes, unanswered, a connection handed back to its poller once the worker stops; a
+    client that connected (or sent part of its head) just before SIGTERM must still get its answer."""
+    import socket
+
+    proc, base = _start({})
+    try:
+        host, port = base.removeprefix("http://").split(":")
+        client = socket.create_connection((host, int(port)), timeout=10)
+        client.sendall(sent_first)
+        # at once (DECKCHECK_DRAIN_SECONDS=0): the worker stops while a thread still waits (0.1 s) for the
+        # request, and that thread hands the connection back to a poller that is closing
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        client.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"[len(sent_first):])
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+        client.close()
+        assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer
+        assert b"\r\nConnection: close\r\n" in answer, answer
+        assert proc.wait(timeout=30) == 0
+    finally:
+        _stop(proc)
+
+
+def test_a_stopping_worker_ignores_a_readable_event_for_the_socket_it_closed():
+    """The poller can report the listening socket readable just before SIGTERM's handler closes it: the
+    accept that follows must not raise (that would end the worker and reset its connections)."""
+    import socket
+
+    from deckcheck.worker import DeckcheckWorker
+
+    worker = object.__new__(DeckcheckWorker)
+    closed = socket.socket()
+    closed.close()
+    worker.alive = False
+    worker.accept(closed)  # ignored
+    worker.alive = True
+    with pytest.raises(OSError):
+        worker.accept(closed)
