@@ -51,8 +51,10 @@ def main(argv=None) -> int:
     db = get_db()
     parsed = parse(text)
     report = deckcheck.check(parsed, args.format, args.as_of, db=db)
-    print(f"deck: {Path(args.deck).name} ({report.counts.total} cards, {len(report.lines)} lines), "
-          f"{args.format} on {args.as_of}: {'valid' if report.valid else 'not valid'}")
+    print(
+        f"deck: {Path(args.deck).name} ({report.counts.total} cards, {len(report.lines)} lines), "
+        f"{args.format} on {args.as_of}: {'valid' if report.valid else 'not valid'}"
+    )
 
     full = median_us(lambda: deckcheck.check(text, args.format, args.as_of), args.runs)
     t_parse = median_us(lambda: parse(text), args.runs)

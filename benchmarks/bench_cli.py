@@ -85,9 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     times = sorted(wall for wall, _ in runs)
     median = statistics.median(times)
     cpu = statistics.median(c for _, c in runs)
-    print(f"deckcheck check: {args.files} files, {args.runs} runs, {os.cpu_count()} CPUs: "
-          f"median wall {median:.2f} s (min {times[0]:.2f} s, max {times[-1]:.2f} s), median CPU {cpu:.2f} s; "
-          f"target <= {TARGET_SECONDS:.1f} s wall")
+    print(
+        f"deckcheck check: {args.files} files, {args.runs} runs, {os.cpu_count()} CPUs: "
+        f"median wall {median:.2f} s (min {times[0]:.2f} s, max {times[-1]:.2f} s), median CPU {cpu:.2f} s; "
+        f"target <= {TARGET_SECONDS:.1f} s wall"
+    )
     print("command: " + " ".join(cmd[:-6] + ["check", "DIR", "--as-of", "2026-05-01", "--output-format", "json"]))
     return 0 if median <= TARGET_SECONDS else 1
 

@@ -45,16 +45,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import deckcheck  # noqa: E402
-from deckcheck import cards, engine, names, parse as parse_mod  # noqa: E402
+from deckcheck import cards, engine, names  # noqa: E402
+from deckcheck import parse as parse_mod
 from deckcheck.parse import parse  # noqa: E402
 
-DEFAULT_DECKS = [ROOT / "tests" / "decks" / "ptcgl-en-charizard.txt",
-                 ROOT / "tests" / "decks" / "standard-legal-dragapult.txt"]
+DEFAULT_DECKS = [
+    ROOT / "tests" / "decks" / "ptcgl-en-charizard.txt",
+    ROOT / "tests" / "decks" / "standard-legal-dragapult.txt",
+]
 START_CODE = "import deckcheck, deckcheck.cards as c; c.get_db()"
 #: appended to the child's code: when it was done (its clock, before the interpreter's own teardown)
 #: and its peak RSS (a forked child's ``ru_maxrss`` would also count this process's memory)
-REPORT = ("\nimport os, time\nprint(time.time())\nif os.path.exists('/proc/self/status'):\n"
-          "    print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')][0])")
+REPORT = (
+    "\nimport os, time\nprint(time.time())\nif os.path.exists('/proc/self/status'):\n"
+    "    print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')][0])"
+)
 TARGET_CORE_US = 100.0
 TARGET_START_S = 0.5
 TARGET_START_MB = 100.0
@@ -143,8 +148,11 @@ def main(argv=None) -> int:
             (label, "parse + resolve, cold", median_us(both, args.runs, cold)),
             (label, "  parse, cold", median_us(lambda: parse(text), args.runs, cold)),
             (label, "  resolve, cold", median_us(lambda: engine.resolve_lines(parsed, db), args.runs, cold)),
-            (label, f"check() {args.format} {args.as_of}",
-             median_us(lambda: deckcheck.check(text, args.format, args.as_of), args.runs)),
+            (
+                label,
+                f"check() {args.format} {args.as_of}",
+                median_us(lambda: deckcheck.check(text, args.format, args.as_of), args.runs),
+            ),
         ]
     current = None
     for label, what, us in rows:
@@ -162,16 +170,20 @@ def main(argv=None) -> int:
     print(f"  {'wall time to exit (median)':34s} {wall:9.3f} s   (min {min(w for w, _r, _m in starts):.3f} s)")
     print(f"  {'  to database loaded (median)':34s} {ready:9.3f} s   (min {min(r for _w, r, _m in starts):.3f} s)")
     print(f"  {'peak RSS (median)':34s} {rss:9.1f} MB  (max {max(m for _w, _r, m in starts):.1f} MB)")
-    print(f"  {'bare python -c pass':34s} {statistics.median(w for w, _r, _m in bare):9.3f} s, "
-          f"{statistics.median(m for _w, _r, m in bare):.1f} MB")
+    print(
+        f"  {'bare python -c pass':34s} {statistics.median(w for w, _r, _m in bare):9.3f} s, "
+        f"{statistics.median(m for _w, _r, m in bare):.1f} MB"
+    )
 
     core = [us for _label, what, us in rows if what == "parse + resolve"]
     core_cold = [us for _label, what, us in rows if what == "parse + resolve, cold"]
     verdict = lambda ok: "met" if ok else "NOT met"  # noqa: E731
-    print(f"\ntargets: parse + resolve <= {TARGET_CORE_US:.0f} µs: {verdict(max(core) <= TARGET_CORE_US)} "
-          f"(cold: {verdict(max(core_cold) <= TARGET_CORE_US)}); "
-          f"start <= {TARGET_START_S} s: {verdict(wall <= TARGET_START_S)}; "
-          f"<= {TARGET_START_MB:.0f} MB: {verdict(rss <= TARGET_START_MB)}")
+    print(
+        f"\ntargets: parse + resolve <= {TARGET_CORE_US:.0f} µs: {verdict(max(core) <= TARGET_CORE_US)} "
+        f"(cold: {verdict(max(core_cold) <= TARGET_CORE_US)}); "
+        f"start <= {TARGET_START_S} s: {verdict(wall <= TARGET_START_S)}; "
+        f"<= {TARGET_START_MB:.0f} MB: {verdict(rss <= TARGET_START_MB)}"
+    )
     print("command: " + shlex.join(["python", os.path.relpath(__file__, Path.cwd()), *sys.argv[1:]]))
     return 0
 

@@ -59,15 +59,23 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import deckcheck  # noqa: E402
-from deckcheck import cards, names, parse as parse_mod  # noqa: E402
+from deckcheck import cards, names  # noqa: E402
+from deckcheck import parse as parse_mod
 
 #: the eight 60-card lists, each with the format it is legal in (a tournament list is checked in its own)
-LISTS = [(ROOT / "tests" / p, fmt) for p, fmt in (
-    ("decks/standard-legal-dragapult.txt", "standard"), ("cli/decks/valid.txt", "standard"),
-    ("decks/rules/dragapult-limitless.txt", "standard"), ("decks/rules/dragapult-ptcgo.txt", "standard"),
-    ("decks/ptcgl-en-charizard.txt", "expanded"), ("decks/ptcgl-fr-random-line.txt", "expanded"),
-    ("decks/limitless-energy-set-code.txt", "expanded"), ("decks/rules/glc-lightning.txt", "glc"),
-)]
+LISTS = [
+    (ROOT / "tests" / p, fmt)
+    for p, fmt in (
+        ("decks/standard-legal-dragapult.txt", "standard"),
+        ("cli/decks/valid.txt", "standard"),
+        ("decks/rules/dragapult-limitless.txt", "standard"),
+        ("decks/rules/dragapult-ptcgo.txt", "standard"),
+        ("decks/ptcgl-en-charizard.txt", "expanded"),
+        ("decks/ptcgl-fr-random-line.txt", "expanded"),
+        ("decks/limitless-energy-set-code.txt", "expanded"),
+        ("decks/rules/glc-lightning.txt", "glc"),
+    )
+]
 AS_OF = "2026-05-01"
 START_CODE = "import deckcheck, deckcheck.cards as c; c.get_db()"
 #: children run with bytecode caching on (as an installed package does), whatever this shell says
@@ -76,6 +84,7 @@ TARGETS = {"warm": 1.5, "cold": 4.0, "start": 0.15, "version": 0.1, "files": 1.0
 
 
 # -- the floor ---------------------------------------------------------------------------
+
 
 def floor_table(texts: list[tuple[str, str]]) -> dict[str, tuple]:
     """Line text after the count -> (name key, legal, basic Energy, ACE SPEC, Radiant, Basic Pokémon),
@@ -89,9 +98,14 @@ def floor_table(texts: list[tuple[str, str]]) -> dict[str, tuple]:
                 table[rest] = (rest, False, False, False, False, False)
                 continue
             sub = card["subtypes"]
-            table[rest] = (card["name"], bool(line["legal"]),
-                           card["supertype"] == "Energy" and "Basic" in sub, "ACE SPEC" in sub,
-                           "Radiant" in sub, card["supertype"] == "Pokémon" and "Basic" in sub)
+            table[rest] = (
+                card["name"],
+                bool(line["legal"]),
+                card["supertype"] == "Energy" and "Basic" in sub,
+                "ACE SPEC" in sub,
+                "Radiant" in sub,
+                card["supertype"] == "Pokémon" and "Basic" in sub,
+            )
     return table
 
 
@@ -140,6 +154,7 @@ def floor6(text: str, table: dict) -> tuple[bool, ...]:
 
 # -- cold variants -------------------------------------------------------------------------
 
+
 def variant(text: str, rng: random.Random) -> str:
     """The list with its counts moved between card lines and its lines shuffled, section by section
     (the same cards and total, mostly new line texts)."""
@@ -177,6 +192,7 @@ def clear_line_caches(db) -> None:
 
 # -- in-process rounds ---------------------------------------------------------------------
 
+
 def cpu_ns(fn) -> int:
     clock = time.thread_time_ns
     t0 = clock()
@@ -205,7 +221,7 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
                 ("warm", lambda: check(text, fmt, AS_OF)),
                 ("to_dict", lambda: check(text, fmt, AS_OF).to_dict()),
             ]
-            for name, fn in (steps if r % 2 == 0 else steps[::-1]):
+            for name, fn in steps if r % 2 == 0 else steps[::-1]:
                 sums[name] += cpu_ns(fn)
         for v, fmt in variants[r]:
             sums["floor cold"] += cpu_ns(lambda: floor(v, table))
@@ -230,8 +246,9 @@ def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
     on = dt.date.fromisoformat(AS_OF)
     rng = random.Random(7)
     table = floor_table(texts)
-    out: dict[str, list[float]] = {k: [] for k in ("read", "resolve", "check", "read cold", "resolve cold",
-                                                    "check cold", "floor", "floor cold")}
+    out: dict[str, list[float]] = {
+        k: [] for k in ("read", "resolve", "check", "read cold", "resolve cold", "check cold", "floor", "floor cold")
+    }
     for t, fmt in texts:
         deckcheck.check(t, fmt, AS_OF)
     for _ in range(rounds):
@@ -284,8 +301,7 @@ def fresh(texts: list[tuple[str, str]], starts: int) -> list[list[float]]:
         for i in range(starts):
             deck, fmt = LISTS[i % len(LISTS)]
             code = CHILD.format(bench=str(ROOT / "benchmarks"), table=str(tpath), deck=str(deck), fmt=fmt)
-            proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                                  env=CHILD_ENV)
+            proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
             if proc.returncode:
                 raise SystemExit(f"fresh-process child failed: {proc.stderr[-2000:]}")
             out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
@@ -322,6 +338,7 @@ def write_files(folder: Path, texts: list[tuple[str, str]], count: int) -> None:
 
 # -- report --------------------------------------------------------------------------------
 
+
 def med(values) -> float:
     return statistics.median(values)
 
@@ -345,8 +362,10 @@ def main(argv=None) -> int:
     texts = [(p.read_text(encoding="utf-8"), fmt) for p, fmt in LISTS]
     load = os.getloadavg()[0]
     db = cards.get_db()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.2f}; "
-          f"database {db.version}: {len(db.cards)} cards")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.2f}; "
+        f"database {db.version}: {len(db.cards)} cards"
+    )
     print(f"{len(texts)} lists: {', '.join(f'{p.name} ({fmt})' for p, fmt in LISTS)}")
 
     if args.phases:
@@ -355,14 +374,19 @@ def main(argv=None) -> int:
         for cold in ("", " cold"):
             rest = ph["check" + cold] - ph["read" + cold] - ph["resolve" + cold]
             f = ph["floor" + cold]
-            print(f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} ({ph['check' + cold] / f:.2f}x) = "
-                  f"read {ph['read' + cold]:.1f} ({ph['read' + cold] / f:.2f}x) + resolve_rows "
-                  f"{ph['resolve' + cold]:.1f} ({ph['resolve' + cold] / f:.2f}x) + the rest (format, rules, report) "
-                  f"{rest:.1f} ({rest / f:.2f}x); floor {f:.1f}")
+            print(
+                f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} ({ph['check' + cold] / f:.2f}x) = "
+                f"read {ph['read' + cold]:.1f} ({ph['read' + cold] / f:.2f}x) + resolve_rows "
+                f"{ph['resolve' + cold]:.1f} ({ph['resolve' + cold] / f:.2f}x) + the rest (format, rules, report) "
+                f"{rest:.1f} ({rest / f:.2f}x); floor {f:.1f}"
+            )
         print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
         return 0
-    for cmd in ([sys.executable, "-c", START_CODE], deckcheck_cmd() + ["--version"],
-                deckcheck_cmd() + ["check", str(LISTS[0][0])]):
+    for cmd in (
+        [sys.executable, "-c", START_CODE],
+        deckcheck_cmd() + ["--version"],
+        deckcheck_cmd() + ["check", str(LISTS[0][0])],
+    ):
         run_child(cmd)  # writes the .pyc files the measured runs read
 
     m = in_process(texts, args.rounds)
@@ -371,27 +395,45 @@ def main(argv=None) -> int:
     print(f"\nin process, {args.rounds} alternated rounds, CPU µs per list (median of rounds)")
     print(f"  floor (split, one lookup a line, count)   {f:8.1f} µs")
     print(f"  floor + six Standard verdicts             {f6:8.1f} µs")
-    print(f"  deckcheck warm  check()                   {warm:8.1f} µs   {warm / f:5.2f}x floor  {warm / f6:5.2f}x floor+6")
-    print(f"  deckcheck warm  check().to_dict()         {med(m['to_dict']):8.1f} µs   {med(m['to_dict']) / f:5.2f}x floor")
-    print(f"  deckcheck cold  check() (new lines)       {cold:8.1f} µs   {cold / fcold:5.2f}x floor  "
-          f"(floor on the same variants {fcold:.1f} µs)")
+    print(
+        f"  deckcheck warm  check()                   {warm:8.1f} µs   {warm / f:5.2f}x floor  {warm / f6:5.2f}x floor+6"
+    )
+    print(
+        f"  deckcheck warm  check().to_dict()         {med(m['to_dict']):8.1f} µs   {med(m['to_dict']) / f:5.2f}x floor"
+    )
+    print(
+        f"  deckcheck cold  check() (new lines)       {cold:8.1f} µs   {cold / fcold:5.2f}x floor  "
+        f"(floor on the same variants {fcold:.1f} µs)"
+    )
 
     fr = fresh(texts, args.starts)
     print(f"\nfresh process, {args.starts} children (first check after the database is loaded)")
-    print(f"  first check                               {med(r[2] for r in fr):8.1f} µs   "
-          f"{med(r[2] / r[4] for r in fr):5.1f}x the floor's first call ({med(r[4] for r in fr):.1f} µs)")
-    print(f"  same list again                           {med(r[3] for r in fr):8.1f} µs   "
-          f"{med(r[3] / r[5] for r in fr):5.1f}x the floor's second call ({med(r[5] for r in fr):.1f} µs)")
-    print(f"  import + database loaded (in the child)   {med(r[0] for r in fr):8.3f} s wall, {med(r[1] for r in fr):.3f} s CPU")
+    print(
+        f"  first check                               {med(r[2] for r in fr):8.1f} µs   "
+        f"{med(r[2] / r[4] for r in fr):5.1f}x the floor's first call ({med(r[4] for r in fr):.1f} µs)"
+    )
+    print(
+        f"  same list again                           {med(r[3] for r in fr):8.1f} µs   "
+        f"{med(r[3] / r[5] for r in fr):5.1f}x the floor's second call ({med(r[5] for r in fr):.1f} µs)"
+    )
+    print(
+        f"  import + database loaded (in the child)   {med(r[0] for r in fr):8.3f} s wall, {med(r[1] for r in fr):.3f} s CPU"
+    )
 
     start_code = START_CODE
     bare = [run_child([sys.executable, "-c", "pass"]) for _ in range(args.starts)]
     starts = [run_child([sys.executable, "-c", start_code]) for _ in range(args.starts)]
     version = [run_child(deckcheck_cmd() + ["--version"]) for _ in range(args.starts)]
     print(f"\nstart-up, {args.starts} fresh processes each (wall to exit / CPU), median")
-    print(f"  python -c pass                            {med(w for w, _ in bare):8.3f} s   {med(c for _, c in bare):.3f} s CPU")
-    print(f"  import deckcheck + database loaded        {med(w for w, _ in starts):8.3f} s   {med(c for _, c in starts):.3f} s CPU")
-    print(f"  deckcheck --version                       {med(w for w, _ in version):8.3f} s   {med(c for _, c in version):.3f} s CPU")
+    print(
+        f"  python -c pass                            {med(w for w, _ in bare):8.3f} s   {med(c for _, c in bare):.3f} s CPU"
+    )
+    print(
+        f"  import deckcheck + database loaded        {med(w for w, _ in starts):8.3f} s   {med(c for _, c in starts):.3f} s CPU"
+    )
+    print(
+        f"  deckcheck --version                       {med(w for w, _ in version):8.3f} s   {med(c for _, c in version):.3f} s CPU"
+    )
 
     with tempfile.TemporaryDirectory(prefix="deckcheck-bench-") as tmp:
         folder = Path(tmp)
@@ -400,24 +442,31 @@ def main(argv=None) -> int:
         run_child(cmd)  # page cache, .pyc files
         runs = [run_child(cmd) for _ in range(args.cli_runs)]
     fw, fc = med(w for w, _ in runs), med(c for _, c in runs)
-    print(f"\ndeckcheck check DIR --as-of {AS_OF} --output-format json, {args.files} files "
-          f"(the lists, counts moved, lines shuffled), {args.cli_runs} runs")
+    print(
+        f"\ndeckcheck check DIR --as-of {AS_OF} --output-format json, {args.files} files "
+        f"(the lists, counts moved, lines shuffled), {args.cli_runs} runs"
+    )
     print(f"  median                                    {fw:8.2f} s wall  {fc:.2f} s CPU")
 
     start_cpu = med(c for _, c in starts)
     version_cpu = med(c for _, c in version)
     print("\ntargets (CPU time, as the machine is shared):")
-    print(f"  warm <= {TARGETS['warm']}x floor: {warm / f:.2f}x {verdict(warm / f <= TARGETS['warm'])}; "
-          f"cold <= {TARGETS['cold']}x floor: {cold / fcold:.2f}x {verdict(cold / fcold <= TARGETS['cold'])}")
-    print(f"  start-up <= {TARGETS['start']} s: {start_cpu:.3f} s {verdict(start_cpu <= TARGETS['start'])}; "
-          f"--version <= {TARGETS['version']} s: {version_cpu:.3f} s {verdict(version_cpu <= TARGETS['version'])}; "
-          f"1,000 files <= {TARGETS['files']} s: {fc:.2f} s {verdict(fc <= TARGETS['files'])}")
+    print(
+        f"  warm <= {TARGETS['warm']}x floor: {warm / f:.2f}x {verdict(warm / f <= TARGETS['warm'])}; "
+        f"cold <= {TARGETS['cold']}x floor: {cold / fcold:.2f}x {verdict(cold / fcold <= TARGETS['cold'])}"
+    )
+    print(
+        f"  start-up <= {TARGETS['start']} s: {start_cpu:.3f} s {verdict(start_cpu <= TARGETS['start'])}; "
+        f"--version <= {TARGETS['version']} s: {version_cpu:.3f} s {verdict(version_cpu <= TARGETS['version'])}; "
+        f"1,000 files <= {TARGETS['files']} s: {fc:.2f} s {verdict(fc <= TARGETS['files'])}"
+    )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
     if args.http:
         print("\nHTTP (benchmarks/wrk_validate.py --rounds 4 --duration 5):", flush=True)
-        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "wrk_validate.py"), "--rounds", "4",
-                        "--duration", "5"], cwd=ROOT)
+        subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "wrk_validate.py"), "--rounds", "4", "--duration", "5"], cwd=ROOT
+        )
     return 0
 
 

@@ -62,8 +62,7 @@ def memory(pid: int) -> dict[str, float]:
     for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
         name, value = line.split(":", 1)
         fields[name] = int(value.split()[0]) / 1024
-    return {"rss": fields["Rss"], "pss": fields["Pss"],
-            "private": fields["Private_Clean"] + fields["Private_Dirty"]}
+    return {"rss": fields["Rss"], "pss": fields["Pss"], "private": fields["Private_Clean"] + fields["Private_Dirty"]}
 
 
 def readyz(base: str) -> dict:
@@ -95,8 +94,12 @@ def wrk(base: str, script: Path, args, master: int | None = None) -> tuple[float
     """(requests per second, server CPU ms per request)."""
     pids = ([master] + children(master)) if master else []
     before = cpu_seconds(pids) if pids else 0.0
-    out = subprocess.run(["wrk", "-t1", f"-c{args.connections}", f"-d{args.duration}s", "-s", str(script),
-                          base + "/api/v1/validate"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{args.connections}", f"-d{args.duration}s", "-s", str(script), base + "/api/v1/validate"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     errors = re.search(r"Socket errors: .*|Non-2xx.*", out)
     if errors:
         print("  wrk:", errors.group(0))
@@ -108,9 +111,14 @@ def wrk(base: str, script: Path, args, master: int | None = None) -> tuple[float
 def show(label: str, master: int) -> list[dict]:
     rows = [memory(pid) for pid in children(master)]
     m = memory(master)
-    print(f"  {label}: master PSS {m['pss']:.1f} MiB; workers PSS "
-          + ", ".join(f"{r['pss']:.1f}" for r in rows) + " MiB; workers private "
-          + ", ".join(f"{r['private']:.1f}" for r in rows) + " MiB; RSS " + ", ".join(f"{r['rss']:.1f}" for r in rows))
+    print(
+        f"  {label}: master PSS {m['pss']:.1f} MiB; workers PSS "
+        + ", ".join(f"{r['pss']:.1f}" for r in rows)
+        + " MiB; workers private "
+        + ", ".join(f"{r['private']:.1f}" for r in rows)
+        + " MiB; RSS "
+        + ", ".join(f"{r['rss']:.1f}" for r in rows)
+    )
     return rows
 
 
@@ -121,8 +129,9 @@ def main() -> int:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install wrk)")
-    body = json.dumps({"decklist": DECK.read_text(encoding="utf-8"), "format": "standard",
-                       "as_of": "2026-05-01"}).encode()
+    body = json.dumps(
+        {"decklist": DECK.read_text(encoding="utf-8"), "format": "standard", "as_of": "2026-05-01"}
+    ).encode()
     print(f"CPUs {len(os.sched_getaffinity(0))}, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
@@ -132,19 +141,30 @@ def main() -> int:
         for workers, mode in ((1, "master"), (2, "master"), (2, "worker")):
             port = free_port()
             base = f"http://127.0.0.1:{port}"
-            env = {**os.environ, "DECKCHECK_BIND": f"127.0.0.1:{port}", "DECKCHECK_DB": str(db),
-                   "DECKCHECK_RATELIMIT_ENABLED": "false", "DECKCHECK_DRAIN_SECONDS": "0",
-                   "DECKCHECK_DB_RELOAD_INTERVAL": "1" if mode == "master" else "0",
-                   "DECKCHECK_LOG_FORMAT": "json"}
-            proc = subprocess.Popen([sys.executable, "-m", "deckcheck", "serve", "--workers", str(workers)],
-                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            env = {
+                **os.environ,
+                "DECKCHECK_BIND": f"127.0.0.1:{port}",
+                "DECKCHECK_DB": str(db),
+                "DECKCHECK_RATELIMIT_ENABLED": "false",
+                "DECKCHECK_DRAIN_SECONDS": "0",
+                "DECKCHECK_DB_RELOAD_INTERVAL": "1" if mode == "master" else "0",
+                "DECKCHECK_LOG_FORMAT": "json",
+            }
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "deckcheck", "serve", "--workers", str(workers)],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             try:
                 wait_up(base)
                 wrk(base, script, argparse.Namespace(connections=args.connections, duration=2))  # warm-up
                 rps, cpu = wrk(base, script, args, proc.pid)
-                print(f"{workers} worker(s), database reloads in the {mode}: {rps:.0f} checks/s "
-                      f"({rps / workers:.0f} per worker); server CPU {cpu:.3f} ms per check "
-                      f"(~{1000 / cpu:.0f} checks/s per busy CPU)")
+                print(
+                    f"{workers} worker(s), database reloads in the {mode}: {rps:.0f} checks/s "
+                    f"({rps / workers:.0f} per worker); server CPU {cpu:.3f} ms per check "
+                    f"(~{1000 / cpu:.0f} checks/s per busy CPU)"
+                )
                 show("after load", proc.pid)
                 if workers == 2:
                     before = readyz(base)["database"]["version"]
@@ -160,8 +180,12 @@ def main() -> int:
                         time.sleep(0.2)
                     time.sleep(3)  # the old workers stop gracefully
                     wrk(base, script, args)
-                    show("after a swap in the master (re-forked workers)" if mode == "master" else
-                         "after a swap in each worker (SIGHUP to each)", proc.pid)
+                    show(
+                        "after a swap in the master (re-forked workers)"
+                        if mode == "master"
+                        else "after a swap in each worker (SIGHUP to each)",
+                        proc.pid,
+                    )
             finally:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(timeout=60)

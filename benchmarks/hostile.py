@@ -81,8 +81,11 @@ def main(argv=None) -> int:
     normal = (ROOT / "tests" / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
     deckcheck.check(normal, "standard", ON, db=db)  # load the formats and legality tables
     names.fold("é")  # and the combining-mark table
-    chosen = {k: v for k, v in inputs().items()
-              if not args.only or any(w.strip() and w.strip() in k for w in args.only.split(","))}
+    chosen = {
+        k: v
+        for k, v in inputs().items()
+        if not args.only or any(w.strip() and w.strip() in k for w in args.only.split(","))
+    }
     print(f"{args.runs} cold runs each, alternating with the baseline; medians; standard on {ON}")
     print(f"{'input':34} {'bytes':>7} {'lines':>6} {'median':>10} {'baseline':>10} {'ratio':>7} {'per KiB':>9}")
     for label, text in chosen.items():
@@ -93,8 +96,10 @@ def main(argv=None) -> int:
             base.append(_once(db, normal))
             hostile.append(_once(db, text))
         b, h = statistics.median(base), statistics.median(hostile)
-        print(f"{label:34} {size:7d} {text.count(chr(10)) + 1:6d} {h * 1e3:8.1f}ms {b * 1e3:8.2f}ms "
-              f"{h / b:6.0f}x {h * 1e3 / (size / 1024):7.2f}ms")
+        print(
+            f"{label:34} {size:7d} {text.count(chr(10)) + 1:6d} {h * 1e3:8.1f}ms {b * 1e3:8.2f}ms "
+            f"{h / b:6.0f}x {h * 1e3 / (size / 1024):7.2f}ms"
+        )
     print(f"baseline: {Path('tests/decks/standard-legal-dragapult.txt')} ({len(normal.encode())} bytes), cold")
     return 0
 

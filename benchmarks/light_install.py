@@ -52,22 +52,55 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", str(tmp / "dist"),
-                        str(ROOT)], check=True, capture_output=True, env=env)
+        subprocess.run(
+            [sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", str(tmp / "dist"), str(ROOT)],
+            check=True,
+            capture_output=True,
+            env=env,
+        )
         wheel = next((tmp / "dist").glob("*.whl"))
         for label, spec in (("deckcheck (no extras)", str(wheel)), ("deckcheck[server]", f"{wheel}[server]")):
             venv = tmp / label.split()[0]
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=env)
             fresh = du_kib(venv)
-            subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                            "-c", str(ROOT / "requirements.lock"), spec], check=True, env=env)
+            subprocess.run(
+                [
+                    str(venv / "bin" / "python"),
+                    "-m",
+                    "pip",
+                    "install",
+                    "-q",
+                    "--disable-pip-version-check",
+                    "-c",
+                    str(ROOT / "requirements.lock"),
+                    spec,
+                ],
+                check=True,
+                env=env,
+            )
             added = du_kib(venv) - fresh
-            frozen = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "list", "--format=freeze",
-                                     "--exclude", "pip", "--exclude", "setuptools"],
-                                    capture_output=True, text=True, check=True, env=env).stdout.split()
+            frozen = subprocess.run(
+                [
+                    str(venv / "bin" / "python"),
+                    "-m",
+                    "pip",
+                    "list",
+                    "--format=freeze",
+                    "--exclude",
+                    "pip",
+                    "--exclude",
+                    "setuptools",
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+                env=env,
+            ).stdout.split()
             cpu, wall = timed([str(venv / "bin" / "deckcheck"), "--version"], args.runs, tmp)
-            print(f"{label}: +{added / 1024:.1f} MiB on disk, {len(frozen)} distributions; "
-                  f"deckcheck --version {cpu * 1000:.0f} ms CPU (wall {wall * 1000:.0f} ms), median of {args.runs}")
+            print(
+                f"{label}: +{added / 1024:.1f} MiB on disk, {len(frozen)} distributions; "
+                f"deckcheck --version {cpu * 1000:.0f} ms CPU (wall {wall * 1000:.0f} ms), median of {args.runs}"
+            )
             print("  " + " ".join(frozen))
         base_cpu, base_wall = timed([sys.executable, "-c", "pass"], args.runs, tmp)
         print(f"python -c pass: {base_cpu * 1000:.0f} ms CPU (wall {base_wall * 1000:.0f} ms), median of {args.runs}")

@@ -57,8 +57,8 @@ def lua_script(folder: Path, body: bytes) -> Path:
     script.write_text(
         'wrk.method = "POST"\n'
         'wrk.headers["Content-Type"] = "application/json"\n'
-        f"local f = assert(io.open({json.dumps(str(body_path))}, \"rb\"))\n"
-        "wrk.body = f:read(\"*a\")\n"
+        f'local f = assert(io.open({json.dumps(str(body_path))}, "rb"))\n'
+        'wrk.body = f:read("*a")\n'
         "f:close()\n",
         encoding="utf-8",
     )
@@ -68,8 +68,15 @@ def lua_script(folder: Path, body: bytes) -> Path:
 def start(app_spec: str, args: argparse.Namespace, log: Path) -> tuple[subprocess.Popen, str]:
     """gunicorn with the committed settings on a free loopback port; returns (process, base URL)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "gunicorn", "--config", "python:deckcheck.gunicorn_conf",
-           "--bind", f"127.0.0.1:{port}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--config",
+        "python:deckcheck.gunicorn_conf",
+        "--bind",
+        f"127.0.0.1:{port}",
+    ]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
     if args.worker_threads:
@@ -207,16 +214,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=2, help="seconds of unmeasured load first")
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (concurrent clients)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads")
-    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: deckcheck/gunicorn_conf.py)")
-    parser.add_argument("--worker-threads", type=int, default=None,
-                        help="gunicorn threads per worker (default: deckcheck/gunicorn_conf.py)")
-    parser.add_argument("--rounds", type=int, default=12,
-                        help="interleaved measurements per app; medians are reported")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="gunicorn workers (default: deckcheck/gunicorn_conf.py)"
+    )
+    parser.add_argument(
+        "--worker-threads",
+        type=int,
+        default=None,
+        help="gunicorn threads per worker (default: deckcheck/gunicorn_conf.py)",
+    )
+    parser.add_argument("--rounds", type=int, default=12, help="interleaved measurements per app; medians are reported")
     args = parser.parse_args(argv)
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: apt-get install wrk")
-    body = json.dumps({"decklist": DECK.read_text(encoding="utf-8"), "format": "standard",
-                       "as_of": "2026-05-01"}).encode()
+    body = json.dumps(
+        {"decklist": DECK.read_text(encoding="utf-8"), "format": "standard", "as_of": "2026-05-01"}
+    ).encode()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="deckcheck-wrk-") as tmp:
         folder = Path(tmp)
@@ -226,8 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     report(results, ratios, args, cmd)
     # other processes on the machine skew both runs: say how busy it was
     print(f"load average (1 min) before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
-    failed = {name: r["non_2xx"] + r["socket_errors"] for name, r in results.items()
-              if r["non_2xx"] + r["socket_errors"]}
+    failed = {
+        name: r["non_2xx"] + r["socket_errors"] for name, r in results.items() if r["non_2xx"] + r["socket_errors"]
+    }
     if failed:
         print(f"INVALID RUN: error responses or socket errors {failed}; the figures above do not count")
         return 1
@@ -238,26 +252,39 @@ def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: li
     trivial, validate = results["trivial"], results["validate"]
     ratio = validate["rps"] / trivial["rps"]
     shown = " ".join(cmd[:-3] + ["post.lua", "http://127.0.0.1:PORT" + PATH])
-    print(f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; deckcheck/gunicorn_conf.py, workers "
-          f"{args.workers or 'from the config'}, threads {args.worker_threads or 'from the config'}, "
-          f"CPUs {os.cpu_count()})")
-    print(f"{'endpoint':<10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} "
-          f"{'server CPU ms/req':>18}")
+    print(
+        f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; deckcheck/gunicorn_conf.py, workers "
+        f"{args.workers or 'from the config'}, threads {args.worker_threads or 'from the config'}, "
+        f"CPUs {os.cpu_count()})"
+    )
+    print(
+        f"{'endpoint':<10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} "
+        f"{'server CPU ms/req':>18}"
+    )
     for name, r in results.items():
         errors = r["non_2xx"] + r["socket_errors"]
-        print(f"{name:<10} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
-              f"{r['requests']:>9} {errors:>7} {r['cpu_ms']:>18.3f}")
+        print(
+            f"{name:<10} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
+            f"{r['requests']:>9} {errors:>7} {r['cpu_ms']:>18.3f}"
+        )
     # wrk opens its 4 connections afresh each round and the kernel hands them to the 3 workers
     # at random: a round where one worker got none (or all) is an outlier in either direction,
     # so the headline compares each app's median round rather than pairing two placements
-    print(f"validate/trivial throughput, median req/s of each: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
-          f"{'met' if ratio >= TARGET_RATIO else 'MISSED'})")
-    print("validate/trivial throughput round by round: " + ", ".join(f"{r:.1%}" for r in ratios)
-          + f"; their median {median(ratios):.1%}")
+    print(
+        f"validate/trivial throughput, median req/s of each: {ratio:.1%} (target >= {TARGET_RATIO:.0%}: "
+        f"{'met' if ratio >= TARGET_RATIO else 'MISSED'})"
+    )
+    print(
+        "validate/trivial throughput round by round: "
+        + ", ".join(f"{r:.1%}" for r in ratios)
+        + f"; their median {median(ratios):.1%}"
+    )
     print(f"server CPU per request, trivial/validate: {trivial['cpu_ms'] / validate['cpu_ms']:.1%}")
     worst = validate["p99_worst"]
-    print(f"validate p99: {validate['p99']:.2f} ms median, {worst:.2f} ms in the worst round "
-          f"(target <= {TARGET_P99_MS:.0f} ms: {'met' if worst <= TARGET_P99_MS else 'MISSED'})")
+    print(
+        f"validate p99: {validate['p99']:.2f} ms median, {worst:.2f} ms in the worst round "
+        f"(target <= {TARGET_P99_MS:.0f} ms: {'met' if worst <= TARGET_P99_MS else 'MISSED'})"
+    )
 
 
 if __name__ == "__main__":

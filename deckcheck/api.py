@@ -37,8 +37,9 @@ from .schemas import (
 
 TEXT_TYPES = ("text/plain",)
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
-EXAMPLE_DECK = ("Pokémon: 1\n4 Pikachu ex SSP 57\n\nTrainer: 1\n4 Nest Ball SVI 181\n\n"
-                "Energy: 1\n52 Basic {L} Energy SVE 4\n")
+EXAMPLE_DECK = (
+    "Pokémon: 1\n4 Pikachu ex SSP 57\n\nTrainer: 1\n4 Nest Ball SVI 181\n\nEnergy: 1\n52 Basic {L} Energy SVE 4\n"
+)
 API_DESCRIPTION = """\
 Validate Pokémon TCG decklists against Standard, Expanded, Unlimited and Gym Leader Challenge.
 
@@ -52,8 +53,9 @@ own, higher limit; an unknown key is a 401): past the limit, a 429 `rate_limited
 * CORS: pages on other origins may call the API from a browser.
 """
 VERSION_HEADER = {"X-Deckcheck-Version": {"description": "deckcheck package version", "schema": {"type": "string"}}}
-RETRY_AFTER_HEADER = {"Retry-After": {"description": "Seconds until the client may call again.",
-                                      "schema": {"type": "integer"}}}
+RETRY_AFTER_HEADER = {
+    "Retry-After": {"description": "Seconds until the client may call again.", "schema": {"type": "integer"}}
+}
 RATE_LIMITED = "Too many requests from this client (address or API key): wait Retry-After seconds."
 
 
@@ -69,7 +71,6 @@ class DeckcheckApi(Api):
 class DecklistBodyParser(FlaskParser):
     """Reads the body of ``POST /validate``: a JSON object, or the decklist itself as text/plain."""
 
-
     def load_json(self, req, schema):
         req = request._get_current_object()  # webargs passes the proxy: look it up once, not per attribute
         if webargs_core.is_json(req.mimetype):
@@ -77,9 +78,12 @@ class DecklistBodyParser(FlaskParser):
         if req.mimetype in TEXT_TYPES:
             return {"decklist": _text_body(_read_body(req), req.mimetype_params.get("charset"))}
         shown = f"Content-Type {req.mimetype!r}" if req.mimetype else "no Content-Type"
-        abort(415, message=f"The request has {shown}: send a JSON object as application/json, "
-                           "or the decklist itself as text/plain.",
-              details={"content_type": req.mimetype or None, "accepted": ["application/json", "text/plain"]})
+        abort(
+            415,
+            message=f"The request has {shown}: send a JSON object as application/json, "
+            "or the decklist itself as text/plain.",
+            details={"content_type": req.mimetype or None, "accepted": ["application/json", "text/plain"]},
+        )
 
 
 class _Blueprint(Blueprint):
@@ -97,6 +101,7 @@ class _Blueprint(Blueprint):
         def decorator(func):
             func._apidoc = decorate(func)._apidoc
             return func
+
         return decorator
 
     def alt_response(self, *args, **kwargs):
@@ -123,8 +128,11 @@ def _read_body(req) -> bytes:
     raw = req.get_data(cache=True)
     limit = req.max_content_length
     if req.content_length is None and limit is not None and len(raw) >= limit:
-        abort(413, message=f"The request body is larger than the limit of {limit:,} bytes.",
-              details={"limit": limit, "unit": "bytes"})
+        abort(
+            413,
+            message=f"The request body is larger than the limit of {limit:,} bytes.",
+            details={"limit": limit, "unit": "bytes"},
+        )
     return raw
 
 
@@ -132,8 +140,11 @@ def _utf8(raw: bytes, what: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        abort(400, message=f"The {what} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} "
-                           f"({exc.reason}).", details={"offset": exc.start})
+        abort(
+            400,
+            message=f"The {what} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} ({exc.reason}).",
+            details={"offset": exc.start},
+        )
 
 
 def _json_body(raw: bytes):
@@ -148,8 +159,11 @@ def _json_body(raw: bytes):
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        abort(400, message=f"The request body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
-              details={"line": exc.lineno, "column": exc.colno})
+        abort(
+            400,
+            message=f"The request body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+            details={"line": exc.lineno, "column": exc.colno},
+        )
     except RecursionError:
         abort(400, message="The request body nests JSON arrays or objects too deeply to read.")
     except ValueError as exc:  # e.g. an integer literal longer than Python converts
@@ -158,8 +172,11 @@ def _json_body(raw: bytes):
 
 def _text_body(raw: bytes, charset: str | None) -> str:
     if charset and charset.lower() not in UTF8_NAMES:
-        abort(415, message=f"A text/plain decklist must be UTF-8; the request declares charset={charset}.",
-              details={"charset": charset, "accepted": ["utf-8"]})
+        abort(
+            415,
+            message=f"A text/plain decklist must be UTF-8; the request declares charset={charset}.",
+            details={"charset": charset, "accepted": ["utf-8"]},
+        )
     return _utf8(raw, "decklist")
 
 
@@ -184,16 +201,22 @@ def check_limits(text: str) -> None:
     max_bytes, max_lines = config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"]
     size = len(text) if text.isascii() else len(text.encode("utf-8"))  # ASCII: a byte per character
     if size > max_bytes:
-        abort(413, message=f"The decklist is {size:,} bytes of UTF-8; the limit is {max_bytes:,} bytes.",
-              details={"limit": max_bytes, "size": size, "unit": "bytes"})
+        abort(
+            413,
+            message=f"The decklist is {size:,} bytes of UTF-8; the limit is {max_bytes:,} bytes.",
+            details={"limit": max_bytes, "size": size, "unit": "bytes"},
+        )
     # lines <= line-break characters + 1: the exact count only when that bound is over the limit
     # (a JSON deck counts its card entries, whatever its lines)
     if text.count("\n") + text.count("\r") < max_lines and not looks_like_json(text.removeprefix("\ufeff")):
         return
     lines, unit = measure_lines(text)
     if lines > max_lines:
-        abort(413, message=f"The decklist has {over_line_limit(lines, unit)}; the limit is {max_lines:,} lines.",
-              details={"limit": max_lines, "size": lines, "unit": "lines"})
+        abort(
+            413,
+            message=f"The decklist has {over_line_limit(lines, unit)}; the limit is {max_lines:,} lines.",
+            details={"limit": max_lines, "size": lines, "unit": "lines"},
+        )
 
 
 bp = _Blueprint("api", __name__, url_prefix="/api/v1", description="Validate decklists, list formats, look up cards.")
@@ -205,13 +228,22 @@ VALIDATE_BODY, VALIDATE_QUERY = ValidateRequestSchema(), ValidateQuerySchema()
 
 
 @bp.route("/validate", methods=["POST"])
-@bp.arguments(VALIDATE_BODY, location="json", in_view=True,
-              example={"decklist": EXAMPLE_DECK, "format": "standard", "as_of": "2026-05-01"},
-              description="A JSON object, or (text/plain) the decklist itself with format and as_of in the query.")
+@bp.arguments(
+    VALIDATE_BODY,
+    location="json",
+    in_view=True,
+    example={"decklist": EXAMPLE_DECK, "format": "standard", "as_of": "2026-05-01"},
+    description="A JSON object, or (text/plain) the decklist itself with format and as_of in the query.",
+)
 @bp.arguments(VALIDATE_QUERY, location="query", in_view=True)
 @bp.doc(requestBody={"content": {"text/plain": {"schema": {"type": "string"}, "example": EXAMPLE_DECK}}})
-@bp.response(200, ReportSchema, headers=VERSION_HEADER, in_view=True,
-             description="The verdict. An illegal deck is a 200 too, with valid false and its problems.")
+@bp.response(
+    200,
+    ReportSchema,
+    headers=VERSION_HEADER,
+    in_view=True,
+    description="The verdict. An illegal deck is a 200 too, with valid false and its problems.",
+)
 @bp.alt_response(400, schema=ErrorSchema, description="The body is empty, not UTF-8 or not JSON.")
 @bp.alt_response(413, schema=ErrorSchema, description="The body, the decklist or its line count is over the limit.")
 @bp.alt_response(415, schema=ErrorSchema, description="The body is neither application/json nor UTF-8 text/plain.")
@@ -233,8 +265,13 @@ def validate():
     fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
     as_of = body.get("as_of") or query.get("as_of")
     forecast = body.get("forecast")
-    report = check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"],
-                   forecast=bool(query.get("forecast") if forecast is None else forecast))
+    report = check(
+        text,
+        fmt,
+        as_of,
+        max_db_age=current_app.config["MAX_DB_AGE"],
+        forecast=bool(query.get("forecast") if forecast is None else forecast),
+    )
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself. Card lines go in
     # as JSON encoded once per line text (format and date), but for the line number.
@@ -254,8 +291,10 @@ def list_formats():
     Each format with its rules and their parameters, its card pool and its ban list.
     """
     formats = default_formats()
-    return {"default": current_app.config["DEFAULT_FORMAT"],
-            "formats": [formats[fid].to_dict() for fid in sorted(formats)]}
+    return {
+        "default": current_app.config["DEFAULT_FORMAT"],
+        "formats": [formats[fid].to_dict() for fid in sorted(formats)],
+    }
 
 
 @bp.route("/formats/<format_id>")
@@ -297,13 +336,15 @@ def healthz():
 
 @ops.route("/readyz")
 @ops.response(200, ReadySchema, headers=VERSION_HEADER)
-@ops.alt_response(503, schema=ErrorSchema, description="The card database could not be loaded, or the service "
-                  "is shutting down (draining).")
+@ops.alt_response(
+    503,
+    schema=ErrorSchema,
+    description="The card database could not be loaded, or the service is shutting down (draining).",
+)
 def readyz():
     """Readiness: the card database is loaded and the service is not shutting down"""
     if runtime.draining():
-        return errors.envelope(503, "The service is shutting down: send new requests elsewhere.",
-                               {"draining": True})
+        return errors.envelope(503, "The service is shutting down: send new requests elsewhere.", {"draining": True})
     db = cards.get_db()
     return {"status": "ready", "database": db.info(), "database_age_days": db.age_days(dt.date.today())}
 
@@ -318,9 +359,16 @@ def init_app(app: Flask) -> None:
         "OPENAPI_VERSION": "3.0.3",
         "OPENAPI_URL_PREFIX": "/api/v1",
         "OPENAPI_JSON_PATH": "openapi.json",
-        "API_SPEC_OPTIONS": {"info": {"license": {"name": "MIT"}, "description": API_DESCRIPTION.format(
-            max_bytes=app.config["MAX_DECKLIST_BYTES"], max_lines=app.config["MAX_DECKLIST_LINES"],
-            max_body=app.config["MAX_CONTENT_LENGTH"])}},
+        "API_SPEC_OPTIONS": {
+            "info": {
+                "license": {"name": "MIT"},
+                "description": API_DESCRIPTION.format(
+                    max_bytes=app.config["MAX_DECKLIST_BYTES"],
+                    max_lines=app.config["MAX_DECKLIST_LINES"],
+                    max_body=app.config["MAX_CONTENT_LENGTH"],
+                ),
+            }
+        },
     }.items():
         app.config.setdefault(key, value)
     api = DeckcheckApi(app)

@@ -82,8 +82,9 @@ def prose(text: str) -> Markup:
 
 def _inline(text: str) -> Markup:
     parts = _CODE.split(text)
-    return Markup("").join(escape(p) if i % 2 == 0 else Markup("<code>{}</code>").format(p)
-                           for i, p in enumerate(parts))
+    return Markup("").join(
+        escape(p) if i % 2 == 0 else Markup("<code>{}</code>").format(p) for i, p in enumerate(parts)
+    )
 
 
 def operations(spec: dict) -> list[dict]:
@@ -95,15 +96,20 @@ def operations(spec: dict) -> list[dict]:
             if op is None:
                 continue
             body = op.get("requestBody", {}).get("content", {})
-            out.append({
-                "id": f"{method}-{path}".replace("/", "-").replace("{", "").replace("}", ""),
-                "method": method.upper(), "path": path, "summary": op.get("summary", ""),
-                "description": op.get("description", ""),
-                "parameters": item.get("parameters", []) + op.get("parameters", []),
-                "body": [(ctype, media.get("schema", {})) for ctype, media in body.items()],
-                "responses": [(status, _response(spec, resp))
-                              for status, resp in sorted(op.get("responses", {}).items())],
-            })
+            out.append(
+                {
+                    "id": f"{method}-{path}".replace("/", "-").replace("{", "").replace("}", ""),
+                    "method": method.upper(),
+                    "path": path,
+                    "summary": op.get("summary", ""),
+                    "description": op.get("description", ""),
+                    "parameters": item.get("parameters", []) + op.get("parameters", []),
+                    "body": [(ctype, media.get("schema", {})) for ctype, media in body.items()],
+                    "responses": [
+                        (status, _response(spec, resp)) for status, resp in sorted(op.get("responses", {}).items())
+                    ],
+                }
+            )
     return out
 
 
@@ -120,6 +126,11 @@ def reference():
     """The API reference as one HTML page."""
     spec = _spec()
     return render_template(
-        "apidocs/reference.html", spec=spec, info=spec["info"], operations=operations(spec),
-        schemas=spec.get("components", {}).get("schemas", {}), type_label=type_label, prose=prose,
+        "apidocs/reference.html",
+        spec=spec,
+        info=spec["info"],
+        operations=operations(spec),
+        schemas=spec.get("components", {}).get("schemas", {}),
+        type_label=type_label,
+        prose=prose,
     )

@@ -40,8 +40,11 @@ class FastJSONProvider(DefaultJSONProvider):
         str and the response encode it again); the same body, a line break at the end."""
         if (self.compact is None and self._app.debug) or self.compact is False:
             return super().response(*args, **kwargs)
-        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default,
-                            option=self._OPTIONS | orjson.OPT_APPEND_NEWLINE)
+        body = orjson.dumps(
+            self._prepare_response_obj(args, kwargs),
+            default=self.default,
+            option=self._OPTIONS | orjson.OPT_APPEND_NEWLINE,
+        )
         return self._app.response_class(body, mimetype=self.mimetype)
 
 
@@ -83,8 +86,9 @@ def create_app(config: dict | None = None) -> Flask:
         raise ValueError(f"MAX_DB_AGE (DECKCHECK_MAX_DB_AGE) must be a whole number of days >= 0, not {max_age!r}")
     formats = default_formats()  # a broken format file fails here, at start-up
     if app.config["DEFAULT_FORMAT"] not in formats:
-        raise FormatError(f"DEFAULT_FORMAT {app.config['DEFAULT_FORMAT']!r} is not a format "
-                          f"(known: {', '.join(sorted(formats))})")
+        raise FormatError(
+            f"DEFAULT_FORMAT {app.config['DEFAULT_FORMAT']!r} is not a format (known: {', '.join(sorted(formats))})"
+        )
     if app.config["CARD_DB_PATH"]:
         cards.set_db(cards.load(app.config["CARD_DB_PATH"]))
     else:

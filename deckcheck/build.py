@@ -17,26 +17,32 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
-from . import nameaudit
-from . import deckrules
+from . import deckrules, nameaudit
 from .names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
 
 #: the columns of one card row in the shipped database, in order
 FIELDS = (
-    "id", "name", "supertype", "subtypes", "evolves_from", "types",
-    "mark", "set_id", "number", "rarity", "fingerprint",
+    "id",
+    "name",
+    "supertype",
+    "subtypes",
+    "evolves_from",
+    "types",
+    "mark",
+    "set_id",
+    "number",
+    "rarity",
+    "fingerprint",
 )
 SCHEMA_VERSION = 1
 
 #: what TCGdex writes where it lacks a card's text
 MISSING_TEXT = "$$$CARD.RULES.MISSING.TOKEN$$$"
 _WORDS = re.compile(r"[^0-9a-z]+")
-_BASIC_ENERGY_NAME = re.compile(
-    r"^(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy$", re.IGNORECASE
-)
+_BASIC_ENERGY_NAME = re.compile(r"^(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy$", re.IGNORECASE)
 
 
 class BuildError(Exception):
@@ -88,8 +94,12 @@ def _functional_parts(card: dict, rewordings) -> list:
             sorted(card.get("types") or []),
             [(norm(a.get("name")), norm(a.get("effect"))) for a in card.get("abilities") or []],
             [
-                (norm(a.get("name")), sorted(a.get("cost") or []), norm(str(a.get("damage") or "")),
-                 norm(a.get("effect")))
+                (
+                    norm(a.get("name")),
+                    sorted(a.get("cost") or []),
+                    norm(str(a.get("damage") or "")),
+                    norm(a.get("effect")),
+                )
                 for a in card.get("attacks") or []
             ],
             sorted(norm(w.get("type")) + norm(w.get("value")) for w in card.get("weaknesses") or []),
@@ -201,8 +211,7 @@ def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], dire
             other = _printing_rows(rows, sets_by_code, code, number)
             other = other if other is None else [r for r in other if name_key(r[1]) == key]
             if other == []:
-                raise BuildError(f"{where}: not_same_as {row['not_same_as']} is no printing of that name in the "
-                                 "source")
+                raise BuildError(f"{where}: not_same_as {row['not_same_as']} is no printing of that name in the source")
             if other:
                 pairs.append((where, row["not_same_as"], named, other))
     return pairs
@@ -215,8 +224,9 @@ def _check_apart(pairs: list[tuple]) -> None:
             raise BuildError(f"{where} and {other_label} still share a fingerprint; give the row a variant")
 
 
-def build(source: dict, directory: Path | None = None, built_at: str | None = None,
-          splits: list[str] | None = None) -> dict:
+def build(
+    source: dict, directory: Path | None = None, built_at: str | None = None, splits: list[str] | None = None
+) -> dict:
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
 
     With a ``splits`` list, same-name text splits with no verdict do not fail the build:
@@ -245,9 +255,17 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
         _apply_category(card, subtypes, categories.get(card["id"], ()))
         fp = fingerprint(card, subtypes, rewordings)
         row = [
-            card["id"], card["name"], card["supertype"], subtypes, card.get("evolvesFrom"),
-            card.get("types") or [], (card.get("regulationMark") or "").upper() or None,
-            card["set_id"], str(card.get("number") or card.get("localId") or ""), card.get("rarity"), fp,
+            card["id"],
+            card["name"],
+            card["supertype"],
+            subtypes,
+            card.get("evolvesFrom"),
+            card.get("types") or [],
+            (card.get("regulationMark") or "").upper() or None,
+            card["set_id"],
+            str(card.get("number") or card.get("localId") or ""),
+            card.get("rarity"),
+            fp,
         ]
         rows.append(row)
         if fp is None:
@@ -257,22 +275,33 @@ def build(source: dict, directory: Path | None = None, built_at: str | None = No
 
     # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
     # variants off (a variant is a verdict of its own) and checks its pairs stay apart
-    apply_verdicts(cards, rows, {s["id"]: s.get("ptcgl_code") or "" for s in sets}, directory, splits,
-                   {s["id"]: s.get("releaseDate") or "" for s in sets})
+    apply_verdicts(
+        cards,
+        rows,
+        {s["id"]: s.get("ptcgl_code") or "" for s in sets},
+        directory,
+        splits,
+        {s["id"]: s.get("releaseDate") or "" for s in sets},
+    )
     _check_apart(_apply_exceptions(rows, sets_by_code, directory))
     audit_names(rows, directory)
     out_sets = [
         {
-            "id": s["id"], "name": s["name"], "series": s.get("series_id"), "code": s.get("ptcgl_code"),
-            "aliases": sorted(set(s.get("code_aliases") or [])), "release": s.get("releaseDate"),
-            "official_count": s.get("official_count"), "image": set_image_path(s),
+            "id": s["id"],
+            "name": s["name"],
+            "series": s.get("series_id"),
+            "code": s.get("ptcgl_code"),
+            "aliases": sorted(set(s.get("code_aliases") or [])),
+            "release": s.get("releaseDate"),
+            "official_count": s.get("official_count"),
+            "image": set_image_path(s),
         }
         for s in sets
     ]
     return {
         "schema": SCHEMA_VERSION,
         "meta": {
-            "built_at": built_at or dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "built_at": built_at or dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "sources": {
                 "tcgdex": meta.get("tcgdex_commit"),
                 "pokemon-tcg-data": meta.get("ptcgio_commit"),
@@ -309,8 +338,11 @@ def audit_names(rows: list[list], directory: Path | None = None) -> None:
     """Fail on any two printed names the name key merges without a reviewed row
     (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.nameaudit`)."""
     try:
-        nameaudit.check(((r[1], r[2]) for r in rows), read_table("name-merges.csv", directory),
-                        read_table("name-parts.csv", directory))
+        nameaudit.check(
+            ((r[1], r[2]) for r in rows),
+            read_table("name-merges.csv", directory),
+            read_table("name-parts.csv", directory),
+        )
     except nameaudit.NameAuditError as exc:
         raise BuildError(str(exc)) from exc
 
@@ -328,8 +360,14 @@ def newest_set(sets: list[dict], rows: list[list]) -> dict | None:
 
 
 #: the subtype a reviewed row's card must carry once the data fixes are applied
-_KIND_SUBTYPE = {"ace-spec": "ACE SPEC", "radiant": "Radiant", "prism-star": "Prism Star", "star-limit": "Star",
-                 "special-energy": "Special", "basic-pokemon": "Basic"}
+_KIND_SUBTYPE = {
+    "ace-spec": "ACE SPEC",
+    "radiant": "Radiant",
+    "prism-star": "Prism Star",
+    "star-limit": "Star",
+    "special-energy": "Special",
+    "basic-pokemon": "Basic",
+}
 
 
 def _deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]]:
@@ -364,8 +402,10 @@ def _apply_category(card: dict, subtypes: list[str], kinds) -> None:
         elif kind == "star-limit":
             subtypes.append("Star")
         else:
-            raise BuildError(f"{deckrules.TABLE}: {card['id']} {card['name']} is listed as {kind} but has no "
-                             f"{wanted!r} subtype after the data fixes ({subtypes})")
+            raise BuildError(
+                f"{deckrules.TABLE}: {card['id']} {card['name']} is listed as {kind} but has no "
+                f"{wanted!r} subtype after the data fixes ({subtypes})"
+            )
 
 
 def _check_records(sets: list[dict], cards: list[dict]) -> None:
@@ -392,7 +432,8 @@ def _borrow_fingerprints(rows: list[list], pending: list[tuple[list, dict]]) -> 
     for row, card in pending:
         rules = " ".join(card.get("rules") or [])
         row[fp_at] = by_set_name.get((row[7], name_key(row[1]))) or (
-            "rules:" + hashlib.sha1(normalise_text(rules).encode()).hexdigest()[:10] if rules
+            "rules:" + hashlib.sha1(normalise_text(rules).encode()).hexdigest()[:10]
+            if rules
             else "name:" + hashlib.sha1(name_key(row[1]).encode()).hexdigest()[:11]
         )
 

@@ -44,8 +44,24 @@ DEFAULT_DB_FILE = "cards.json.gz"
 #: resolutions a database keeps (a dict per database, emptied when full)
 RESOLVE_MEMO_SIZE = 8192
 RULE_BOX_SUBTYPES = frozenset(
-    {"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "Radiant", "Prism Star", "ACE SPEC",
-     "MEGA", "TAG TEAM", "LEGEND", "Level-Up", "Star"}
+    {
+        "ex",
+        "EX",
+        "GX",
+        "V",
+        "VMAX",
+        "VSTAR",
+        "V-UNION",
+        "BREAK",
+        "Radiant",
+        "Prism Star",
+        "ACE SPEC",
+        "MEGA",
+        "TAG TEAM",
+        "LEGEND",
+        "Level-Up",
+        "Star",
+    }
 )
 
 
@@ -131,7 +147,7 @@ class Card:
         """The printing's TCGdex local id (``sv01-001`` -> ``001``), the last part of its image
         URL; None for a card TCGdex does not have (``ptcgio:`` ids)."""
         prefix = self.set_id + "-"
-        return self.id[len(prefix):] if self.id.startswith(prefix) and len(self.id) > len(prefix) else None
+        return self.id[len(prefix) :] if self.id.startswith(prefix) and len(self.id) > len(prefix) else None
 
     def to_dict(self) -> dict:
         # a report asks for the same few cards again and again: a copy of the view made once,
@@ -139,9 +155,17 @@ class Card:
         view = self._view
         if view is None:
             view = {
-                "id": self.id, "name": self.name, "supertype": self.supertype, "subtypes": None,
-                "set": self.set_code, "set_id": self.set_id, "number": self.number, "regulation_mark": self.mark,
-                "types": None, "evolves_from": self.evolves_from, "rarity": self.rarity,
+                "id": self.id,
+                "name": self.name,
+                "supertype": self.supertype,
+                "subtypes": None,
+                "set": self.set_code,
+                "set_id": self.set_id,
+                "number": self.number,
+                "regulation_mark": self.mark,
+                "types": None,
+                "evolves_from": self.evolves_from,
+                "rarity": self.rarity,
             }
             object.__setattr__(self, "_view", view)
         out = view.copy()
@@ -432,8 +456,9 @@ class CardDB:
                 out.append(display)
         return tuple(out[:limit])
 
-    def search(self, query: str = "", set_code: str | None = None, number: str | None = None,
-               limit: int = 20) -> list[Card]:
+    def search(
+        self, query: str = "", set_code: str | None = None, number: str | None = None, limit: int = 20
+    ) -> list[Card]:
         """Cards for lookup and autocomplete: exact printing, else exact name, else fuzzy names."""
         if set_code and number:
             hit = self.find(set_code, number)
@@ -448,8 +473,11 @@ class CardDB:
 
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]
         prefixed = [k for k in self._names if k.startswith(key) and k != key]
-        fuzzy = [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)
-                 ] if 3 * len(key) <= 7 * self._longest_name else []  # see _suggest
+        fuzzy = (
+            [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
+            if 3 * len(key) <= 7 * self._longest_name
+            else []
+        )  # see _suggest
         for k in prefixed[:limit] + fuzzy:
             out.extend(c for c in self._by_name[k] if keep(c))
             if len(out) >= limit:
@@ -467,8 +495,7 @@ class CardDB:
         """Match one parsed card line to a printing; never raises (see :meth:`resolve_parts`)."""
         return self.resolve_parts(line.name, line.set_code, line.number)
 
-    def resolve_parts(self, name: str, set_code: str | None, number: str | None,
-                      suggest: bool = True) -> Resolution:
+    def resolve_parts(self, name: str, set_code: str | None, number: str | None, suggest: bool = True) -> Resolution:
         """Match a card line's name, set code and number to a printing; never raises.
 
         Only these matter, so answers are memoised on them (at most
@@ -589,8 +616,16 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
     if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
         raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
     sets = {
-        s["id"]: CardSet(s["id"], s["name"], s.get("series"), s.get("code"), tuple(s.get("aliases") or ()),
-                         s.get("release"), s.get("official_count"), s.get("image"))
+        s["id"]: CardSet(
+            s["id"],
+            s["name"],
+            s.get("series"),
+            s.get("code"),
+            tuple(s.get("aliases") or ()),
+            s.get("release"),
+            s.get("official_count"),
+            s.get("image"),
+        )
         for s in raw["sets"]
     }
     # what a card takes from its set, once per set
@@ -610,8 +645,21 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
         (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = rows[i]
         subtypes, types = tuple(subtypes), tuple(types)
         subtypes, types = shared.setdefault(subtypes, subtypes), shared.setdefault(types, types)
-        return Card(cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp,
-                    *facts[set_id], keys[i])
+        return Card(
+            cid,
+            name,
+            supertype,
+            subtypes,
+            evolves_from,
+            types,
+            mark,
+            set_id,
+            number,
+            rarity,
+            fp,
+            *facts[set_id],
+            keys[i],
+        )
 
     cards = _Cards(ids, make)
     db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)  # type: ignore[arg-type]
@@ -663,8 +711,10 @@ def _index(db: CardDB, directory: Path | None, index: dict, with_cards: set[str]
     # a set whose own code it is comes before sets that only list it as an alias (TR is Team
     # Rocket, an alias of Team Rocket Returns); a code shared by a main set and its subset
     # (SHF, CEL, BRS...) looks in the main set first
-    db._by_code = {k: tuple(sorted(v, key=lambda sid: ((db.sets[sid].code or "").upper() != k, len(sid), sid)))
-                   for k, v in by_code.items()}
+    db._by_code = {
+        k: tuple(sorted(v, key=lambda sid: ((db.sets[sid].code or "").upper() != k, len(sid), sid)))
+        for k, v in by_code.items()
+    }
     db._aliases = _load_aliases(directory)
     try:
         db._deck_rules = load_rules(directory)
@@ -791,8 +841,14 @@ class DatabaseWatcher:
     SIGHUP asks).
     """
 
-    def __init__(self, path: str | os.PathLike, interval: float = DEFAULT_RELOAD_INTERVAL, *,
-                 background: bool = True, clock=time.monotonic):
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        interval: float = DEFAULT_RELOAD_INTERVAL,
+        *,
+        background: bool = True,
+        clock=time.monotonic,
+    ):
         self.path = Path(path)
         self.interval = float(interval)
         self.background = background
@@ -853,17 +909,23 @@ class DatabaseWatcher:
                 new = load(self.path)
             except Exception as exc:  # noqa: BLE001 - DatabaseError, and zlib.error from a corrupt gzip
                 self.last_error = str(exc) if isinstance(exc, DatabaseError) else f"unreadable: {exc!r}"
-                log.error("new card database not swapped in, keeping version %s: %s",
-                          current.version if current else "-", exc)
+                log.error(
+                    "new card database not swapped in, keeping version %s: %s", current.version if current else "-", exc
+                )
                 return False
             self.last_error = None
             if current is not None and new.version == current.version:
                 return False
             set_db(new)
             self.swaps += 1
-            log.warning("card database swapped in: version %s -> %s (%d cards, built %s) from %s",
-                        current.version if current else "-", new.version, len(new.cards),
-                        new.meta.get("built_at"), self.path)
+            log.warning(
+                "card database swapped in: version %s -> %s (%d cards, built %s) from %s",
+                current.version if current else "-",
+                new.version,
+                len(new.cards),
+                new.meta.get("built_at"),
+                self.path,
+            )
             return True
         finally:
             self._stamp = stamp or _file_stamp(self.path)

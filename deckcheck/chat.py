@@ -20,7 +20,7 @@ within the limit by either count.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from .problems import ERROR, INFO, WARNING, Problem, Report, line_list
@@ -124,7 +124,7 @@ def fit(head: list[str], items: list[str], link: str | None, limit: int) -> str:
     base = sum(length(x) + 1 for x in head) - 1 if head else -1  # -1: no newline before the first line
     if base + sum(sizes) <= limit:
         return "\n".join(head + items)
-    for with_link in ((True, False) if link else (False,)):
+    for with_link in (True, False) if link else (False,):
         used, best = base, None
         for k in range(len(items) + 1):
             if k:
@@ -140,14 +140,19 @@ def fit(head: list[str], items: list[str], link: str | None, limit: int) -> str:
     return truncate("\n".join(head + [_more(len(items), None)]), limit)
 
 
-def body(report: Report, link: str | None = None, limit: int = EMBED_DESCRIPTION_LIMIT,
-         escape: Callable[[str], str] | None = None) -> str:
+def body(
+    report: Report,
+    link: str | None = None,
+    limit: int = EMBED_DESCRIPTION_LIMIT,
+    escape: Callable[[str], str] | None = None,
+) -> str:
     """The problem lines alone (an embed's description under the verdict as title), cut to ``limit``."""
     return fit([], [problem_line(p, escape) for p in report.problems], link, limit)
 
 
-def reply(report: Report, link: str | None = None, limit: int = LIMIT,
-          escape: Callable[[str], str] | None = None) -> str:
+def reply(
+    report: Report, link: str | None = None, limit: int = LIMIT, escape: Callable[[str], str] | None = None
+) -> str:
     """The verdict and the problems as one message of at most ``limit`` (2,000) characters.
 
     :param link: the full result (see :func:`link_for`), shown only when the reply is cut.

@@ -23,11 +23,11 @@ from . import build as _build
 from . import cards as _cards
 from . import config as _config
 from . import github_env as _github_env
+from . import parse as _parse
 from . import walk as _walk
 from .cards import CardDB, DatabaseError, default_path
 from .engine import check as _check
 from .formats import Format, FormatError, default_formats
-from . import parse as _parse
 from .parse import parse
 from .problems import Counts, Problem, Report
 from .render import OUTPUT_FORMATS, Options, fails, ptcgl_export, render
@@ -40,8 +40,10 @@ PROGRESS_MIN_FILES = 20
 STDIN = "-"
 STDIN_LABEL = "<stdin>"
 # "SVI 181" or "Nest Ball SVI 181" in `deckcheck cards`
-_PRINTING = re.compile(r"(?:(?P<name>.+?)\s+)?(?P<set>[A-Za-z][A-Za-z0-9-]{1,7})\s+"
-                       r"(?P<number>[A-Za-z]{0,5}\d{1,4}[A-Za-z]?)")
+_PRINTING = re.compile(
+    r"(?:(?P<name>.+?)\s+)?(?P<set>[A-Za-z][A-Za-z0-9-]{1,7})\s+"
+    r"(?P<number>[A-Za-z]{0,5}\d{1,4}[A-Za-z]?)"
+)
 
 
 class DatabaseMissing(click.ClickException):
@@ -51,6 +53,7 @@ class DatabaseMissing(click.ClickException):
 
 
 # -- shared helpers ------------------------------------------------------------
+
 
 def _formats() -> dict[str, Format]:
     try:
@@ -109,20 +112,29 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
     except OSError as exc:
         return None, Problem("unreadable-file", f"The file could not be read: {exc.strerror or exc}.")
     if len(blob) > MAX_BYTES:
-        return None, Problem("input-limit", f"The file is larger than {MAX_BYTES // 1024} KiB, the most a "
-                                            "decklist may be; it was not checked.")
+        return None, Problem(
+            "input-limit",
+            f"The file is larger than {MAX_BYTES // 1024} KiB, the most a decklist may be; it was not checked.",
+        )
     if b"\0" in blob:
-        return None, Problem("unreadable-file", "The file is binary (it contains NUL bytes), not a text "
-                                                "decklist; it was not checked.")
+        return None, Problem(
+            "unreadable-file", "The file is binary (it contains NUL bytes), not a text decklist; it was not checked."
+        )
     try:
         text = blob.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, Problem("unreadable-file", f"The file is not UTF-8 text (byte 0x{blob[exc.start]:02x} at "
-                                                f"offset {exc.start}); save it as UTF-8 to have it checked.")
+        return None, Problem(
+            "unreadable-file",
+            f"The file is not UTF-8 text (byte 0x{blob[exc.start]:02x} at "
+            f"offset {exc.start}); save it as UTF-8 to have it checked.",
+        )
     lines, unit = _parse.measure_lines(text)
     if lines > MAX_LINES:
-        return None, Problem("input-limit", f"The file has {_parse.over_line_limit(lines, unit)}; a decklist "
-                                            f"may have at most {MAX_LINES:,}, so it was not checked.")
+        return None, Problem(
+            "input-limit",
+            f"The file has {_parse.over_line_limit(lines, unit)}; a decklist "
+            f"may have at most {MAX_LINES:,}, so it was not checked.",
+        )
     return text, None
 
 
@@ -133,6 +145,7 @@ def cli() -> None:
 
 
 # -- check -----------------------------------------------------------------------
+
 
 def _settings(config_path: str | None) -> _config.Config:
     known = _formats()
@@ -146,12 +159,26 @@ def _settings(config_path: str | None) -> _config.Config:
 
 def _unchecked(problem: Problem, fmt: Format, on: dt.date, db: CardDB) -> Report:
     """The report on a file that could not be read: its one problem, no cards."""
-    return Report(format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=[problem], lines=[],
-                  counts=Counts(), database=db.info())
+    return Report(
+        format=fmt.id,
+        format_name=fmt.name,
+        as_of=on.isoformat(),
+        problems=[problem],
+        lines=[],
+        counts=Counts(),
+        database=db.info(),
+    )
 
 
-def _check_one(found: _walk.Found, cfg: _config.Config, format_: str | None, as_of: dt.date | None,
-               db: CardDB, max_db_age: int | None = None, forecast: bool = False) -> Report:
+def _check_one(
+    found: _walk.Found,
+    cfg: _config.Config,
+    format_: str | None,
+    as_of: dt.date | None,
+    db: CardDB,
+    max_db_age: int | None = None,
+    forecast: bool = False,
+) -> Report:
     """Command-line options win over the file's overrides, which win over its defaults."""
     path = found.path
     cfg_format, cfg_as_of = cfg.settings_for(None if path == STDIN else path)
@@ -208,33 +235,91 @@ def _listed(path: str | None) -> set[str] | None:
 
 @cli.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
-@click.option("--format", "format_", metavar="FORMAT", callback=_format_option,
-              help="Format for every deck (default: the configuration's, else standard).")
-@click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option,
-              help="Check legality on this date (default: the configuration's, else today).")
-@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), default="text", show_default=True,
-              help="text for people; json (one array), jsonl (a report a line), github (annotations and "
-                   "$GITHUB_STEP_SUMMARY), sarif or junit for tools.")
-@click.option("--fail-on", type=click.Choice(_config.FAIL_ON), default=None,
-              help="Lowest severity that fails a deck (default: the configuration's, else error).")
+@click.option(
+    "--format",
+    "format_",
+    metavar="FORMAT",
+    callback=_format_option,
+    help="Format for every deck (default: the configuration's, else standard).",
+)
+@click.option(
+    "--as-of",
+    metavar="YYYY-MM-DD",
+    callback=_date_option,
+    help="Check legality on this date (default: the configuration's, else today).",
+)
+@click.option(
+    "--output-format",
+    type=click.Choice(OUTPUT_FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people; json (one array), jsonl (a report a line), github (annotations and "
+    "$GITHUB_STEP_SUMMARY), sarif or junit for tools.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(_config.FAIL_ON),
+    default=None,
+    help="Lowest severity that fails a deck (default: the configuration's, else error).",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when decks fail.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the problems only: no summary line, no progress bar.")
-@click.option("--no-color", is_flag=True, help="No colours in text output (also when NO_COLOR is set; FORCE_COLOR colours a pipe).")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-              help="Settings file to use instead of looking for deckcheck.toml or pyproject.toml.")
-@click.option("--max-db-age", type=click.IntRange(min=0), metavar="DAYS", default=None,
-              help="Warn (stale-database) when the card database's newest set is more than DAYS days older "
-                   "than the check's date (default: the configuration's, else no limit).")
-@click.option("--report", "reports", metavar="FORMAT=FILE", multiple=True, callback=_report_option,
-              help="Also write the run in another output format to FILE (repeatable), e.g. sarif=deckcheck.sarif.")
-@click.option("--forecast", is_flag=True,
-              help="Also forecast the next Standard rotation: rotation-forecast warnings for the cards it would make "
-                   "illegal, info for the cards a reprint keeps legal.")
-@click.option("--changed-files", metavar="FILE", default=None,
-              help="Check only the decks PATHS select that FILE lists (one path a line, e.g. git diff --name-only).")
+@click.option(
+    "--no-color",
+    is_flag=True,
+    help="No colours in text output (also when NO_COLOR is set; FORCE_COLOR colours a pipe).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Settings file to use instead of looking for deckcheck.toml or pyproject.toml.",
+)
+@click.option(
+    "--max-db-age",
+    type=click.IntRange(min=0),
+    metavar="DAYS",
+    default=None,
+    help="Warn (stale-database) when the card database's newest set is more than DAYS days older "
+    "than the check's date (default: the configuration's, else no limit).",
+)
+@click.option(
+    "--report",
+    "reports",
+    metavar="FORMAT=FILE",
+    multiple=True,
+    callback=_report_option,
+    help="Also write the run in another output format to FILE (repeatable), e.g. sarif=deckcheck.sarif.",
+)
+@click.option(
+    "--forecast",
+    is_flag=True,
+    help="Also forecast the next Standard rotation: rotation-forecast warnings for the cards it would make "
+    "illegal, info for the cards a reprint keeps legal.",
+)
+@click.option(
+    "--changed-files",
+    metavar="FILE",
+    default=None,
+    help="Check only the decks PATHS select that FILE lists (one path a line, e.g. git diff --name-only).",
+)
 @click.pass_context
-def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on, exit_zero, quiet, no_color,
-              config_path, max_db_age, reports, forecast, changed_files) -> None:
+def check_cmd(
+    ctx: click.Context,
+    paths,
+    format_,
+    as_of,
+    output_format,
+    fail_on,
+    exit_zero,
+    quiet,
+    no_color,
+    config_path,
+    max_db_age,
+    reports,
+    forecast,
+    changed_files,
+) -> None:
     """Check decklists: files, folders (searched for *.txt and *.json as git sees them:
     .gitignore honoured), quoted globs, or - for stdin.
 
@@ -252,13 +337,20 @@ def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on,
     if changed is not None:
         files = [f for f in files if os.path.abspath(f.path) in changed]
     if not files:
-        click.echo("warning: no " + ("changed " if changed is not None else "") + "decklists found (looked for "
-                   + ", ".join(p.glob for p in cfg.include) + ")", err=True)
+        click.echo(
+            "warning: no "
+            + ("changed " if changed is not None else "")
+            + "decklists found (looked for "
+            + ", ".join(p.glob for p in cfg.include)
+            + ")",
+            err=True,
+        )
     fail_on = fail_on or cfg.fail_on or "error"
     max_age = max_db_age if max_db_age is not None else cfg.max_db_age
     with _progress(files, quiet) as items:
-        results = [(_shown(found.path), _check_one(found, cfg, format_, as_of, db, max_age, forecast))
-                   for found in items]
+        results = [
+            (_shown(found.path), _check_one(found, cfg, format_, as_of, db, max_age, forecast)) for found in items
+        ]
     if collector.covers_config and changed is None:
         for warning in cfg.unused():
             click.echo(f"warning: {warning}", err=True)
@@ -278,6 +370,7 @@ def check_cmd(ctx: click.Context, paths, format_, as_of, output_format, fail_on,
 
 
 # -- fmt -------------------------------------------------------------------------
+
 
 def _write_atomically(path: str, text: str) -> None:
     """Replace the file in one step (a temporary file beside it, then rename), keeping its mode."""
@@ -316,21 +409,26 @@ def fmt_cmd(file: str, write: bool) -> None:
         raise click.ClickException(f"{shown}: {problem.message}")
     parsed = parse(text)
     if write and parsed.source == "json":
-        raise click.UsageError(f"{shown} is a JSON deck; --write only rewrites text lists "
-                               "(run fmt without --write to convert it).")
+        raise click.UsageError(
+            f"{shown} is a JSON deck; --write only rewrites text lists (run fmt without --write to convert it)."
+        )
     report = _check(parsed, "unlimited", db=db)  # resolution does not depend on the format
     out = ptcgl_export(report)
     for p in sorted(report.problems, key=lambda p: p.line or 0):
         if p.rule == "unknown-set":
             code = next((ln.set_code for ln in report.lines if ln.line == p.line), "")
-            click.echo(f"warning: {shown}: line {p.line} kept as written (the card database knows no set {code}; "
-                       "deckcheck db sync updates it).", err=True)
+            click.echo(
+                f"warning: {shown}: line {p.line} kept as written (the card database knows no set {code}; "
+                "deckcheck db sync updates it).",
+                err=True,
+            )
     dropped = sorted({n for p in parsed.problems for n in p.lines})
     if dropped:
         which = f"line{'s' if len(dropped) > 1 else ''} {', '.join(map(str, dropped))}"
         if write:
-            raise click.ClickException(f"{shown}: {which} would be lost (not card lines); nothing was written. "
-                                       "Fix or remove them first.")
+            raise click.ClickException(
+                f"{shown}: {which} would be lost (not card lines); nothing was written. Fix or remove them first."
+            )
         click.echo(f"warning: {shown}: {which} left out (not card lines).", err=True)
     if not write:
         click.echo(out, nl=False)
@@ -346,12 +444,16 @@ def fmt_cmd(file: str, write: bool) -> None:
 
 # -- cards -----------------------------------------------------------------------
 
+
 def _legality(fmt: Format, card: _cards.Card, db: CardDB, on: dt.date) -> dict:
     if on < fmt.pool.earliest:
         return {"legal": None, "banned": False, "legal_via": None}
     via, ban = fmt.legality(card, db, on)
-    return {"legal": via is not None and ban is None, "banned": ban is not None,
-            "legal_via": f"{via.set_code} {via.number}" if via is not None and via is not card else None}
+    return {
+        "legal": via is not None and ban is None,
+        "banned": ban is not None,
+        "legal_via": f"{via.set_code} {via.number}" if via is not None and via is not card else None,
+    }
 
 
 def _legality_word(entry: dict) -> str:
@@ -403,6 +505,7 @@ def cards_cmd(ctx: click.Context, query: tuple[str, ...], as_of, limit: int, as_
 
 # -- db --------------------------------------------------------------------------
 
+
 class _LazyGroup(click.Group):
     """A group whose commands in ``lazy`` (name -> "module:attribute") are imported when first used:
     ``db sync``, ``db publish`` and ``db pull`` bring requests (and marshmallow), which ``deckcheck check`` and
@@ -424,17 +527,28 @@ class _LazyGroup(click.Group):
         return super().get_command(ctx, name)
 
 
-@cli.group(cls=_LazyGroup, lazy={"sync": ".sync:sync_command", "publish": ".publish:publish_command",
-                                  "pull": ".publish:pull_command"})
+@cli.group(
+    cls=_LazyGroup,
+    lazy={"sync": ".sync:sync_command", "publish": ".publish:publish_command", "pull": ".publish:pull_command"},
+)
 def db() -> None:
     """Build and inspect the card database."""
 
 
 @db.command("build")
-@click.option("--from", "source", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="Merged card catalogue (cards.json.gz).")
-@click.option("--output", type=click.Path(dir_okay=False), default=None,
-              help="Where to write the database (default: the service's database path).")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Merged card catalogue (cards.json.gz).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to write the database (default: the service's database path).",
+)
 def db_build(source: str, output: str | None) -> None:
     """Build the shipped card database from a merged catalogue."""
     try:
@@ -448,8 +562,13 @@ def db_build(source: str, output: str | None) -> None:
 
 
 @db.command("splits")
-@click.option("--from", "source", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="Merged card catalogue (cards.json.gz).")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Merged card catalogue (cards.json.gz).",
+)
 def db_splits(source: str) -> None:
     """List every card whose printings carry more than one text, with its verdicts.
 
@@ -471,8 +590,12 @@ def db_splits(source: str) -> None:
 
 @db.command("status")
 @click.option("--json", "as_json", is_flag=True, help="The facts as JSON (the report's database object).")
-@click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option,
-              help="Say how old the newest set is on this date (default: today).")
+@click.option(
+    "--as-of",
+    metavar="YYYY-MM-DD",
+    callback=_date_option,
+    help="Say how old the newest set is on this date (default: today).",
+)
 def db_status(as_json: bool, as_of: dt.date | None) -> None:
     """Which card database is in use, when it was built, from what, and its newest set."""
     db = _database()
@@ -504,11 +627,12 @@ def status_lines(info: dict, on: dt.date) -> list[str]:
         "Sources:    " + (", ".join(f"{k} {v or '-'}" for k, v in sources.items()) or "unknown"),
         f"Cards:      {info['cards']} in {info['sets']} sets",
         f"Newest set: {newest_line}",
-        'Update:     deckcheck db sync (or a newer release of deckcheck)',
+        "Update:     deckcheck db sync (or a newer release of deckcheck)",
     ]
 
 
 from .serve import serve  # noqa: E402
+
 cli.add_command(serve)
 
 

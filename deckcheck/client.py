@@ -52,8 +52,14 @@ class DeckcheckError(Exception):
     :ivar response: the :class:`requests.Response`, when there was one.
     """
 
-    def __init__(self, message: str, status: int | None = None, code: str = "error", details: dict | None = None,
-                 response: requests.Response | None = None):
+    def __init__(
+        self,
+        message: str,
+        status: int | None = None,
+        code: str = "error",
+        details: dict | None = None,
+        response: requests.Response | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.status = status
@@ -98,8 +104,16 @@ class ServerError(DeckcheckError):
     """A 5xx: the service failed (503 is retried before this is raised)."""
 
 
-_BY_STATUS = {400: InvalidRequest, 401: Unauthorized, 404: NotFound, 405: NotFound, 413: InvalidRequest,
-              415: InvalidRequest, 422: InvalidRequest, 429: RateLimited}
+_BY_STATUS = {
+    400: InvalidRequest,
+    401: Unauthorized,
+    404: NotFound,
+    405: NotFound,
+    413: InvalidRequest,
+    415: InvalidRequest,
+    422: InvalidRequest,
+    429: RateLimited,
+}
 
 
 class _Retry(Retry):
@@ -117,8 +131,13 @@ class _Retry(Retry):
             wait = self.get_retry_after(response)
             if wait is not None and wait > self.max_retry_after:
                 # with raise_on_status=False urllib3 hands this response back, and the client raises ServerError
-                raise MaxRetryError(_pool, url, ResponseError(
-                    f"Retry-After of {wait:g} s is longer than the {self.max_retry_after:g} s this client waits"))
+                raise MaxRetryError(
+                    _pool,
+                    url,
+                    ResponseError(
+                        f"Retry-After of {wait:g} s is longer than the {self.max_retry_after:g} s this client waits"
+                    ),
+                )
         return super().increment(method, url, response, error, _pool, _stacktrace)
 
 
@@ -131,10 +150,10 @@ def _retry_after_seconds(response: requests.Response) -> float | None:
     except ValueError:
         pass
     try:
-        when = dt.datetime.strptime(value, "%a, %d %b %Y %H:%M:%S GMT").replace(tzinfo=dt.timezone.utc)
+        when = dt.datetime.strptime(value, "%a, %d %b %Y %H:%M:%S GMT").replace(tzinfo=dt.UTC)
     except ValueError:
         return None
-    return max(0.0, (when - dt.datetime.now(dt.timezone.utc)).total_seconds())
+    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
 
 
 def error_from_response(response: requests.Response) -> DeckcheckError:
@@ -154,8 +173,7 @@ def error_from_response(response: requests.Response) -> DeckcheckError:
         message = f"{message}: {response.text.strip()[:200]}"
     if status == 429:
         return RateLimited(message, status, code, details, response, retry_after=_retry_after_seconds(response))
-    cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else ClientError if status >= 400
-                                     else DeckcheckError)
+    cls = _BY_STATUS.get(status) or (ServerError if status >= 500 else ClientError if status >= 400 else DeckcheckError)
     return cls(message, status, code, details, response)
 
 
@@ -171,19 +189,36 @@ class Client:
     :param api_key: sent as ``X-API-Key`` (lifts the anonymous rate limit where keys are configured).
     """
 
-    def __init__(self, base_url: str, timeout: float | tuple[float, float] = DEFAULT_TIMEOUT,
-                 session: requests.Session | None = None, *, retries: int = DEFAULT_RETRIES,
-                 backoff_factor: float = DEFAULT_BACKOFF, max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
-                 api_key: str | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        timeout: float | tuple[float, float] = DEFAULT_TIMEOUT,
+        session: requests.Session | None = None,
+        *,
+        retries: int = DEFAULT_RETRIES,
+        backoff_factor: float = DEFAULT_BACKOFF,
+        max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
+        api_key: str | None = None,
+    ):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self._own_session = session is None
         self.session = session or requests.Session()
         if self._own_session:
-            retry = _Retry(total=retries, connect=retries, read=False, status=retries, other=0, redirect=False,
-                           status_forcelist=RETRY_STATUSES, allowed_methods=None,  # POST too: validate is idempotent
-                           backoff_factor=backoff_factor, respect_retry_after_header=True, raise_on_status=False,
-                           max_retry_after=max_retry_after)
+            retry = _Retry(
+                total=retries,
+                connect=retries,
+                read=False,
+                status=retries,
+                other=0,
+                redirect=False,
+                status_forcelist=RETRY_STATUSES,
+                allowed_methods=None,  # POST too: validate is idempotent
+                backoff_factor=backoff_factor,
+                respect_retry_after_header=True,
+                raise_on_status=False,
+                max_retry_after=max_retry_after,
+            )
             adapter = HTTPAdapter(max_retries=retry)
             self.session.mount("http://", adapter)
             self.session.mount("https://", adapter)
@@ -200,8 +235,7 @@ class Client:
         try:
             response = self.session.request(method, url, headers=headers, timeout=self.timeout, **kwargs)
         except requests.Timeout as exc:
-            raise ConnectionFailed(f"No answer from {url} within {self.timeout} s: {exc}",
-                                   code="timeout") from exc
+            raise ConnectionFailed(f"No answer from {url} within {self.timeout} s: {exc}", code="timeout") from exc
         except requests.ConnectionError as exc:
             raise ConnectionFailed(f"Could not connect to {url}: {exc}", code="connection_failed") from exc
         except requests.RequestException as exc:
@@ -211,14 +245,15 @@ class Client:
         try:
             return response.json()
         except ValueError as exc:
-            raise DeckcheckError(f"The answer from {url} is not JSON.", response.status_code, "bad_response",
-                                 response=response) from exc
+            raise DeckcheckError(
+                f"The answer from {url} is not JSON.", response.status_code, "bad_response", response=response
+            ) from exc
 
     def close(self) -> None:
         if self._own_session:
             self.session.close()
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -240,13 +275,18 @@ class Client:
 
         ``format`` and ``as_of`` default to the service's (standard, today).
         """
-        return Report.from_dict(self.request("POST", "/api/v1/validate",
-                                             json={"decklist": text, **self._options(format, as_of)}))
+        return Report.from_dict(
+            self.request("POST", "/api/v1/validate", json={"decklist": text, **self._options(format, as_of)})
+        )
 
     def chat(self, text: str, format: str | None = None, as_of: str | dt.date | None = None) -> str:
         """The verdict as a chat message of at most 2,000 characters (``POST /api/v1/validate?style=chat``)."""
-        data = self.request("POST", "/api/v1/validate", params={"style": "chat"},
-                            json={"decklist": text, **self._options(format, as_of)})
+        data = self.request(
+            "POST",
+            "/api/v1/validate",
+            params={"style": "chat"},
+            json={"decklist": text, **self._options(format, as_of)},
+        )
         return data["chat"]
 
     def formats(self) -> dict:
@@ -257,8 +297,9 @@ class Client:
         """One format (:class:`NotFound` for an unknown id)."""
         return self.request("GET", f"/api/v1/formats/{requests.utils.quote(format_id, safe='')}")
 
-    def cards(self, query: str = "", set: str | None = None, number: str | None = None,
-              limit: int | None = None) -> list[dict]:
+    def cards(
+        self, query: str = "", set: str | None = None, number: str | None = None, limit: int | None = None
+    ) -> list[dict]:
         """Card printings: by name (exact, prefix, then fuzzy), or the exact printing for set and number."""
         params: dict[str, Any] = {"q": query}
         if set is not None:

@@ -24,9 +24,10 @@ import os
 import re
 import tomllib
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pathspec
 
@@ -36,9 +37,24 @@ OVERRIDE_KEYS = ("as-of", "format")
 DEFAULT_INCLUDE = ("*.txt", "*.json")
 #: files and folders of other tools that are never decklists, left out before ``exclude`` applies
 #: (``!name`` in ``exclude`` takes one back)
-DEFAULT_EXCLUDE = ("node_modules/", "__pycache__/", "site-packages/", "venv/", "requirements*.txt",
-                   "constraints*.txt", "package.json", "package-lock.json", "composer.json", "tsconfig*.json",
-                   "jsconfig.json", "renovate.json", "CMakeLists.txt", "robots.txt", "LICENSE*", "CHANGELOG*")
+DEFAULT_EXCLUDE = (
+    "node_modules/",
+    "__pycache__/",
+    "site-packages/",
+    "venv/",
+    "requirements*.txt",
+    "constraints*.txt",
+    "package.json",
+    "package-lock.json",
+    "composer.json",
+    "tsconfig*.json",
+    "jsconfig.json",
+    "renovate.json",
+    "CMakeLists.txt",
+    "robots.txt",
+    "LICENSE*",
+    "CHANGELOG*",
+)
 FAIL_ON = ("error", "warning")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -82,7 +98,7 @@ class Pattern:
     compiled: Any = field(compare=False)  # pathspec's pattern: .regex, .include
 
     @classmethod
-    def of(cls, glob: str) -> "Pattern":
+    def of(cls, glob: str) -> Pattern:
         try:
             found = compile_globs([glob])
         except re.error as exc:
@@ -180,7 +196,7 @@ class Config:
         return self._all_excludes[decided].include
 
     @property
-    def _all_excludes(self) -> tuple["Pattern", ...]:
+    def _all_excludes(self) -> tuple[Pattern, ...]:
         return BUILTIN_EXCLUDE + self.exclude
 
     def settings_for(self, path: str | os.PathLike | None) -> tuple[str | None, dt.date | None]:
@@ -198,10 +214,16 @@ class Config:
         """A warning for each ``exclude`` glob that left nothing out and each override that matched no
         deck, so far in this run (ask after every path has been walked and checked)."""
         shown = _shown(self.path) if self.path else "configuration"
-        out = [f"{shown}: exclude {p.glob!r} matches nothing" for i, p in enumerate(self.exclude)
-               if p.include and ("exclude", i) not in self.used]
-        out += [f"{shown}: override {o.pattern.glob!r} matches none of the decks checked"
-                for i, o in enumerate(self.overrides) if ("overrides", i) not in self.used]
+        out = [
+            f"{shown}: exclude {p.glob!r} matches nothing"
+            for i, p in enumerate(self.exclude)
+            if p.include and ("exclude", i) not in self.used
+        ]
+        out += [
+            f"{shown}: override {o.pattern.glob!r} matches none of the decks checked"
+            for i, o in enumerate(self.overrides)
+            if ("overrides", i) not in self.used
+        ]
         return out
 
 
@@ -233,8 +255,10 @@ def _read(path: Path) -> dict:
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{_shown(path)}: cannot be read as TOML: {exc}") from exc
     except UnicodeDecodeError as exc:  # TOML is UTF-8
-        raise ConfigError(f"{_shown(path)}: cannot be read as TOML: it is not UTF-8 (byte 0x{exc.object[exc.start]:02x} "
-                          f"at offset {exc.start})") from None
+        raise ConfigError(
+            f"{_shown(path)}: cannot be read as TOML: it is not UTF-8 (byte 0x{exc.object[exc.start]:02x} "
+            f"at offset {exc.start})"
+        ) from None
 
 
 def _shown(path: Path) -> str:
@@ -284,13 +308,21 @@ class _Checker:
         if not isinstance(overrides, dict):
             raise self.fail("overrides", 'must be a table of glob = format, e.g. "glc/**" = "glc"')
         max_db_age = table.get("max-db-age")
-        if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool)
-                                       or max_db_age < 0):
+        if max_db_age is not None and (
+            not isinstance(max_db_age, int) or isinstance(max_db_age, bool) or max_db_age < 0
+        ):
             raise self.fail("max-db-age", f"must be a whole number of days >= 0, not {max_db_age!r}")
-        return Config(path, path.parent, self.format(table.get("format"), "format"),
-                      self.date(table.get("as-of"), "as-of"), fail_on, include,
-                      self.globs(table, "exclude"), tuple(self.override(k, v) for k, v in overrides.items()),
-                      max_db_age)
+        return Config(
+            path,
+            path.parent,
+            self.format(table.get("format"), "format"),
+            self.date(table.get("as-of"), "as-of"),
+            fail_on,
+            include,
+            self.globs(table, "exclude"),
+            tuple(self.override(k, v) for k, v in overrides.items()),
+            max_db_age,
+        )
 
     def unknown(self, table: dict, allowed: tuple[str, ...], where: str) -> None:
         for key in table:
@@ -336,5 +368,6 @@ class _Checker:
         if not isinstance(value, dict):
             raise self.fail(key, "must be a format name or a table with format and/or as-of")
         self.unknown(value, OVERRIDE_KEYS, key)
-        return Override(pattern, self.format(value.get("format"), f"{key}.format"),
-                        self.date(value.get("as-of"), f"{key}.as-of"))
+        return Override(
+            pattern, self.format(value.get("format"), f"{key}.format"), self.date(value.get("as-of"), f"{key}.as-of")
+        )

@@ -52,13 +52,19 @@ _SENTENCE_END = re.compile(r"(?<=[.!])\s+")
 _ANY_NUMBER = re.compile(r"You may have as many of this card in your deck as you like\.?")
 _MORE_THAN = re.compile(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([^.]{1,60}?) in your deck\.?")
 _UP_TO = re.compile(
-    r"You may have up to ([0-9]{1,2}) (Basic Pokémon) cards in your deck with ([^ .]{1,30}) in their names\.?")
+    r"You may have up to ([0-9]{1,2}) (Basic Pokémon) cards in your deck with ([^ .]{1,30}) in their names\.?"
+)
 # a sentence about building a deck that none of the patterns above reads: the build stops on it
 _DECK_BUILDING = re.compile(r"can't have more than|may have (?:as many|up to)|as many of this card")
-_NAMED_KINDS = {"ACE SPEC card": "ace-spec", "Pokémon Star": "star-limit", "Radiant Pokémon": "radiant",
-                "◇ card with the same name": "prism-star"}
+_NAMED_KINDS = {
+    "ACE SPEC card": "ace-spec",
+    "Pokémon Star": "star-limit",
+    "Radiant Pokémon": "radiant",
+    "◇ card with the same name": "prism-star",
+}
 _BASIC_ENERGY_NAME = re.compile(
-    r"(?:basic\s+)?(?:grass|fire|water|lightning|psychic|fighting|darkness|metal|fairy)\s+energy", re.IGNORECASE)
+    r"(?:basic\s+)?(?:grass|fire|water|lightning|psychic|fighting|darkness|metal|fairy)\s+energy", re.IGNORECASE
+)
 _STAGES = frozenset({"Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "MEGA", "Level-Up", "Restored"})
 
 
@@ -131,12 +137,15 @@ def scan_card(card: dict, subtypes: list[str]) -> list[Finding]:
     name, supertype = card["name"].strip(), card["supertype"]
     if supertype == "Energy" and _BASIC_ENERGY_NAME.fullmatch(name) and (card.get("effect") or card.get("attacks")):
         text = card.get("effect") or ""
-        found.setdefault((card["id"], "special-energy"),
-                         Finding(card["id"], card["name"], "special-energy", source="effect", text=text))
+        found.setdefault(
+            (card["id"], "special-energy"),
+            Finding(card["id"], card["name"], "special-energy", source="effect", text=text),
+        )
     if supertype == "Pokémon" and not card.get("evolvesFrom") and _STAGES.isdisjoint(subtypes):
         kind = "basic-pokemon" if "Baby" in subtypes else "not-basic"
-        found.setdefault((card["id"], kind),
-                         Finding(card["id"], card["name"], kind, source="subtypes", text=" ".join(subtypes)))
+        found.setdefault(
+            (card["id"], kind), Finding(card["id"], card["name"], kind, source="subtypes", text=" ".join(subtypes))
+        )
     return list(found.values())
 
 
@@ -152,9 +161,17 @@ def read_rows(rows: list[dict], where: str = TABLE) -> list[Finding]:
             raise ValueError(f"{where} row {n}: limit {limit!r} is not a whole number")
         if not (row.get("id") or "").strip() or not (row.get("source") or "").strip():
             raise ValueError(f"{where} row {n}: a row needs an id and a source")
-        out.append(Finding(row["id"].strip(), (row.get("name") or "").strip(), kind, int(limit) if limit else None,
-                           (row.get("group") or "").strip() or None, row["source"].strip(),
-                           (row.get("text") or "").strip()))
+        out.append(
+            Finding(
+                row["id"].strip(),
+                (row.get("name") or "").strip(),
+                kind,
+                int(limit) if limit else None,
+                (row.get("group") or "").strip() or None,
+                row["source"].strip(),
+                (row.get("text") or "").strip(),
+            )
+        )
     return out
 
 
@@ -166,8 +183,11 @@ def compare(scanned: list[Finding], table: list[Finding], card_names: dict[str, 
     text field must be found by the scan when the source has that text.
     """
     rows = {row.key: row for row in table}
-    errors = [f"{TABLE}: unreviewed {f.kind} on {f.id} {f.name} ({f.source}): {f.text!r}; add a row"
-              for f in scanned if f.key not in rows]
+    errors = [
+        f"{TABLE}: unreviewed {f.kind} on {f.id} {f.name} ({f.source}): {f.text!r}; add a row"
+        for f in scanned
+        if f.key not in rows
+    ]
     seen = {f.key for f in scanned}
     has_text = {f.id for f in scanned}
     for row in table:

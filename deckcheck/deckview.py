@@ -39,13 +39,13 @@ IMAGE_SUFFIX = "/low.webp"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _EDIT = re.compile(r"([1-9][0-9]{0,5}):(.*)", re.DOTALL)
 
-BROKEN_FIX = ("This fix link is broken, so it was not applied. Open the list's share link again, "
-              "or edit the list in the form.")
+BROKEN_FIX = (
+    "This fix link is broken, so it was not applied. Open the list's share link again, or edit the list in the form."
+)
 
 
 #: the deck grid's groups, in order; a card that did not resolve is in the last
 GROUPS = ("Pokémon", "Trainer", "Energy", "Not recognised")
-
 
 
 class FixError(ValueError):
@@ -65,6 +65,7 @@ class Fix:
 
 
 # -- applying fixes -------------------------------------------------------------
+
 
 def read_edits(values: list[str]) -> list[tuple[int, str]]:
     """``fix`` query values -> edits; a :class:`FixError` for anything malformed."""
@@ -97,6 +98,7 @@ def apply_edits(text: str, edits: list[tuple[int, str]]) -> str:
 
 
 # -- finding fixes ----------------------------------------------------------------
+
 
 def card_line(count: int, card: Card) -> str:
     """A card line as the PTCGL export writes it: ``4 Nest Ball SVI 181``."""
@@ -181,12 +183,15 @@ def header_notes(text: str) -> dict[int, str]:
         if header.count in (copies, lines):
             continue
         name = _SECTION_NAMES.get(header.section, header.label)
-        notes[header.line] = (f"This header says {header.count}, but the {name} section under it has "
-                              f"{copies} card{'s' if copies != 1 else ''} on {lines} line{'s' if lines != 1 else ''}.")
+        notes[header.line] = (
+            f"This header says {header.count}, but the {name} section under it has "
+            f"{copies} card{'s' if copies != 1 else ''} on {lines} line{'s' if lines != 1 else ''}."
+        )
     return notes
 
 
 # -- images ---------------------------------------------------------------------------
+
 
 def image_url(card: Card | None, db: CardDB, host: str | None) -> str | None:
     """The card's small image at ``host`` (TCGdex's asset server), or None when images are off or
@@ -201,6 +206,7 @@ def image_url(card: Card | None, db: CardDB, host: str | None) -> str | None:
 
 
 # -- the result's lines, as the template shows them -------------------------------------
+
 
 def is_json_deck(text: str) -> bool:
     """Does the parser read ``text`` as a JSON deck (whose "lines" are its entries), on its own

@@ -69,11 +69,15 @@ DEFAULT_USER_LIMIT = "10 per minute"
 #: longest share link used as the embed's title link
 MAX_EMBED_URL = 2048
 
-NOT_CONFIGURED = ("Discord interactions are not set up on this server: set DECKCHECK_DISCORD_PUBLIC_KEY to the "
-                  "application's public key (Discord Developer Portal, General Information).")
-MESSAGE_LINK_HELP = ("I can't open message links: Discord only lets a bot with a token read messages, and this "
-                     "service has none. Right-click the message (long-press on mobile), choose Apps, then "
-                     f"“{MESSAGE_COMMAND_NAME}”; or run /decklist without options and paste the list.")
+NOT_CONFIGURED = (
+    "Discord interactions are not set up on this server: set DECKCHECK_DISCORD_PUBLIC_KEY to the "
+    "application's public key (Discord Developer Portal, General Information)."
+)
+MESSAGE_LINK_HELP = (
+    "I can't open message links: Discord only lets a bot with a token read messages, and this "
+    "service has none. Right-click the message (long-press on mobile), choose Apps, then "
+    f"“{MESSAGE_COMMAND_NAME}”; or run /decklist without options and paste the list."
+)
 
 
 def commands() -> list[dict]:
@@ -85,15 +89,34 @@ def commands() -> list[dict]:
             "type": CHAT_INPUT,
             "description": "Check a Pokémon TCG decklist against a format's rules",
             "options": [
-                {"type": STRING_OPTION, "name": "list", "required": False, "max_length": MAX_OPTION_LENGTH,
-                 "description": "The decklist (PTCGL/PTCGO export). Leave it out to paste the list in a form."},
-                {"type": STRING_OPTION, "name": "format", "required": False,
-                 "description": "Format to check against (default: Standard)",
-                 "choices": [{"name": formats[f].name, "value": f} for f in sorted(formats)][:25]},
-                {"type": STRING_OPTION, "name": "date", "required": False, "min_length": 10, "max_length": 10,
-                 "description": "Check legality on this date, YYYY-MM-DD (default: today)"},
-                {"type": STRING_OPTION, "name": "message", "required": False,
-                 "description": f"A message link: use the “{MESSAGE_COMMAND_NAME}” message command instead"},
+                {
+                    "type": STRING_OPTION,
+                    "name": "list",
+                    "required": False,
+                    "max_length": MAX_OPTION_LENGTH,
+                    "description": "The decklist (PTCGL/PTCGO export). Leave it out to paste the list in a form.",
+                },
+                {
+                    "type": STRING_OPTION,
+                    "name": "format",
+                    "required": False,
+                    "description": "Format to check against (default: Standard)",
+                    "choices": [{"name": formats[f].name, "value": f} for f in sorted(formats)][:25],
+                },
+                {
+                    "type": STRING_OPTION,
+                    "name": "date",
+                    "required": False,
+                    "min_length": 10,
+                    "max_length": 10,
+                    "description": "Check legality on this date, YYYY-MM-DD (default: today)",
+                },
+                {
+                    "type": STRING_OPTION,
+                    "name": "message",
+                    "required": False,
+                    "description": f"A message link: use the “{MESSAGE_COMMAND_NAME}” message command instead",
+                },
             ],
         },
         {"name": MESSAGE_COMMAND_NAME, "type": MESSAGE_COMMAND},
@@ -102,18 +125,27 @@ def commands() -> list[dict]:
 
 # -- signatures -------------------------------------------------------------------
 
+
 @functools.lru_cache(maxsize=4)
 def verify_key(public_key_hex: str) -> VerifyKey:
     """The application's public key; ValueError unless it is 64 hexadecimal characters."""
     value = public_key_hex.strip()
     if not re.fullmatch(r"[0-9a-fA-F]{64}", value):
-        raise ValueError("DISCORD_PUBLIC_KEY must be the application's public key: 64 hexadecimal characters "
-                         "(Discord Developer Portal, General Information, Public Key)")
+        raise ValueError(
+            "DISCORD_PUBLIC_KEY must be the application's public key: 64 hexadecimal characters "
+            "(Discord Developer Portal, General Information, Public Key)"
+        )
     return VerifyKey(bytes.fromhex(value))
 
 
-def verify(public_key_hex: str, signature: str | None, timestamp: str | None, body: bytes,
-           now: float | None = None, max_age: float = DEFAULT_MAX_AGE) -> str | None:
+def verify(
+    public_key_hex: str,
+    signature: str | None,
+    timestamp: str | None,
+    body: bytes,
+    now: float | None = None,
+    max_age: float = DEFAULT_MAX_AGE,
+) -> str | None:
     """Why the request is not Discord's (a sentence), or None when the signature and timestamp are good."""
     if not signature or not timestamp:
         return "The request is not signed: X-Signature-Ed25519 and X-Signature-Timestamp are required."
@@ -129,8 +161,10 @@ def verify(public_key_hex: str, signature: str | None, timestamp: str | None, bo
         return "X-Signature-Timestamp is not a Unix time in seconds."
     age = (time.time() if now is None else now) - sent
     if abs(age) > max_age:
-        return (f"The request's timestamp is {abs(int(age))} seconds {'old' if age > 0 else 'in the future'} "
-                f"(at most {int(max_age)} allowed): a replayed or delayed request.")
+        return (
+            f"The request's timestamp is {abs(int(age))} seconds {'old' if age > 0 else 'in the future'} "
+            f"(at most {int(max_age)} allowed): a replayed or delayed request."
+        )
     return None
 
 
@@ -144,6 +178,7 @@ def _check_key(state) -> None:
 
 
 # -- answers ----------------------------------------------------------------------
+
 
 def message(text: str, ephemeral: bool = True) -> dict:
     data = {"content": chat.truncate(text, chat.LIMIT), "allowed_mentions": {"parse": []}}
@@ -194,8 +229,14 @@ def _read_options(fmt, date) -> tuple[str | None, str | None, str | None]:
     """(format, date, complaint): the command's format and date checked like the API checks them."""
     formats = default_formats()
     if fmt is not None and (not isinstance(fmt, str) or fmt not in formats):
-        return None, None, (f"“{str(fmt)[:40]}” is not a format this service knows. "
-                            f"Choose one of: {', '.join(formats[f].name for f in sorted(formats))}.")
+        return (
+            None,
+            None,
+            (
+                f"“{str(fmt)[:40]}” is not a format this service knows. "
+                f"Choose one of: {', '.join(formats[f].name for f in sorted(formats))}."
+            ),
+        )
     if date:
         try:
             date = parse_date(str(date).strip()).isoformat()
@@ -211,8 +252,9 @@ def embed(text: str, report) -> dict:
     result = {
         "title": chat.truncate(chat.verdict(report), chat.EMBED_TITLE_LIMIT),
         "color": GREEN if report.valid else RED,
-        "footer": {"text": f"deckcheck {__version__} · {report.counts.total} cards · {report.format_name} "
-                           f"on {report.as_of}"},
+        "footer": {
+            "text": f"deckcheck {__version__} · {report.counts.total} cards · {report.format_name} on {report.as_of}"
+        },
     }
     description = chat.body(report, link, chat.EMBED_DESCRIPTION_LIMIT, escape=escape_markdown)
     if description:
@@ -226,35 +268,50 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     """Check ``text`` and answer with the embed; input problems and over-eager users get an ephemeral note."""
     config = current_app.config
     if not text.strip():
-        return message("There is no decklist to check: paste the list, one card per line, "
-                       "like “4 Nest Ball SVI 181”.")
+        return message("There is no decklist to check: paste the list, one card per line, like “4 Nest Ball SVI 181”.")
     size, max_bytes = len(text.encode("utf-8")), config["MAX_DECKLIST_BYTES"]
     if size > max_bytes:
         return message(f"This decklist is {size:,} bytes; this service checks at most {max_bytes:,}.")
     (lines, unit), max_lines = measure_lines(text), config["MAX_DECKLIST_LINES"]
     if lines > max_lines:
-        return message(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most "
-                       f"{max_lines:,}.")
+        return message(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most {max_lines:,}.")
     wait = limits.hit(config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT), "discord", _user_id(interaction))
     if wait is not None:
-        return message(f"You are checking decks faster than this service allows "
-                       f"({config.get('DISCORD_RATELIMIT', DEFAULT_USER_LIMIT)}): try again in {wait} second"
-                       f"{'' if wait == 1 else 's'}.")
+        return message(
+            f"You are checking decks faster than this service allows "
+            f"({config.get('DISCORD_RATELIMIT', DEFAULT_USER_LIMIT)}): try again in {wait} second"
+            f"{'' if wait == 1 else 's'}."
+        )
     report = check(text, fmt or config["DEFAULT_FORMAT"], date, max_db_age=config.get("MAX_DB_AGE"))
     return {"type": CHANNEL_MESSAGE, "data": {"embeds": [embed(text, report)], "allowed_mentions": {"parse": []}}}
 
 
 def modal(fmt: str | None, date: str | None) -> dict:
     """A form with a multi-line box: the way to paste a list with its line breaks."""
-    return {"type": MODAL, "data": {
-        "custom_id": f"{MODAL_ID}|{fmt or ''}|{date or ''}",
-        "title": "Check a decklist",
-        "components": [{"type": ACTION_ROW, "components": [{
-            "type": TEXT_INPUT, "custom_id": LIST_INPUT, "style": PARAGRAPH,
-            "label": "Decklist (PTCGL or PTCGO export)",
-            "placeholder": "Pokémon: 12\n4 Dreepy TWM 128\n…", "min_length": 1, "max_length": MAX_INPUT_LENGTH,
-            "required": True}]}],
-    }}
+    return {
+        "type": MODAL,
+        "data": {
+            "custom_id": f"{MODAL_ID}|{fmt or ''}|{date or ''}",
+            "title": "Check a decklist",
+            "components": [
+                {
+                    "type": ACTION_ROW,
+                    "components": [
+                        {
+                            "type": TEXT_INPUT,
+                            "custom_id": LIST_INPUT,
+                            "style": PARAGRAPH,
+                            "label": "Decklist (PTCGL or PTCGO export)",
+                            "placeholder": "Pokémon: 12\n4 Dreepy TWM 128\n…",
+                            "min_length": 1,
+                            "max_length": MAX_INPUT_LENGTH,
+                            "required": True,
+                        }
+                    ],
+                }
+            ],
+        },
+    }
 
 
 def _find_input(components, custom_id: str) -> str | None:
@@ -277,8 +334,10 @@ def on_command(interaction: dict) -> dict:
         target = ((data.get("resolved") or {}).get("messages") or {}).get(str(data.get("target_id"))) or {}
         text = strip_code_block(target.get("content") or "")
         if not text.strip():
-            return message("That message has no text to check (a list in an attached file or an image cannot be "
-                           "read): paste the list with /decklist.")
+            return message(
+                "That message has no text to check (a list in an attached file or an image cannot be "
+                "read): paste the list with /decklist."
+            )
         return answer(text, None, None, interaction)
     if data.get("name") != COMMAND:
         return message(f"This application has no command “{str(data.get('name'))[:40]}”: use /{COMMAND}.")
@@ -315,17 +374,19 @@ def interactions():
     if not public_key:
         return errors.envelope(503, NOT_CONFIGURED)
     body = request.get_data(cache=True)
-    reason = verify(str(public_key), request.headers.get("X-Signature-Ed25519"),
-                    request.headers.get("X-Signature-Timestamp"), body,
-                    max_age=float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE)))
+    reason = verify(
+        str(public_key),
+        request.headers.get("X-Signature-Ed25519"),
+        request.headers.get("X-Signature-Timestamp"),
+        body,
+        max_age=float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE)),
+    )
     if reason:
         return errors.envelope(401, reason, {}, name="Unauthorized")
     max_age = float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE))
     # a signature is good for max_age either side of the server's clock: remember it that long, twice
-    if not limits.first_use("discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(),
-                            2 * max_age):
-        return errors.envelope(401, "This signed request was already received: a replay.", {},
-                               name="Unauthorized")
+    if not limits.first_use("discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(), 2 * max_age):
+        return errors.envelope(401, "This signed request was already received: a replay.", {}, name="Unauthorized")
     try:
         interaction = json.loads(body)
     except (ValueError, RecursionError):
@@ -336,8 +397,11 @@ def interactions():
     if kind == PING:
         return jsonify(type=PONG)
     if kind not in (APPLICATION_COMMAND, MODAL_SUBMIT):
-        return errors.envelope(400, f"Interactions of type {str(kind)[:20]!r} are not handled here.",
-                               {"type": kind if isinstance(kind, str) or (isinstance(kind, int) and abs(kind) < 2 ** 53) else None})
+        return errors.envelope(
+            400,
+            f"Interactions of type {str(kind)[:20]!r} are not handled here.",
+            {"type": kind if isinstance(kind, str) or (isinstance(kind, int) and abs(kind) < 2**53) else None},
+        )
     problem = malformed(interaction)
     if problem:
         return errors.envelope(400, f"The interaction is malformed: {problem}.", {"field": problem.split()[0]})
@@ -352,9 +416,16 @@ def interactions():
 _OBJECT, _LIST, _TEXT = dict, list, str
 #: the fields this module reads, and what each must be when present (None is always allowed)
 _SHAPE = {
-    "member": _OBJECT, "member.user": _OBJECT, "user": _OBJECT, "data": _OBJECT,
-    "data.name": _TEXT, "data.custom_id": _TEXT, "data.options": _LIST, "data.components": _LIST,
-    "data.resolved": _OBJECT, "data.resolved.messages": _OBJECT,
+    "member": _OBJECT,
+    "member.user": _OBJECT,
+    "user": _OBJECT,
+    "data": _OBJECT,
+    "data.name": _TEXT,
+    "data.custom_id": _TEXT,
+    "data.options": _LIST,
+    "data.components": _LIST,
+    "data.resolved": _OBJECT,
+    "data.resolved.messages": _OBJECT,
 }
 
 

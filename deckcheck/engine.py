@@ -17,7 +17,6 @@ from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
 from .rules import stale_database
 
-
 #: most card lines one format remembers per database version and date (see :class:`LineFacts`)
 LINE_MEMO_SIZE = 2048
 #: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
@@ -37,11 +36,30 @@ class LineFacts:
     anything) gets new facts.
     """
 
-    __slots__ = ("count", "name", "set_code", "number", "card", "method", "suggestions", "name_differs",
-                 "legal_via", "ban", "json_tail")
+    __slots__ = (
+        "count",
+        "name",
+        "set_code",
+        "number",
+        "card",
+        "method",
+        "suggestions",
+        "name_differs",
+        "legal_via",
+        "ban",
+        "json_tail",
+    )
 
-    def __init__(self, count: int, name: str, set_code: str | None, number: str | None, res: Resolution,
-                 legal_via: Card | None, ban: Ban | None) -> None:
+    def __init__(
+        self,
+        count: int,
+        name: str,
+        set_code: str | None,
+        number: str | None,
+        res: Resolution,
+        legal_via: Card | None,
+        ban: Ban | None,
+    ) -> None:
         self.count, self.name, self.set_code, self.number = count, name, set_code, number
         self.card, self.method, self.name_differs = res.card, res.method, res.name_differs
         # an unknown card's suggestions are looked up on first use, for a bounded number of names per deck
@@ -84,8 +102,13 @@ class ResolvedLine:
         card, via, ban = self.card, self.legal_via, self.ban
         known = card is not None
         return {
-            "line": self.line, "count": self.count, "text": self.raw, "name": self.name,
-            "set": self.set_code, "number": self.number, "resolution": self.method,
+            "line": self.line,
+            "count": self.count,
+            "text": self.raw,
+            "name": self.name,
+            "set": self.set_code,
+            "number": self.number,
+            "resolution": self.method,
             "suggestions": [*self.suggestions],
             "legal": (via is not None and ban is None) if known else None,  # self.legal, without the call
             "legal_via": via.id if via is not None and via is not card else None,
@@ -118,11 +141,30 @@ class Deck:
     ``pokemon``, ``radiant``, ``ace_spec`` and ``prism_star`` list the lines of those kinds.
     """
 
-    __slots__ = ("lines", "known", "unknown", "parse_problems", "declared_total", "declared_total_line",
-                 "total", "basic_pokemon", "tally", "by_name", "pokemon", "radiant", "ace_spec", "prism_star")
+    __slots__ = (
+        "lines",
+        "known",
+        "unknown",
+        "parse_problems",
+        "declared_total",
+        "declared_total_line",
+        "total",
+        "basic_pokemon",
+        "tally",
+        "by_name",
+        "pokemon",
+        "radiant",
+        "ace_spec",
+        "prism_star",
+    )
 
-    def __init__(self, lines: list[ResolvedLine], parse_problems: list[Problem] | None = None,
-                 declared_total: int | None = None, declared_total_line: int | None = None) -> None:
+    def __init__(
+        self,
+        lines: list[ResolvedLine],
+        parse_problems: list[Problem] | None = None,
+        declared_total: int | None = None,
+        declared_total_line: int | None = None,
+    ) -> None:
         self.lines = lines
         self.parse_problems = parse_problems or []
         self.declared_total = declared_total
@@ -191,15 +233,17 @@ class Context:
         return found[0].evolves_from if found else None
 
 
-def resolve_lines(parsed: ParseResult, db: CardDB, fmt: Format | None = None,
-                  on: dt.date | None = None) -> list[ResolvedLine]:
+def resolve_lines(
+    parsed: ParseResult, db: CardDB, fmt: Format | None = None, on: dt.date | None = None
+) -> list[ResolvedLine]:
     """Each parsed card line with the printing it names (or None), and its legality in ``fmt`` on ``on``
     when they are given (in the same pass: the lines are made once, with every field)."""
     return resolve_rows(card_rows(parsed), db, fmt, on)
 
 
-def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
-                 on: dt.date | None = None) -> list[ResolvedLine]:
+def resolve_rows(
+    rows: list[CardRow], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
+) -> list[ResolvedLine]:
     """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read`."""
     if fmt is None:
         table, memo = None, db.line_memo()
@@ -212,8 +256,13 @@ def resolve_rows(rows: list[CardRow], db: CardDB, fmt: Format | None = None,
         raw, count, name = fields["raw"], fields["count"], fields["name"]
         set_code, number = fields["set_code"], fields["number"]
         facts = memo.get(raw)
-        if (facts is None or facts.name != name or facts.number != number or facts.set_code != set_code
-                or facts.count != count):
+        if (
+            facts is None
+            or facts.name != name
+            or facts.number != number
+            or facts.set_code != set_code
+            or facts.count != count
+        ):
             res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
             card = res.card
             via = ban = None
@@ -283,8 +332,11 @@ def get_format(format: str | Format) -> Format:
 
 
 def _date_problem(fmt: Format, on: dt.date) -> Problem:
-    return Problem("date-out-of-range", f"{fmt.name} legality is known from {fmt.pool.earliest.isoformat()} on; "
-                   f"{on.isoformat()} is earlier, so card legality was not checked.")
+    return Problem(
+        "date-out-of-range",
+        f"{fmt.name} legality is known from {fmt.pool.earliest.isoformat()} on; "
+        f"{on.isoformat()} is earlier, so card legality was not checked.",
+    )
 
 
 #: called as ``listener(report, seconds)`` after every check (the service's metrics count problems by
@@ -302,14 +354,22 @@ def _suggestions_skipped(d: Deck) -> Problem | None:
     late = list(names)[SUGGEST_MAX_NAMES:]
     skipped = set(late)
     n = len(late)
-    return Problem("suggestions-skipped",
-                   f"Suggestions were looked up for the first {SUGGEST_MAX_NAMES} unknown card names only; "
-                   f"{n} more unknown name{'s' if n != 1 else ''} got none.",
-                   lines=tuple(ln.line for ln in d.unknown if ln.name in skipped))
+    return Problem(
+        "suggestions-skipped",
+        f"Suggestions were looked up for the first {SUGGEST_MAX_NAMES} unknown card names only; "
+        f"{n} more unknown name{'s' if n != 1 else ''} got none.",
+        lines=tuple(ln.line for ln in d.unknown if ln.name in skipped),
+    )
 
 
-def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None, db: CardDB | None = None,
-          max_db_age: int | None = None, forecast: bool = False) -> Report:
+def check(
+    deck: str | ParseResult,
+    format: str | Format = "standard",
+    as_of=None,
+    db: CardDB | None = None,
+    max_db_age: int | None = None,
+    forecast: bool = False,
+) -> Report:
     """Check a decklist (text or a parse result) in a format on a date (default today).
 
     ``max_db_age`` (days, off by default) adds a ``stale-database`` warning when the card
@@ -323,8 +383,7 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     started = time.perf_counter()
     fmt = get_format(format)
     on = _as_date(as_of)
-    if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool)
-                                   or max_db_age < 0):
+    if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool) or max_db_age < 0):
         raise ValueError(f"max_db_age must be a whole number of days >= 0, not {max_db_age!r}")
     db = db or _cards.get_db()
     # a text is read into rows, not CardLines: the report never shows those
@@ -339,7 +398,7 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     for fn, params in fmt.rule_plan():
         # an empty ** still costs a dict; a loop costs less than list.extend on a generator
-        for problem in (fn(d, ctx, **params) if params else fn(d, ctx)):
+        for problem in fn(d, ctx, **params) if params else fn(d, ctx):
             problems.append(problem)
     skipped = _suggestions_skipped(d)
     if skipped:
@@ -358,8 +417,15 @@ def check(deck: str | ParseResult, format: str | Format = "standard", as_of=None
         problems.extend(ahead.problems)
         extra["forecast"] = ahead.to_dict()
     report = Report(
-        format=fmt.id, format_name=fmt.name, as_of=on.isoformat(), problems=sort_problems(problems), lines=lines,
-        counts=d.counts(), database=db.info(), basic_pokemon=d.basic_pokemon, extra=extra,
+        format=fmt.id,
+        format_name=fmt.name,
+        as_of=on.isoformat(),
+        problems=sort_problems(problems),
+        lines=lines,
+        counts=d.counts(),
+        database=db.info(),
+        basic_pokemon=d.basic_pokemon,
+        extra=extra,
     )
     if REPORT_LISTENERS:
         seconds = time.perf_counter() - started

@@ -62,16 +62,18 @@ def _default_message(error: HTTPException) -> tuple[str, dict]:
     """A precise sentence (and details) for errors raised by Flask/werkzeug themselves."""
     code = error.code or 500
     if code == 404:
-        return (f"No such endpoint: {request.method} {request.path}. "
-                "The endpoints are listed at /api/v1/openapi.json."), {}
+        return (
+            f"No such endpoint: {request.method} {request.path}. The endpoints are listed at /api/v1/openapi.json."
+        ), {}
     if code == 405:
         allowed = sorted(m for m in getattr(error, "valid_methods", None) or [] if m not in ("HEAD", "OPTIONS"))
-        return (f"Method {request.method} is not allowed on {request.path}; allowed: {', '.join(allowed)}.",
-                {"allowed": allowed})
+        return (
+            f"Method {request.method} is not allowed on {request.path}; allowed: {', '.join(allowed)}.",
+            {"allowed": allowed},
+        )
     if code == 413:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
-        return (f"The request body is larger than the limit of {limit:,} bytes.",
-                {"limit": limit, "unit": "bytes"})
+        return (f"The request body is larger than the limit of {limit:,} bytes.", {"limit": limit, "unit": "bytes"})
     if code == 500:
         return "Internal error: the service failed to answer this request; the failure has been logged.", {}
     return error.description or error.name, {}

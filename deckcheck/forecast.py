@@ -42,8 +42,12 @@ class NextRotation:
         return f"assumed: lowest legal mark {self.lowest_mark} from about {self.date.isoformat()}"
 
     def to_dict(self) -> dict:
-        return {"date": self.date.isoformat(), "lowest_mark": self.lowest_mark, "announced": self.announced,
-                "source": self.source}
+        return {
+            "date": self.date.isoformat(),
+            "lowest_mark": self.lowest_mark,
+            "announced": self.announced,
+            "source": self.source,
+        }
 
 
 def _a_year_after(day: dt.date, years: int) -> dt.date:
@@ -69,9 +73,13 @@ def next_rotation(fmt: Format, on: dt.date) -> NextRotation | None:
     while _a_year_after(last, years) <= on:
         years += 1
     mark = chr(ord(current) + 1)
-    return NextRotation(_a_year_after(last, years), mark, False,
-                        f"An assumption: the format file announces no rotation after {on.isoformat()}, so this "
-                        f"assumes the usual yearly one (mark {current} out) a year after the last ({last.isoformat()}).")
+    return NextRotation(
+        _a_year_after(last, years),
+        mark,
+        False,
+        f"An assumption: the format file announces no rotation after {on.isoformat()}, so this "
+        f"assumes the usual yearly one (mark {current} out) a year after the last ({last.isoformat()}).",
+    )
 
 
 @dataclass
@@ -82,8 +90,11 @@ class Forecast:
     kept_by_reprint: list[dict]
 
     def to_dict(self) -> dict:
-        return {"rotation": self.rotation.to_dict() if self.rotation else None, "rotating": self.rotating,
-                "kept_by_reprint": self.kept_by_reprint}
+        return {
+            "rotation": self.rotation.to_dict() if self.rotation else None,
+            "rotating": self.rotating,
+            "kept_by_reprint": self.kept_by_reprint,
+        }
 
 
 def forecast(lines, fmt: Format, on: dt.date, db) -> Forecast:
@@ -93,8 +104,9 @@ def forecast(lines, fmt: Format, on: dt.date, db) -> Forecast:
         return Forecast(None, [], [], [])
     future = fmt
     if not rotation.announced:
-        pool = replace(fmt.pool, rotations=fmt.pool.rotations + (
-            Rotation(rotation.date, rotation.lowest_mark, rotation.source),))
+        pool = replace(
+            fmt.pool, rotations=fmt.pool.rotations + (Rotation(rotation.date, rotation.lowest_mark, rotation.source),)
+        )
         future = replace(fmt, pool=pool, _memo={}, _plan=[], _lines={})
     when, hint = rotation.described, None if rotation.announced else rotation.source
     problems, rotating, kept = [], [], []
@@ -107,17 +119,40 @@ def forecast(lines, fmt: Format, on: dt.date, db) -> Forecast:
         via = future.legal_via(card, db, rotation.date)
         mark = card.mark or "none"
         if via is None:
-            problems.append(Problem(
-                RULE, f"{label(card)} (line {ln.line}) would not be legal after the next rotation ({when}): its "
-                      f"regulation mark {mark} rotates out and no functionally identical reprint has mark "
-                      f"{rotation.lowest_mark} or later.",
-                lines=(ln.line,), cards=(card.id,), hint=hint, severity=WARNING))
+            problems.append(
+                Problem(
+                    RULE,
+                    f"{label(card)} (line {ln.line}) would not be legal after the next rotation ({when}): its "
+                    f"regulation mark {mark} rotates out and no functionally identical reprint has mark "
+                    f"{rotation.lowest_mark} or later.",
+                    lines=(ln.line,),
+                    cards=(card.id,),
+                    hint=hint,
+                    severity=WARNING,
+                )
+            )
             rotating.append({"line": ln.line, "card": card.id, "label": label(card), "mark": card.mark})
         else:
-            problems.append(Problem(
-                RULE, f"{label(card)} (line {ln.line}) stays legal after the next rotation ({when}) through its "
-                      f"functionally identical reprint {label(via)} (mark {via.mark}).",
-                lines=(ln.line,), cards=(card.id, via.id), hint=hint, severity=INFO))
-            kept.append({"line": ln.line, "card": card.id, "label": label(card), "mark": card.mark,
-                         "via": via.id, "via_label": label(via), "via_mark": via.mark})
+            problems.append(
+                Problem(
+                    RULE,
+                    f"{label(card)} (line {ln.line}) stays legal after the next rotation ({when}) through its "
+                    f"functionally identical reprint {label(via)} (mark {via.mark}).",
+                    lines=(ln.line,),
+                    cards=(card.id, via.id),
+                    hint=hint,
+                    severity=INFO,
+                )
+            )
+            kept.append(
+                {
+                    "line": ln.line,
+                    "card": card.id,
+                    "label": label(card),
+                    "mark": card.mark,
+                    "via": via.id,
+                    "via_label": label(via),
+                    "via_mark": via.mark,
+                }
+            )
     return Forecast(rotation, problems, rotating, kept)

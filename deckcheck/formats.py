@@ -127,24 +127,42 @@ class Format:
 
     def to_dict(self) -> dict:
         """The public description served by ``GET /api/v1/formats``."""
-        pool = {"kind": self.pool.kind, "earliest_date": self.pool.earliest.isoformat(),
-                "reprint_rule": self.pool.reprint_rule, "set_legal_from": self.pool.legal_delay}
+        pool = {
+            "kind": self.pool.kind,
+            "earliest_date": self.pool.earliest.isoformat(),
+            "reprint_rule": self.pool.reprint_rule,
+            "set_legal_from": self.pool.legal_delay,
+        }
         if self.pool.kind == "regulation-marks":
-            pool["rotations"] = [{"from": r.start.isoformat(), "lowest_legal_mark": r.min_mark, "source": r.source}
-                                 for r in self.pool.rotations]
-            pool["mark_dates"] = [{"mark": m.mark, "from": m.start.isoformat(), "source": m.source}
-                                  for m in self.pool.mark_dates]
+            pool["rotations"] = [
+                {"from": r.start.isoformat(), "lowest_legal_mark": r.min_mark, "source": r.source}
+                for r in self.pool.rotations
+            ]
+            pool["mark_dates"] = [
+                {"mark": m.mark, "from": m.start.isoformat(), "source": m.source} for m in self.pool.mark_dates
+            ]
         if self.pool.kind == "sets":
             pool["series"] = sorted(self.pool.series)
             pool["include_sets"] = sorted(self.pool.include_sets)
             pool["exclude_sets"] = sorted(self.pool.exclude_sets)
         return {
-            "id": self.id, "name": self.name, "description": self.description, "extends": self.extends,
-            "rules": [{"rule": r, "parameters": p, "set_by": self.rule_sources.get(r, self.id)}
-                      for r, p in self.rules.items()],
+            "id": self.id,
+            "name": self.name,
+            "description": self.description,
+            "extends": self.extends,
+            "rules": [
+                {"rule": r, "parameters": p, "set_by": self.rule_sources.get(r, self.id)} for r, p in self.rules.items()
+            ],
             "pool": pool,
-            "bans": [{"name": b.name, "printings": [f"{s} {n}" for s, n in b.printings] or ["all printings"],
-                      "since": b.since.isoformat() if b.since else None, "source": b.source} for b in self.bans],
+            "bans": [
+                {
+                    "name": b.name,
+                    "printings": [f"{s} {n}" for s, n in b.printings] or ["all printings"],
+                    "since": b.since.isoformat() if b.since else None,
+                    "source": b.source,
+                }
+                for b in self.bans
+            ],
             "sources": list(self.sources),
         }
 
@@ -190,8 +208,11 @@ class Format:
         ``on``, newest first; the reprint rule does not cover ``card`` with it, but a player
         can play it instead."""
         for other in db.printings_of(card):
-            if other.key == card.key and other.fingerprint != card.fingerprint and \
-                    self.legality(other, db, on) == (other, None):
+            if (
+                other.key == card.key
+                and other.fingerprint != card.fingerprint
+                and self.legality(other, db, on) == (other, None)
+            ):
                 return other
         return None
 
@@ -272,6 +293,7 @@ def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
 
 # -- loading -------------------------------------------------------------------
 
+
 def _date(value, where: str) -> dt.date:
     if isinstance(value, dt.datetime) or isinstance(value, dt.time):
         raise FormatError(f"{where}: {value!s} is not a date (YYYY-MM-DD); give a date without a time")
@@ -288,8 +310,10 @@ def _keys(raw, allowed, where: str) -> dict:
         raise FormatError(f"{where} must be a table")
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
-        raise FormatError(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
-                          f"(allowed: {', '.join(allowed)})")
+        raise FormatError(
+            f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+            f"(allowed: {', '.join(allowed)})"
+        )
     return raw
 
 
@@ -328,8 +352,10 @@ def _rotations(raw: dict, earliest: dt.date, where: str) -> tuple[Rotation, ...]
     if [r.start for r in out] != sorted({r.start for r in out}):
         raise FormatError(f"{where}: pool.rotations must be in date order, one per date")
     if earliest < out[0].start:
-        raise FormatError(f"{where}: pool.earliest {earliest} is before the first rotation ({out[0].start}), "
-                          "so the pool on those days is unknown")
+        raise FormatError(
+            f"{where}: pool.earliest {earliest} is before the first rotation ({out[0].start}), "
+            "so the pool on those days is unknown"
+        )
     return tuple(out)
 
 
@@ -362,8 +388,9 @@ def _pool(raw, where: str) -> Pool:
         raise FormatError(f"{where}: pool.reprint_rule must be true or false")
     rotations = _rotations(raw, earliest, where) if kind == "regulation-marks" else ()
     mark_dates = _mark_dates(raw, where) if kind == "regulation-marks" else ()
-    series, include, exclude = (frozenset(_strings(raw, k, f"{where}: pool"))
-                                for k in ("series", "include_sets", "exclude_sets"))
+    series, include, exclude = (
+        frozenset(_strings(raw, k, f"{where}: pool")) for k in ("series", "include_sets", "exclude_sets")
+    )
     if kind == "sets" and not (series or include):
         raise FormatError(f"{where}: a sets pool needs series or include_sets")
     return Pool(kind, earliest, rotations, series, include, exclude, delay, reprint, mark_dates)

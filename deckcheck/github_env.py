@@ -28,8 +28,11 @@ def line_link(path: str, line: int, env=os.environ) -> str:
 def outputs(results, fail_on: str) -> dict[str, str]:
     """The step outputs of a run: ``valid`` (every deck passed), ``checked-count``, ``invalid-count``."""
     failed = sum(fails(report, fail_on) for _, report in results)
-    return {"valid": "true" if not failed else "false", "checked-count": str(len(results)),
-            "invalid-count": str(failed)}
+    return {
+        "valid": "true" if not failed else "false",
+        "checked-count": str(len(results)),
+        "invalid-count": str(failed),
+    }
 
 
 def _append(target: str, text: str) -> str | None:

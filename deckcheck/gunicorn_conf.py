@@ -95,8 +95,9 @@ limit_request_line = 8190
 try:
     _db_reload_interval = float(os.environ.get("DECKCHECK_DB_RELOAD_INTERVAL", "").strip() or 30)
 except ValueError:
-    raise SystemExit("DECKCHECK_DB_RELOAD_INTERVAL must be a number of seconds, not "
-                     f"{os.environ['DECKCHECK_DB_RELOAD_INTERVAL']!r}") from None
+    raise SystemExit(
+        f"DECKCHECK_DB_RELOAD_INTERVAL must be a number of seconds, not {os.environ['DECKCHECK_DB_RELOAD_INTERVAL']!r}"
+    ) from None
 os.environ["DECKCHECK_DB_RELOAD_INTERVAL"] = "0"
 
 
@@ -117,8 +118,12 @@ def when_ready(server):
     # the database is ~100,000 long-lived objects: frozen, the workers' garbage collector never
     # walks them (a full pass took ~30 ms, a latency spike) nor writes to their pages (copy-on-write)
     gc.freeze()
-    server.log.info("deckcheck: card database %s (%s cards) loaded in the master; %s workers will share it",
-                    info["version"], info["cards"], server.num_workers)
+    server.log.info(
+        "deckcheck: card database %s (%s cards) loaded in the master; %s workers will share it",
+        info["version"],
+        info["cards"],
+        server.num_workers,
+    )
     # SIGTERM: /readyz 503 for DECKCHECK_DRAIN_SECONDS (default 5), then a graceful stop
     runtime.install_drain(server, runtime.drain_seconds())
     runtime.MasterReloader(server, _db_reload_interval).start()

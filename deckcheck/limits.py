@@ -46,10 +46,10 @@ import time
 
 import limits as limits_lib
 from flask import Flask, current_app, g, request
-from markupsafe import escape
 from flask_cors import CORS
 from flask_limiter import Limit, Limiter
 from flask_limiter.errors import RateLimitExceeded
+from markupsafe import escape
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors
@@ -59,8 +59,13 @@ LIMITED_PREFIX = "/api/v1/"
 EXEMPT_PREFIXES = ("/api/v1/discord/", "/api/v1/docs", "/api/v1/openapi.json")
 #: web page routes that run a check: always (POST), or a share link (GET with one of these arguments)
 PAGE_CHECKS = {"/": ("d", "deck"), "/extras": ()}
-EXPOSED_HEADERS = ["Retry-After", "X-Deckcheck-Version", "X-RateLimit-Limit", "X-RateLimit-Remaining",
-                   "X-RateLimit-Reset"]
+EXPOSED_HEADERS = [
+    "Retry-After",
+    "X-Deckcheck-Version",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+]
 ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key"]
 #: how long browsers may cache a preflight answer (seconds)
 CORS_MAX_AGE = 600
@@ -98,8 +103,9 @@ def _check_limit(name: str, value) -> str:
         try:
             limits_lib.parse_many(value)
         except ValueError:
-            raise ValueError(f"{name} {value!r} is not a rate limit; write it like '60 per minute' "
-                             "or '10 per second; 1000 per day'") from None
+            raise ValueError(
+                f"{name} {value!r} is not a rate limit; write it like '60 per minute' or '10 per second; 1000 per day'"
+            ) from None
     return value
 
 
@@ -140,11 +146,18 @@ def init_app(app: Flask) -> None:
     origins = split_list(config["CORS_ORIGINS"]) or ["*"]
     hooks = app.after_request_funcs.setdefault(None, [])
     before = len(hooks)
-    CORS(app, resources={CORS_PATHS: {"origins": "*" if "*" in origins else origins}},
-         send_wildcard="*" in origins, expose_headers=EXPOSED_HEADERS, allow_headers=ALLOWED_HEADERS,
-         methods=["GET", "POST", "OPTIONS"], max_age=CORS_MAX_AGE, supports_credentials=False,
-         # error answers pass through the after_request hooks too (Flask finalises them)
-         intercept_exceptions=False)
+    CORS(
+        app,
+        resources={CORS_PATHS: {"origins": "*" if "*" in origins else origins}},
+        send_wildcard="*" in origins,
+        expose_headers=EXPOSED_HEADERS,
+        allow_headers=ALLOWED_HEADERS,
+        methods=["GET", "POST", "OPTIONS"],
+        max_age=CORS_MAX_AGE,
+        supports_credentials=False,
+        # error answers pass through the after_request hooks too (Flask finalises them)
+        intercept_exceptions=False,
+    )
     if len(hooks) != before + 1:  # pragma: no cover - a flask-cors that registers differently
         raise RuntimeError("flask-cors did not register exactly one after_request hook")
     hooks[before] = _only_with_origin(hooks[before])
@@ -211,8 +224,10 @@ def share_of(limit: str, processes: int) -> str:
     """Each process's share of ``limit``: every amount divided by ``processes``, rounded up."""
     if processes <= 1 or not limit:
         return limit
-    return "; ".join(f"{math.ceil(item.amount / processes)} per {item.multiples} {item.GRANULARITY.name}"
-                     for item in limits_lib.parse_many(limit))
+    return "; ".join(
+        f"{math.ceil(item.amount / processes)} per {item.multiples} {item.GRANULARITY.name}"
+        for item in limits_lib.parse_many(limit)
+    )
 
 
 def sent_key() -> str | None:
@@ -238,9 +253,12 @@ def _identify_client():
     # compare against every key, in constant time, so timing does not tell how close a guess was
     matched = [k for k in api_keys if hmac.compare_digest(k.encode("utf-8"), key.encode("utf-8"))]
     if not matched:
-        message = ("The API key is not valid: check it, or send the request without X-API-Key or Authorization "
-                   "to use the anonymous limit." if api_keys else
-                   "This service has no API keys: send the request without X-API-Key or Authorization.")
+        message = (
+            "The API key is not valid: check it, or send the request without X-API-Key or Authorization "
+            "to use the anonymous limit."
+            if api_keys
+            else "This service has no API keys: send the request without X-API-Key or Authorization."
+        )
         response = errors.envelope(401, message, {}, name="Unauthorized")
         response.headers["WWW-Authenticate"] = 'Bearer realm="deckcheck"'
         return response
@@ -281,25 +299,32 @@ def _too_many_requests(error: RateLimitExceeded):
         retry_after = 60
     limit = str(error.limit.limit)
     who = "for this API key" if keyed else "for each client address"
-    message = f"Too many requests: the limit is {limit} {who}. Retry in {retry_after} second" \
-              f"{'' if retry_after == 1 else 's'}"
+    message = (
+        f"Too many requests: the limit is {limit} {who}. Retry in {retry_after} second{'' if retry_after == 1 else 's'}"
+    )
     if not keyed and _state()["api_keys"]:
         message += ", or send an API key (X-API-Key) for a higher limit"
     if request.path in PAGE_CHECKS and request.path != "/extras":
-        response = current_app.response_class(_PAGE_429.format(message=escape(message + ".")), status=429,
-                                              mimetype="text/html")
+        response = current_app.response_class(
+            _PAGE_429.format(message=escape(message + ".")), status=429, mimetype="text/html"
+        )
     else:
-        response = errors.envelope(429, message + ".", {"limit": limit, "retry_after": retry_after,
-                                                        "client": "api-key" if keyed else "address"})
+        response = errors.envelope(
+            429,
+            message + ".",
+            {"limit": limit, "retry_after": retry_after, "client": "api-key" if keyed else "address"},
+        )
     response.headers["Retry-After"] = str(retry_after)
     _count_rejection()
     return response
 
 
 #: the web page's answer past the limit (the page's own template may be redesigned; this needs none)
-_PAGE_429 = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many checks · deckcheck'
-             '</title><link rel="stylesheet" href="/static/deckcheck.css"></head><body><main><h1>Too many checks'
-             '</h1><p role="alert">{message}</p><p><a href="/">Back to the checker</a></p></main></body></html>')
+_PAGE_429 = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many checks · deckcheck'
+    '</title><link rel="stylesheet" href="/static/deckcheck.css"></head><body><main><h1>Too many checks'
+    '</h1><p role="alert">{message}</p><p><a href="/">Back to the checker</a></p></main></body></html>'
+)
 
 
 def _count_rejection() -> None:
@@ -370,8 +395,7 @@ def first_use(namespace: str, key: str, seconds: float) -> bool:
         try:
             return limiter.limiter.storage.incr(f"{prefix}/{namespace}/{key}", max(1, math.ceil(seconds))) == 1
         except Exception:
-            current_app.logger.warning("rate limit storage unavailable; remembering %s here", namespace,
-                                       exc_info=True)
+            current_app.logger.warning("rate limit storage unavailable; remembering %s here", namespace, exc_info=True)
     now = time.monotonic()
     with _local_once_lock:
         expiry = _local_once.get(f"{namespace}/{key}")

@@ -63,8 +63,10 @@ def audit(cards: Iterable[tuple[str, str]], merges: list[dict], parts: list[dict
             problems.append(f"name-merges.csv: the row {row['name']!r} -> {row['same_as']!r} gives no reason")
     for row in parts:
         if row.get("decision") not in DECISIONS or not (row.get("reason") or "").strip():
-            problems.append(f"name-parts.csv: the row for {row.get('name')!r} needs a decision "
-                            f"({', '.join(DECISIONS)}) and a reason")
+            problems.append(
+                f"name-parts.csv: the row for {row.get('name')!r} needs a decision "
+                f"({', '.join(DECISIONS)}) and a reason"
+            )
     reviewed = _groups(merges)
     reviewed_parts = {row["name"]: row for row in parts}
     by_key: dict[str, set[str]] = {}
@@ -77,10 +79,12 @@ def audit(cards: Iterable[tuple[str, str]], merges: list[dict], parts: list[dict
             continue
         names = sorted(group)
         for i, a in enumerate(names):
-            for b in names[i + 1:]:
+            for b in names[i + 1 :]:
                 if a not in reviewed or reviewed.get(a) != reviewed.get(b):
-                    problems.append(f"unreviewed merge: {a!r} and {b!r} share the key {key!r} "
-                                    "(add a row to data/name-merges.csv if they are one name, else fix the key)")
+                    problems.append(
+                        f"unreviewed merge: {a!r} and {b!r} share the key {key!r} "
+                        "(add a row to data/name-merges.csv if they are one name, else fix the key)"
+                    )
     for name, supertypes in sorted(kinds.items()):
         problems.extend(_part_problems(name, reviewed_parts.get(name)))
         if name.rstrip().endswith("δ") and supertypes != {"Pokémon"} and "δ" not in name_key(name):

@@ -191,16 +191,20 @@ def _strip_brackets(tokens: list[str]) -> list[str]:
     """Drop ``(``, ``)``, ``[``, ``]``; a subtitle or label in parentheses goes with them."""
     if "(" in tokens:
         at = tokens.index("(")
-        end = tokens.index(")", at) if ")" in tokens[at:at + 5] else at + 5
+        end = tokens.index(")", at) if ")" in tokens[at : at + 5] else at + 5
         # the families and labels are a few words long: longer texts are never joined up
-        if (at < 5 and " ".join(tokens[:at]).lower() in SUBTITLED
-                or end - at < 5 and " ".join(tokens[at + 1:end]).lower() in LABELS):
+        if (
+            at < 5
+            and " ".join(tokens[:at]).lower() in SUBTITLED
+            or end - at < 5
+            and " ".join(tokens[at + 1 : end]).lower() in LABELS
+        ):
             tokens = tokens[:at]
     if "[" in tokens:
         at = tokens.index("[")
         head = tokens[:at]
         if head and all(not t.isascii() for t in head):  # ナッシー[Exeggutor]: the English name
-            tokens = tokens[at + 1:]
+            tokens = tokens[at + 1 :]
     return [t for t in tokens if t not in "()[]"]
 
 
@@ -300,5 +304,7 @@ def lookup_key(name: str) -> str:
 
 def memo_sizes() -> dict[str, int]:
     """How many entries each memo of this module holds (tests check they stay bounded)."""
-    return {"name_key": _name_key_memo.cache_info().currsize,
-            "basic_energy_type": _basic_energy_type.cache_info().currsize}
+    return {
+        "name_key": _name_key_memo.cache_info().currsize,
+        "basic_energy_type": _basic_energy_type.cache_info().currsize,
+    }

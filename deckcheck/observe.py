@@ -33,8 +33,7 @@ import re
 import time
 
 from flask import Flask, Response, request
-from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram,
-                               generate_latest)
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
 from . import cards, engine, logs
@@ -45,16 +44,21 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 #: check durations: a check takes ~50 us to a few ms; the slowest buckets catch a starved worker
 CHECK_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
-REQUESTS = Counter("deckcheck_http_requests", "HTTP requests answered by the app",
-                   ["route", "method", "status"])
-CHECK_SECONDS = Histogram("deckcheck_check_seconds", "Time the engine spent checking one decklist",
-                          ["format"], buckets=CHECK_BUCKETS)
+REQUESTS = Counter("deckcheck_http_requests", "HTTP requests answered by the app", ["route", "method", "status"])
+CHECK_SECONDS = Histogram(
+    "deckcheck_check_seconds", "Time the engine spent checking one decklist", ["format"], buckets=CHECK_BUCKETS
+)
 PROBLEMS = Counter("deckcheck_problems", "Problems reported in checked decklists, by rule", ["rule"])
 RATE_LIMITED = Counter("deckcheck_rate_limited", "Requests refused by a rate limit", ["route"])
-DATABASE = Gauge("deckcheck_database_info", "The card database a worker serves (1)", ["version", "built_at"],
-                 multiprocess_mode="liveall")
-DATABASE_BUILT = Gauge("deckcheck_database_build_timestamp_seconds", "When the served card database was built",
-                       multiprocess_mode="liveall")
+DATABASE = Gauge(
+    "deckcheck_database_info",
+    "The card database a worker serves (1)",
+    ["version", "built_at"],
+    multiprocess_mode="liveall",
+)
+DATABASE_BUILT = Gauge(
+    "deckcheck_database_build_timestamp_seconds", "When the served card database was built", multiprocess_mode="liveall"
+)
 
 
 def database_built(info: dict) -> float | None:
@@ -71,7 +75,7 @@ def database_built(info: dict) -> float | None:
     except ValueError:
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.timezone.utc)
+        when = when.replace(tzinfo=dt.UTC)
     return when.timestamp()
 
 
@@ -83,12 +87,16 @@ class _DatabaseAge:
             built = database_built(cards.get_db().info())
         except cards.DatabaseError:
             built = None
-        family = GaugeMetricFamily("deckcheck_database_age_seconds", "Age of the served card database (since its build)")
+        family = GaugeMetricFamily(
+            "deckcheck_database_age_seconds", "Age of the served card database (since its build)"
+        )
         if built is not None:
             family.add_metric([], max(0.0, time.time() - built))
         yield family
-        newest = GaugeMetricFamily("deckcheck_database_newest_set_age_days",
-                                   "Days since the newest set in the served card database was released")
+        newest = GaugeMetricFamily(
+            "deckcheck_database_newest_set_age_days",
+            "Days since the newest set in the served card database was released",
+        )
         try:
             days = cards.get_db().age_days(dt.date.today())
         except (cards.DatabaseError, AttributeError):
@@ -168,8 +176,9 @@ def registry() -> CollectorRegistry:
 def metrics_view():
     metrics: Metrics = _state()
     metrics.note_database()
-    return Response(generate_latest(registry()), content_type=CONTENT_TYPE_LATEST,
-                    headers={"Cache-Control": "no-store"})
+    return Response(
+        generate_latest(registry()), content_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"}
+    )
 
 
 def _state() -> Metrics:

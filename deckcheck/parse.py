@@ -47,11 +47,17 @@ _SECTION_LABELS: dict[str, str] = {
     **dict.fromkeys(("pokemon", "pokemons", "pokemon cards"), "pokemon"),
     **dict.fromkeys(
         (
-            "trainer", "trainers", "trainer cards",  # en, de
-            "dresseur", "dresseurs",  # fr
-            "treinador", "treinadores",  # pt
-            "entrenador", "entrenadores",  # es
-            "allenatore", "allenatori",  # it
+            "trainer",
+            "trainers",
+            "trainer cards",  # en, de
+            "dresseur",
+            "dresseurs",  # fr
+            "treinador",
+            "treinadores",  # pt
+            "entrenador",
+            "entrenadores",  # es
+            "allenatore",
+            "allenatori",  # it
         ),
         "trainer",
     ),
@@ -63,7 +69,8 @@ _SECTION_LABELS: dict[str, str] = {
 #: labels of the list's own total ("Total Cards: 60"), folded the same way
 _TOTAL_LABELS = frozenset(
     {
-        "total", "total cards",  # en
+        "total",
+        "total cards",  # en
         "karten insgesamt",  # de
         "total de cartes",  # fr
         "total de cartas",  # pt
@@ -73,8 +80,27 @@ _TOTAL_LABELS = frozenset(
 )
 #: all-capital name endings that look like set codes but belong to the name
 _NAME_SUFFIXES = frozenset(
-    {"EX", "GX", "V", "VMAX", "VSTAR", "BREAK", "LEGEND", "PRIME", "STAR", "TAG", "TEAM",
-     "GL", "FB", "E4", "SP", "LV", "ACE", "SPEC", "ACESPEC"}
+    {
+        "EX",
+        "GX",
+        "V",
+        "VMAX",
+        "VSTAR",
+        "BREAK",
+        "LEGEND",
+        "PRIME",
+        "STAR",
+        "TAG",
+        "TEAM",
+        "GL",
+        "FB",
+        "E4",
+        "SP",
+        "LV",
+        "ACE",
+        "SPEC",
+        "ACESPEC",
+    }
 )
 #: Markdown bold around a whole line
 _BOLD = frozenset({"**", "__"})
@@ -410,12 +436,20 @@ def _common_card(raw: str) -> tuple | None:
     if n < 4:
         return None
     count, code, number = tokens[0], tokens[n - 2], tokens[n - 1]
-    if not (0 < len(count) < 4 and count.isascii() and count.isdigit() and count[0] != "0"
-            and 0 < len(number) < 5 and number.isascii() and number.isdigit()
-            and "" not in tokens and (raw.isprintable() or tokens == raw.split())
-            and _is_set_code(code)):
+    if not (
+        0 < len(count) < 4
+        and count.isascii()
+        and count.isdigit()
+        and count[0] != "0"
+        and 0 < len(number) < 5
+        and number.isascii()
+        and number.isdigit()
+        and "" not in tokens
+        and (raw.isprintable() or tokens == raw.split())
+        and _is_set_code(code)
+    ):
         return None
-    name = raw[len(count) + 1:len(raw) - len(code) - len(number) - (5 if tag else 2)]
+    name = raw[len(count) + 1 : len(raw) - len(code) - len(number) - (5 if tag else 2)]
     if not _ASCII_LETTER.search(name) or name[:2] in _TIMES_SP:  # "2 x Pidgeot ex ...": the long way
         return None
     return (_CARD, int(count), name, code.upper(), number, tag)
@@ -439,8 +473,16 @@ def _read_line(raw: str) -> tuple:
 
 def _fields(raw: str, count: int, name: str, set_code: str | None, number: str | None, tag: str | None) -> dict:
     """A :data:`CardRow`'s fields: a CardLine's instance dict, with line 0 and no section."""
-    return {"line": 0, "raw": raw, "count": count, "name": name, "set_code": set_code, "number": number,
-            "section": None, "tag": tag}
+    return {
+        "line": 0,
+        "raw": raw,
+        "count": count,
+        "name": name,
+        "set_code": set_code,
+        "number": number,
+        "section": None,
+        "tag": tag,
+    }
 
 
 #: the memo of :func:`_read_line` (bounded; keyed on the line's text only, so the line number
@@ -662,7 +704,7 @@ def _energy_tail(tokens: list[str], n: int) -> tuple[str | None, str | None, int
     for k in range(min(n - 1, 4)):  # "Basic {R} Energy" is the longest spelling: 3 tokens
         if tokens[k].casefold() == "energy":
             extra = n - 1 - k
-            if extra in (1, 2) and basic_energy_type(" ".join(tokens[:k + 1])):
+            if extra in (1, 2) and basic_energy_type(" ".join(tokens[: k + 1])):
                 return tokens[k + 1].upper(), tokens[k + 2].upper() if extra == 2 else None, k + 1
             return None
     return None
@@ -704,9 +746,11 @@ def _number(text: str) -> str:
 # An array of several decks is read as its first deck, with a warning (one report is one deck).
 
 #: the shapes of JSON deck that are read, for the error on any other
-JSON_SHAPES = ('{"cards": [{"count": 4, "name": "Iono", "set": "PAL", "number": "185"}]} (deckcheck, RK9, '
-               'pokemontcg.io), {"decklist": {"pokemon": [...], "trainer": [...], "energy": [...]}} (Limitless), '
-               "or an array of such decks (one per player) or of card entries")
+JSON_SHAPES = (
+    '{"cards": [{"count": 4, "name": "Iono", "set": "PAL", "number": "185"}]} (deckcheck, RK9, '
+    'pokemontcg.io), {"decklist": {"pokemon": [...], "trainer": [...], "energy": [...]}} (Limitless), '
+    "or an array of such decks (one per player) or of card entries"
+)
 _SECTION_KEYS = ("pokemon", "trainer", "energy")
 _DECK_KEYS = ("cards", "decklist", "deck", "list")
 _CARD_ID = re.compile(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)")
@@ -721,8 +765,9 @@ def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list
         return [(None, value)] if depth else None  # a bare array is told apart by _json_decks
     if not isinstance(value, dict):
         return None
-    sections: list[tuple[str | None, list]] = [(key, value[key]) for key in _SECTION_KEYS
-                                               if isinstance(value.get(key), list)]
+    sections: list[tuple[str | None, list]] = [
+        (key, value[key]) for key in _SECTION_KEYS if isinstance(value.get(key), list)
+    ]
     if sections:
         return sections
     for key in _DECK_KEYS:
@@ -762,14 +807,20 @@ def _load_json(text: str) -> tuple[object, Problem | None]:
     try:
         return json.loads(text), None
     except json.JSONDecodeError as err:
-        message = (f"The deck starts with {text.lstrip()[:1]} but is not valid JSON: {err.msg} at line {err.lineno}, "
-                   f"column {err.colno}.")
+        message = (
+            f"The deck starts with {text.lstrip()[:1]} but is not valid JSON: {err.msg} at line {err.lineno}, "
+            f"column {err.colno}."
+        )
     except RecursionError:
-        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: its arrays and "
-                   "objects are nested too deeply to read (a deck nests a few levels).")
+        message = (
+            f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: its arrays and "
+            "objects are nested too deeply to read (a deck nests a few levels)."
+        )
     except ValueError:  # the only other: a whole number longer than Python converts
-        message = (f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: it has a number of "
-                   f"more than {sys.get_int_max_str_digits():,} digits.")
+        message = (
+            f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: it has a number of "
+            f"more than {sys.get_int_max_str_digits():,} digits."
+        )
     return None, Problem("unparsed-line", message, lines=(1,))
 
 
@@ -808,8 +859,10 @@ def _parse_json(text: str) -> tuple[ParseResult, list[CardRow]]:
     player, sections = decks[0]
     if len(decks) > 1:
         who = f" ({player}'s)" if player else ""
-        message = (f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
-                   "Check one player's deck at a time to see the others.")
+        message = (
+            f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
+            "Check one player's deck at a time to see the others."
+        )
         result.problems.append(Problem("several-decks", message))
     index = 0
     for section, entries in sections:
@@ -848,8 +901,12 @@ def _json_view(entry: object) -> dict | None:
         return None
     card = entry.get("card")
     inner = card if isinstance(card, dict) else entry
-    view = {"count": entry.get("count"), "name": inner.get("name"), "set": inner.get("set"),
-            "number": inner.get("number")}
+    view = {
+        "count": entry.get("count"),
+        "name": inner.get("name"),
+        "set": inner.get("set"),
+        "number": inner.get("number"),
+    }
     if view["set"] is None and "setCode" in inner:
         view["set"] = inner["setCode"]
     if isinstance(view["set"], dict):

@@ -6,8 +6,8 @@ yield :class:`Problem` values and the engine collects them into a report.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Iterable
 
 ERROR = "error"
 WARNING = "warning"
@@ -94,7 +94,7 @@ class Problem:
         """The first line the problem points at, if any."""
         return self.lines[0] if self.lines else None
 
-    def with_severity(self, severity: str) -> "Problem":
+    def with_severity(self, severity: str) -> Problem:
         return replace(self, severity=severity)
 
     def to_dict(self) -> dict:
@@ -109,14 +109,20 @@ class Problem:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Problem":
+    def from_dict(cls, data: dict) -> Problem:
         """Inverse of :meth:`to_dict` (e.g. a report read back from the JSON API).
 
         A rule this copy does not know (a newer server) is kept as sent instead of failing.
         """
-        values = {"rule": data["rule"], "message": data["message"], "lines": tuple(data.get("lines") or ()),
-                  "cards": tuple(data.get("cards") or ()), "hint": data.get("hint"),
-                  "severity": data.get("severity") or "", "code": data.get("code") or ""}
+        values = {
+            "rule": data["rule"],
+            "message": data["message"],
+            "lines": tuple(data.get("lines") or ()),
+            "cards": tuple(data.get("cards") or ()),
+            "hint": data.get("hint"),
+            "severity": data.get("severity") or "",
+            "code": data.get("code") or "",
+        }
         if values["rule"] in CATALOGUE and (not values["severity"] or values["severity"] in SEVERITIES):
             return cls(**values)
         problem = object.__new__(cls)
@@ -187,24 +193,53 @@ class ReportedLine:
     card: dict | None
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ReportedLine":
-        return cls(data["line"], data["count"], data["text"], data["name"], data.get("set"), data.get("number"),
-                   data["resolution"], tuple(data.get("suggestions") or ()), data.get("legal"),
-                   data.get("legal_via"), bool(data.get("banned")), data.get("card"))
+    def from_dict(cls, data: dict) -> ReportedLine:
+        return cls(
+            data["line"],
+            data["count"],
+            data["text"],
+            data["name"],
+            data.get("set"),
+            data.get("number"),
+            data["resolution"],
+            tuple(data.get("suggestions") or ()),
+            data.get("legal"),
+            data.get("legal_via"),
+            bool(data.get("banned")),
+            data.get("card"),
+        )
 
     def to_dict(self) -> dict:
         """As ``ResolvedLine.to_dict``; the card read back is already a dict, copied."""
         return {
-            "line": self.line, "count": self.count, "text": self.raw, "name": self.name,
-            "set": self.set_code, "number": self.number, "resolution": self.method,
-            "suggestions": list(self.suggestions), "legal": self.legal, "legal_via": self.legal_via,
-            "banned": self.banned, "card": dict(self.card) if self.card is not None else None,
+            "line": self.line,
+            "count": self.count,
+            "text": self.raw,
+            "name": self.name,
+            "set": self.set_code,
+            "number": self.number,
+            "resolution": self.method,
+            "suggestions": list(self.suggestions),
+            "legal": self.legal,
+            "legal_via": self.legal_via,
+            "banned": self.banned,
+            "card": dict(self.card) if self.card is not None else None,
         }
 
 
 #: the keys of :meth:`Report.to_dict`; :meth:`Report.from_dict` keeps any other key in ``extra``
-REPORT_KEYS = ("valid", "format", "format_name", "as_of", "summary", "problems", "cards", "counts",
-               "basic_pokemon", "database")
+REPORT_KEYS = (
+    "valid",
+    "format",
+    "format_name",
+    "as_of",
+    "summary",
+    "problems",
+    "cards",
+    "counts",
+    "basic_pokemon",
+    "database",
+)
 #: keys of ``extra`` that :meth:`Report.to_dict` writes when they are there (``forecast``: a check
 #: asked for the rotation forecast)
 OPTIONAL_KEYS = ("forecast",)
@@ -275,7 +310,7 @@ class Report:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Report":
+    def from_dict(cls, data: dict) -> Report:
         """A report rebuilt from :meth:`to_dict`'s JSON (what ``POST /api/v1/validate`` answers).
 
         ``to_dict()`` of the result gives the same JSON back; card lines become

@@ -89,8 +89,14 @@ def published_checksum(url: str, session: requests.Session, timeout: float) -> s
     return digest
 
 
-def pull(url: str, target: str | os.PathLike, sha256: str | None = None, *, timeout: float = 30.0,
-         session: requests.Session | None = None) -> tuple[bool, str]:
+def pull(
+    url: str,
+    target: str | os.PathLike,
+    sha256: str | None = None,
+    *,
+    timeout: float = 30.0,
+    session: requests.Session | None = None,
+) -> tuple[bool, str]:
     """Fetch ``url`` into ``target`` when it differs; (changed, digest). Raises PullError or DatabaseError."""
     session = session or requests.Session()
     target = Path(target)
@@ -126,10 +132,20 @@ def pull(url: str, target: str | os.PathLike, sha256: str | None = None, *, time
 
 
 @click.command("publish")
-@click.option("--to", "folder", required=True, type=click.Path(file_okay=False),
-              help="Folder a web server serves to the replicas.")
-@click.option("--db", "database", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="The database to publish (default: the service's database path).")
+@click.option(
+    "--to",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder a web server serves to the replicas.",
+)
+@click.option(
+    "--db",
+    "database",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="The database to publish (default: the service's database path).",
+)
 def publish_command(folder: str, database: str | None) -> None:
     """Publish the card database and its SHA-256 for replicas to pull (after `deckcheck db sync`)."""
     try:
@@ -141,11 +157,21 @@ def publish_command(folder: str, database: str | None) -> None:
 
 @click.command("pull")
 @click.argument("url")
-@click.option("--to", "target", type=click.Path(dir_okay=False), default=None,
-              help="Where the service reads its database (default: the service's database path).")
+@click.option(
+    "--to",
+    "target",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where the service reads its database (default: the service's database path).",
+)
 @click.option("--sha256", default=None, metavar="HEX", help="The expected checksum (default: URL.sha256).")
-@click.option("--every", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
-              help="Keep pulling every SECONDS (a sidecar); errors are reported and the next round tries again.")
+@click.option(
+    "--every",
+    type=click.FloatRange(min=1),
+    default=None,
+    metavar="SECONDS",
+    help="Keep pulling every SECONDS (a sidecar); errors are reported and the next round tries again.",
+)
 @click.option("--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds per request.")
 def pull_command(url: str, target: str | None, sha256: str | None, every: float | None, timeout: float) -> None:
     """Fetch a published card database, check its SHA-256 and that it loads, and move it into place."""

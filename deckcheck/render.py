@@ -186,8 +186,9 @@ def render_json(results, opts: Options = Options()) -> str:
 
 def render_jsonl(results, opts: Options = Options()) -> str:
     """JSON Lines: one report (the API's JSON, with its ``path`` first) a line, nothing else."""
-    return "".join(json.dumps({"path": path, **report.to_dict()}, ensure_ascii=False) + "\n"
-                   for path, report in results)
+    return "".join(
+        json.dumps({"path": path, **report.to_dict()}, ensure_ascii=False) + "\n" for path, report in results
+    )
 
 
 def github_data(text: str) -> str:
@@ -228,9 +229,11 @@ def render_github(results, opts: Options = Options()) -> str:
             where = f"{path}:{p.line}:" if p.line else f"{path}:"
             rest.append(_one_line(f"{where} {p.rule}{level} {_sentence(p)}"))
     if rest:
-        out.append(f"{_plural(len(rest), 'more problem')} not annotated (GitHub shows "
-                   f"{GITHUB_ANNOTATIONS_PER_LEVEL} errors, {GITHUB_ANNOTATIONS_PER_LEVEL} warnings and "
-                   f"{GITHUB_ANNOTATIONS_PER_LEVEL} notices per step); every problem is in the job summary:")
+        out.append(
+            f"{_plural(len(rest), 'more problem')} not annotated (GitHub shows "
+            f"{GITHUB_ANNOTATIONS_PER_LEVEL} errors, {GITHUB_ANNOTATIONS_PER_LEVEL} warnings and "
+            f"{GITHUB_ANNOTATIONS_PER_LEVEL} notices per step); every problem is in the job summary:"
+        )
         out.extend(rest)
     if opts.summary:
         out.append(summary_line(results, opts.fail_on))
@@ -259,8 +262,10 @@ def github_summary(results, opts: Options = Options(), link=None) -> str:
         for path, report in results:
             tally = [sum(p.severity == s for p in report.problems) for s in (ERROR, WARNING, INFO)]
             verdict = "❌ fails" if fails(report, opts.fail_on) else "✅ passes"
-            head.append(f"| [{_md(path)}]({link(path, 1)}) | {verdict} | {_md(report.format_name)} | "
-                        f"{report.as_of} | {tally[0]} | {tally[1]} | {tally[2]} |")
+            head.append(
+                f"| [{_md(path)}]({link(path, 1)}) | {verdict} | {_md(report.format_name)} | "
+                f"{report.as_of} | {tally[0]} | {tally[1]} | {tally[2]} |"
+            )
         head.append("")
     body = []
     for path, report in results:
@@ -302,31 +307,44 @@ def render_sarif(results, opts: Options = Options()) -> str:
     """
     used = sorted({p.rule for _, r in results for p in r.problems})
     index = {rule: i for i, rule in enumerate(used)}
-    rules = [{
-        "id": rule,
-        "name": rule,
-        "shortDescription": {"text": CATALOGUE[rule][2]},
-        "defaultConfiguration": {"level": _SARIF_LEVEL[CATALOGUE[rule][1]]},
-        "properties": {"code": CATALOGUE[rule][0]},
-    } for rule in used]
-    found = [{
-        "ruleId": p.rule,
-        "ruleIndex": index[p.rule],
-        "level": _SARIF_LEVEL[p.severity],
-        "message": {"text": _sentence(p)},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": _artifact_uri(path)},
-            "region": {"startLine": p.line or 1},
-        }}],
-        "properties": {"code": p.code, "format": report.format, "as_of": report.as_of},
-    } for path, report in results for p in report.problems]
+    rules = [
+        {
+            "id": rule,
+            "name": rule,
+            "shortDescription": {"text": CATALOGUE[rule][2]},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[CATALOGUE[rule][1]]},
+            "properties": {"code": CATALOGUE[rule][0]},
+        }
+        for rule in used
+    ]
+    found = [
+        {
+            "ruleId": p.rule,
+            "ruleIndex": index[p.rule],
+            "level": _SARIF_LEVEL[p.severity],
+            "message": {"text": _sentence(p)},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _artifact_uri(path)},
+                        "region": {"startLine": p.line or 1},
+                    }
+                }
+            ],
+            "properties": {"code": p.code, "format": report.format, "as_of": report.as_of},
+        }
+        for path, report in results
+        for p in report.problems
+    ]
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "deckcheck", "version": _version(), "rules": rules}},
-            "results": found,
-        }],
+        "runs": [
+            {
+                "tool": {"driver": {"name": "deckcheck", "version": _version(), "rules": rules}},
+                "results": found,
+            }
+        ],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
@@ -345,8 +363,9 @@ def render_junit(results, opts: Options = Options()) -> str:
     suites = ET.Element("testsuites", name="deckcheck", **counts)
     suite = ET.SubElement(suites, "testsuite", name="deckcheck", **counts)
     for path, report in results:
-        case = ET.SubElement(suite, "testcase", classname=f"deckcheck.{report.format}", name=_xml_text(path),
-                              file=_xml_text(path))
+        case = ET.SubElement(
+            suite, "testcase", classname=f"deckcheck.{report.format}", name=_xml_text(path), file=_xml_text(path)
+        )
         lines = render_text([(path, report)], Options(summary=False))
         if fails(report, opts.fail_on):
             first = report.problems[0]

@@ -54,7 +54,8 @@ def scope_key(card: dict, row: list) -> tuple | None:
         return str(v or "").replace("×", "x").strip()
 
     stats = [
-        card.get("hp"), sorted(card.get("types") or []),
+        card.get("hp"),
+        sorted(card.get("types") or []),
         [(a.get("name"), sorted(a.get("cost") or []), value(a.get("damage"))) for a in card.get("attacks") or []],
         [a.get("name") for a in card.get("abilities") or []],
         sorted((value(w.get("type")), value(w.get("value"))) for w in card.get("weaknesses") or []),
@@ -94,9 +95,14 @@ class _Groups:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str],
-                   directory: Path | None = None, report: list[str] | None = None,
-                   releases: dict[str, str] | None = None) -> None:
+def apply_verdicts(
+    cards: list[dict],
+    rows: list[list],
+    set_codes: dict[str, str],
+    directory: Path | None = None,
+    report: list[str] | None = None,
+    releases: dict[str, str] | None = None,
+) -> None:
     """Join the ``identical`` groups of every split (one fingerprint each) in place.
 
     ``cards`` and ``rows`` are parallel (source record, database row); ``set_codes`` maps a
@@ -138,8 +144,10 @@ def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str
             if name_key(present[cid][1]) != key:
                 raise BuildError(f"{where}: {cid} is {present[cid][1]!r}")
             if cid not in scope_of:
-                raise BuildError(f"{where}: {cid} is in no split (its text matches every other printing's, or it "
-                                 "has none); remove the row")
+                raise BuildError(
+                    f"{where}: {cid} is in no split (its text matches every other printing's, or it "
+                    "has none); remove the row"
+                )
         if everything:
             apart_all.add(fp_of[ids[0]])
             continue
@@ -172,14 +180,15 @@ def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str
         alone = {union.find(fp) for fp in groups if fp in apart_all}
         undecided = 0
         for i, (ra, ma) in enumerate(comps):
-            for rb, mb in comps[i + 1:]:
+            for rb, mb in comps[i + 1 :]:
                 if ra not in alone and rb not in alone and frozenset((ra, rb)) not in separated:
                     missing.append(f"{ma[0][1]}: {_labels(ma, set_codes)} vs {_labels(mb, set_codes)}")
                     undecided += 1
         if report is not None:
-            report.append(f"{comps[0][1][0][1]} ({scope[0]}): {len(groups)} texts, {len(comps)} different "
-                          f"card{'s' if len(comps) != 1 else ''}" + (f", {undecided} pairs UNDECIDED" if undecided
-                                                                      else ""))
+            report.append(
+                f"{comps[0][1][0][1]} ({scope[0]}): {len(groups)} texts, {len(comps)} different "
+                f"card{'s' if len(comps) != 1 else ''}" + (f", {undecided} pairs UNDECIDED" if undecided else "")
+            )
             for n, (root, _members) in enumerate(comps, 1):
                 for fp, members in sorted(groups.items(), key=lambda kv: (newest(kv[1]), kv[0])):
                     if union.find(fp) == root:
@@ -190,16 +199,21 @@ def apply_verdicts(cards: list[dict], rows: list[list], set_codes: dict[str, str
                 row[_FP] = canonical[union.find(fp)]
     if missing and report is None:
         more = f" (and {len(missing) - MAX_LISTED} more)" if len(missing) > MAX_LISTED else ""
-        raise BuildError(f"{TABLE} has no verdict for {len(missing)} same-name text "
-                         f"split{'s' if len(missing) != 1 else ''}: " + "; ".join(missing[:MAX_LISTED]) + more
-                         + ". Compare the texts (deckcheck db splits) and add a row saying whether they are "
-                           "functionally identical or different.")
+        raise BuildError(
+            f"{TABLE} has no verdict for {len(missing)} same-name text "
+            f"split{'s' if len(missing) != 1 else ''}: "
+            + "; ".join(missing[:MAX_LISTED])
+            + more
+            + ". Compare the texts (deckcheck db splits) and add a row saying whether they are "
+            "functionally identical or different."
+        )
 
 
 def _canonical(root: str, groups: dict[str, list[list]], union: _Groups, releases: dict[str, str]) -> str:
     """One fingerprint for a joined group: its newest printing's (the smallest on a tie)."""
-    newest = {fp: max(releases.get(r[7]) or "" for r in members) for fp, members in groups.items()
-              if union.find(fp) == root}
+    newest = {
+        fp: max(releases.get(r[7]) or "" for r in members) for fp, members in groups.items() if union.find(fp) == root
+    }
     return min(newest, key=lambda fp: (_invert(newest[fp]), fp))
 
 

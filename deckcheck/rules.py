@@ -12,8 +12,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from .names import name_key
 from .problems import ERROR, INFO, Problem, line_list
@@ -29,13 +29,34 @@ PARAM_KINDS = {
 
 #: Trainer cards played as if they were Basic Pokémon: they never satisfy no-basic-pokemon
 #: (found by their text "Play this card as if it were a ... Basic Pokémon" in the card source)
-PLAYED_AS_POKEMON = frozenset({
-    "robo substitute", "unidentified fossil", "lillies poke doll", "clefairy doll", "snorlax doll",
-    "mysterious fossil", "rare fossil", "old amber", "armor fossil", "claw fossil", "dome fossil", "helix fossil",
-    "root fossil", "skull fossil", "antique armor fossil", "antique cover fossil", "antique dome fossil",
-    "antique helix fossil", "antique jaw fossil", "antique old amber", "antique plume fossil",
-    "antique root fossil", "antique sail fossil", "antique skull fossil",
-})
+PLAYED_AS_POKEMON = frozenset(
+    {
+        "robo substitute",
+        "unidentified fossil",
+        "lillies poke doll",
+        "clefairy doll",
+        "snorlax doll",
+        "mysterious fossil",
+        "rare fossil",
+        "old amber",
+        "armor fossil",
+        "claw fossil",
+        "dome fossil",
+        "helix fossil",
+        "root fossil",
+        "skull fossil",
+        "antique armor fossil",
+        "antique cover fossil",
+        "antique dome fossil",
+        "antique helix fossil",
+        "antique jaw fossil",
+        "antique old amber",
+        "antique plume fossil",
+        "antique root fossil",
+        "antique sail fossil",
+        "antique skull fossil",
+    }
+)
 
 _SUBTITLE = re.compile(r"\s*\([^()]*\)$")
 
@@ -70,7 +91,8 @@ def _param_ok(kind: str, value) -> bool:
     if kind == "names":
         return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
     return isinstance(value, list) and all(
-        isinstance(g, list) and len(g) >= 2 and all(isinstance(v, str) and v for v in g) for g in value)
+        isinstance(g, list) and len(g) >= 2 and all(isinstance(v, str) and v for v in g) for g in value
+    )
 
 
 def check_rule_params(name: str, params: dict, where: str) -> dict:
@@ -90,12 +112,14 @@ def check_rule_params(name: str, params: dict, where: str) -> dict:
         raise FormatError(f"{where}: rule {name!r} needs parameter {', '.join(missing)}")
     for key, kind in spec.params.items():
         if not _param_ok(kind, params[key]):
-            raise FormatError(f"{where}: rule {name!r} parameter {key} must be {PARAM_KINDS[kind]}, "
-                              f"not {params[key]!r}")
+            raise FormatError(
+                f"{where}: rule {name!r} parameter {key} must be {PARAM_KINDS[kind]}, not {params[key]!r}"
+            )
     return dict(params)
 
 
 # -- wording helpers ------------------------------------------------------------
+
 
 def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
@@ -130,6 +154,7 @@ def _lines(lines) -> tuple[list[int], list[str]]:
 
 # -- parsing and resolution --------------------------------------------------
 
+
 @rule("unparsed-line")
 def unparsed_line(deck, ctx):
     """A line that is neither a header nor a card."""
@@ -150,8 +175,12 @@ def has_unknown_set(ln, db) -> bool:
     Only a line matched by name, or not at all, can: a printing, alias or name-and-set match
     found its set, and basic Energy resolves by type whatever the set.
     """
-    return (ln.set_code is not None and ln.method in _NOT_BY_SET and not db.knows_set(ln.set_code)
-            and not _bracket_of_name(ln))
+    return (
+        ln.set_code is not None
+        and ln.method in _NOT_BY_SET
+        and not db.knows_set(ln.set_code)
+        and not _bracket_of_name(ln)
+    )
 
 
 def _bracket_of_name(ln) -> bool:
@@ -185,14 +214,25 @@ def unknown_set(deck, ctx):
         after = f"a set released after {newest.name}" if newest is not None else "a new set"
         hint = f"If {code} is {after}, {UPDATE_ADVICE}."
         if ln.card is None:
-            yield Problem("unknown-set", f'{head}, and no card named "{ln.name}" was found; its '
-                          f"{_plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
-                          "toward the deck size.", lines=(ln.line,), hint=hint, severity=ERROR)
+            yield Problem(
+                "unknown-set",
+                f'{head}, and no card named "{ln.name}" was found; its '
+                f"{_plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
+                "toward the deck size.",
+                lines=(ln.line,),
+                hint=hint,
+                severity=ERROR,
+            )
         else:
             # basic Energy is played by its type whatever the set: a note, not a warning
-            yield Problem("unknown-set", f'{head}, so "{ln.name}" was matched by name to {label(ln.card)}.',
-                          lines=(ln.line,), cards=(ln.card.id,), hint=hint,
-                          severity=INFO if ln.card.is_basic_energy else "")
+            yield Problem(
+                "unknown-set",
+                f'{head}, so "{ln.name}" was matched by name to {label(ln.card)}.',
+                lines=(ln.line,),
+                cards=(ln.card.id,),
+                hint=hint,
+                severity=INFO if ln.card.is_basic_energy else "",
+            )
 
 
 def stale_database(db, on, max_age: int) -> Problem | None:
@@ -203,9 +243,12 @@ def stale_database(db, on, max_age: int) -> Problem | None:
     if age is None or age <= max_age:
         return None
     newest = db.newest_set()
-    return Problem("stale-database", f"The card database's newest set is {newest_set_phrase(db)}, "
-                   f"{_plural(age, 'day')} before {on.isoformat()}; the most allowed is {_plural(max_age, 'day')}.",
-                   hint=f"Cards from sets released after {newest.name} are unknown to it: {UPDATE_ADVICE}.")
+    return Problem(
+        "stale-database",
+        f"The card database's newest set is {newest_set_phrase(db)}, "
+        f"{_plural(age, 'day')} before {on.isoformat()}; the most allowed is {_plural(max_age, 'day')}.",
+        hint=f"Cards from sets released after {newest.name} are unknown to it: {UPDATE_ADVICE}.",
+    )
 
 
 @rule("unknown-card")
@@ -217,9 +260,14 @@ def unknown_card(deck, ctx):
             continue
         where = " ".join(x for x in (ln.set_code, ln.number) if x)
         hint = f"Did you mean {_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
-        yield Problem("unknown-card", f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
-                      f"found in the card database; its {_plural(ln.count, 'copy', 'copies')} still "
-                      f"{'counts' if ln.count == 1 else 'count'} toward the deck size.", lines=(ln.line,), hint=hint)
+        yield Problem(
+            "unknown-card",
+            f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
+            f"found in the card database; its {_plural(ln.count, 'copy', 'copies')} still "
+            f"{'counts' if ln.count == 1 else 'count'} toward the deck size.",
+            lines=(ln.line,),
+            hint=hint,
+        )
 
 
 @rule("resolved-by-name")
@@ -235,8 +283,10 @@ def resolved_by_name(deck, ctx):
             msg = f'Line {ln.line}: "{written}" has no set code, so it was matched by name to {label(ln.card)}.'
         elif ln.set_code:
             what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
-            msg = f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to ' \
-                  f"{label(ln.card)}."
+            msg = (
+                f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to '
+                f"{label(ln.card)}."
+            )
         else:
             msg = f'Line {ln.line}: "{ln.name}" has no set code, so it was matched by name to {label(ln.card)}.'
         yield Problem("resolved-by-name", msg, lines=(ln.line,), cards=(ln.card.id,))
@@ -247,10 +297,14 @@ def name_mismatch(deck, ctx):
     """A set code and number that name a different card from the one written (the printing wins)."""
     for ln in deck.known:
         if ln.name_differs:
-            yield Problem("name-mismatch", f'Line {ln.line} names "{ln.name}", but {ln.card.set_code} {ln.card.number} '
-                          f"is {ln.card.name}; the line was checked as {label(ln.card)}.", lines=(ln.line,),
-                          cards=(ln.card.id,), hint="Check the set code and number; a list in another language "
-                          "can show this for every line.")
+            yield Problem(
+                "name-mismatch",
+                f'Line {ln.line} names "{ln.name}", but {ln.card.set_code} {ln.card.number} '
+                f"is {ln.card.name}; the line was checked as {label(ln.card)}.",
+                lines=(ln.line,),
+                cards=(ln.card.id,),
+                hint="Check the set code and number; a list in another language can show this for every line.",
+            )
 
 
 @rule("total-mismatch")
@@ -258,11 +312,15 @@ def total_mismatch(deck, ctx):
     """The list's own Total Cards line differs from the real count."""
     declared = deck.declared_total
     if declared is not None and declared != deck.total:
-        yield Problem("total-mismatch", f"The list says Total Cards: {declared}, but its card lines add up to "
-                      f"{deck.total}.", lines=(deck.declared_total_line,) if deck.declared_total_line else ())
+        yield Problem(
+            "total-mismatch",
+            f"The list says Total Cards: {declared}, but its card lines add up to {deck.total}.",
+            lines=(deck.declared_total_line,) if deck.declared_total_line else (),
+        )
 
 
 # -- deck construction -------------------------------------------------------
+
 
 @rule("deck-size", size="int")
 def deck_size(deck, ctx, size):
@@ -274,8 +332,9 @@ def deck_size(deck, ctx, size):
         if deck.unknown:
             n = sum(ln.count for ln in deck.unknown)
             hint = f"The total includes {_plural(n, 'card')} that could not be identified."
-        yield Problem("deck-size", f"Your deck has {_plural(total, 'card')}; it must have exactly {size} ({fix}).",
-                      hint=hint)
+        yield Problem(
+            "deck-size", f"Your deck has {_plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint
+        )
 
 
 @rule("copy-limit", limit="int")
@@ -295,18 +354,27 @@ def copy_limit(deck, ctx, limit):
         hint = None
         if free:
             said = "says" if len(free) == 1 else "say"
-            hint = (f"{_and([label(ln.card) for ln in free])} {said} \"{ctx.db.deck_rules()[free[0].card.id].text}\","
-                    f" so {'it does' if len(free) == 1 else 'they do'} not count; the other printings do.")
+            hint = (
+                f'{_and([label(ln.card) for ln in free])} {said} "{ctx.db.deck_rules()[free[0].card.id].text}",'
+                f" so {'it does' if len(free) == 1 else 'they do'} not count; the other printings do."
+            )
         elif card.supertype == "Energy":
             hint = f"{lines[0].name} is a Special Energy, so the {limit}-copy limit applies."
         elif len({ln.card.name for ln in lines}) > 1:
-            hint = (f"{_and(sorted({ln.card.name for ln in lines}))} share the name {display_name(card)}; "
-                    "the subtitle in brackets is not part of a card's name.")
+            hint = (
+                f"{_and(sorted({ln.card.name for ln in lines}))} share the name {display_name(card)}; "
+                "the subtitle in brackets is not part of a card's name."
+            )
         elif len({ln.card.id for ln in lines}) > 1:
             hint = "Different printings of a card count together toward the limit."
         nums, ids = _lines(lines)
-        yield Problem("copy-limit", f"You have {_plural(total, 'card')} named {display_name(card)}"
-                      f"{line_list(nums)}; the limit is {limit}.", lines=nums, cards=ids, hint=hint)
+        yield Problem(
+            "copy-limit",
+            f"You have {_plural(total, 'card')} named {display_name(card)}{line_list(nums)}; the limit is {limit}.",
+            lines=nums,
+            cards=ids,
+            hint=hint,
+        )
 
 
 @rule("no-basic-pokemon")
@@ -338,8 +406,11 @@ def _limit_total(lines, rule_name: str, what: str, limit: int, fmt_name: str) ->
         hint = None
     else:
         msg = f"You have {total} {what} cards ({', '.join(names)}){line_list(nums)}; the limit is {limit} per deck."
-        hint = f"The limit is {limit} {what} card{'s' if limit != 1 else ''} in total, not {limit} of each." \
-            if len(names) > 1 else None
+        hint = (
+            f"The limit is {limit} {what} card{'s' if limit != 1 else ''} in total, not {limit} of each."
+            if len(names) > 1
+            else None
+        )
     return Problem(rule_name, msg, lines=nums, cards=ids, hint=hint)
 
 
@@ -371,9 +442,14 @@ def prism_star_limit(deck, ctx, limit):
         total = sum(ln.count for ln in lines)
         if total > limit:
             nums, ids = _lines(lines)
-            yield Problem("prism-star-limit", f"You have {_plural(total, 'card')} named {display_name(lines[0].card)}"
-                          f"{line_list(nums)}; the limit for a Prism Star card is {limit}.", lines=nums, cards=ids,
-                          hint="Prism Star cards with different names are fine; the limit is per name.")
+            yield Problem(
+                "prism-star-limit",
+                f"You have {_plural(total, 'card')} named {display_name(lines[0].card)}"
+                f"{line_list(nums)}; the limit for a Prism Star card is {limit}.",
+                lines=nums,
+                cards=ids,
+                hint="Prism Star cards with different names are fine; the limit is per name.",
+            )
 
 
 def _any_number(lines, ctx) -> list:
@@ -412,8 +488,13 @@ def printed_copy_limit(deck, ctx):
         total = sum(x.count for x in lines)
         if total > clause.limit:
             nums, ids = _lines(lines)
-            yield Problem("printed-copy-limit", f"You have {_plural(total, 'card')} named {display_name(ln.card)}"
-                          f"{line_list(nums)}; {label(ln.card)} says \"{clause.text}\"", lines=nums, cards=ids)
+            yield Problem(
+                "printed-copy-limit",
+                f"You have {_plural(total, 'card')} named {display_name(ln.card)}"
+                f'{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                lines=nums,
+                cards=ids,
+            )
 
 
 @rule("name-group-limit")
@@ -431,12 +512,18 @@ def name_group_limit(deck, ctx):
         total = sum(x.count for x in lines)
         if total > clause.limit:
             nums, ids = _lines(lines)
-            yield Problem("name-group-limit", f"You have {_plural(total, 'Basic Pokémon card')} with {clause.group} in "
-                          f"their names{line_list(nums)}; {label(ln.card)} says \"{clause.text}\"", lines=nums,
-                          cards=ids, hint=f"The limit is {clause.limit} in total, whatever the rest of the names.")
+            yield Problem(
+                "name-group-limit",
+                f"You have {_plural(total, 'Basic Pokémon card')} with {clause.group} in "
+                f'their names{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                lines=nums,
+                cards=ids,
+                hint=f"The limit is {clause.limit} in total, whatever the rest of the names.",
+            )
 
 
 # -- legality ----------------------------------------------------------------
+
 
 @rule("not-in-format")
 def not_in_format(deck, ctx):
@@ -454,11 +541,15 @@ def not_in_format(deck, ctx):
         card = ln.card
         explained = memo.get(("why", card.id))
         if explained is None:
-            explained = memo[("why", card.id)] = (label(card), ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
-                                                  _other_printing_hint(card, ctx))
+            explained = memo[("why", card.id)] = (
+                label(card),
+                ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
+                _other_printing_hint(card, ctx),
+            )
         name, why, hint = explained
-        yield Problem("not-in-format", f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,),
-                      cards=(card.id,), hint=hint)
+        yield Problem(
+            "not-in-format", f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,), cards=(card.id,), hint=hint
+        )
 
 
 def _other_printing_hint(card, ctx) -> str | None:
@@ -466,8 +557,10 @@ def _other_printing_hint(card, ctx) -> str | None:
     other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
     if other is None:
         return None
-    return (f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
-            "does not cover this one.")
+    return (
+        f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
+        "does not cover this one."
+    )
 
 
 @rule("legal-by-reprint")
@@ -484,11 +577,20 @@ def legal_by_reprint(deck, ctx):
         if via is None or ln.ban is not None or card.is_basic_energy:
             continue
         if via is not card:
-            yield Problem("legal-by-reprint", f"Line {ln.line}: {label(card)} is legal as {label(via)}; play it with "
-                          "that card's text.", lines=(ln.line,), cards=(card.id, via.id))
+            yield Problem(
+                "legal-by-reprint",
+                f"Line {ln.line}: {label(card)} is legal as {label(via)}; play it with that card's text.",
+                lines=(ln.line,),
+                cards=(card.id, via.id),
+            )
         elif every_card and (newest := _newest_reprint(card, ctx)) is not None:
-            yield Problem("legal-by-reprint", f"Line {ln.line}: {label(card)} is legal; play it with the text of its "
-                          f"newest printing, {label(newest)}.", lines=(ln.line,), cards=(card.id, newest.id))
+            yield Problem(
+                "legal-by-reprint",
+                f"Line {ln.line}: {label(card)} is legal; play it with the text of its "
+                f"newest printing, {label(newest)}.",
+                lines=(ln.line,),
+                cards=(card.id, newest.id),
+            )
 
 
 def _newest_reprint(card, ctx):
@@ -501,8 +603,11 @@ def _newest_reprint(card, ctx):
     found = None
     if not card.fingerprint.startswith("name:"):
         for other in ctx.db.printings_of(card):  # newest first
-            if other.fingerprint == card.fingerprint and other.key == card.key and \
-                    ctx.format.in_pool(other, ctx.db, ctx.as_of):
+            if (
+                other.fingerprint == card.fingerprint
+                and other.key == card.key
+                and ctx.format.in_pool(other, ctx.db, ctx.as_of)
+            ):
                 found = other if other.set_id != card.set_id else None
                 break
     memo[key] = found
@@ -518,14 +623,22 @@ def banned(deck, ctx):
             continue
         since = f" since {ban.since.isoformat()}" if ban.since else ""
         if ban.by_name:
-            msg = f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of " \
-                  f"{ban.name} is banned."
+            msg = (
+                f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of "
+                f"{ban.name} is banned."
+            )
             hint = None
         else:
             msg = f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}."
             others = [c for c in ctx.db.printings_of(ln.card) if c.key == ln.card.key and not ban.covers(c, ctx.db)]
-            hint = (f"The ban covers {_and([f'{s} {n}' for s, n in ban.printings])} only; other printings of "
-                    f"{ban.name} are not banned.") if others else None
+            hint = (
+                (
+                    f"The ban covers {_and([f'{s} {n}' for s, n in ban.printings])} only; other printings of "
+                    f"{ban.name} are not banned."
+                )
+                if others
+                else None
+            )
         yield Problem("banned", msg, lines=(ln.line,), cards=(ln.card.id,), hint=hint)
 
 
@@ -560,8 +673,13 @@ def evolution_gap(deck, ctx):
         hint = owners.hint(ctx.name_key(parent_name), parent_name)
         if basic and not hint:
             hint = f"Rare Candy covers a missing Stage 1, not a missing Basic: {basic} is not in your deck either."
-        yield Problem("evolution-gap", f"{display_name(lines[0].card)}{line_list(nums)} evolves from {parent_name}, "
-                      "which is not in your deck.", lines=nums, cards=ids, hint=hint)
+        yield Problem(
+            "evolution-gap",
+            f"{display_name(lines[0].card)}{line_list(nums)} evolves from {parent_name}, which is not in your deck.",
+            lines=nums,
+            cards=ids,
+            hint=hint,
+        )
 
 
 class _OwnerIndex:
@@ -579,7 +697,7 @@ class _OwnerIndex:
             self.full.setdefault(key, (index, ln))
             at = key.find(" ")
             while at != -1:
-                self.tails.setdefault(key[at + 1:], (index, ln))
+                self.tails.setdefault(key[at + 1 :], (index, ln))
                 at = key.find(" ", at + 1)
 
     def hint(self, parent: str, parent_name: str) -> str | None:
@@ -587,17 +705,20 @@ class _OwnerIndex:
         hits = [self.tails.get(parent)]  # a name in the deck ends with the parent's: Iono's Tadbulb
         at = parent.find(" ")
         while at != -1:  # the parent's name ends with a name in the deck: Tadbulb
-            hits.append(self.full.get(parent[at + 1:]))
+            hits.append(self.full.get(parent[at + 1 :]))
             at = parent.find(" ", at + 1)
         found = [hit for hit in hits if hit is not None]
         if not found:
             return None
         card = min(found, key=lambda hit: hit[0])[1].card
-        return (f"{display_name(card)} is a different Pokémon from {parent_name}: an owner's or form name "
-                "is part of a Pokémon's name.")
+        return (
+            f"{display_name(card)} is a different Pokémon from {parent_name}: an owner's or form name "
+            "is part of a Pokémon's name."
+        )
 
 
 # -- Gym Leader Challenge ----------------------------------------------------
+
 
 @rule("single-type")
 def single_type(deck, ctx):
@@ -625,8 +746,12 @@ def single_type(deck, ctx):
         detail = f"most of yours are {main}, but {listed} {verb} not"
     else:
         detail = f"yours are split between {_and(leaders)}: {listed} {verb} not {main}"
-    yield Problem("single-type", f"All Pokémon in a {ctx.format.name} deck must share one type; {detail}"
-                  f"{line_list(nums)}.", lines=nums, cards=ids)
+    yield Problem(
+        "single-type",
+        f"All Pokémon in a {ctx.format.name} deck must share one type; {detail}{line_list(nums)}.",
+        lines=nums,
+        cards=ids,
+    )
 
 
 @rule("rule-box", subtypes="names")
@@ -636,8 +761,12 @@ def rule_box(deck, ctx, subtypes):
     lines = [ln for ln in deck.known if not kinds.isdisjoint(ln.card.subtypes)]
     if lines:
         nums, ids = _lines(lines)
-        yield Problem("rule-box", f"Cards with a Rule Box are not allowed in {ctx.format.name}: "
-                      f"{_and(_names(lines))}{line_list(nums)}.", lines=nums, cards=ids)
+        yield Problem(
+            "rule-box",
+            f"Cards with a Rule Box are not allowed in {ctx.format.name}: {_and(_names(lines))}{line_list(nums)}.",
+            lines=nums,
+            cards=ids,
+        )
 
 
 @rule("exclusive-group", groups="groups")
@@ -649,5 +778,10 @@ def exclusive_group(deck, ctx, groups):
         names = _names(lines)
         if len(names) > 1:
             nums, ids = _lines(lines)
-            yield Problem("exclusive-group", f"A {ctx.format.name} deck may have only one of {_and(group, 'or')}; "
-                          f"yours has {_and(names)}{line_list(nums)}.", lines=nums, cards=ids)
+            yield Problem(
+                "exclusive-group",
+                f"A {ctx.format.name} deck may have only one of {_and(group, 'or')}; "
+                f"yours has {_and(names)}{line_list(nums)}.",
+                lines=nums,
+                cards=ids,
+            )

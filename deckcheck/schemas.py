@@ -28,9 +28,11 @@ ERROR_CODES = {
     500: "internal_error",
     503: "service_unavailable",
 }
-FORECAST_DOC = ("true: also forecast the next Standard rotation (announced in the format file, else assumed: the "
-                "lowest legal mark up by one): rotation-forecast warnings for the cards it would make illegal, "
-                "info for those a functionally identical reprint keeps legal, and the forecast field.")
+FORECAST_DOC = (
+    "true: also forecast the next Standard rotation (announced in the format file, else assumed: the "
+    "lowest legal mark up by one): rotation-forecast warnings for the cards it would make illegal, "
+    "info for those a functionally identical reprint keeps legal, and the forecast field."
+)
 #: ``style`` values of ``POST /api/v1/validate``
 STYLES = ("full", "chat")
 RESOLUTIONS = ("printing", "alias", "name-and-set", "name", "basic-energy", "unresolved")
@@ -65,11 +67,13 @@ def _no_lone_surrogates(text: str) -> None:
 
 # -- requests ----------------------------------------------------------------
 
+
 def _format_field(**kwargs) -> fields.String:
     return fields.String(
         validate=validate.OneOf(_known_formats(), error="Unknown format {input!r}. Known formats: {choices}."),
-        metadata=_doc("Format id (see GET /api/v1/formats); default: the service's default format, standard.",
-                      example="standard"),
+        metadata=_doc(
+            "Format id (see GET /api/v1/formats); default: the service's default format, standard.", example="standard"
+        ),
         **kwargs,
     )
 
@@ -77,8 +81,9 @@ def _format_field(**kwargs) -> fields.String:
 def _as_of_field(**kwargs) -> fields.Date:
     return fields.Date(
         error_messages={"invalid": "Not a valid date: use YYYY-MM-DD, e.g. 2026-05-01."},
-        metadata=_doc("Check legality on this date (YYYY-MM-DD); default: the server's date today.",
-                      example="2026-05-01"),
+        metadata=_doc(
+            "Check legality on this date (YYYY-MM-DD); default: the server's date today.", example="2026-05-01"
+        ),
         **kwargs,
     )
 
@@ -95,9 +100,11 @@ class ValidateRequestSchema(ma.Schema):
         required=True,
         validate=_no_lone_surrogates,
         error_messages={"required": "A decklist is required: the text of the list, one card per line."},
-        metadata=_doc("The decklist as text (PTCGL/PTCGO/Limitless export, one card per line) or a JSON deck. "
-                      "At most 64 KiB of UTF-8 and 1,000 lines by default.",
-                      example="Pokémon: 1\n4 Pikachu ex SSP 57\n"),
+        metadata=_doc(
+            "The decklist as text (PTCGL/PTCGO/Limitless export, one card per line) or a JSON deck. "
+            "At most 64 KiB of UTF-8 and 1,000 lines by default.",
+            example="Pokémon: 1\n4 Pikachu ex SSP 57\n",
+        ),
     )
     format = _format_field(allow_none=True)
     as_of = _as_of_field(allow_none=True)
@@ -111,8 +118,11 @@ class ValidateQuerySchema(ma.Schema):
     as_of = _as_of_field()
     style = fields.String(
         validate=validate.OneOf(STYLES, error="Unknown style {input!r}. Known styles: {choices}."),
-        metadata=_doc("chat: also answer the verdict as one chat message (the chat field) of at most 2,000 "
-                      "characters, for bots; default: full (the report alone).", example="chat"),
+        metadata=_doc(
+            "chat: also answer the verdict as one chat message (the chat field) of at most 2,000 "
+            "characters, for bots; default: full (the report alone).",
+            example="chat",
+        ),
     )
     forecast = fields.Boolean(metadata=_doc(FORECAST_DOC, example=True))
 
@@ -147,6 +157,7 @@ class CardQuerySchema(ma.Schema):
 
 # -- responses ---------------------------------------------------------------
 
+
 class CardSchema(ma.Schema):
     """One printing, as ``Card.to_dict()`` gives it."""
 
@@ -166,21 +177,28 @@ class CardSchema(ma.Schema):
 class CardLineSchema(ma.Schema):
     """One card line of the decklist and the printing it resolved to."""
 
-    line = fields.Integer(required=True,
-                          metadata=_doc("1-based line number in the text (entry number in a JSON deck)."))
+    line = fields.Integer(
+        required=True, metadata=_doc("1-based line number in the text (entry number in a JSON deck).")
+    )
     count = fields.Integer(required=True)
     text = fields.String(required=True, metadata=_doc("The line as written."))
     name = fields.String(required=True, metadata=_doc("The card name as written."))
     set = fields.String(required=True, allow_none=True, metadata=_doc("The set code as written."))
     number = fields.String(required=True, allow_none=True, metadata=_doc("The collector number as written."))
-    resolution = fields.String(required=True, validate=validate.OneOf(RESOLUTIONS),
-                               metadata=_doc("How the line was matched to a printing."))
-    suggestions = fields.List(fields.String(), required=True,
-                              metadata=_doc("Close card names when the line could not be resolved."))
-    legal = fields.Boolean(required=True, allow_none=True,
-                           metadata=_doc("Legal in the format on the date; null when the card is unknown."))
-    legal_via = fields.String(required=True, allow_none=True,
-                              metadata=_doc("Id of a functionally identical reprint that makes this printing legal."))
+    resolution = fields.String(
+        required=True, validate=validate.OneOf(RESOLUTIONS), metadata=_doc("How the line was matched to a printing.")
+    )
+    suggestions = fields.List(
+        fields.String(), required=True, metadata=_doc("Close card names when the line could not be resolved.")
+    )
+    legal = fields.Boolean(
+        required=True, allow_none=True, metadata=_doc("Legal in the format on the date; null when the card is unknown.")
+    )
+    legal_via = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=_doc("Id of a functionally identical reprint that makes this printing legal."),
+    )
     banned = fields.Boolean(required=True)
     card = fields.Nested(CardSchema, required=True, allow_none=True)
 
@@ -188,8 +206,11 @@ class CardLineSchema(ma.Schema):
 class ProblemSchema(ma.Schema):
     """One thing wrong (or worth saying) about the deck."""
 
-    rule = fields.String(required=True, validate=validate.OneOf(sorted(CATALOGUE)),
-                         metadata=_doc("Stable rule name.", example="copy-limit"))
+    rule = fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(CATALOGUE)),
+        metadata=_doc("Stable rule name.", example="copy-limit"),
+    )
     code = fields.String(required=True, metadata=_doc("Stable code.", example="R102"))
     severity = fields.String(required=True, validate=validate.OneOf(SEVERITIES))
     message = fields.String(required=True, metadata=_doc("One sentence naming the cards, counts and limit."))
@@ -220,21 +241,34 @@ class DatabaseSchema(ma.Schema):
 
     version = fields.String(required=True, metadata=_doc("Content hash of the database file."))
     built_at = fields.String(required=True, allow_none=True)
-    sources = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                          metadata=_doc("Upstream data sources and their revisions."))
+    sources = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata=_doc("Upstream data sources and their revisions."),
+    )
     cards = fields.Integer(required=True)
     sets = fields.Integer(required=True)
-    newest_set = fields.Nested(NewestSetSchema, required=True, allow_none=True, metadata=_doc(
-        "The newest set the database knows (null when it has no dated set); a set released later is unknown "
-        "to it until `deckcheck db sync`."))
+    newest_set = fields.Nested(
+        NewestSetSchema,
+        required=True,
+        allow_none=True,
+        metadata=_doc(
+            "The newest set the database knows (null when it has no dated set); a set released later is unknown "
+            "to it until `deckcheck db sync`."
+        ),
+    )
 
 
 class ForecastRotationSchema(ma.Schema):
     date = _iso_date(required=True, metadata=_doc("From this day the lowest legal mark is lowest_mark."))
-    lowest_mark = fields.String(required=True, metadata=_doc("The lowest legal regulation mark after it.",
-                                                              example="I"))
-    announced = fields.Boolean(required=True, metadata=_doc(
-        "True: a rotation in the format file. False: assumed (the lowest mark up by one, a year after the last)."))
+    lowest_mark = fields.String(required=True, metadata=_doc("The lowest legal regulation mark after it.", example="I"))
+    announced = fields.Boolean(
+        required=True,
+        metadata=_doc(
+            "True: a rotation in the format file. False: assumed (the lowest mark up by one, a year after the last)."
+        ),
+    )
     source = fields.String(required=True, metadata=_doc("The announcement, or the assumption made."))
 
 
@@ -249,12 +283,24 @@ class ForecastLineSchema(ma.Schema):
 
 
 class ForecastSchema(ma.Schema):
-    rotation = fields.Nested(ForecastRotationSchema, required=True, allow_none=True,
-                             metadata=_doc("None when the format does not rotate by regulation marks."))
-    rotating = fields.List(fields.Nested(ForecastLineSchema), required=True,
-                           metadata=_doc("Lines the rotation would make illegal (rotation-forecast warnings)."))
-    kept_by_reprint = fields.List(fields.Nested(ForecastLineSchema), required=True, metadata=_doc(
-        "Lines whose printing rotates out but a functionally identical reprint keeps legal (rotation-forecast info)."))
+    rotation = fields.Nested(
+        ForecastRotationSchema,
+        required=True,
+        allow_none=True,
+        metadata=_doc("None when the format does not rotate by regulation marks."),
+    )
+    rotating = fields.List(
+        fields.Nested(ForecastLineSchema),
+        required=True,
+        metadata=_doc("Lines the rotation would make illegal (rotation-forecast warnings)."),
+    )
+    kept_by_reprint = fields.List(
+        fields.Nested(ForecastLineSchema),
+        required=True,
+        metadata=_doc(
+            "Lines whose printing rotates out but a functionally identical reprint keeps legal (rotation-forecast info)."
+        ),
+    )
 
 
 class ReportSchema(ma.Schema):
@@ -265,16 +311,22 @@ class ReportSchema(ma.Schema):
     format_name = fields.String(required=True)
     as_of = _iso_date(required=True, metadata=_doc("The date legality was checked on."))
     summary = fields.String(required=True, metadata=_doc("One line for a chat bot or a CI log."))
-    problems = fields.List(fields.Nested(ProblemSchema), required=True,
-                           metadata=_doc("Errors first, then warnings, then info; by line within each."))
+    problems = fields.List(
+        fields.Nested(ProblemSchema),
+        required=True,
+        metadata=_doc("Errors first, then warnings, then info; by line within each."),
+    )
     cards = fields.List(fields.Nested(CardLineSchema), required=True)
     counts = fields.Nested(CountsSchema, required=True)
     basic_pokemon = fields.Integer(required=True)
     database = fields.Nested(DatabaseSchema, required=True)
-    chat = fields.String(metadata=_doc(
-        "Only with style=chat: the verdict and the problems as one chat message of at most 2,000 characters "
-        "(Discord's limit), ending with a link to the full result on the web page when it had to be cut.",
-        example="✅ Valid for Standard on 2026-05-01 (60 cards)."))
+    chat = fields.String(
+        metadata=_doc(
+            "Only with style=chat: the verdict and the problems as one chat message of at most 2,000 characters "
+            "(Discord's limit), ending with a link to the full result on the web page when it had to be cut.",
+            example="✅ Valid for Standard on 2026-05-01 (60 cards).",
+        )
+    )
     forecast = fields.Nested(ForecastSchema, metadata=_doc("Only with forecast true: the rotation forecast."))
 
 
@@ -302,8 +354,9 @@ class PoolSchema(ma.Schema):
     reprint_rule = fields.Boolean(required=True)
     set_legal_from = fields.String(required=True, validate=validate.OneOf(("third-friday", "release")))
     rotations = fields.List(fields.Nested(RotationSchema), metadata=_doc("Only for kind regulation-marks."))
-    mark_dates = fields.List(fields.Nested(MarkDateSchema),
-                             metadata=_doc("Only for kind regulation-marks: when each mark became legal."))
+    mark_dates = fields.List(
+        fields.Nested(MarkDateSchema), metadata=_doc("Only for kind regulation-marks: when each mark became legal.")
+    )
     series = fields.List(fields.String(), metadata=_doc("Only for kind sets."))
     include_sets = fields.List(fields.String(), metadata=_doc("Only for kind sets."))
     exclude_sets = fields.List(fields.String(), metadata=_doc("Only for kind sets."))
@@ -335,8 +388,11 @@ class FormatListSchema(ma.Schema):
 
 
 class CardSearchSchema(ma.Schema):
-    cards = fields.List(fields.Nested(CardSchema), required=True,
-                        metadata=_doc(f"At most {MAX_SEARCH_RESULTS} printings, best match first."))
+    cards = fields.List(
+        fields.Nested(CardSchema),
+        required=True,
+        metadata=_doc(f"At most {MAX_SEARCH_RESULTS} printings, best match first."),
+    )
 
 
 class HealthSchema(ma.Schema):
@@ -347,21 +403,28 @@ class HealthSchema(ma.Schema):
 class ReadySchema(ma.Schema):
     status = fields.String(required=True, validate=validate.OneOf(("ready",)))
     database = fields.Nested(DatabaseSchema, required=True)
-    database_age_days = fields.Integer(required=True, allow_none=True, metadata=_doc(
-        "Days from the newest set's release to today (null when unknown).", example=137))
+    database_age_days = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata=_doc("Days from the newest set's release to today (null when unknown).", example=137),
+    )
 
 
 class ErrorBodySchema(ma.Schema):
     code = fields.String(
         required=True,
-        metadata=_doc("Stable machine-readable code: " + ", ".join(ERROR_CODES.values()) + ".",
-                      example="unprocessable"),
+        metadata=_doc(
+            "Stable machine-readable code: " + ", ".join(ERROR_CODES.values()) + ".", example="unprocessable"
+        ),
     )
     message = fields.String(required=True, metadata=_doc("One sentence for a person."))
     details = fields.Dict(
-        keys=fields.String(), required=True,
-        metadata=_doc("Structured detail: for 422 the field errors by location ({'json': {'format': [...]}}); "
-                      "for 413 limit, size and unit; for 405 allowed; otherwise empty."),
+        keys=fields.String(),
+        required=True,
+        metadata=_doc(
+            "Structured detail: for 422 the field errors by location ({'json': {'format': [...]}}); "
+            "for 413 limit, size and unit; for 405 allowed; otherwise empty."
+        ),
     )
 
 

@@ -63,14 +63,29 @@ def preflight() -> dict:
 
 
 @click.command()
-@click.option("--bind", envvar="DECKCHECK_BIND", default=None, metavar="HOST:PORT",
-              help="Address to listen on [env DECKCHECK_BIND; default 127.0.0.1:8000, this machine only; "
-                   "0.0.0.0:8000 serves the network, as the Docker image does].")
-@click.option("--workers", envvar="DECKCHECK_WORKERS", type=click.IntRange(min=1), default=None,
-              help="Worker processes [env DECKCHECK_WORKERS; default: CPUs + 1].")
-@click.option("--config", "config_path", envvar="DECKCHECK_GUNICORN_CONFIG", default=None,
-              type=click.Path(exists=True, dir_okay=False),
-              help="A gunicorn settings file instead of the package's own (deckcheck/gunicorn_conf.py).")
+@click.option(
+    "--bind",
+    envvar="DECKCHECK_BIND",
+    default=None,
+    metavar="HOST:PORT",
+    help="Address to listen on [env DECKCHECK_BIND; default 127.0.0.1:8000, this machine only; "
+    "0.0.0.0:8000 serves the network, as the Docker image does].",
+)
+@click.option(
+    "--workers",
+    envvar="DECKCHECK_WORKERS",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes [env DECKCHECK_WORKERS; default: CPUs + 1].",
+)
+@click.option(
+    "--config",
+    "config_path",
+    envvar="DECKCHECK_GUNICORN_CONFIG",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A gunicorn settings file instead of the package's own (deckcheck/gunicorn_conf.py).",
+)
 @click.option("--dry-run", is_flag=True, help="Check the app and the database, print the gunicorn command, exit.")
 def serve(bind: str | None, workers: int | None, config_path: str | None, dry_run: bool) -> None:
     """Serve the JSON API and the web page with gunicorn (needs the ``server`` extra).
@@ -80,13 +95,13 @@ def serve(bind: str | None, workers: int | None, config_path: str | None, dry_ru
     """
     missing = missing_server_modules()
     if missing:
-        raise ServerExtraMissing(f"deckcheck serve needs the server extra ({', '.join(missing)} not installed): "
-                                 f"{SERVER_EXTRA}")
+        raise ServerExtraMissing(
+            f"deckcheck serve needs the server extra ({', '.join(missing)} not installed): {SERVER_EXTRA}"
+        )
     config = os.path.abspath(config_path) if config_path else CONFIG
     info = preflight()
     argv = gunicorn_argv(config, bind, workers)
-    click.echo(f"deckcheck: card database {info['version']} ({info['cards']} cards); {' '.join(argv[1:])}",
-               err=True)
+    click.echo(f"deckcheck: card database {info['version']} ({info['cards']} cards); {' '.join(argv[1:])}", err=True)
     if dry_run:
         return
     sys.stdout.flush()

@@ -42,9 +42,9 @@ import tempfile
 import time
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 from urllib.parse import quote, urlsplit
 
 import click
@@ -250,8 +250,17 @@ class _Retry(Retry):
 class Client:
     """GET JSON from one API base URL."""
 
-    def __init__(self, base_url: str, *, timeout: tuple[float, float] = (5.0, 30.0), retries: int = 5,
-                 backoff: float = 0.5, workers: int = 4, headers: dict | None = None, body_retries: int = 2):
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: tuple[float, float] = (5.0, 30.0),
+        retries: int = 5,
+        backoff: float = 0.5,
+        workers: int = 4,
+        headers: dict | None = None,
+        body_retries: int = 2,
+    ):
         from . import __version__
 
         self.base = base_url.rstrip("/")
@@ -259,9 +268,17 @@ class Client:
         self.backoff = backoff
         self.body_retries = body_retries
         retry = _Retry(
-            total=retries, connect=retries, read=retries, status=retries, other=0,
-            backoff_factor=backoff, backoff_max=30.0, status_forcelist=RETRY_STATUSES,
-            allowed_methods=frozenset({"GET"}), respect_retry_after_header=True, raise_on_status=False,
+            total=retries,
+            connect=retries,
+            read=retries,
+            status=retries,
+            other=0,
+            backoff_factor=backoff,
+            backoff_max=30.0,
+            status_forcelist=RETRY_STATUSES,
+            allowed_methods=frozenset({"GET"}),
+            respect_retry_after_header=True,
+            raise_on_status=False,
         )
         adapter = HTTPAdapter(max_retries=retry, pool_connections=2, pool_maxsize=max(1, workers))
         self.session = requests.Session()
@@ -415,8 +432,9 @@ def is_placeholder(card: dict) -> bool:
     Energy without text exist, so only their name can say)."""
     if card["name"].strip().lower() in PLACEHOLDER_NAMES:
         return True
-    return card["category"] == "Pokemon" and not card.get("hp") and not card.get("attacks") \
-        and not card.get("abilities")
+    return (
+        card["category"] == "Pokemon" and not card.get("hp") and not card.get("attacks") and not card.get("abilities")
+    )
 
 
 def _pool(items: list, fn: Callable, workers: int, label: str, progress: bool) -> list:
@@ -428,8 +446,9 @@ def _pool(items: list, fn: Callable, workers: int, label: str, progress: bool) -
     show = progress and sys.stderr.isatty()
     with contextlib.ExitStack() as stack:
         bar = stack.enter_context(click.progressbar(length=len(items), label=label, file=sys.stderr)) if show else None
-        pool = stack.enter_context(cf.ThreadPoolExecutor(max_workers=max(1, workers),
-                                                         thread_name_prefix="deckcheck-sync"))
+        pool = stack.enter_context(
+            cf.ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="deckcheck-sync")
+        )
         # the pool exits first (LIFO): a failure cancels the downloads that have not started
         stack.callback(pool.shutdown, wait=True, cancel_futures=True)
         futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
@@ -440,8 +459,9 @@ def _pool(items: list, fn: Callable, workers: int, label: str, progress: bool) -
     return results
 
 
-def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = False,
-             progress: bool = True) -> Catalogue:
+def download(
+    client: Client, cache: Cache, *, workers: int = 4, refresh: bool = False, progress: bool = True
+) -> Catalogue:
     """Every English set and card, validated. Bad records are skipped and listed.
 
     :raises FetchError: when a set or card could not be downloaded (the sync stops).
@@ -454,7 +474,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
     briefs, seen = [], set()
     for i, item in enumerate(raw_list):
         try:
-            brief = _load(_SCHEMAS['SetBriefSchema'], item)
+            brief = _load(_SCHEMAS["SetBriefSchema"], item)
         except ValidationError as exc:
             problems.append(SkippedRecord(f"set {_ident(item, i)} (set list)", _reason(exc)))
             continue
@@ -467,7 +487,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
     def fetch_set(brief):
         payload = client.get_json(f"/sets/{_q(brief['id'])}")
         try:
-            detail = _load(_SCHEMAS['SetSchema'], payload)
+            detail = _load(_SCHEMAS["SetSchema"], payload)
         except ValidationError as exc:
             return None, SkippedRecord(f"set {brief['id']}", _reason(exc))
         if detail["id"] != brief["id"]:
@@ -490,7 +510,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         ids = set()
         for i, item in enumerate(s.pop("cards")):
             try:
-                brief = _load(_SCHEMAS['CardBriefSchema'], item)
+                brief = _load(_SCHEMAS["CardBriefSchema"], item)
             except ValidationError as exc:
                 problems.append(SkippedRecord(f"card {_ident(item, i)} (set {s['id']})", _reason(exc)))
                 continue
@@ -506,7 +526,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         payload = None if refresh else cache.get(url)
         if payload is not None:
             try:
-                card = _check_card(_load(_SCHEMAS['CardSchema'], payload), set_id, card_id)
+                card = _check_card(_load(_SCHEMAS["CardSchema"], payload), set_id, card_id)
                 if not is_placeholder(card):
                     return card, "cache"
             except (ValidationError, _Mismatch):
@@ -519,7 +539,7 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
                 return SkippedRecord(f"card {card_id}", "listed by its set but the API answers 404"), "fetched"
             raise
         try:
-            card = _check_card(_load(_SCHEMAS['CardSchema'], payload), set_id, card_id)
+            card = _check_card(_load(_SCHEMAS["CardSchema"], payload), set_id, card_id)
         except ValidationError as exc:
             return SkippedRecord(f"card {card_id}", _reason(exc)), "fetched"
         except _Mismatch as exc:
@@ -546,8 +566,17 @@ def download(client: Client, cache: Cache, *, workers: int = 4, refresh: bool = 
         if s["id"] not in placeholder_sets and not usable[s["id"]]:
             placeholder_sets[s["id"]] = f"{s['name']} (no card with game data yet)"
     sets = [s for s in sets if s["id"] not in placeholder_sets]
-    return Catalogue(sets, cards, problems, skipped_cards, skipped_sets, counts["cache"], counts["fetched"],
-                     placeholder_sets, placeholders)
+    return Catalogue(
+        sets,
+        cards,
+        problems,
+        skipped_cards,
+        skipped_sets,
+        counts["cache"],
+        counts["fetched"],
+        placeholder_sets,
+        placeholders,
+    )
 
 
 class _Mismatch(Exception):
@@ -575,13 +604,29 @@ def _q(ident: str) -> str:
 # ---------------------------------------------------------------------------
 
 SUPERTYPE = {"Pokemon": "Pokémon", "Trainer": "Trainer", "Energy": "Energy"}
-STAGE_MAP = {"Basic": "Basic", "Stage1": "Stage 1", "Stage2": "Stage 2", "BREAK": "BREAK",
-             "LEVEL-UP": "Level-Up", "MEGA": "MEGA", "VMAX": "VMAX", "VSTAR": "VSTAR",
-             "V-UNION": "V-UNION", "RESTORED": "Restored", "Baby": "Baby"}
-TRAINER_MAP = {"Item": "Item", "Supporter": "Supporter", "Stadium": "Stadium", "Tool": "Pokémon Tool",
-               "Ace Spec": "ACE SPEC", "Technical Machine": "Technical Machine",
-               "Goldenrod Game Corner": "Goldenrod Game Corner",
-               "Rocket's Secret Machine": "Rocket's Secret Machine"}
+STAGE_MAP = {
+    "Basic": "Basic",
+    "Stage1": "Stage 1",
+    "Stage2": "Stage 2",
+    "BREAK": "BREAK",
+    "LEVEL-UP": "Level-Up",
+    "MEGA": "MEGA",
+    "VMAX": "VMAX",
+    "VSTAR": "VSTAR",
+    "V-UNION": "V-UNION",
+    "RESTORED": "Restored",
+    "Baby": "Baby",
+}
+TRAINER_MAP = {
+    "Item": "Item",
+    "Supporter": "Supporter",
+    "Stadium": "Stadium",
+    "Tool": "Pokémon Tool",
+    "Ace Spec": "ACE SPEC",
+    "Technical Machine": "Technical Machine",
+    "Goldenrod Game Corner": "Goldenrod Game Corner",
+    "Rocket's Secret Machine": "Rocket's Secret Machine",
+}
 TAG_TEAM_SUPPORTER_SETS = frozenset({"sm9", "sm10", "sm11", "sm115", "sm12", "smp"})
 _HYPHEN = re.compile(r"^(.*\S) (EX|GX)$")
 
@@ -692,8 +737,12 @@ def _alias_codes(directory: Path | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for row in _build.read_table("set-aliases.csv", directory):
         sets = (row.get("sets") or "").split()
-        if (row.get("action") or "lookup") == "lookup" and len(sets) == 1 and not row.get("prefix") \
-                and not row.get("offset"):
+        if (
+            (row.get("action") or "lookup") == "lookup"
+            and len(sets) == 1
+            and not row.get("prefix")
+            and not row.get("offset")
+        ):
             out.setdefault(sets[0], row["alias"].upper())
     return out
 
@@ -739,8 +788,9 @@ def set_image_paths(cards: list[dict]) -> dict[str, str]:
     return out
 
 
-def map_catalogue(sets: list[dict], cards: list[dict], previous: _cards.CardDB | None = None,
-                  directory: Path | None = None) -> dict:
+def map_catalogue(
+    sets: list[dict], cards: list[dict], previous: _cards.CardDB | None = None, directory: Path | None = None
+) -> dict:
     """Validated TCGdex sets and cards -> the merged-catalogue dict that :func:`build.build` reads."""
     alias_codes = _alias_codes(directory)
     serie_of = {s["id"]: s["serie"]["id"] for s in sets}
@@ -748,11 +798,18 @@ def map_catalogue(sets: list[dict], cards: list[dict], previous: _cards.CardDB |
     out_sets = []
     for s in sorted(sets, key=lambda s: (s.get("releaseDate") or "", s["id"])):
         code, aliases = _set_codes(s, previous, alias_codes)
-        out_sets.append({
-            "id": s["id"], "name": s["name"], "series_id": s["serie"]["id"], "series": s["serie"].get("name"),
-            "releaseDate": s.get("releaseDate"), "ptcgl_code": code, "code_aliases": aliases,
-            "official_count": (s.get("cardCount") or {}).get("official"),
-        })
+        out_sets.append(
+            {
+                "id": s["id"],
+                "name": s["name"],
+                "series_id": s["serie"]["id"],
+                "series": s["serie"].get("name"),
+                "releaseDate": s.get("releaseDate"),
+                "ptcgl_code": code,
+                "code_aliases": aliases,
+                "official_count": (s.get("cardCount") or {}).get("official"),
+            }
+        )
     image_of = set_image_paths(cards)
     for rec in out_sets:
         rec["image"] = image_of.get(rec["id"])
@@ -790,8 +847,11 @@ def map_catalogue(sets: list[dict], cards: list[dict], previous: _cards.CardDB |
             "localId": c["localId"],
             "rarity": c.get("rarity"),
             "abilities": c.get("abilities"),
-            "attacks": [{**a, "damage": None if a.get("damage") in (None, "") else str(a["damage"])}
-                        for a in c.get("attacks") or []] or None,
+            "attacks": [
+                {**a, "damage": None if a.get("damage") in (None, "") else str(a["damage"])}
+                for a in c.get("attacks") or []
+            ]
+            or None,
             "effect": c.get("effect"),
             "weaknesses": c.get("weaknesses"),
             "resistances": c.get("resistances"),
@@ -801,8 +861,13 @@ def map_catalogue(sets: list[dict], cards: list[dict], previous: _cards.CardDB |
     return {"meta": {}, "sets": out_sets, "cards": out_cards}
 
 
-def build_database(catalogue: Catalogue, previous: _cards.CardDB | None, source_url: str,
-                   directory: Path | None = None, now: dt.datetime | None = None) -> tuple[dict, list[str]]:
+def build_database(
+    catalogue: Catalogue,
+    previous: _cards.CardDB | None,
+    source_url: str,
+    directory: Path | None = None,
+    now: dt.datetime | None = None,
+) -> tuple[dict, list[str]]:
     """The database dict for ``catalogue``, plus the ids of rows kept from ``previous``.
 
     Kept from the current database: the row of a card whose new payload was invalid (a
@@ -812,7 +877,7 @@ def build_database(catalogue: Catalogue, previous: _cards.CardDB | None, source_
     rules text.
     :raises build.BuildError: when the data tables do not fit the catalogue.
     """
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     source = map_catalogue(catalogue.sets, catalogue.cards, previous, directory)
     db = _build.build(source, directory, built_at=now.strftime("%Y-%m-%dT%H:%M:%SZ"))
     fp_at = _build.FIELDS.index("fingerprint")
@@ -828,9 +893,17 @@ def build_database(catalogue: Catalogue, previous: _cards.CardDB | None, source_
         # database has of it: never a lost set or a shrunken catalogue
         for set_id in sorted(set(catalogue.placeholder_sets) & set(previous.sets) - set_ids):
             old_set = previous.sets[set_id]
-            db["sets"].append({"id": old_set.id, "name": old_set.name, "series": old_set.series,
-                               "code": old_set.code, "aliases": list(old_set.aliases),
-                               "release": old_set.release, "official_count": old_set.official_count})
+            db["sets"].append(
+                {
+                    "id": old_set.id,
+                    "name": old_set.name,
+                    "series": old_set.series,
+                    "code": old_set.code,
+                    "aliases": list(old_set.aliases),
+                    "release": old_set.release,
+                    "official_count": old_set.official_count,
+                }
+            )
             set_ids.add(set_id)
         keep = [cid for cid in sorted(catalogue.skipped_card_ids) if cid in previous.cards]
         # records that only pokemon-tcg-data has (ids "ptcgio:..."): TCGdex can never bring them
@@ -841,8 +914,21 @@ def build_database(catalogue: Catalogue, previous: _cards.CardDB | None, source_
         for card_id in keep:
             old = previous.cards[card_id]
             if card_id not in have and old.set_id in set_ids:
-                db["cards"].append([old.id, old.name, old.supertype, list(old.subtypes), old.evolves_from,
-                                    list(old.types), old.mark, old.set_id, old.number, old.rarity, old.fingerprint])
+                db["cards"].append(
+                    [
+                        old.id,
+                        old.name,
+                        old.supertype,
+                        list(old.subtypes),
+                        old.evolves_from,
+                        list(old.types),
+                        old.mark,
+                        old.set_id,
+                        old.number,
+                        old.rarity,
+                        old.fingerprint,
+                    ]
+                )
                 have.add(card_id)
                 carried.append(card_id)
     db["meta"]["cards"] = len(db["cards"])
@@ -879,8 +965,10 @@ def safety_checks(new: _cards.CardDB, previous: _cards.CardDB | None) -> list[st
     out = []
     old_n, new_n = len(previous.cards), len(new.cards)
     if new_n < old_n * (1 - MAX_SHRINK):
-        out.append(f"it has {new_n} cards, {old_n - new_n} fewer than the current {old_n} "
-                   f"({(old_n - new_n) / old_n:.0%}; at most {MAX_SHRINK:.0%} may go)")
+        out.append(
+            f"it has {new_n} cards, {old_n - new_n} fewer than the current {old_n} "
+            f"({(old_n - new_n) / old_n:.0%}; at most {MAX_SHRINK:.0%} may go)"
+        )
     lost = sorted(set(previous.sets) - set(new.sets))
     had = Counter(c.set_id for c in previous.cards.values())
     has = Counter(c.set_id for c in new.cards.values())
@@ -952,15 +1040,23 @@ def _listing(items: list[str], limit: int = 12) -> str:
 def summary_lines(s: Summary, previous: _cards.CardDB | None, new: _cards.CardDB) -> list[str]:
     lines = []
     if previous is not None:
-        lines.append(f"Cards: {len(new.cards)} (was {len(previous.cards)}): {len(s.cards_added)} added, "
-                     f"{len(s.cards_removed)} removed. Sets: {len(new.sets)} (was {len(previous.sets)}).")
+        lines.append(
+            f"Cards: {len(new.cards)} (was {len(previous.cards)}): {len(s.cards_added)} added, "
+            f"{len(s.cards_removed)} removed. Sets: {len(new.sets)} (was {len(previous.sets)})."
+        )
     else:
         lines.append(f"Cards: {len(new.cards)} in {len(new.sets)} sets (no current database to compare with).")
     if s.sets_added:
         per_set = Counter(c.set_id for c in new.cards.values())
-        lines.append(f"Sets added ({len(s.sets_added)}): " + _listing(
-            [f"{sid} {new.sets[sid].name} ({new.sets[sid].code or '-'}, {per_set[sid]} cards)"
-             for sid in s.sets_added]))
+        lines.append(
+            f"Sets added ({len(s.sets_added)}): "
+            + _listing(
+                [
+                    f"{sid} {new.sets[sid].name} ({new.sets[sid].code or '-'}, {per_set[sid]} cards)"
+                    for sid in s.sets_added
+                ]
+            )
+        )
     if s.sets_removed:
         lines.append(f"Sets removed ({len(s.sets_removed)}): {_listing(s.sets_removed)}")
     if previous is not None and s.cards_added:
@@ -969,8 +1065,9 @@ def summary_lines(s: Summary, previous: _cards.CardDB | None, new: _cards.CardDB
         lines.append(f"Cards removed ({len(s.cards_removed)}): {_listing(s.cards_removed)}")
     if s.marks_changed:
         lines.append(f"Regulation marks changed ({len(s.marks_changed)}):")
-        lines += [f"  {cid} {name}: {old or '-'} -> {new_mark or '-'}"
-                  for cid, name, old, new_mark in s.marks_changed[:50]]
+        lines += [
+            f"  {cid} {name}: {old or '-'} -> {new_mark or '-'}" for cid, name, old, new_mark in s.marks_changed[:50]
+        ]
     if s.legality_changed:
         word = {True: "legal", False: "not legal"}
         lines.append(f"Standard legality changed on {s.on.isoformat()} ({len(s.legality_changed)}):")
@@ -1010,12 +1107,25 @@ def _read_previous(path: Path) -> tuple[_cards.CardDB | None, dict | None, str |
         return None, None, str(exc) or repr(exc)
 
 
-def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None, *,
-         base: str | os.PathLike | None = None,
-         dry_run: bool = False, force: bool = False, refresh: bool = False, cache_dir: str | os.PathLike | None = None,
-         max_age: float = 12 * 3600, workers: int = 4, timeout: float = 30.0, connect_timeout: float = 5.0,
-         retries: int = 5, backoff: float = 0.5, progress: bool = True, today: dt.date | None = None,
-         echo: Callable[[str], None] = lambda line: None) -> SyncResult:
+def sync(
+    api_url: str = DEFAULT_API_URL,
+    output: str | os.PathLike | None = None,
+    *,
+    base: str | os.PathLike | None = None,
+    dry_run: bool = False,
+    force: bool = False,
+    refresh: bool = False,
+    cache_dir: str | os.PathLike | None = None,
+    max_age: float = 12 * 3600,
+    workers: int = 4,
+    timeout: float = 30.0,
+    connect_timeout: float = 5.0,
+    retries: int = 5,
+    backoff: float = 0.5,
+    progress: bool = True,
+    today: dt.date | None = None,
+    echo: Callable[[str], None] = lambda line: None,
+) -> SyncResult:
     """Download, build, check and (unless refused or ``dry_run``) install a new database.
 
     :raises FetchError: the catalogue could not be downloaded completely (nothing written).
@@ -1033,15 +1143,21 @@ def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None
         catalogue = download(client, cache, workers=workers, refresh=refresh, progress=progress)
     finally:
         client.close()
-    lines.append(f"Fetched {len(catalogue.sets)} sets and {len(catalogue.cards)} cards from {api_url} "
-                 f"({catalogue.fetched} card downloads, {catalogue.from_cache} from the cache).")
+    lines.append(
+        f"Fetched {len(catalogue.sets)} sets and {len(catalogue.cards)} cards from {api_url} "
+        f"({catalogue.fetched} card downloads, {catalogue.from_cache} from the cache)."
+    )
     if catalogue.placeholder_sets:
-        lines.append(f"Skipped {len(catalogue.placeholder_sets)} set(s) the API lists without usable cards yet "
-                     "(announced, not filled; looked at again next sync): "
-                     + _listing([f"{sid} {what}" for sid, what in sorted(catalogue.placeholder_sets.items())]))
+        lines.append(
+            f"Skipped {len(catalogue.placeholder_sets)} set(s) the API lists without usable cards yet "
+            "(announced, not filled; looked at again next sync): "
+            + _listing([f"{sid} {what}" for sid, what in sorted(catalogue.placeholder_sets.items())])
+        )
     if catalogue.placeholder_cards:
-        lines.append(f"Skipped {len(catalogue.placeholder_cards)} placeholder card(s) without game data yet "
-                     f"(fetched again next sync): {_listing(sorted(catalogue.placeholder_cards))}")
+        lines.append(
+            f"Skipped {len(catalogue.placeholder_cards)} placeholder card(s) without game data yet "
+            f"(fetched again next sync): {_listing(sorted(catalogue.placeholder_cards))}"
+        )
     if catalogue.problems:
         lines.append(f"Skipped {len(catalogue.problems)} invalid record(s):")
         lines += [f"  {p}" for p in catalogue.problems[:100]]
@@ -1053,8 +1169,15 @@ def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None
         msg = [f"Refused to replace {target}; the current database is unchanged:"] + [f"  - {r}" for r in reasons]
         for line in msg:
             echo(line)
-        return SyncResult("refused", target, lines_out + msg, catalogue.problems, summary,
-                          new_db.version if new_db else None, previous.version if previous else None)
+        return SyncResult(
+            "refused",
+            target,
+            lines_out + msg,
+            catalogue.problems,
+            summary,
+            new_db.version if new_db else None,
+            previous.version if previous else None,
+        )
 
     try:
         db_dict, carried = build_database(catalogue, previous, api_url.rstrip("/"))
@@ -1063,12 +1186,23 @@ def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None
     kept_bad = [cid for cid in carried if cid in catalogue.skipped_card_ids]
     kept_other = sum(cid.startswith(PTCGIO_ONLY_PREFIX) for cid in carried)
     kept_waiting = len(carried) - len(kept_bad) - kept_other
-    for line in ([f"Kept the current row of {len(kept_bad)} card(s) whose new record was invalid: "
-                  f"{_listing(kept_bad)}"] if kept_bad else []) + \
-            ([f"Kept {kept_other} record(s) that only pokemon-tcg-data has (ids {PTCGIO_ONLY_PREFIX}...)."]
-             if kept_other else []) + \
-            ([f"Kept the current row of {kept_waiting} card(s) that the API holds as placeholders now."]
-             if kept_waiting else []):
+    for line in (
+        (
+            [f"Kept the current row of {len(kept_bad)} card(s) whose new record was invalid: {_listing(kept_bad)}"]
+            if kept_bad
+            else []
+        )
+        + (
+            [f"Kept {kept_other} record(s) that only pokemon-tcg-data has (ids {PTCGIO_ONLY_PREFIX}...)."]
+            if kept_other
+            else []
+        )
+        + (
+            [f"Kept the current row of {kept_waiting} card(s) that the API holds as placeholders now."]
+            if kept_waiting
+            else []
+        )
+    ):
         echo(line)
         lines_out.append(line)
 
@@ -1097,23 +1231,31 @@ def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None
             echo(line)
             lines_out.append(line)
         prev_version = previous.version if previous else None
-        if previous_raw is not None and previous_raw.get("sets") == db_dict["sets"] \
-                and previous_raw.get("cards") == db_dict["cards"]:
+        if (
+            previous_raw is not None
+            and previous_raw.get("sets") == db_dict["sets"]
+            and previous_raw.get("cards") == db_dict["cards"]
+        ):
             line = f"No changes: {target} left as it is (version {prev_version})."
             echo(line)
-            return SyncResult("unchanged", target, lines_out + [line], catalogue.problems, summary,
-                              prev_version, prev_version)
+            return SyncResult(
+                "unchanged", target, lines_out + [line], catalogue.problems, summary, prev_version, prev_version
+            )
         if dry_run:
             line = f"Dry run: {target} not written (it would become version {new_db.version})."
             echo(line)
-            return SyncResult("dry-run", target, lines_out + [line], catalogue.problems, summary,
-                              new_db.version, prev_version)
+            return SyncResult(
+                "dry-run", target, lines_out + [line], catalogue.problems, summary, new_db.version, prev_version
+            )
         os.replace(tmp, target)
-        line = (f"Wrote {target}: {len(new_db.cards)} cards in {len(new_db.sets)} sets "
-                f"(version {prev_version or '-'} -> {new_db.version}).")
+        line = (
+            f"Wrote {target}: {len(new_db.cards)} cards in {len(new_db.sets)} sets "
+            f"(version {prev_version or '-'} -> {new_db.version})."
+        )
         echo(line)
-        return SyncResult("written", target, lines_out + [line], catalogue.problems, summary,
-                          new_db.version, prev_version)
+        return SyncResult(
+            "written", target, lines_out + [line], catalogue.problems, summary, new_db.version, prev_version
+        )
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -1124,10 +1266,19 @@ def sync(api_url: str = DEFAULT_API_URL, output: str | os.PathLike | None = None
 # ---------------------------------------------------------------------------
 
 
-def crosscheck_pokemontcg(api_url: str, db: _cards.CardDB, *, api_key: str | None = None, workers: int = 4,
-                          timeout: float = 30.0, connect_timeout: float = 5.0, retries: int = 5,
-                          backoff: float = 0.5, today: dt.date | None = None,
-                          echo: Callable[[str], None] = lambda line: None) -> list[str]:
+def crosscheck_pokemontcg(
+    api_url: str,
+    db: _cards.CardDB,
+    *,
+    api_key: str | None = None,
+    workers: int = 4,
+    timeout: float = 30.0,
+    connect_timeout: float = 5.0,
+    retries: int = 5,
+    backoff: float = 0.5,
+    today: dt.date | None = None,
+    echo: Callable[[str], None] = lambda line: None,
+) -> list[str]:
     """Regulation marks and Standard legality of the cards both sources have; returns the divergences.
 
     pokemontcg.io's set ids differ from TCGdex's, so sets are matched by PTCGL code
@@ -1139,8 +1290,14 @@ def crosscheck_pokemontcg(api_url: str, db: _cards.CardDB, *, api_key: str | Non
 
     on = today or dt.date.today()
     standard = default_formats()["standard"]
-    client = Client(api_url, timeout=(connect_timeout, timeout), retries=retries, backoff=backoff, workers=workers,
-                    headers={"X-Api-Key": api_key} if api_key else None)
+    client = Client(
+        api_url,
+        timeout=(connect_timeout, timeout),
+        retries=retries,
+        backoff=backoff,
+        workers=workers,
+        headers={"X-Api-Key": api_key} if api_key else None,
+    )
     by_code: dict[str, list[str]] = defaultdict(list)
     by_name: dict[str, str] = {}
     for s in db.sets.values():
@@ -1189,15 +1346,19 @@ def crosscheck_pokemontcg(api_url: str, db: _cards.CardDB, *, api_key: str | Non
             compared += 1
             their_mark = normalise_mark(pc.get("regulationMark"))
             if their_mark and card.mark and their_mark != card.mark:
-                divergences.append(f"{card.id} {card.name}: regulation mark {card.mark} here, "
-                                   f"{their_mark} at pokemontcg.io ({pc.get('id')})")
+                divergences.append(
+                    f"{card.id} {card.name}: regulation mark {card.mark} here, "
+                    f"{their_mark} at pokemontcg.io ({pc.get('id')})"
+                )
             theirs = ((pc.get("legalities") or {}).get("standard") or "").lower() == "legal"
             via, ban = standard.legality(card, db, on)
             mine = via is not None and ban is None
             if theirs != mine:
-                divergences.append(f"{card.id} {card.name}: Standard {'legal' if mine else 'not legal'} here on "
-                                   f"{on.isoformat()}, {'legal' if theirs else 'not legal'} at pokemontcg.io "
-                                   f"({pc.get('id')})")
+                divergences.append(
+                    f"{card.id} {card.name}: Standard {'legal' if mine else 'not legal'} here on "
+                    f"{on.isoformat()}, {'legal' if theirs else 'not legal'} at pokemontcg.io "
+                    f"({pc.get('id')})"
+                )
     echo(f"Compared {compared} cards in {len(pairs)} sets with {api_url}: {len(divergences)} divergence(s).")
     for line in divergences[:200]:
         echo(f"  {line}")
@@ -1216,32 +1377,88 @@ class _NoDatabase(click.ClickException):
 
 
 @click.command("sync")
-@click.option("--api-url", default=None, metavar="URL",
-              help=f"API base URL (default: {DEFAULT_API_URL}; with --source pokemontcg: {DEFAULT_PTCGIO_URL}).")
-@click.option("--output", type=click.Path(dir_okay=False), default=None,
-              help="Database to replace (default: the service's database path).")
-@click.option("--base", type=click.Path(dir_okay=False), default=None,
-              help="Database to compare with and to take set codes and subtypes from (default: --output).")
+@click.option(
+    "--api-url",
+    default=None,
+    metavar="URL",
+    help=f"API base URL (default: {DEFAULT_API_URL}; with --source pokemontcg: {DEFAULT_PTCGIO_URL}).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Database to replace (default: the service's database path).",
+)
+@click.option(
+    "--base",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Database to compare with and to take set codes and subtypes from (default: --output).",
+)
 @click.option("--dry-run", is_flag=True, help="Download, build, check and report; write nothing.")
-@click.option("--force", is_flag=True,
-              help="Install even if the new database has over 5 percent fewer cards or lost a set.")
+@click.option(
+    "--force", is_flag=True, help="Install even if the new database has over 5 percent fewer cards or lost a set."
+)
 @click.option("--refresh", is_flag=True, help="Ignore cached card payloads and download every card again.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
-              help="Card payload cache (default: ~/.cache/deckcheck/tcgdex).")
-@click.option("--max-age", type=click.FloatRange(min=0), default=12.0, show_default=True,
-              help="Hours a cached card payload is reused.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Card payload cache (default: ~/.cache/deckcheck/tcgdex).",
+)
+@click.option(
+    "--max-age",
+    type=click.FloatRange(min=0),
+    default=12.0,
+    show_default=True,
+    help="Hours a cached card payload is reused.",
+)
 @click.option("--workers", type=click.IntRange(1, 16), default=4, show_default=True, help="Parallel downloads.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
-              help="Read timeout per request, seconds (the connect timeout is 5 s).")
-@click.option("--retries", type=click.IntRange(0, 20), default=5, show_default=True,
-              help="Retries per request on connection errors, timeouts, 429 and 5xx.")
-@click.option("--backoff", type=click.FloatRange(min=0), default=0.5, show_default=True,
-              help="Backoff factor: waits grow as factor x 2^n seconds between retries (at most 30 s).")
-@click.option("--source", type=click.Choice(["tcgdex", "pokemontcg"]), default="tcgdex", show_default=True,
-              help="pokemontcg: cross-check marks and Standard legality against pokemontcg.io v2 (no writes).")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Read timeout per request, seconds (the connect timeout is 5 s).",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(0, 20),
+    default=5,
+    show_default=True,
+    help="Retries per request on connection errors, timeouts, 429 and 5xx.",
+)
+@click.option(
+    "--backoff",
+    type=click.FloatRange(min=0),
+    default=0.5,
+    show_default=True,
+    help="Backoff factor: waits grow as factor x 2^n seconds between retries (at most 30 s).",
+)
+@click.option(
+    "--source",
+    type=click.Choice(["tcgdex", "pokemontcg"]),
+    default="tcgdex",
+    show_default=True,
+    help="pokemontcg: cross-check marks and Standard legality against pokemontcg.io v2 (no writes).",
+)
 @click.option("--api-key", envvar="POKEMONTCG_API_KEY", default=None, help="pokemontcg.io key (X-Api-Key).")
-def sync_command(api_url, output, base, dry_run, force, refresh, cache_dir, max_age, workers, timeout, retries,
-                 backoff, source, api_key) -> None:
+def sync_command(
+    api_url,
+    output,
+    base,
+    dry_run,
+    force,
+    refresh,
+    cache_dir,
+    max_age,
+    workers,
+    timeout,
+    retries,
+    backoff,
+    source,
+    api_key,
+) -> None:
     """Update the card database from the TCGdex API (https://api.tcgdex.net).
 
     Exit status: 0 written, unchanged or dry run; 1 refused (the new database
@@ -1253,8 +1470,16 @@ def sync_command(api_url, output, base, dry_run, force, refresh, cache_dir, max_
         path = Path(output) if output else _cards.default_path()
         try:
             db = _cards.load(path)
-            crosscheck_pokemontcg(api_url or DEFAULT_PTCGIO_URL, db, api_key=api_key, workers=workers,
-                                  timeout=timeout, retries=retries, backoff=backoff, echo=echo)
+            crosscheck_pokemontcg(
+                api_url or DEFAULT_PTCGIO_URL,
+                db,
+                api_key=api_key,
+                workers=workers,
+                timeout=timeout,
+                retries=retries,
+                backoff=backoff,
+                echo=echo,
+            )
         except _cards.DatabaseError as exc:
             raise _NoDatabase(str(exc)) from exc
         except SyncError as exc:
@@ -1262,9 +1487,21 @@ def sync_command(api_url, output, base, dry_run, force, refresh, cache_dir, max_
             sys.exit(exc.exit_code)
         return  # divergences are for a human to read: exit 0
     try:
-        result = sync(api_url or DEFAULT_API_URL, output, base=base, dry_run=dry_run, force=force, refresh=refresh,
-                      cache_dir=cache_dir, max_age=max_age * 3600, workers=workers, timeout=timeout,
-                      retries=retries, backoff=backoff, echo=echo)
+        result = sync(
+            api_url or DEFAULT_API_URL,
+            output,
+            base=base,
+            dry_run=dry_run,
+            force=force,
+            refresh=refresh,
+            cache_dir=cache_dir,
+            max_age=max_age * 3600,
+            workers=workers,
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+            echo=echo,
+        )
     except SyncError as exc:
         echo(f"Error: {exc}", err=True)
         echo("Nothing was written; payloads already downloaded are cached, so running again resumes.", err=True)
@@ -1273,5 +1510,17 @@ def sync_command(api_url, output, base, dry_run, force, refresh, cache_dir, max_
         sys.exit(result.exit_code)
 
 
-__all__: Iterable[str] = ("sync", "sync_command", "download", "map_catalogue", "build_database", "Client",
-                          "Cache", "CardSchema", "SetSchema", "SetBriefSchema", "SyncError", "FetchError")
+__all__: Iterable[str] = (
+    "sync",
+    "sync_command",
+    "download",
+    "map_catalogue",
+    "build_database",
+    "Client",
+    "Cache",
+    "CardSchema",
+    "SetSchema",
+    "SetBriefSchema",
+    "SyncError",
+    "FetchError",
+)

@@ -95,9 +95,12 @@ class _Ignores:
     def __init__(self, rules: tuple = ()) -> None:
         self.rules = rules
 
-    def below(self, folder: str, *extra: str) -> "_Ignores":
-        added = tuple((folder, spec) for name in (*IGNORE_FILES, *extra)
-                      if (spec := _read_ignore(os.path.join(folder, name))) is not None)
+    def below(self, folder: str, *extra: str) -> _Ignores:
+        added = tuple(
+            (folder, spec)
+            for name in (*IGNORE_FILES, *extra)
+            if (spec := _read_ignore(os.path.join(folder, name))) is not None
+        )
         return _Ignores(self.rules + added) if added else self
 
     def ignored(self, path: str, folder: bool) -> bool:
@@ -112,14 +115,14 @@ class _Ignores:
         return False
 
     @classmethod
-    def for_folder(cls, folder: str) -> "_Ignores":
+    def for_folder(cls, folder: str) -> _Ignores:
         """The rules from the repository root down to ``folder`` (inclusive); none outside a repository."""
         folder = os.path.abspath(folder)
         root = _repo_root(folder)
         if root is None:
             return cls().below(folder)
         chain = [folder, *_parents(folder)]
-        chain = chain[:chain.index(root) + 1][::-1]
+        chain = chain[: chain.index(root) + 1][::-1]
         out = cls()
         for here in chain:
             out = out.below(here, *((os.path.join(".git", "info", "exclude"),) if here == root else ()))
@@ -127,9 +130,15 @@ class _Ignores:
 
 
 def _outside_link(path: str, target: str, tree: str) -> Found:
-    return Found(path, Problem("symlink-outside-tree", f"The file is a symbolic link to {target!r}, outside "
-                                                       f"{tree}, the tree being checked; it was not followed "
-                                                       "or read."))
+    return Found(
+        path,
+        Problem(
+            "symlink-outside-tree",
+            f"The file is a symbolic link to {target!r}, outside "
+            f"{tree}, the tree being checked; it was not followed "
+            "or read.",
+        ),
+    )
 
 
 def _escapes_cwd(given: str) -> Found | None:
@@ -145,14 +154,27 @@ def _escapes_cwd(given: str) -> Found | None:
     target = os.readlink(given) if os.path.islink(given) else real
     kind = "file" if not os.path.isdir(given) else "folder"
     via = "is a symbolic link to" if os.path.islink(given) else "leads through a symbolic link to"
-    return Found(given, Problem("symlink-outside-tree", f"The {kind} {via} {target!r}, outside the working "
-                                                        "directory, the tree being checked; it was not followed "
-                                                        "or read."))
+    return Found(
+        given,
+        Problem(
+            "symlink-outside-tree",
+            f"The {kind} {via} {target!r}, outside the working "
+            "directory, the tree being checked; it was not followed "
+            "or read.",
+        ),
+    )
 
 
 def _not_regular(path: str, mode: int) -> Found:
-    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    kind = (
+        "a FIFO"
+        if stat.S_ISFIFO(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "not a regular file"
+    )
     return Found(path, Problem("unreadable-file", f"The path is {kind}, not a regular file; it was not read."))
 
 
@@ -182,7 +204,7 @@ def _name_regex(part: str) -> str:
             if j >= len(part):  # no closing bracket: a literal [
                 out.append(re.escape(c))
             else:
-                body = part[i + 1:j]
+                body = part[i + 1 : j]
                 negate = body[:1] in ("!", "^")
                 body = body[1:] if negate else body
                 # escaped: a backslash is literal, and [ & ~ | would be Python's future set syntax
@@ -315,8 +337,11 @@ class Collector:
                 path = os.path.join(folder, entry.name) if folder != "." else entry.name
                 if entry.is_dir(follow_symlinks=False):
                     # hidden folders (.git, .venv) are never decklists
-                    if not entry.name.startswith(".") and not ignores.ignored(path, True) \
-                            and not cfg.excluded(path, folder=True):
+                    if (
+                        not entry.name.startswith(".")
+                        and not ignores.ignored(path, True)
+                        and not cfg.excluded(path, folder=True)
+                    ):
                         subfolders.append(path)
                     continue
                 if entry.is_symlink() and os.path.isdir(path):

@@ -27,8 +27,18 @@ from werkzeug.exceptions import HTTPException
 
 from . import forecast as _forecast
 from .cards import get_db
-from .deckview import (IMAGE_SIZE, FixError, ProblemView, apply_edits, deck_groups, echo_rows, fix_view, fixes_for,
-                       is_json_deck, read_edits)
+from .deckview import (
+    IMAGE_SIZE,
+    FixError,
+    ProblemView,
+    apply_edits,
+    deck_groups,
+    echo_rows,
+    fix_view,
+    fixes_for,
+    is_json_deck,
+    read_edits,
+)
 from .engine import check
 from .formats import default_formats
 from .odds import p_basic_in_opening_hand, percent
@@ -81,6 +91,7 @@ def page_headers(config) -> dict[str, str]:
     headers["Content-Security-Policy"] = headers["Content-Security-Policy"].format(images=f" {host}" if host else "")
     return headers
 
+
 #: cards in an opening hand
 HAND = 7
 #: longest share link offered (config MAX_SHARE_URL_LENGTH): deckcheck/gunicorn_conf.py accepts request
@@ -91,8 +102,10 @@ MAX_FIX_LINKS = 50
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 _SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
-BROKEN_LINK = ("This share link is broken or incomplete, so no decklist could be read from it. "
-               "Ask for the link again, or paste the list into the form.")
+BROKEN_LINK = (
+    "This share link is broken or incomplete, so no decklist could be read from it. "
+    "Ask for the link again, or paste the list into the form."
+)
 
 
 class InputError(Exception):
@@ -105,6 +118,7 @@ class InputError(Exception):
 
 
 # -- share links --------------------------------------------------------------
+
 
 def encode_deck(text: str) -> str:
     """The exact text, zlib-compressed and base64url-encoded without padding."""
@@ -146,9 +160,12 @@ def share_path(text: str, format_id: str, as_of: str) -> str:
 
 # -- input --------------------------------------------------------------------
 
+
 def too_big_message(max_bytes: int) -> str:
-    return (f"This decklist is larger than the {max_bytes // 1024} KiB this service checks. "
-            "A deck list is usually under 2 KiB: paste only the list.")
+    return (
+        f"This decklist is larger than the {max_bytes // 1024} KiB this service checks. "
+        "A deck list is usually under 2 KiB: paste only the list."
+    )
 
 
 def check_limits(text: str) -> None:
@@ -159,8 +176,11 @@ def check_limits(text: str) -> None:
         raise InputError(too_big_message(max_bytes), 413)
     lines, unit = measure_lines(text)
     if lines > max_lines:
-        raise InputError(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most "
-                         f"{max_lines:,}. Paste only the list.", 413)
+        raise InputError(
+            f"This decklist has {over_line_limit(lines, unit)}; this service checks at most "
+            f"{max_lines:,}. Paste only the list.",
+            413,
+        )
 
 
 def read_format(value: str | None) -> str:
@@ -180,11 +200,14 @@ def read_date(value: str | None) -> str | None:
     try:
         return dt.date.fromisoformat(value).isoformat()
     except ValueError:
-        raise InputError(f"“{value[:40]}” is not a date. Use the form YYYY-MM-DD, for example 2026-05-01, "
-                         "or leave the date empty for today.") from None
+        raise InputError(
+            f"“{value[:40]}” is not a date. Use the form YYYY-MM-DD, for example 2026-05-01, "
+            "or leave the date empty for today."
+        ) from None
 
 
 # -- the result, as the template shows it ---------------------------------------
+
 
 def opening_hand(report) -> dict | None:
     deck_size = report.counts.total
@@ -193,7 +216,10 @@ def opening_hand(report) -> dict | None:
     basics = min(report.basic_pokemon, deck_size)
     p = p_basic_in_opening_hand(basics, deck_size, HAND)
     return {
-        "basics": basics, "deck_size": deck_size, "hand": min(HAND, deck_size), "probability": p,
+        "basics": basics,
+        "deck_size": deck_size,
+        "hand": min(HAND, deck_size),
+        "probability": p,
         "percent": percent(p),
     }
 
@@ -202,26 +228,34 @@ def share_info(text: str, report) -> dict:
     path = share_path(text, report.format, report.as_of)
     limit = current_app.config.get("MAX_SHARE_URL_LENGTH", DEFAULT_MAX_SHARE_URL)
     if len(path) > limit:
-        return {"path": None, "url": None,
-                "note": f"This list is too long for a share link ({len(path):,} characters; "
-                        f"servers refuse links over {limit:,}). Share the export below instead."}
+        return {
+            "path": None,
+            "url": None,
+            "note": f"This list is too long for a share link ({len(path):,} characters; "
+            f"servers refuse links over {limit:,}). Share the export below instead.",
+        }
     return {"path": path, "url": request.host_url.rstrip("/") + path, "note": None}
 
 
 def result_view(text: str, report) -> dict:
     host = image_host(current_app.config)
     share = share_info(text, report)
-    problems = [ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
-                for i, p in enumerate(report.problems, start=1)]
-    groups = [{"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
-              for sev, label in _SEVERITY_LABELS]
+    problems = [
+        ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
+        for i, p in enumerate(report.problems, start=1)
+    ]
+    groups = [
+        {"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
+        for sev, label in _SEVERITY_LABELS
+    ]
     rows = echo_rows(text, report, problems, host)
     if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
         fmt = default_formats()[report.format]
         links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
         for i, fixes in fixes_for(report, fmt, get_db()).items():
-            problems[i].fixes = [fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None)
-                                 for f in fixes]
+            problems[i].fixes = [
+                fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
+            ]
         unknown = {r.line: r for r in rows if r.status == "unknown"}
         for pv, p in zip(problems, report.problems):
             if p.rule == "unknown-card" and len(p.lines) == 1:
@@ -265,6 +299,7 @@ def run_check(text: str, format_value: str | None, date_value: str | None):
 
 # -- views ----------------------------------------------------------------------
 
+
 def _body_too_big(per_byte: int) -> bool:
     """Refuse a body that cannot hold an acceptable decklist before reading it.
 
@@ -277,8 +312,14 @@ def _body_too_big(per_byte: int) -> bool:
 @bp.route("/", methods=["GET", "POST"])
 def index():
     formats = list(default_formats().values())
-    page = {"formats": formats, "decklist": "", "format": current_app.config.get("DEFAULT_FORMAT", "standard"),
-            "as_of": "", "error": None, "result": None}
+    page = {
+        "formats": formats,
+        "decklist": "",
+        "format": current_app.config.get("DEFAULT_FORMAT", "standard"),
+        "as_of": "",
+        "error": None,
+        "result": None,
+    }
     status = 200
     text: str | None = None
     try:
@@ -288,8 +329,7 @@ def index():
             try:
                 form = request.form
             except HTTPException as exc:  # e.g. 413 from Werkzeug's form size limit
-                raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) \
-                    from None
+                raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
             # browsers send a textarea with CRLF line ends; the textarea itself holds LF
             text = form.get("decklist", "").replace("\r\n", "\n")
             page.update(decklist=text, format=form.get("format", page["format"]), as_of=form.get("as_of", ""))
@@ -324,8 +364,11 @@ def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str
         raise InputError(str(exc)) from None
     check_limits(fixed)
     fmt, as_of = read_format(format_value), read_date(date_value)
-    path = url_for("web.index", d=encode_deck(fixed), format=fmt, as_of=as_of) if as_of else \
-        url_for("web.index", d=encode_deck(fixed), format=fmt)
+    path = (
+        url_for("web.index", d=encode_deck(fixed), format=fmt, as_of=as_of)
+        if as_of
+        else url_for("web.index", d=encode_deck(fixed), format=fmt)
+    )
     if len(path) > current_app.config.get("MAX_SHARE_URL_LENGTH", DEFAULT_MAX_SHARE_URL):
         return fixed
     return (path + "#verdict",)
@@ -355,14 +398,19 @@ def extras():
         report = run_check(body["decklist"], fmt, as_of)
     except InputError as exc:
         return jsonify({"error": exc.message}), exc.status
-    return jsonify({
-        # the result as the page shows it, from the same template as a submitted form
-        "html": render_template("web/_result.html", result=result_view(body["decklist"], report)),
-        "export": ptcgl_export(report),
-        "share": share_info(body["decklist"], report),
-        "opening_hand": opening_hand(report),
-        # the API names a legal reprint by id; the page shows it as "Name (SET 123)"
-        "legal_via": {str(ln.line): ln.legal_via.label for ln in report.lines
-                      if ln.legal_via is not None and ln.legal_via is not ln.card},
-        "database": report.database,
-    })
+    return jsonify(
+        {
+            # the result as the page shows it, from the same template as a submitted form
+            "html": render_template("web/_result.html", result=result_view(body["decklist"], report)),
+            "export": ptcgl_export(report),
+            "share": share_info(body["decklist"], report),
+            "opening_hand": opening_hand(report),
+            # the API names a legal reprint by id; the page shows it as "Name (SET 123)"
+            "legal_via": {
+                str(ln.line): ln.legal_via.label
+                for ln in report.lines
+                if ln.legal_via is not None and ln.legal_via is not ln.card
+            },
+            "database": report.database,
+        }
+    )

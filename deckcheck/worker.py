@@ -58,18 +58,37 @@ _LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,12})[ \t]*(?=\r\n|$)",
 
 
 #: the error code of the envelope for each status gunicorn answers by itself
-_ERROR_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
-                431: "request_header_fields_too_large", 500: "internal_error", 501: "not_implemented"}
+_ERROR_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    414: "uri_too_long",
+    417: "expectation_failed",
+    431: "request_header_fields_too_large",
+    500: "internal_error",
+    501: "not_implemented",
+}
 
 
 def write_json_error(sock, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's ``util.write_error`` in the API's error envelope (JSON, not an HTML page)."""
     import orjson
 
-    body = orjson.dumps({"error": {"code": _ERROR_CODES.get(status_int, "bad_request"),
-                                   "message": f"{reason}: {mesg}" if mesg else reason, "details": {}}}) + b"\n"
-    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-            f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n")
+    body = (
+        orjson.dumps(
+            {
+                "error": {
+                    "code": _ERROR_CODES.get(status_int, "bad_request"),
+                    "message": f"{reason}: {mesg}" if mesg else reason,
+                    "details": {},
+                }
+            }
+        )
+        + b"\n"
+    )
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
@@ -79,15 +98,19 @@ def _body_length(head: bytes) -> int | None:
         return None
     found = _LENGTH.findall(head)
     return int(found[0]) if len(found) == 1 else None
+
+
 _DEFER = getattr(gthread, "_DEFER", None)
 
 #: Linux's SO_ATTACH_FILTER (the socket module does not name it)
 _SO_ATTACH_FILTER = 26
 #: classic BPF over the TCP header: a segment with the SYN flag (a new connection) is dropped, any other passes
-_DROP_SYN = ((0x30, 0, 0, 13),  # ldb [13]: the flags byte
-             (0x45, 1, 0, 0x02),  # jset #SYN: drop
-             (0x06, 0, 0, 0xFFFFFFFF),  # ret: the whole segment
-             (0x06, 0, 0, 0))  # ret: nothing (dropped)
+_DROP_SYN = (
+    (0x30, 0, 0, 13),  # ldb [13]: the flags byte
+    (0x45, 1, 0, 0x02),  # jset #SYN: drop
+    (0x06, 0, 0, 0xFFFFFFFF),  # ret: the whole segment
+    (0x06, 0, 0, 0),
+)  # ret: nothing (dropped)
 #: seconds a stopping worker waits for handshakes under way to reach the queue before it closes the socket
 HANDSHAKE_GRACE = 0.02
 
@@ -109,8 +132,9 @@ def _refuse_new_connections(listener) -> bool:
 
     code = ctypes.create_string_buffer(b"".join(struct.pack("HBBI", *step) for step in _DROP_SYN))
     try:
-        listener.setsockopt(socket.SOL_SOCKET, _SO_ATTACH_FILTER,
-                            bytes(_Program(len(_DROP_SYN), ctypes.addressof(code))))
+        listener.setsockopt(
+            socket.SOL_SOCKET, _SO_ATTACH_FILTER, bytes(_Program(len(_DROP_SYN), ctypes.addressof(code)))
+        )
     except OSError:
         return False
     return True
@@ -156,8 +180,7 @@ class _TimedSocket:
             if self.in_app:
                 from werkzeug.exceptions import RequestTimeout
 
-                raise RequestTimeout(f"The request body stalled for more than {self._timeout:g} seconds.") \
-                    from None
+                raise RequestTimeout(f"The request body stalled for more than {self._timeout:g} seconds.") from None
             raise NoMoreData() from None
 
 

@@ -65,12 +65,21 @@ def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = 
     """Start a real gunicorn on a free loopback port; return (process, base_url)."""
     port = free_port()
     # the package's own settings, as `deckcheck serve` runs them (deckcheck/gunicorn_conf.py)
-    cmd = [sys.executable, "-m", "gunicorn", "--config", "python:deckcheck.gunicorn_conf",
-           "--bind", f"127.0.0.1:{port}", "--workers", str(workers), app_spec]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--config",
+        "python:deckcheck.gunicorn_conf",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        app_spec,
+    ]
     # no drain on SIGTERM (tests/test_drain.py tests it): stopping a test server takes no extra seconds
     env = {**os.environ, "DECKCHECK_RATELIMIT_DEFAULT": UNTHROTTLED, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for_healthz(proc, base, 30)
@@ -116,11 +125,13 @@ class ImageServer:
                     self.send_error(404)
                     return
                 label = html.escape(f"{parts[2]} {parts[3]}")
-                body = (f'<svg xmlns="http://www.w3.org/2000/svg" width="245" height="337" viewBox="0 0 245 337">'
-                        f'<rect width="245" height="337" rx="12" fill="#f2c94c"/>'
-                        f'<rect x="12" y="40" width="221" height="150" fill="#6fa8dc"/>'
-                        f'<text x="122" y="260" font-size="22" text-anchor="middle" font-family="sans-serif">{label}'
-                        f'</text></svg>').encode()
+                body = (
+                    f'<svg xmlns="http://www.w3.org/2000/svg" width="245" height="337" viewBox="0 0 245 337">'
+                    f'<rect width="245" height="337" rx="12" fill="#f2c94c"/>'
+                    f'<rect x="12" y="40" width="221" height="150" fill="#6fa8dc"/>'
+                    f'<text x="122" y="260" font-size="22" text-anchor="middle" font-family="sans-serif">{label}'
+                    f"</text></svg>"
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "image/svg+xml")
                 self.send_header("Content-Length", str(len(body)))

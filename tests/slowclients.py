@@ -30,8 +30,10 @@ class SlowClients:
             if kind == "slow-head":
                 s.sendall(b"GET /healthz HTTP/1.1\r\nHost: slow\r\n")
             elif kind == "slow-body":
-                s.sendall(b"POST /api/v1/validate HTTP/1.1\r\nHost: slow\r\nContent-Type: text/plain\r\n"
-                          b"Content-Length: 5000\r\n\r\n4 Nest Ball SVI 181\n")
+                s.sendall(
+                    b"POST /api/v1/validate HTTP/1.1\r\nHost: slow\r\nContent-Type: text/plain\r\n"
+                    b"Content-Length: 5000\r\n\r\n4 Nest Ball SVI 181\n"
+                )
             self.socks.append((kind, s))
 
     def drip(self) -> int:
@@ -56,9 +58,10 @@ class SlowClients:
 def probe(base: str, deck: str) -> tuple[int, int]:
     """One health probe and one check: their status codes (0 when there was no answer in 5 s)."""
     codes = []
-    for method, path, kwargs in (("GET", "/healthz", {}),
-                                 ("POST", "/api/v1/validate", {"data": deck.encode(),
-                                                               "headers": {"Content-Type": "text/plain"}})):
+    for method, path, kwargs in (
+        ("GET", "/healthz", {}),
+        ("POST", "/api/v1/validate", {"data": deck.encode(), "headers": {"Content-Type": "text/plain"}}),
+    ):
         try:
             codes.append(requests.request(method, base + path, timeout=5, **kwargs).status_code)
         except requests.RequestException:
@@ -87,7 +90,8 @@ def nginx_config(tmp: Path, listen: int, upstream: str) -> Path:
     site = NGINX_CONF.read_text(encoding="utf-8")
     assert site.count("listen 8080;") == 1 and site.count("server app:8000;") == 1
     site = site.replace("listen 8080;", f"listen 127.0.0.1:{listen};").replace(
-        "server app:8000;", f"server {upstream};")
+        "server app:8000;", f"server {upstream};"
+    )
     (tmp / "deckcheck.conf").write_text(site, encoding="utf-8")
     for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (tmp / sub).mkdir(exist_ok=True)
@@ -116,8 +120,11 @@ http {{
 
 def start_nginx(tmp: Path, listen: int, upstream: str) -> subprocess.Popen:
     conf = nginx_config(tmp, listen, upstream)
-    proc = subprocess.Popen([NGINX, "-p", str(tmp), "-e", "stderr", "-c", str(conf), "-g", "daemon off;"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [NGINX, "-p", str(tmp), "-e", "stderr", "-c", str(conf), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -37,9 +37,21 @@ def action() -> dict:
 
 # -- the YAML ----------------------------------------------------------------------------------
 
+
 def test_action_yml_validates_against_the_github_action_schema():
-    proc = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-actions",
-                           str(ROOT / "action.yml")], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.github-actions",
+            str(ROOT / "action.yml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -70,8 +82,17 @@ def test_action_pins_third_party_actions_and_leaves_the_callers_python_alone():
 
 def test_action_inputs_and_outputs():
     doc = action()
-    assert set(doc["inputs"]) == {"paths", "format", "as-of", "fail-on", "output", "report-path", "sarif",
-                                  "changed-only", "python-version"}
+    assert set(doc["inputs"]) == {
+        "paths",
+        "format",
+        "as-of",
+        "fail-on",
+        "output",
+        "report-path",
+        "sarif",
+        "changed-only",
+        "python-version",
+    }
     assert {k: v["value"] for k, v in doc["outputs"].items()} == {
         "valid": "${{ steps.check.outputs.valid }}",
         "invalid-count": "${{ steps.check.outputs.invalid-count }}",
@@ -83,6 +104,7 @@ def test_action_inputs_and_outputs():
 
 
 # -- the script, with a fake GITHUB_* environment ---------------------------------------------------
+
 
 @pytest.fixture()
 def venv(tmp_path) -> Path:
@@ -96,8 +118,13 @@ def venv(tmp_path) -> Path:
 
 
 def git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.com"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout.strip()
 
 
@@ -116,13 +143,23 @@ def run_script(command: str, cwd: Path, venv: Path, tmp_path: Path, **inputs: st
     runner_temp.mkdir(exist_ok=True)
     out, summary = tmp_path / "github_output", tmp_path / "step_summary"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
-    env.update({"GITHUB_OUTPUT": str(out), "GITHUB_STEP_SUMMARY": str(summary), "RUNNER_TEMP": str(runner_temp),
-                "GITHUB_WORKSPACE": str(cwd), "GITHUB_SERVER_URL": "https://github.com",
-                "GITHUB_REPOSITORY": "owner/decks", "GITHUB_SHA": "0123abc", "GITHUB_ACTION_PATH": str(ROOT),
-                "DECKCHECK_VENV": str(venv), "PYTHONPATH": str(ROOT), "RUNNER_OS": "Linux"})
+    env.update(
+        {
+            "GITHUB_OUTPUT": str(out),
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "RUNNER_TEMP": str(runner_temp),
+            "GITHUB_WORKSPACE": str(cwd),
+            "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_REPOSITORY": "owner/decks",
+            "GITHUB_SHA": "0123abc",
+            "GITHUB_ACTION_PATH": str(ROOT),
+            "DECKCHECK_VENV": str(venv),
+            "PYTHONPATH": str(ROOT),
+            "RUNNER_OS": "Linux",
+        }
+    )
     env.update({k: v for k, v in inputs.items()})
-    proc = subprocess.run(["bash", str(SCRIPT), command], cwd=cwd, capture_output=True, text=True, env=env,
-                          timeout=300)
+    proc = subprocess.run(["bash", str(SCRIPT), command], cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
     outputs = dict(line.split("=", 1) for line in out.read_text().splitlines()) if out.exists() else {}
     return proc, outputs, (summary.read_text(encoding="utf-8") if summary.exists() else ""), runner_temp
 
@@ -131,20 +168,34 @@ def test_check_writes_annotations_summary_outputs_report_and_sarif(workspace, ve
     sarif = tmp_path / "out" / "deckcheck.sarif"
     sarif.parent.mkdir()
     proc, outputs, summary, temp = run_script(
-        "check", workspace, venv, tmp_path,
-        INPUT_PATHS="  decks/good.txt \n\n decks/my bad deck.txt\n", INPUT_FORMAT="standard", INPUT_AS_OF=ON,
-        INPUT_OUTPUT="jsonl", INPUT_SARIF=str(sarif), INPUT_CHANGED_ONLY="false")
+        "check",
+        workspace,
+        venv,
+        tmp_path,
+        INPUT_PATHS="  decks/good.txt \n\n decks/my bad deck.txt\n",
+        INPUT_FORMAT="standard",
+        INPUT_AS_OF=ON,
+        INPUT_OUTPUT="jsonl",
+        INPUT_SARIF=str(sarif),
+        INPUT_CHANGED_ONLY="false",
+    )
     assert proc.returncode == 1, proc.stderr
-    assert proc.stdout.splitlines()[0] == ("::error file=decks/my bad deck.txt,line=1,title=deck-size (R101)::Your "
-                                           "deck has 56 cards; it must have exactly 60 (add 4).")
+    assert proc.stdout.splitlines()[0] == (
+        "::error file=decks/my bad deck.txt,line=1,title=deck-size (R101)::Your "
+        "deck has 56 cards; it must have exactly 60 (add 4)."
+    )
     assert proc.stdout.splitlines()[-1] == "Checked 2 decks: 1 passed, 1 failed (3 errors, 3 warnings, 1 info)."
     report = temp / "deckcheck-report.jsonl"
     assert outputs == {"report-path": str(report), "valid": "false", "checked-count": "2", "invalid-count": "1"}
     assert [json.loads(line)["path"] for line in report.read_text().splitlines()] == [
-        "decks/good.txt", "decks/my bad deck.txt"]
+        "decks/good.txt",
+        "decks/my bad deck.txt",
+    ]
     assert json.loads(sarif.read_text())["version"] == "2.1.0"
-    assert "| [decks/my bad deck.txt](https://github.com/owner/decks/blob/0123abc/decks/my%20bad%20deck.txt#L1) " \
-           "| ❌ fails |" in summary
+    assert (
+        "| [decks/my bad deck.txt](https://github.com/owner/decks/blob/0123abc/decks/my%20bad%20deck.txt#L1) "
+        "| ❌ fails |" in summary
+    )
     assert "[line 13](https://github.com/owner/decks/blob/0123abc/decks/my%20bad%20deck.txt#L13)" in summary
 
 
@@ -152,8 +203,12 @@ def test_check_passes_with_defaults_and_names_the_report(workspace, venv, tmp_pa
     (workspace / "decks" / "my bad deck.txt").unlink()
     proc, outputs, summary, temp = run_script("check", workspace, venv, tmp_path, INPUT_PATHS="decks")
     assert proc.returncode == 0, proc.stderr
-    assert outputs == {"report-path": str(temp / "deckcheck-report.json"), "valid": "true", "checked-count": "1",
-                       "invalid-count": "0"}
+    assert outputs == {
+        "report-path": str(temp / "deckcheck-report.json"),
+        "valid": "true",
+        "checked-count": "1",
+        "invalid-count": "0",
+    }
     assert json.loads((temp / "deckcheck-report.json").read_text())[0]["valid"] is True
 
 
@@ -181,13 +236,22 @@ def test_changed_only_checks_the_decks_the_pull_request_changed(workspace, venv,
     base = pr_repo(workspace)
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"pull_request": {"base": {"sha": base}}}), encoding="utf-8")
-    proc, outputs, _, temp = run_script("check", workspace, venv, tmp_path, INPUT_PATHS="decks",
-                                        INPUT_CHANGED_ONLY="true", GITHUB_EVENT_NAME="pull_request",
-                                        GITHUB_EVENT_PATH=str(event))
+    proc, outputs, _, temp = run_script(
+        "check",
+        workspace,
+        venv,
+        tmp_path,
+        INPUT_PATHS="decks",
+        INPUT_CHANGED_ONLY="true",
+        GITHUB_EVENT_NAME="pull_request",
+        GITHUB_EVENT_PATH=str(event),
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "deckcheck: checking only the 3 changed files among the paths" in proc.stdout
     assert [d["path"] for d in json.loads((temp / "deckcheck-report.json").read_text())] == [
-        "decks/good.txt", "decks/new deck.txt"]  # the README changed too, but is no deck
+        "decks/good.txt",
+        "decks/new deck.txt",
+    ]  # the README changed too, but is no deck
     assert outputs["checked-count"] == "2"
 
 
@@ -201,12 +265,23 @@ def test_changed_only_finds_changed_decks_with_non_ascii_names(workspace, venv, 
     git(workspace, "commit", "-q", "-m", "non-ASCII names")
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"pull_request": {"base": {"sha": base}}}), encoding="utf-8")
-    proc, outputs, _, temp = run_script("check", workspace, venv, tmp_path, INPUT_PATHS="decks",
-                                        INPUT_CHANGED_ONLY="true", GITHUB_EVENT_NAME="pull_request",
-                                        GITHUB_EVENT_PATH=str(event))
+    proc, outputs, _, temp = run_script(
+        "check",
+        workspace,
+        venv,
+        tmp_path,
+        INPUT_PATHS="decks",
+        INPUT_CHANGED_ONLY="true",
+        GITHUB_EVENT_NAME="pull_request",
+        GITHUB_EVENT_PATH=str(event),
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert [d["path"] for d in json.loads((temp / "deckcheck-report.json").read_text())] == [
-        "decks/good.txt", "decks/new deck.txt", "decks/pokémon déck.txt", "decks/ポケモン/リスト.txt"]
+        "decks/good.txt",
+        "decks/new deck.txt",
+        "decks/pokémon déck.txt",
+        "decks/ポケモン/リスト.txt",
+    ]
     assert outputs["checked-count"] == "4" and outputs["invalid-count"] == "1"
 
 
@@ -214,11 +289,20 @@ def test_changed_only_without_a_base_checks_everything_and_says_so(workspace, ve
     pr_repo(workspace)
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"before": "0" * 40}), encoding="utf-8")  # a new branch's first push
-    proc, outputs, _, _ = run_script("check", workspace, venv, tmp_path, INPUT_PATHS="decks",
-                                     INPUT_CHANGED_ONLY="true", GITHUB_EVENT_NAME="push",
-                                     GITHUB_EVENT_PATH=str(event))
-    assert "::notice title=deckcheck::changed-only: no base commit to compare with (event 'push'); checking " \
-           "every deck" in proc.stdout
+    proc, outputs, _, _ = run_script(
+        "check",
+        workspace,
+        venv,
+        tmp_path,
+        INPUT_PATHS="decks",
+        INPUT_CHANGED_ONLY="true",
+        GITHUB_EVENT_NAME="push",
+        GITHUB_EVENT_PATH=str(event),
+    )
+    assert (
+        "::notice title=deckcheck::changed-only: no base commit to compare with (event 'push'); checking "
+        "every deck" in proc.stdout
+    )
     assert outputs["checked-count"] == "3"
 
 
@@ -231,8 +315,15 @@ def test_changed_only_with_nothing_changed_checks_nothing(workspace, venv, tmp_p
     git(workspace, "commit", "-q", "-m", "docs only")
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"before": git(workspace, "rev-parse", "HEAD~1")}), encoding="utf-8")
-    proc, outputs, _, _ = run_script("check", workspace, venv, tmp_path, INPUT_CHANGED_ONLY="true",
-                                     GITHUB_EVENT_NAME="push", GITHUB_EVENT_PATH=str(event))
+    proc, outputs, _, _ = run_script(
+        "check",
+        workspace,
+        venv,
+        tmp_path,
+        INPUT_CHANGED_ONLY="true",
+        GITHUB_EVENT_NAME="push",
+        GITHUB_EVENT_PATH=str(event),
+    )
     assert proc.returncode == 0
     assert "warning: no changed decklists found" in proc.stderr
     assert outputs["checked-count"] == "0" and outputs["valid"] == "true"
@@ -253,8 +344,10 @@ def test_install_reuses_a_restored_environment(venv, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("DECKCHECK_INSTALL_TESTS") != "1",
-                    reason="installs the package into a new virtual environment (set DECKCHECK_INSTALL_TESTS=1)")
+@pytest.mark.skipif(
+    os.environ.get("DECKCHECK_INSTALL_TESTS") != "1",
+    reason="installs the package into a new virtual environment (set DECKCHECK_INSTALL_TESTS=1)",
+)
 def test_install_from_the_lock_file(tmp_path):
     target = tmp_path / "fresh-venv"
     proc, _, _, _ = run_script("install", tmp_path, target, tmp_path, DECKCHECK_PYTHON=sys.executable)

@@ -19,16 +19,24 @@ ROOT = Path(__file__).resolve().parent.parent
 DECKS = Path(__file__).resolve().parent / "decks"
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
 #: 60 cards, one of them a printing that is not legal (a legal printing with other text exists)
 ONE_BAD = LEGAL.replace("1 Budew PRE 4", "1 Chansey BS 3")
 #: 61 cards: 5 Ultra Ball (over the limit) and a misspelt Rare Candy (unknown)
-FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace("4 Rare Candy MEG 125",
-                                                                                 "4 Rare Candee MEG")
+FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace(
+    "4 Rare Candy MEG 125", "4 Rare Candee MEG"
+)
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 #: Chromium logs a refused request as a console error; the page shows the 413 itself
@@ -39,8 +47,11 @@ TIMEOUT = 15_000  # ms: generous for a 2-core CI runner
 @pytest.fixture(scope="module")
 def browser():
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (bash tests/run.sh does it); "
-                    "the browser tests do not skip.", pytrace=False)
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium package (bash tests/run.sh does it); "
+            "the browser tests do not skip.",
+            pytrace=False,
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -60,8 +71,15 @@ def open_page(browser, live_server):
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()
-        page.on("console", lambda msg: msg.type == "error" and not EXPECTED_CONSOLE.search(msg.text)
-                and not (allow_console and allow_console.search(msg.text)) and problems.append(msg.text))
+        page.on(
+            "console",
+            lambda msg: (
+                msg.type == "error"
+                and not EXPECTED_CONSOLE.search(msg.text)
+                and not (allow_console and allow_console.search(msg.text))
+                and problems.append(msg.text)
+            ),
+        )
         page.on("pageerror", lambda exc: problems.append(f"uncaught: {exc}"))
         page.on("dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
         page.goto(live_server + path)
@@ -246,6 +264,7 @@ def test_keyboard_and_phone(open_page):
 
 # -- the deck as cards, fixes, numbers ---------------------------------------------------------
 
+
 def in_first_screen(page, selector: str) -> bool:
     """Is the element wholly inside the viewport as the page first shows it?"""
     box = page.locator(selector).first.bounding_box()
@@ -258,9 +277,15 @@ def wait_until(page, script: str) -> None:
         if page.evaluate(script):
             return
         page.wait_for_timeout(100)
-    raise AssertionError(f"still false after {TIMEOUT} ms: {script}; images not loaded: " + repr(page.evaluate(
-        "Array.from(document.querySelectorAll('img')).filter(i => !(i.complete && i.naturalWidth > 0))"
-        ".map(i => [i.src, i.offsetParent && i.offsetParent.id])")))
+    raise AssertionError(
+        f"still false after {TIMEOUT} ms: {script}; images not loaded: "
+        + repr(
+            page.evaluate(
+                "Array.from(document.querySelectorAll('img')).filter(i => !(i.complete && i.naturalWidth > 0))"
+                ".map(i => [i.src, i.offsetParent && i.offsetParent.id])"
+            )
+        )
+    )
 
 
 def all_images_loaded(page) -> None:
@@ -269,8 +294,11 @@ def all_images_loaded(page) -> None:
     for i in range(images.count()):
         images.nth(i).scroll_into_view_if_needed()
         page.wait_for_timeout(20)  # the lazy-loading observer fires between frames
-    wait_until(page, "Array.from(document.querySelectorAll('img')).filter(img => img.offsetParent)"
-                     ".every(img => img.complete && img.naturalWidth > 0)")
+    wait_until(
+        page,
+        "Array.from(document.querySelectorAll('img')).filter(img => img.offsetParent)"
+        ".every(img => img.complete && img.naturalWidth > 0)",
+    )
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -300,8 +328,9 @@ def test_invalid_list_shows_verdict_problems_and_the_card_first(open_page, size)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-@pytest.mark.parametrize("name,deck", [("valid", LEGAL), ("invalid", CHARIZARD), ("unknown", FIXABLE)],
-                         ids=["valid", "invalid", "unknown"])
+@pytest.mark.parametrize(
+    "name,deck", [("valid", LEGAL), ("invalid", CHARIZARD), ("unknown", FIXABLE)], ids=["valid", "invalid", "unknown"]
+)
 def test_screenshots(open_page, size, name, deck):
     """Kept in test-artifacts/ for a person to look at: a valid list, an invalid one, one with an unknown card."""
     from playwright.sync_api import expect
@@ -331,8 +360,11 @@ def test_images_come_from_the_image_host_with_alt_text(open_page, image_server):
         img = images.nth(i)
         assert img.get_attribute("src").startswith(image_server.base + "/en/")
         assert re.fullmatch(r".+ \([A-Z0-9-]+ [A-Z0-9]+\)", img.get_attribute("alt"))
-        assert (img.get_attribute("width"), img.get_attribute("height"), img.get_attribute("loading")) == \
-            ("245", "337", "lazy")
+        assert (img.get_attribute("width"), img.get_attribute("height"), img.get_attribute("loading")) == (
+            "245",
+            "337",
+            "lazy",
+        )
     expect(page.locator("#card-2 img")).to_have_attribute("alt", "Dreepy (TWM 128)")
     assert "/en/sv/sv06/128/low.webp" in image_server.requests
 
@@ -341,8 +373,7 @@ def test_images_come_from_the_image_host_with_alt_text(open_page, image_server):
 def test_blocked_images_fall_back_to_text(open_page, image_server, script):
     from playwright.sync_api import expect
 
-    page = open_page(allow_console=re.compile(r"Failed to load resource: net::ERR_FAILED"),
-                     java_script_enabled=script)
+    page = open_page(allow_console=re.compile(r"Failed to load resource: net::ERR_FAILED"), java_script_enabled=script)
     page.route(image_server.base + "/**", lambda route: route.abort())
     fill_form(page, LEGAL)
     submit(page)
@@ -368,11 +399,13 @@ def test_fix_by_clicks_without_javascript(open_page, live_server):
     fill_form(page, FIXABLE)
     submit(page)
     expect(page.locator("#verdict .verdict-summary")).to_have_text(
-        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning.")
+        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning."
+    )
     with page.expect_navigation():
         page.get_by_role("link", name="Set to the limit, 4").click()
     expect(page.locator("#verdict .verdict-summary")).to_have_text(
-        "Not valid for Standard on 2026-05-01: 60 cards, 1 error.")
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error."
+    )
     assert "fix=" not in page.url and "d=" in page.url  # the fixed list's own share link
     with page.expect_navigation():
         page.get_by_role("link", name="Use Rare Candy (MEG 125)").click()
@@ -401,11 +434,13 @@ def test_fix_by_clicks_with_javascript(open_page, live_server):
     expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
     fill_form(page, FIXABLE)
     expect(page.locator("#verdict .verdict-summary")).to_have_text(
-        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning.")
+        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning."
+    )
     start_url = page.url
     page.get_by_role("link", name="Set to the limit, 4").click()
     expect(page.locator("#verdict .verdict-summary")).to_have_text(
-        "Not valid for Standard on 2026-05-01: 60 cards, 1 error.")
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error."
+    )
     expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
     expect(page.locator("#verdict")).to_be_focused()
     # the unknown card: cards from the lookup API to pick, for the name as written
@@ -441,13 +476,17 @@ def test_export_headers_agree_with_the_counts_table(open_page, script):
     table = dict(zip(page.locator(".counts th").all_inner_texts(), page.locator(".counts td").all_inner_texts()))
     export = page.locator("#export").input_value()
     headers = dict(re.findall(r"^(Pokémon|Trainer|Energy): (\d+)$", export, re.MULTILINE))
-    assert headers == {k: v for k, v in table.items() if k != "Total"} == {"Pokémon": "19", "Trainer": "32",
-                                                                           "Energy": "10"}
+    assert (
+        headers
+        == {k: v for k, v in table.items() if k != "Total"}
+        == {"Pokémon": "19", "Trainer": "32", "Energy": "10"}
+    )
     assert re.search(r"^Total Cards: (\d+)$", export, re.MULTILINE).group(1) == table["Total"] == "61"
     # the pasted header that matches neither the cards nor the lines is pointed out on its line
     page.get_by_role("radio", name="Text").check()
     expect(page.locator("#line-12 .header-note")).to_have_text(
-        "This header says 30, but the Trainer section under it has 32 cards on 13 lines.")
+        "This header says 30, but the Trainer section under it has 32 cards on 13 lines."
+    )
 
 
 CONTRAST = """(selectors) => {
@@ -483,13 +522,35 @@ def test_labels_alt_text_and_contrast_of_the_result(open_page):
     fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30").replace("1 Budew PRE 4", "1 Chansey BS 3"))
     expect(page.locator(".pick-results .fix").first).to_be_visible()
     page.get_by_label(re.compile(r"^Show only lines with problems")).uncheck()
-    assert page.evaluate("Array.from(document.querySelectorAll('input, select, textarea'))"
-                         ".filter(e => !e.labels || e.labels.length === 0).map(e => e.id)") == []
+    assert (
+        page.evaluate(
+            "Array.from(document.querySelectorAll('input, select, textarea'))"
+            ".filter(e => !e.labels || e.labels.length === 0).map(e => e.id)"
+        )
+        == []
+    )
     alts = page.locator("img").evaluate_all("imgs => imgs.map(i => i.alt)")
     assert alts and all(re.fullmatch(r".+ \([A-Z0-9-]+ [A-Z0-9]+\)", alt) for alt in alts)
-    selectors = [".verdict-summary", ".verdict-word", ".problem-message", ".problem-hint", ".problem-lines a", ".fix",
-                 ".badge--error", ".badge--warning", ".tile-count", ".tile-name", ".tile-printing", ".tile .status",
-                 ".group-title", ".deck-total", ".view-switch legend", ".header-note", ".pick label", ".help"]
+    selectors = [
+        ".verdict-summary",
+        ".verdict-word",
+        ".problem-message",
+        ".problem-hint",
+        ".problem-lines a",
+        ".fix",
+        ".badge--error",
+        ".badge--warning",
+        ".tile-count",
+        ".tile-name",
+        ".tile-printing",
+        ".tile .status",
+        ".group-title",
+        ".deck-total",
+        ".view-switch legend",
+        ".header-note",
+        ".pick label",
+        ".help",
+    ]
     page.get_by_role("radio", name="Text").check()
     ratios = page.evaluate(CONTRAST, selectors)
     page.get_by_role("radio", name="Cards").check()

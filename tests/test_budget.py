@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import zlib
 import base64
+import zlib
 
 import pytest
 import requests
-
-from deckcheck import create_app, limits
-
 from conftest import start_gunicorn
 from test_limits import redis_url  # noqa: F401 - the module's redis-server fixture
+
+from deckcheck import create_app, limits
 
 DECK = "4 Nest Ball SVI 181\n"
 D = base64.urlsafe_b64encode(zlib.compress(DECK.encode())).decode().rstrip("=")
@@ -76,9 +75,14 @@ def test_with_memory_storage_each_of_two_workers_allows_half_so_the_total_never_
 
 @pytest.mark.server
 def test_page_checks_share_the_apis_budget_across_two_workers_through_redis(redis_url):  # noqa: F811
-    proc, base = start_gunicorn(workers=2, env={
-        "DECKCHECK_RATELIMIT_STORAGE_URI": redis_url, "DECKCHECK_RATELIMIT_DEFAULT": "5 per minute",
-        "DECKCHECK_RATELIMIT_KEY_PREFIX": "test-budget"})
+    proc, base = start_gunicorn(
+        workers=2,
+        env={
+            "DECKCHECK_RATELIMIT_STORAGE_URI": redis_url,
+            "DECKCHECK_RATELIMIT_DEFAULT": "5 per minute",
+            "DECKCHECK_RATELIMIT_KEY_PREFIX": "test-budget",
+        },
+    )
     try:
         answers = _statuses(base, 4)
         with requests.Session() as fresh:

@@ -12,19 +12,47 @@ from deckcheck.cli import cli
 
 def _card(cid, name, supertype, subtypes, **extra):
     set_id, number = cid.rsplit("-", 1)
-    return {"id": cid, "name": name, "supertype": supertype, "subtypes": subtypes, "set_id": set_id,
-            "number": number.lstrip("0"), **extra}
+    return {
+        "id": cid,
+        "name": name,
+        "supertype": supertype,
+        "subtypes": subtypes,
+        "set_id": set_id,
+        "number": number.lstrip("0"),
+        **extra,
+    }
 
 
 SOURCE = {
     "meta": {"tcgdex_commit": "abc123", "ptcgio_commit": "def456"},
     "sets": [
-        {"id": "bw7", "name": "Boundaries Crossed", "series_id": "bw", "ptcgl_code": "BCR", "code_aliases": ["BCR"],
-         "releaseDate": "2012-11-07", "official_count": 149},
-        {"id": "sv04", "name": "Paradox Rift", "series_id": "sv", "ptcgl_code": "PAR", "code_aliases": ["PAR"],
-         "releaseDate": "2023-11-03", "official_count": 182},
-        {"id": "sve", "name": "Scarlet & Violet Energy", "series_id": "sv", "ptcgl_code": "SVE",
-         "code_aliases": ["SVE"], "releaseDate": "2023-03-31", "official_count": 24},
+        {
+            "id": "bw7",
+            "name": "Boundaries Crossed",
+            "series_id": "bw",
+            "ptcgl_code": "BCR",
+            "code_aliases": ["BCR"],
+            "releaseDate": "2012-11-07",
+            "official_count": 149,
+        },
+        {
+            "id": "sv04",
+            "name": "Paradox Rift",
+            "series_id": "sv",
+            "ptcgl_code": "PAR",
+            "code_aliases": ["PAR"],
+            "releaseDate": "2023-11-03",
+            "official_count": 182,
+        },
+        {
+            "id": "sve",
+            "name": "Scarlet & Violet Energy",
+            "series_id": "sv",
+            "ptcgl_code": "SVE",
+            "code_aliases": ["SVE"],
+            "releaseDate": "2023-03-31",
+            "official_count": 24,
+        },
     ],
     "cards": [
         _card("bw7-137", "Computer Search", "Trainer", ["Item"], rarity="Rare", effect="Discard 2 cards."),
@@ -32,13 +60,34 @@ SOURCE = {
         _card("bw7-139", "Crystal Wall", "Trainer", ["Pokémon Tool"], effect="Wall."),
         _card("bw7-140", "Gold Potion", "Trainer", ["Item"], effect="Heal."),
         # TCGdex marks this Special Energy as basic (energyType "Normal")
-        _card("sv04-266", "Reversal Energy", "Energy", ["Basic"], regulationMark="G",
-              effect="As long as this card is attached to a Pokémon, it provides {C} Energy."),
-        _card("sv04-160", "Counter Catcher", "Trainer", ["Item"], regulationMark="g",
-              effect="You can use this card only if you have more Prize cards remaining than your opponent."),
+        _card(
+            "sv04-266",
+            "Reversal Energy",
+            "Energy",
+            ["Basic"],
+            regulationMark="G",
+            effect="As long as this card is attached to a Pokémon, it provides {C} Energy.",
+        ),
+        _card(
+            "sv04-160",
+            "Counter Catcher",
+            "Trainer",
+            ["Item"],
+            regulationMark="g",
+            effect="You can use this card only if you have more Prize cards remaining than your opponent.",
+        ),
         _card("sve-002", "Fire Energy", "Energy", ["Basic"]),
-        _card("sv04-001", "Pineco", "Pokémon", ["Basic"], hp=70, types=["Grass"], regulationMark="G",
-              attacks=[{"name": "Tackle", "cost": ["Colorless"], "damage": "10"}], retreat=1),
+        _card(
+            "sv04-001",
+            "Pineco",
+            "Pokémon",
+            ["Basic"],
+            hp=70,
+            types=["Grass"],
+            regulationMark="G",
+            attacks=[{"name": "Tackle", "cost": ["Colorless"], "damage": "10"}],
+            retreat=1,
+        ),
     ],
 }
 
@@ -68,13 +117,22 @@ def test_build_ships_facts_not_text():
 def test_build_records_the_newest_set_with_cards():
     """The database knows its own age: the newest set it has cards of, with the release date."""
     db_dict = build.build(SOURCE, built_at="2026-01-01T00:00:00Z")
-    newest = max((s for s in SOURCE["sets"] if any(c["set_id"] == s["id"] for c in SOURCE["cards"])),
-                 key=lambda s: s["releaseDate"])
-    assert db_dict["meta"]["newest_set"] == {"id": newest["id"], "name": newest["name"],
-                                             "code": newest["ptcgl_code"], "release": newest["releaseDate"]}
+    newest = max(
+        (s for s in SOURCE["sets"] if any(c["set_id"] == s["id"] for c in SOURCE["cards"])),
+        key=lambda s: s["releaseDate"],
+    )
+    assert db_dict["meta"]["newest_set"] == {
+        "id": newest["id"],
+        "name": newest["name"],
+        "code": newest["ptcgl_code"],
+        "release": newest["releaseDate"],
+    }
     # an announced set without cards is not the newest; loading the file picks the same set
-    source = {**SOURCE, "sets": SOURCE["sets"] + [{"id": "me09", "name": "Later", "ptcgl_code": "LTR",
-                                                   "releaseDate": "2030-01-01", "series_id": "me"}]}
+    source = {
+        **SOURCE,
+        "sets": SOURCE["sets"]
+        + [{"id": "me09", "name": "Later", "ptcgl_code": "LTR", "releaseDate": "2030-01-01", "series_id": "me"}],
+    }
     later = build.build(source, built_at="2026-01-01T00:00:00Z")
     assert later["meta"]["newest_set"] == db_dict["meta"]["newest_set"]
     loaded = cards.from_dict(later, "test")
@@ -92,14 +150,25 @@ def test_build_is_deterministic(tmp_path):
 
 
 def test_reworded_trainers_share_a_fingerprint():
-    old = _card("sm4-91", "Counter Catcher", "Trainer", ["Item"],
-                effect="You can play this card only if you have more Prize cards remaining than your opponent.\n\n"
-                       "Switch 1 of your opponent’s Benched Pokémon with their Active Pokémon.")
-    new = _card("sv04-160", "Counter Catcher", "Trainer", ["Item"],
-                effect="You can use this card only if you have more Prize cards remaining than your opponent.\n\n"
-                       "Switch in 1 of your opponent's Benched Pokémon to the Active Spot.")
-    rewordings = [(build.normalise_text(r["old"]), build.normalise_text(r["new"]))
-                  for r in build.read_table("rewordings.csv")]
+    old = _card(
+        "sm4-91",
+        "Counter Catcher",
+        "Trainer",
+        ["Item"],
+        effect="You can play this card only if you have more Prize cards remaining than your opponent.\n\n"
+        "Switch 1 of your opponent’s Benched Pokémon with their Active Pokémon.",
+    )
+    new = _card(
+        "sv04-160",
+        "Counter Catcher",
+        "Trainer",
+        ["Item"],
+        effect="You can use this card only if you have more Prize cards remaining than your opponent.\n\n"
+        "Switch in 1 of your opponent's Benched Pokémon to the Active Spot.",
+    )
+    rewordings = [
+        (build.normalise_text(r["old"]), build.normalise_text(r["new"])) for r in build.read_table("rewordings.csv")
+    ]
     assert build.fingerprint(old, ["Item"], rewordings) == build.fingerprint(new, ["Item"], rewordings)
     assert build.fingerprint(old, ["Item"], rewordings) != build.fingerprint(old, ["Item", "ACE SPEC"], rewordings)
 
@@ -108,10 +177,14 @@ def test_reworded_trainers_share_a_fingerprint():
     ("source", "message"),
     [
         ({"cards": []}, "source must be an object with 'sets' and 'cards'"),
-        ({**SOURCE, "cards": [c for c in SOURCE["cards"] if c["id"] != "bw7-139"]},
-         r"ace-spec.csv rows match no card: \['Crystal Wall'\]"),
-        ({**SOURCE, "cards": SOURCE["cards"] + [{"id": "x-1", "supertype": "Trainer"}]},
-         "card record without id or name"),
+        (
+            {**SOURCE, "cards": [c for c in SOURCE["cards"] if c["id"] != "bw7-139"]},
+            r"ace-spec.csv rows match no card: \['Crystal Wall'\]",
+        ),
+        (
+            {**SOURCE, "cards": SOURCE["cards"] + [{"id": "x-1", "supertype": "Trainer"}]},
+            "card record without id or name",
+        ),
     ],
 )
 def test_broken_source_fails_loudly(source, message):

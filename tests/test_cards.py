@@ -79,9 +79,19 @@ def test_card_to_dict_is_a_new_dict_every_time(db):
     """to_dict copies a view the card keeps; what a caller does with the copy never reaches it."""
     card = db.get("sv04-266")
     first = card.to_dict()
-    assert first == {"id": "sv04-266", "name": card.name, "supertype": "Energy", "subtypes": list(card.subtypes),
-                     "set": card.set_code, "set_id": "sv04", "number": card.number, "regulation_mark": card.mark,
-                     "types": list(card.types), "evolves_from": None, "rarity": card.rarity}
+    assert first == {
+        "id": "sv04-266",
+        "name": card.name,
+        "supertype": "Energy",
+        "subtypes": list(card.subtypes),
+        "set": card.set_code,
+        "set_id": "sv04",
+        "number": card.number,
+        "regulation_mark": card.mark,
+        "types": list(card.types),
+        "evolves_from": None,
+        "rarity": card.rarity,
+    }
     first["name"] = "changed"
     first["subtypes"].append("changed")
     second = card.to_dict()
@@ -93,8 +103,16 @@ def test_card_to_dict_is_a_new_dict_every_time(db):
 
 def test_ace_spec_flags_cover_both_eras(db):
     names = {c.name for c in db.cards.values() if c.is_ace_spec}
-    assert {"Computer Search", "Dowsing Machine", "Scramble Switch", "Gold Potion", "Prime Catcher",
-            "Master Ball", "Grand Tree", "Precious Trolley"} <= names
+    assert {
+        "Computer Search",
+        "Dowsing Machine",
+        "Scramble Switch",
+        "Gold Potion",
+        "Prime Catcher",
+        "Master Ball",
+        "Grand Tree",
+        "Precious Trolley",
+    } <= names
 
 
 def test_search(db):
@@ -259,30 +277,36 @@ def test_older_promo_codes_and_pokemontcg_io_set_ids_are_known(db, set_code, num
     assert db.find(set_code, number).id == card_id
 
 
-@pytest.mark.parametrize(("name", "set_code", "number", "card_id"), [
-    ("Unit Energy GRW", "UPR", "137", "sm5-137"),
-    ("Unit Energy LPM", None, None, "sm5-138"),
-    ("Unit Energy FDY", "FLI", "118", "sm6-118"),
-    ("Blend Energy GRPD", "DRX", "117", "bw6-117"),
-    ("Blend Energy WLFM", None, None, "bw6-118"),
-])
+@pytest.mark.parametrize(
+    ("name", "set_code", "number", "card_id"),
+    [
+        ("Unit Energy GRW", "UPR", "137", "sm5-137"),
+        ("Unit Energy LPM", None, None, "sm5-138"),
+        ("Unit Energy FDY", "FLI", "118", "sm6-118"),
+        ("Blend Energy GRPD", "DRX", "117", "bw6-117"),
+        ("Blend Energy WLFM", None, None, "bw6-118"),
+    ],
+)
 def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, set_code, number, card_id):
     """PTCGO exports ``* 4 Unit Energy GRW UPR 137``: the same card as TCGdex's ``Unit Energy GrassFireWater``."""
     res = db.resolve(line(name, set_code, number))
     assert (res.card.id, res.name_differs) == (card_id, False)
 
 
-@pytest.mark.parametrize(("name", "set_code", "number", "method", "card_id"), [
-    # a wrong number in a set whose "Darkness Energy" is Special: that card, not the basic Energy
-    ("Darkness Energy", "N1", "105", "name-and-set", "neo1-104"),
-    ("Metal Energy", "N1", "20", "name-and-set", "neo1-19"),
-    ("Darkness Energy", "EX", "999", "name-and-set", "ecard1-158"),
-    # a set whose card of that name is basic: the basic Energy by type (a printing missed: "name");
-    # no set: the basic Energy by type
-    ("Darkness Energy", "SVE", "99", "name", "mee-007"),
-    ("Darkness Energy", "BLW", "999", "name", "mee-007"),
-    ("Darkness Energy", None, "7", "basic-energy", "mee-007"),
-])
+@pytest.mark.parametrize(
+    ("name", "set_code", "number", "method", "card_id"),
+    [
+        # a wrong number in a set whose "Darkness Energy" is Special: that card, not the basic Energy
+        ("Darkness Energy", "N1", "105", "name-and-set", "neo1-104"),
+        ("Metal Energy", "N1", "20", "name-and-set", "neo1-19"),
+        ("Darkness Energy", "EX", "999", "name-and-set", "ecard1-158"),
+        # a set whose card of that name is basic: the basic Energy by type (a printing missed: "name");
+        # no set: the basic Energy by type
+        ("Darkness Energy", "SVE", "99", "name", "mee-007"),
+        ("Darkness Energy", "BLW", "999", "name", "mee-007"),
+        ("Darkness Energy", None, "7", "basic-energy", "mee-007"),
+    ],
+)
 def test_a_special_energy_named_like_a_basic_type_is_found_in_its_set(db, name, set_code, number, method, card_id):
     res = db.resolve(line(name, set_code, number))
     assert (res.method, res.card.id) == (method, card_id)

@@ -31,6 +31,7 @@ NOTE = Problem("resolved-by-name", "Iono (line 22) was found by its name alone: 
 
 # -- exact replies ----------------------------------------------------------------
 
+
 def test_a_valid_deck_is_one_line():
     assert chat.reply(check(LEGAL, "standard", DATE)) == "✅ Valid for Standard on 2026-05-01 (60 cards)."
 
@@ -39,7 +40,8 @@ def test_valid_with_a_warning_and_a_note():
     assert chat.reply(report(EVOLUTION, NOTE)) == (
         "✅ Valid for Standard on 2026-05-01 (60 cards), with 1 warning.\n"
         "• lines 3, 9 (warning): Drakloak evolves from Dreepy, which the deck lacks.\n"
-        "• line 22 (note): Iono was found by its name alone: Iono (PAL 185).")
+        "• line 22 (note): Iono was found by its name alone: Iono (PAL 185)."
+    )
 
 
 def test_not_valid_lists_the_problems_as_short_lines():
@@ -48,19 +50,22 @@ def test_not_valid_lists_the_problems_as_short_lines():
         "• line 12: You have 5 cards named Nest Ball; a deck may have at most 4.\n"
         "• The deck has 59 cards; a deck has exactly 60.\n"
         "• The deck has no Basic Pokémon.\n"
-        "• lines 3, 9 (warning): Drakloak evolves from Dreepy, which the deck lacks.")
+        "• lines 3, 9 (warning): Drakloak evolves from Dreepy, which the deck lacks."
+    )
 
 
 def test_one_error_is_singular_and_many_lines_are_shortened():
     many = Problem("copy-limit", "Too many.", lines=tuple(range(1, 9)))
-    assert chat.reply(report(many)) == ("❌ Not valid for Standard on 2026-05-01: 1 error.\n"
-                                        "• lines 1, 2, 3, 4, 5, …: Too many.")
+    assert chat.reply(report(many)) == (
+        "❌ Not valid for Standard on 2026-05-01: 1 error.\n• lines 1, 2, 3, 4, 5, …: Too many."
+    )
 
 
 def test_a_warning_without_lines_and_a_message_on_several_lines():
     odd = Problem("total-mismatch", "The list says 61 cards\n  but has 60.")
-    assert chat.reply(report(odd)) == ("✅ Valid for Standard on 2026-05-01 (60 cards), with 1 warning.\n"
-                                       "• warning: The list says 61 cards but has 60.")
+    assert chat.reply(report(odd)) == (
+        "✅ Valid for Standard on 2026-05-01 (60 cards), with 1 warning.\n• warning: The list says 61 cards but has 60."
+    )
 
 
 def test_a_cut_reply_ends_with_the_count_and_the_link():
@@ -103,8 +108,10 @@ def test_lengths_count_utf16_code_units():
 
 def test_escape_applies_to_messages_only():
     problem = Problem("unparsed-line", "Line 4 *x_y* is not a card line.", lines=(4,), severity="error")
-    assert chat.reply(report(problem), escape=lambda s: s.replace("*", "\\*")).split("\n")[1] == \
-        "• line 4: Line 4 \\*x_y\\* is not a card line."
+    assert (
+        chat.reply(report(problem), escape=lambda s: s.replace("*", "\\*")).split("\n")[1]
+        == "• line 4: Line 4 \\*x_y\\* is not a card line."
+    )
 
 
 def test_a_real_illegal_deck_is_cut_with_its_share_link(app):
@@ -127,15 +134,24 @@ def test_link_for_falls_back_to_the_page_when_the_share_link_is_too_long():
 # -- never over the limit ------------------------------------------------------------
 
 problems_strategy = st.lists(
-    st.builds(Problem, rule=st.sampled_from(sorted(CATALOGUE)), message=st.text(max_size=1500),
-              lines=st.lists(st.integers(1, 10**6), max_size=12).map(tuple),
-              severity=st.sampled_from(SEVERITIES)),
-    max_size=150)
+    st.builds(
+        Problem,
+        rule=st.sampled_from(sorted(CATALOGUE)),
+        message=st.text(max_size=1500),
+        lines=st.lists(st.integers(1, 10**6), max_size=12).map(tuple),
+        severity=st.sampled_from(SEVERITIES),
+    ),
+    max_size=150,
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(problems=problems_strategy, link=st.one_of(st.none(), st.text(min_size=1, max_size=2500)),
-       format_name=st.text(min_size=1, max_size=300), total=st.integers(0, 10**9))
+@given(
+    problems=problems_strategy,
+    link=st.one_of(st.none(), st.text(min_size=1, max_size=2500)),
+    format_name=st.text(min_size=1, max_size=300),
+    total=st.integers(0, 10**9),
+)
 def test_a_reply_never_exceeds_the_limit(problems, link, format_name, total):
     result = Report("x", format_name, DATE, problems, [], Counts(pokemon=total), {})
     text = chat.reply(result, link)
@@ -145,15 +161,17 @@ def test_a_reply_never_exceeds_the_limit(problems, link, format_name, total):
     everything = [chat.verdict(result)] + [chat.problem_line(p) for p in problems]
     if text != "\n".join(everything):  # cut: whole problem lines in order, then the count
         *kept, footer = text.split("\n")
-        assert kept == everything[:len(kept)]
+        assert kept == everything[: len(kept)]
         assert footer.startswith(f"… and {len(everything) - len(kept)} more problem")
 
 
 # -- the API ------------------------------------------------------------------------
 
+
 def test_style_chat_adds_the_reply_to_the_report(client):
-    answer = client.post("/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE},
-                         base_url="https://deckcheck.example")
+    answer = client.post(
+        "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="https://deckcheck.example"
+    )
     data = answer.get_json()
     result = check(CHARIZARD, "standard", DATE)
     with client.application.test_request_context("/"):
@@ -165,8 +183,11 @@ def test_style_chat_adds_the_reply_to_the_report(client):
 
 def test_public_base_url_is_used_for_the_link(app):
     app.config["PUBLIC_BASE_URL"] = "https://decks.example.org/check"
-    data = app.test_client().post("/api/v1/validate?style=chat&as_of=2026-05-01", data=CHARIZARD,
-                                  content_type="text/plain").get_json()
+    data = (
+        app.test_client()
+        .post("/api/v1/validate?style=chat&as_of=2026-05-01", data=CHARIZARD, content_type="text/plain")
+        .get_json()
+    )
     assert "https://decks.example.org/check/?d=" in data["chat"]
 
 
@@ -178,16 +199,20 @@ def test_style_full_and_no_style_have_no_chat_field(client):
 def test_unknown_style_is_a_422(client):
     answer = client.post("/api/v1/validate?style=slack", json={"decklist": LEGAL})
     assert answer.status_code == 422
-    assert answer.get_json() == {"error": {
-        "code": "unprocessable",
-        "message": "Invalid request: style: Unknown style 'slack'. Known styles: full, chat.",
-        "details": {"query": {"style": ["Unknown style 'slack'. Known styles: full, chat."]}}}}
+    assert answer.get_json() == {
+        "error": {
+            "code": "unprocessable",
+            "message": "Invalid request: style: Unknown style 'slack'. Known styles: full, chat.",
+            "details": {"query": {"style": ["Unknown style 'slack'. Known styles: full, chat."]}},
+        }
+    }
 
 
 @pytest.mark.parametrize("deck", ["standard-legal-dragapult.txt", "ptcgl-en-charizard.txt"])
 def test_report_schema_accepts_the_chat_field(client, deck):
     from deckcheck.schemas import ReportSchema
 
-    data = client.post("/api/v1/validate?style=chat", json={"decklist": (DECKS / deck).read_text(encoding="utf-8"),
-                                                            "as_of": DATE}).get_json()
+    data = client.post(
+        "/api/v1/validate?style=chat", json={"decklist": (DECKS / deck).read_text(encoding="utf-8"), "as_of": DATE}
+    ).get_json()
     assert ReportSchema().validate(data) == {}

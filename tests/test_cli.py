@@ -69,6 +69,7 @@ def known_formats() -> str:
 
 # -- golden outputs ---------------------------------------------------------------------------
 
+
 def normalise(output_format: str, out: str) -> str:
     """Take out what changes with the database build and the package version."""
     if output_format in ("json", "jsonl"):
@@ -108,6 +109,7 @@ def test_json_output_is_the_api_report_with_its_path(runner, in_cli_dir, db):
 
 # -- exit codes ------------------------------------------------------------------------------
 
+
 def test_valid_deck_exits_0(runner, in_cli_dir):
     result = run(runner, "check", "decks/valid.txt", "--as-of", ON)
     assert (result.exit_code, result.stdout) == (0, "Checked 1 deck: all passed.\n")
@@ -123,8 +125,10 @@ def test_fail_on_warning(runner, repo):
     write(repo / "warn.txt", VALID.replace("Total Cards: 60", "Total Cards: 61"))
     result = run(runner, "check", "warn.txt", "--as-of", ON)
     assert result.exit_code == 0
-    assert result.stdout == ("warn.txt:32: total-mismatch (warning) The list says Total Cards: 61, but its card "
-                             "lines add up to 60.\nChecked 1 deck: all passed (1 warning).\n")
+    assert result.stdout == (
+        "warn.txt:32: total-mismatch (warning) The list says Total Cards: 61, but its card "
+        "lines add up to 60.\nChecked 1 deck: all passed (1 warning).\n"
+    )
     assert run(runner, "check", "warn.txt", "--as-of", ON, "--fail-on", "warning").exit_code == 1
 
 
@@ -135,14 +139,18 @@ def test_quiet_prints_problems_only(runner, in_cli_dir):
     assert run(runner, "check", "decks/valid.txt", "--as-of", ON, "-q").stdout == ""
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--format", "nope"], "Invalid value for '--format': unknown format 'nope' (known: {known})"),
-    (["--as-of", "2026-02-30"], "Invalid value for '--as-of': '2026-02-30' is not a date (YYYY-MM-DD)"),
-    (["--as-of", "yesterday"], "Invalid value for '--as-of': 'yesterday' is not a date (YYYY-MM-DD)"),
-    (["missing.txt"], "Invalid value for '[PATHS]...': Path 'missing.txt' does not exist."),
-    (["--output-format", "xml"], "Invalid value for '--output-format': 'xml' is not one of"),
-    (["--fail-on", "info"], "Invalid value for '--fail-on': 'info' is not one of"),
-], ids=["format", "impossible-date", "not-a-date", "missing-path", "output-format", "fail-on"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "nope"], "Invalid value for '--format': unknown format 'nope' (known: {known})"),
+        (["--as-of", "2026-02-30"], "Invalid value for '--as-of': '2026-02-30' is not a date (YYYY-MM-DD)"),
+        (["--as-of", "yesterday"], "Invalid value for '--as-of': 'yesterday' is not a date (YYYY-MM-DD)"),
+        (["missing.txt"], "Invalid value for '[PATHS]...': Path 'missing.txt' does not exist."),
+        (["--output-format", "xml"], "Invalid value for '--output-format': 'xml' is not one of"),
+        (["--fail-on", "info"], "Invalid value for '--fail-on': 'info' is not one of"),
+    ],
+    ids=["format", "impossible-date", "not-a-date", "missing-path", "output-format", "fail-on"],
+)
 def test_usage_errors_exit_2(runner, in_cli_dir, args, message):
     result = run(runner, "check", "decks/valid.txt", "--as-of", ON, *args)
     assert result.exit_code == 2
@@ -152,12 +160,14 @@ def test_usage_errors_exit_2(runner, in_cli_dir, args, message):
 def test_missing_database_exits_3(runner, in_cli_dir):
     result = run(runner, "check", "decks/valid.txt", "--as-of", ON, env={"DECKCHECK_DB": "/nonexistent/cards.json.gz"})
     assert result.exit_code == 3
-    assert result.stderr == ("Error: card database not found at /nonexistent/cards.json.gz "
-                             "(build it with 'deckcheck db build')\n")
+    assert result.stderr == (
+        "Error: card database not found at /nonexistent/cards.json.gz (build it with 'deckcheck db build')\n"
+    )
 
 
-@pytest.mark.parametrize("blob", [b"\x1f\x8b\x08\x00garbage", b"{not json", b'{"schema": 0}'],
-                         ids=["bad-gzip", "bad-json", "wrong-layout"])
+@pytest.mark.parametrize(
+    "blob", [b"\x1f\x8b\x08\x00garbage", b"{not json", b'{"schema": 0}'], ids=["bad-gzip", "bad-json", "wrong-layout"]
+)
 def test_corrupt_database_exits_3(runner, in_cli_dir, tmp_path, blob):
     bad = write(tmp_path / "cards.json.gz", blob)
     result = run(runner, "check", "decks/valid.txt", "--as-of", ON, env={"DECKCHECK_DB": str(bad)})
@@ -167,9 +177,11 @@ def test_corrupt_database_exits_3(runner, in_cli_dir, tmp_path, blob):
 
 # -- the card database's age (issue 19) -----------------------------------------------------
 
-STALE = ("a.txt: stale-database (warning) The card database's newest set is Pitch Black, released 2026-07-17, "
-         "137 days before 2026-12-01; the most allowed is 90 days. Cards from sets released after Pitch Black are "
-         'unknown to it: update the card database with "deckcheck db sync" or a newer release of deckcheck.\n')
+STALE = (
+    "a.txt: stale-database (warning) The card database's newest set is Pitch Black, released 2026-07-17, "
+    "137 days before 2026-12-01; the most allowed is 90 days. Cards from sets released after Pitch Black are "
+    'unknown to it: update the card database with "deckcheck db sync" or a newer release of deckcheck.\n'
+)
 
 
 def test_max_db_age_from_the_configuration_warns_and_fails_on_warning(runner, repo):
@@ -200,8 +212,10 @@ def test_db_status_names_the_file_build_sources_and_newest_set(runner, db):
     assert lines[0] == f"File:       {db.path}"
     assert lines[1] == f"Version:    {db.version}"
     assert lines[2] == f"Built:      {db.meta['built_at']}"
-    assert lines[3] == ("Sources:    tcgdex d9083b73db080979123ebf5e9e97338d4e0745b2, pokemon-tcg-data "
-                        "4ac4eb1ac5020e92987b64beee7a360d8fbcca7d")
+    assert lines[3] == (
+        "Sources:    tcgdex d9083b73db080979123ebf5e9e97338d4e0745b2, pokemon-tcg-data "
+        "4ac4eb1ac5020e92987b64beee7a360d8fbcca7d"
+    )
     assert lines[4] == f"Cards:      {len(db.cards)} in {len(db.sets)} sets"
     assert lines[5] == "Newest set: Pitch Black (PBL), released 2026-07-17, 137 days before 2026-12-01"
     assert lines[6] == "Update:     deckcheck db sync (or a newer release of deckcheck)"
@@ -215,12 +229,15 @@ def test_fmt_keeps_a_line_of_an_unknown_set_as_written(runner, repo):
     write(repo / "new.txt", "4 Pikachu ex ZZZ 57\n4 Mystery Newcard ABC 12\n4 Ultra Ball\n")
     result = run(runner, "fmt", "new.txt")
     assert result.exit_code == 0
-    assert result.stdout == ("Pokémon: 4\n4 Pikachu ex ZZZ 57\n\nTrainer: 8\n4 Mystery Newcard ABC 12\n"
-                             "4 Ultra Ball ASC 213\n\nTotal Cards: 12\n")
+    assert result.stdout == (
+        "Pokémon: 4\n4 Pikachu ex ZZZ 57\n\nTrainer: 8\n4 Mystery Newcard ABC 12\n"
+        "4 Ultra Ball ASC 213\n\nTotal Cards: 12\n"
+    )
     assert result.stderr == (
         "warning: new.txt: line 1 kept as written (the card database knows no set ZZZ; deckcheck db sync updates "
         "it).\nwarning: new.txt: line 2 kept as written (the card database knows no set ABC; deckcheck db sync "
-        "updates it).\n")
+        "updates it).\n"
+    )
 
 
 def test_db_status_without_a_database_exits_3(runner):
@@ -229,6 +246,7 @@ def test_db_status_without_a_database_exits_3(runner):
 
 
 # -- what gets read --------------------------------------------------------------------------
+
 
 def test_unreadable_files_are_that_decks_problem_and_the_run_goes_on(runner, repo):
     write(repo / "decks" / "a-binary.txt", b"4 Nest Ball SVI 181\n\x00\x01\x02")
@@ -250,8 +268,13 @@ def test_unreadable_files_are_that_decks_problem_and_the_run_goes_on(runner, rep
         "Checked 5 decks: 1 passed, 4 failed (4 errors).\n"
     )
     docs = json.loads(run(runner, "check", "decks", "--as-of", ON, "--output-format", "json").stdout)
-    assert [(d["problems"][0]["code"] if d["problems"] else None) for d in docs] == \
-        ["P104", "P104", "P103", "P103", None]
+    assert [(d["problems"][0]["code"] if d["problems"] else None) for d in docs] == [
+        "P104",
+        "P104",
+        "P103",
+        "P103",
+        None,
+    ]
     assert docs[0]["cards"] == [] and docs[0]["format"] == "standard" and docs[0]["as_of"] == ON
 
 
@@ -264,8 +287,10 @@ def test_limits_are_inclusive(runner, repo):
 
 def test_folders_are_searched_for_txt_and_json_skipping_hidden_folders(runner, repo):
     write(repo / "decks" / "b.txt", VALID)
-    write(repo / "decks" / "sub" / "a.json", '{"cards": [{"count": 4, "name": "Nest Ball", "set": "SVI", '
-                                             '"number": "181"}]}')
+    write(
+        repo / "decks" / "sub" / "a.json",
+        '{"cards": [{"count": 4, "name": "Nest Ball", "set": "SVI", "number": "181"}]}',
+    )
     write(repo / "decks" / "notes.md", "not a deck")
     write(repo / "decks" / ".hidden" / "c.txt", "junk")
     result = run(runner, "check", "decks", "decks/b.txt", "--as-of", ON, "--output-format", "json")
@@ -289,8 +314,9 @@ def test_empty_folder_warns_and_passes(runner, repo):
 def test_stdin(runner, repo):
     result = run(runner, "check", "-", "--as-of", ON, input="5 Nest Ball SVI 181\n")
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[0] == ("<stdin>: deck-size Your deck has 5 cards; it must have exactly 60 "
-                                             "(add 55).")
+    assert result.stdout.splitlines()[0] == (
+        "<stdin>: deck-size Your deck has 5 cards; it must have exactly 60 (add 55)."
+    )
 
 
 def test_paths_outside_the_working_directory_are_absolute(runner, repo, tmp_path_factory):
@@ -301,27 +327,36 @@ def test_paths_outside_the_working_directory_are_absolute(runner, repo, tmp_path
 
 # -- configuration ---------------------------------------------------------------------------
 
+
 def test_pyproject_defaults_and_overrides(runner, repo):
-    write(repo / "pyproject.toml", '[project]\nname = "x"\n\n[tool.deckcheck]\nformat = "expanded"\n'
-                                   'as-of = 2026-05-01\n\n[tool.deckcheck.overrides]\n"glc/**" = "glc"\n'
-                                   '"old/*.txt" = { format = "unlimited", as-of = "2024-06-01" }\n')
+    write(
+        repo / "pyproject.toml",
+        '[project]\nname = "x"\n\n[tool.deckcheck]\nformat = "expanded"\n'
+        'as-of = 2026-05-01\n\n[tool.deckcheck.overrides]\n"glc/**" = "glc"\n'
+        '"old/*.txt" = { format = "unlimited", as-of = "2024-06-01" }\n',
+    )
     for where in ("a.txt", "glc/b.txt", "glc/deep/c.txt", "old/d.txt"):
         write(repo / where, VALID)
     docs = json.loads(run(runner, "check", ".", "--output-format", "json").stdout)
     assert [(d["path"], d["format"], d["as_of"]) for d in docs] == [
-        ("a.txt", "expanded", ON), ("glc/b.txt", "glc", ON), ("glc/deep/c.txt", "glc", ON),
+        ("a.txt", "expanded", ON),
+        ("glc/b.txt", "glc", ON),
+        ("glc/deep/c.txt", "glc", ON),
         ("old/d.txt", "unlimited", "2024-06-01"),
     ]
     # the command line wins over the file and its overrides
-    docs = json.loads(run(runner, "check", ".", "--format", "standard", "--as-of", "2026-04-01",
-                          "--output-format", "json").stdout)
+    docs = json.loads(
+        run(runner, "check", ".", "--format", "standard", "--as-of", "2026-04-01", "--output-format", "json").stdout
+    )
     assert {(d["format"], d["as_of"]) for d in docs} == {("standard", "2026-04-01")}
 
 
 def test_deckcheck_toml_is_found_from_a_subfolder_and_wins_over_pyproject(runner, repo, monkeypatch):
     write(repo / "pyproject.toml", '[tool.deckcheck]\nformat = "unlimited"\n')
-    write(repo / "deckcheck.toml", 'format = "expanded"\nas-of = "2026-05-01"\nfail-on = "warning"\n'
-                                   'exclude = ["drafts"]\n')
+    write(
+        repo / "deckcheck.toml",
+        'format = "expanded"\nas-of = "2026-05-01"\nfail-on = "warning"\nexclude = ["drafts"]\n',
+    )
     write(repo / "decks" / "a.txt", VALID.replace("Total Cards: 60", "Total Cards: 59"))
     write(repo / "decks" / "drafts" / "b.txt", "junk")
     monkeypatch.chdir(repo / "decks")
@@ -335,8 +370,7 @@ def test_explicit_config_and_include(runner, repo):
     cfg = write(repo / "ci" / "deckcheck.toml", 'include = ["*.deck"]\n[overrides]\n"*.deck" = "glc"\n')
     write(repo / "ci" / "a.deck", VALID)
     write(repo / "ci" / "b.txt", VALID)
-    docs = json.loads(run(runner, "check", "ci", "--config", str(cfg), "--as-of", ON,
-                          "--output-format", "json").stdout)
+    docs = json.loads(run(runner, "check", "ci", "--config", str(cfg), "--as-of", ON, "--output-format", "json").stdout)
     assert [(d["path"], d["format"]) for d in docs] == [("ci/a.deck", "glc")]
 
 
@@ -354,27 +388,62 @@ def test_lookup_stops_at_the_repository_root(repo):
     assert dconfig.find(repo) is None
 
 
-@pytest.mark.parametrize(("name", "text", "message"), [
-    ("pyproject.toml", '[tool.deckcheck]\nformt = "glc"\n',
-     "pyproject.toml: unknown key 'formt' in [tool.deckcheck] (known: as-of, exclude, fail-on, format, include, "
-     "max-db-age, overrides)"),
-    ("pyproject.toml", '[tool.deckcheck]\nas_of = 2026-05-01\n',
-     "pyproject.toml: unknown key 'as_of' in [tool.deckcheck]; did you mean 'as-of'?"),
-    ("deckcheck.toml", 'format = "nope"\n', "deckcheck.toml: format: unknown format 'nope' (known: {known})"),
-    ("deckcheck.toml", '[overrides]\n"glc/**" = "glcc"\n',
-     "deckcheck.toml: overrides.\"glc/**\": unknown format 'glcc' (known: {known})"),
-    ("deckcheck.toml", '[overrides]\n"glc/**" = {{ fromat = "glc" }}\n',
-     "deckcheck.toml: unknown key 'fromat' in overrides.\"glc/**\" (known: as-of, format)"),
-    ("deckcheck.toml", 'as-of = "2026-13-01"\n', "deckcheck.toml: as-of: '2026-13-01' is not a date (YYYY-MM-DD)"),
-    ("deckcheck.toml", 'as-of = 20260501\n', "deckcheck.toml: as-of: 20260501 is not a date (YYYY-MM-DD)"),
-    ("deckcheck.toml", 'fail-on = "info"\n', "deckcheck.toml: fail-on: must be one of error, warning, not 'info'"),
-    ("deckcheck.toml", 'include = "*.txt"\n', 'deckcheck.toml: include: must be a list of globs, e.g. ["*.txt"]'),
-    ("deckcheck.toml", 'format = \n', "deckcheck.toml: cannot be read as TOML: "),
-    ("deckcheck.toml", 'max-db-age = -1\n', "deckcheck.toml: max-db-age: must be a whole number of days >= 0, not -1"),
-    ("deckcheck.toml", 'max-db-age = "90"\n',
-     "deckcheck.toml: max-db-age: must be a whole number of days >= 0, not '90'"),
-], ids=["unknown-key", "snake-case-key", "format", "override-format", "override-key", "date", "date-type",
-        "fail-on", "include-type", "bad-toml", "max-db-age", "max-db-age-type"])
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            "pyproject.toml",
+            '[tool.deckcheck]\nformt = "glc"\n',
+            "pyproject.toml: unknown key 'formt' in [tool.deckcheck] (known: as-of, exclude, fail-on, format, include, "
+            "max-db-age, overrides)",
+        ),
+        (
+            "pyproject.toml",
+            "[tool.deckcheck]\nas_of = 2026-05-01\n",
+            "pyproject.toml: unknown key 'as_of' in [tool.deckcheck]; did you mean 'as-of'?",
+        ),
+        ("deckcheck.toml", 'format = "nope"\n', "deckcheck.toml: format: unknown format 'nope' (known: {known})"),
+        (
+            "deckcheck.toml",
+            '[overrides]\n"glc/**" = "glcc"\n',
+            "deckcheck.toml: overrides.\"glc/**\": unknown format 'glcc' (known: {known})",
+        ),
+        (
+            "deckcheck.toml",
+            '[overrides]\n"glc/**" = {{ fromat = "glc" }}\n',
+            "deckcheck.toml: unknown key 'fromat' in overrides.\"glc/**\" (known: as-of, format)",
+        ),
+        ("deckcheck.toml", 'as-of = "2026-13-01"\n', "deckcheck.toml: as-of: '2026-13-01' is not a date (YYYY-MM-DD)"),
+        ("deckcheck.toml", "as-of = 20260501\n", "deckcheck.toml: as-of: 20260501 is not a date (YYYY-MM-DD)"),
+        ("deckcheck.toml", 'fail-on = "info"\n', "deckcheck.toml: fail-on: must be one of error, warning, not 'info'"),
+        ("deckcheck.toml", 'include = "*.txt"\n', 'deckcheck.toml: include: must be a list of globs, e.g. ["*.txt"]'),
+        ("deckcheck.toml", "format = \n", "deckcheck.toml: cannot be read as TOML: "),
+        (
+            "deckcheck.toml",
+            "max-db-age = -1\n",
+            "deckcheck.toml: max-db-age: must be a whole number of days >= 0, not -1",
+        ),
+        (
+            "deckcheck.toml",
+            'max-db-age = "90"\n',
+            "deckcheck.toml: max-db-age: must be a whole number of days >= 0, not '90'",
+        ),
+    ],
+    ids=[
+        "unknown-key",
+        "snake-case-key",
+        "format",
+        "override-format",
+        "override-key",
+        "date",
+        "date-type",
+        "fail-on",
+        "include-type",
+        "bad-toml",
+        "max-db-age",
+        "max-db-age-type",
+    ],
+)
 def test_config_errors_are_usage_errors_naming_file_and_key(runner, repo, name, text, message):
     write(repo / name, text.replace("{{", "{").replace("}}", "}"))
     write(repo / "a.txt", VALID)
@@ -383,33 +452,43 @@ def test_config_errors_are_usage_errors_naming_file_and_key(runner, repo, name, 
     assert "Error: " + message.format(known=known_formats()) in result.stderr
 
 
-@pytest.mark.parametrize(("glob", "path", "matches"), [
-    ("glc/**", "glc/a.txt", True),
-    ("glc/**", "glc/x/y/a.txt", True),
-    ("glc/**", "other/glc/a.txt", False),
-    ("glc/", "glc/a.txt", True),
-    ("**/glc/*.txt", "x/glc/a.txt", True),
-    ("**/glc/*.txt", "glc/a.txt", True),
-    ("*.txt", "deep/down/a.txt", True),  # no slash: the name anywhere
-    ("*.txt", "a.json", False),
-    ("deck?.txt", "deck1.txt", True),
-    ("[!a]*.txt", "a.txt", False),
-    ("/top.txt", "top.txt", True),
-    ("/top.txt", "sub/top.txt", False),
-], ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("glob", "path", "matches"),
+    [
+        ("glc/**", "glc/a.txt", True),
+        ("glc/**", "glc/x/y/a.txt", True),
+        ("glc/**", "other/glc/a.txt", False),
+        ("glc/", "glc/a.txt", True),
+        ("**/glc/*.txt", "x/glc/a.txt", True),
+        ("**/glc/*.txt", "glc/a.txt", True),
+        ("*.txt", "deep/down/a.txt", True),  # no slash: the name anywhere
+        ("*.txt", "a.json", False),
+        ("deck?.txt", "deck1.txt", True),
+        ("[!a]*.txt", "a.txt", False),
+        ("/top.txt", "top.txt", True),
+        ("/top.txt", "sub/top.txt", False),
+    ],
+    ids=lambda v: str(v),
+)
 def test_globs(glob, path, matches):
     assert dconfig.Pattern.of(glob).matches(path, path.rsplit("/", 1)[-1]) is matches
 
 
 # -- fmt ---------------------------------------------------------------------------------------
 
+
 def test_fmt_prints_a_clean_export_and_is_idempotent(runner, repo):
-    messy = write(repo / "messy.txt", "2 Nest Ball SVI 181\n1 Nest Ball SVI 181\n4 Basic Fire Energy\n"
-                                     "Pokémon: 1\n3 Dreepy TWM 128\n1 Dreepy TWM 128\n")
+    messy = write(
+        repo / "messy.txt",
+        "2 Nest Ball SVI 181\n1 Nest Ball SVI 181\n4 Basic Fire Energy\n"
+        "Pokémon: 1\n3 Dreepy TWM 128\n1 Dreepy TWM 128\n",
+    )
     result = run(runner, "fmt", "messy.txt")
     assert result.exit_code == 0 and result.stderr == ""
-    assert result.stdout == ("Pokémon: 4\n4 Dreepy TWM 128\n\nTrainer: 3\n3 Nest Ball SVI 181\n\nEnergy: 4\n"
-                             "4 Basic {R} Energy MEE 2\n\nTotal Cards: 11\n")
+    assert result.stdout == (
+        "Pokémon: 4\n4 Dreepy TWM 128\n\nTrainer: 3\n3 Nest Ball SVI 181\n\nEnergy: 4\n"
+        "4 Basic {R} Energy MEE 2\n\nTotal Cards: 11\n"
+    )
     messy.write_text(result.stdout, encoding="utf-8")
     assert run(runner, "fmt", "messy.txt").stdout == result.stdout
 
@@ -439,8 +518,9 @@ def test_fmt_write_refuses_to_drop_lines(runner, repo):
     deck = write(repo / "d.txt", original)
     result = run(runner, "fmt", "--write", "d.txt")
     assert result.exit_code == 1
-    assert result.stderr == ("Error: d.txt: lines 1, 3 would be lost (not card lines); nothing was written. "
-                             "Fix or remove them first.\n")
+    assert result.stderr == (
+        "Error: d.txt: lines 1, 3 would be lost (not card lines); nothing was written. Fix or remove them first.\n"
+    )
     assert deck.read_text(encoding="utf-8") == original
     shown = run(runner, "fmt", "d.txt")
     assert shown.exit_code == 0 and shown.stderr == "warning: d.txt: lines 1, 3 left out (not card lines).\n"
@@ -459,6 +539,7 @@ def test_fmt_usage_errors(runner, repo):
 
 
 # -- cards -------------------------------------------------------------------------------------
+
 
 def test_cards_by_printing(runner):
     result = run(runner, "cards", "SVI", "181", "--as-of", ON)
@@ -484,6 +565,7 @@ def test_cards_without_a_match_exits_1(runner):
 
 # -- progress bar --------------------------------------------------------------------------------
 
+
 class _Stream:
     def __init__(self, tty: bool):
         self.tty = tty
@@ -492,9 +574,16 @@ class _Stream:
         return self.tty
 
 
-@pytest.mark.parametrize(("count", "quiet", "tty", "shown"), [
-    (21, False, True, True), (20, False, True, False), (500, False, False, False), (500, True, True, False),
-], ids=["long-on-a-terminal", "short", "piped", "quiet"])
+@pytest.mark.parametrize(
+    ("count", "quiet", "tty", "shown"),
+    [
+        (21, False, True, True),
+        (20, False, True, False),
+        (500, False, False, False),
+        (500, True, True, False),
+    ],
+    ids=["long-on-a-terminal", "short", "piped", "quiet"],
+)
 def test_progress_bar_only_for_long_runs_on_a_terminal(count, quiet, tty, shown):
     assert show_progress(count, quiet, _Stream(tty)) is shown
 
@@ -517,9 +606,13 @@ def test_progress_bar_on_a_terminal(tmp_path):
     folder = _many_decks(tmp_path)
     main, secondary = pty.openpty()
     try:
-        proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", str(folder), "--as-of", ON,
-                               "--output-format", "json"], stdout=subprocess.PIPE, stderr=secondary,
-                              cwd=tmp_path, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-m", "deckcheck", "check", str(folder), "--as-of", ON, "--output-format", "json"],
+            stdout=subprocess.PIPE,
+            stderr=secondary,
+            cwd=tmp_path,
+            timeout=120,
+        )
         os.close(secondary)
         drawn = b""
         while True:
@@ -538,17 +631,18 @@ def test_progress_bar_on_a_terminal(tmp_path):
 
 # -- as a real process ---------------------------------------------------------------------------
 
+
 def test_real_process_exit_codes_and_output():
     env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_DB"}
     cmd = [sys.executable, "-m", "deckcheck", "check", "decks", "--as-of", ON]
     proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout == (GOLDEN / "decks.text").read_text(encoding="utf-8")  # piped: no colour
-    missing = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, timeout=120,
-                             env={**env, "DECKCHECK_DB": "/nonexistent.json.gz"})
+    missing = subprocess.run(
+        cmd, cwd=HERE, capture_output=True, text=True, timeout=120, env={**env, "DECKCHECK_DB": "/nonexistent.json.gz"}
+    )
     assert missing.returncode == 3 and missing.stderr.startswith("Error: card database not found")
-    usage = subprocess.run(cmd + ["--format", "nope"], cwd=HERE, capture_output=True, text=True, env=env,
-                           timeout=120)
+    usage = subprocess.run(cmd + ["--format", "nope"], cwd=HERE, capture_output=True, text=True, env=env, timeout=120)
     assert usage.returncode == 2 and "unknown format 'nope'" in usage.stderr
 
 
@@ -562,9 +656,19 @@ def _hooks() -> list[dict]:
 
 
 def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                   env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"})
+    subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        env={
+            **os.environ,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@example.com",
+        },
+    )
 
 
 def _deck_repo(path: Path) -> Path:
@@ -580,8 +684,9 @@ def _deck_repo(path: Path) -> Path:
 
 def _pre_commit(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
-    return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=cwd, capture_output=True, text=True,
-                          env=env, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=900
+    )
 
 
 def test_pre_commit_hook_definition_runs_for_real(tmp_path):
@@ -605,8 +710,10 @@ def test_pre_commit_hook_definition_runs_for_real(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("DECKCHECK_INSTALL_TESTS") != "1",
-                    reason="pip-installs the hook (about 30 s, needs the package index): DECKCHECK_INSTALL_TESTS=1")
+@pytest.mark.skipif(
+    os.environ.get("DECKCHECK_INSTALL_TESTS") != "1",
+    reason="pip-installs the hook (about 30 s, needs the package index): DECKCHECK_INSTALL_TESTS=1",
+)
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="needs this repository's git history")
 def test_pre_commit_try_repo(tmp_path):
     """``pre-commit try-repo`` at this repository's HEAD: the hook pip-installed into its own virtualenv.
@@ -614,11 +721,13 @@ def test_pre_commit_try_repo(tmp_path):
     This is what users of the hook get; it pins the committed state (HEAD),
     not uncommitted edits in the working tree.
     """
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
     work = _deck_repo(tmp_path / "work")
-    proc = _pre_commit("try-repo", str(ROOT), "deckcheck", "--ref", head, "--all-files", cwd=work,
-                       home=tmp_path / "home")
+    proc = _pre_commit(
+        "try-repo", str(ROOT), "deckcheck", "--ref", head, "--all-files", cwd=work, home=tmp_path / "home"
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert "decks/standard/bad.txt:17: copy-limit You have 5 cards named Boss's Orders" in out, out

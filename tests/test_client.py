@@ -19,6 +19,7 @@ from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 import requests
+from conftest import free_port
 
 from deckcheck import check, create_app
 from deckcheck.client import (
@@ -33,8 +34,6 @@ from deckcheck.client import (
     Unauthorized,
 )
 from deckcheck.problems import Problem, Report
-
-from conftest import free_port
 
 DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"
@@ -51,13 +50,16 @@ def api(live_server):
 
 # -- the API, through the client ---------------------------------------------------------
 
-@pytest.mark.parametrize("deck", ["standard-legal-dragapult.txt", "ptcgl-en-charizard.txt", "json-deck.txt",
-                                  "tricky-names.txt"])
+
+@pytest.mark.parametrize(
+    "deck", ["standard-legal-dragapult.txt", "ptcgl-en-charizard.txt", "json-deck.txt", "tricky-names.txt"]
+)
 def test_validate_gives_the_librarys_report_with_the_same_json(api, live_server, deck):
     text = (DECKS / deck).read_text(encoding="utf-8")
     report = api.validate(text, format="standard", as_of=DATE)
-    direct = requests.post(f"{live_server}/api/v1/validate", json={"decklist": text, "format": "standard",
-                                                                   "as_of": DATE}, timeout=30).json()
+    direct = requests.post(
+        f"{live_server}/api/v1/validate", json={"decklist": text, "format": "standard", "as_of": DATE}, timeout=30
+    ).json()
     assert isinstance(report, Report)
     assert all(isinstance(p, Problem) for p in report.problems)
     assert report.to_dict() == direct
@@ -89,6 +91,7 @@ def test_formats_and_cards(api):
 
 # -- errors carry the envelope --------------------------------------------------------------
 
+
 def test_an_unknown_format_is_an_invalid_request_with_the_envelope(api):
     with pytest.raises(InvalidRequest) as caught:
         api.validate(LEGAL, format="standart")
@@ -104,7 +107,10 @@ def test_a_decklist_over_the_limit_is_an_invalid_request(api):
     with pytest.raises(InvalidRequest) as caught:
         api.validate("1 Nest Ball SVI 181\n" * 1001)
     assert (caught.value.status, caught.value.code, caught.value.details) == (
-        413, "payload_too_large", {"limit": 1000, "size": 1001, "unit": "lines"})
+        413,
+        "payload_too_large",
+        {"limit": 1000, "size": 1001, "unit": "lines"},
+    )
 
 
 def test_an_unknown_format_id_is_not_found(api):
@@ -156,6 +162,7 @@ def test_over_the_limit_is_rate_limited_with_retry_after_and_not_retried():
 
 # -- retries, timeouts, odd answers -------------------------------------------------------------
 
+
 class Scripted:
     """A real HTTP server in a thread: answers from ``script`` first, then passes requests on to ``upstream``.
 
@@ -181,8 +188,13 @@ class Scripted:
                 if step:
                     status, headers, payload = step
                 else:
-                    answer = requests.request(self.command, outer.upstream + self.path, data=body, timeout=30,
-                                              headers={"Content-Type": self.headers.get("Content-Type", "")})
+                    answer = requests.request(
+                        self.command,
+                        outer.upstream + self.path,
+                        data=body,
+                        timeout=30,
+                        headers={"Content-Type": self.headers.get("Content-Type", "")},
+                    )
                     status, payload = answer.status_code, answer.content
                     headers = {k: v for k, v in answer.headers.items() if k.lower() in ("content-type", "retry-after")}
                 self.send_response(status)
@@ -205,7 +217,7 @@ class Scripted:
             self.server.socket = sock
         self.url = "http://127.0.0.1:%d" % self.server.socket.getsockname()[1]
 
-    def start(self) -> "Scripted":
+    def start(self) -> Scripted:
         if self.listen_late:
             self.server.server_activate()  # listen() on the socket bound earlier
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -248,8 +260,12 @@ def test_503s_past_the_retries_are_a_server_error_with_the_envelope():
         with pytest.raises(ServerError) as caught:
             Client(server.url, timeout=10, retries=2, backoff_factor=0.01).formats()
         error = caught.value
-        assert (error.status, error.code, error.message, error.details) == (503, "service_unavailable", "Restarting.",
-                                                                           {})
+        assert (error.status, error.code, error.message, error.details) == (
+            503,
+            "service_unavailable",
+            "Restarting.",
+            {},
+        )
         assert len(server.seen) == 3
     finally:
         server.close()

@@ -27,8 +27,9 @@ DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 ONE_BAD = LEGAL.replace("1 Budew PRE 4", "1 Chansey BS 3")
-FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace("4 Rare Candy MEG 125",
-                                                                                 "4 Rare Candee MEG")
+FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace(
+    "4 Rare Candy MEG 125", "4 Rare Candee MEG"
+)
 
 
 def post(client, decklist, format="standard", as_of=DATE):
@@ -41,8 +42,10 @@ def body(resp) -> str:
 
 def fix_links(text: str) -> dict[str, str]:
     """label -> href of every fix link on the page."""
-    return {html.unescape(label): html.unescape(href)
-            for href, label in re.findall(r'<a class="fix" href="([^"]+)"[^>]*>([^<]+)</a>', text)}
+    return {
+        html.unescape(label): html.unescape(href)
+        for href, label in re.findall(r'<a class="fix" href="([^"]+)"[^>]*>([^<]+)</a>', text)
+    }
 
 
 def summary(text: str) -> str:
@@ -50,6 +53,7 @@ def summary(text: str) -> str:
 
 
 # -- edits ----------------------------------------------------------------------------
+
 
 def test_apply_edits_replaces_and_removes_lines_by_their_numbers():
     text = "a\r\nb\nc\n"
@@ -77,17 +81,22 @@ def test_an_edit_touches_only_its_line(lines, data):
     before = split(text)
     n = data.draw(st.integers(1, len(before)))
     out = split(apply_edits(text, read_edits([f"{n}:new"])))
-    assert out[n - 1] == "new" and out[:n - 1] == before[:n - 1] and out[n:] == before[n:]
+    assert out[n - 1] == "new" and out[: n - 1] == before[: n - 1] and out[n:] == before[n:]
 
 
 # -- fix links without JavaScript ---------------------------------------------------------
+
 
 def test_fixes_are_links_to_the_fixed_list(client):
     page = body(post(client, FIXABLE))
     assert summary(page) == "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning."
     links = fix_links(page)
-    assert set(links) == {"Set to the limit, 4", "Use Rare Candy (MEG 125)", "Use Arcade Game (N1 83)",
-                          "Use Arcanine ex (SVI 32)"}
+    assert set(links) == {
+        "Set to the limit, 4",
+        "Use Rare Candy (MEG 125)",
+        "Use Arcade Game (N1 83)",
+        "Use Arcanine ex (SVI 32)",
+    }
     query = parse_qs(urlsplit(links["Set to the limit, 4"]).query)
     assert query["fix"] == ["14:4 Ultra Ball MEG 131"] and query["format"] == ["standard"] and query["as_of"] == [DATE]
     assert decode_deck(query["d"][0], 65536) == FIXABLE
@@ -100,16 +109,18 @@ def test_fixes_are_links_to_the_fixed_list(client):
     assert summary(page) == "Not valid for Standard on 2026-05-01: 60 cards, 1 error."
     page = body(client.get(client.get(fix_links(page)["Use Rare Candy (MEG 125)"]).headers["Location"]))
     assert summary(page) == "Valid for Standard on 2026-05-01: 60 cards."
-    assert "4 Rare Candy MEG 125\n" in html.unescape(re.search(r'<textarea id="decklist"[^>]*>(.*?)</textarea>',
-                                                              page, re.DOTALL).group(1))
+    assert "4 Rare Candy MEG 125\n" in html.unescape(
+        re.search(r'<textarea id="decklist"[^>]*>(.*?)</textarea>', page, re.DOTALL).group(1)
+    )
 
 
 def test_legal_printing_fix(client):
     page = body(post(client, ONE_BAD))
     link = fix_links(page)["Use the legal printing, Chansey (TWM 133)"]
     assert parse_qs(urlsplit(link).query)["fix"] == ["9:1 Chansey TWM 133"]
-    assert summary(body(client.get(client.get(link).headers["Location"]))) == \
-        "Valid for Standard on 2026-05-01: 60 cards."
+    assert (
+        summary(body(client.get(client.get(link).headers["Location"]))) == "Valid for Standard on 2026-05-01: 60 cards."
+    )
 
 
 def test_copy_limit_fix_over_several_lines_takes_from_the_last(client):
@@ -141,10 +152,11 @@ def test_json_deck_gets_no_text_fixes(client):
 
 # -- what the result shows -------------------------------------------------------------------
 
+
 def test_notes_are_apart_from_problems(client):
     page = body(post(client, "Pokémon: 1\n4 Dreepy\n" + LEGAL.split("\n", 2)[2].replace("4 Dreepy TWM 128\n", "")))
-    problems = page[page.index('aria-labelledby="problems-title"'):page.index('aria-labelledby="deck-title"')]
-    notes = page[page.index('aria-labelledby="notes-title"'):page.index('aria-labelledby="counts-title"')]
+    problems = page[page.index('aria-labelledby="problems-title"') : page.index('aria-labelledby="deck-title"')]
+    notes = page[page.index('aria-labelledby="notes-title"') : page.index('aria-labelledby="counts-title"')]
     assert "No problems found." in problems and "matched by name" not in problems
     assert "Notes (1)" in notes and "has no set code, so it was matched by name" in html.unescape(notes)
 
@@ -170,16 +182,17 @@ def test_header_notes():
     assert header_notes(LEGAL) == {}  # PTCGL's line counts
     assert header_notes(LEGAL.replace("Pokémon: 9", "Pokémon: 19")) == {}  # Limitless's card counts
     assert header_notes(LEGAL.replace("Trainer: 13", "Trainer: 32")) == {
-        12: "This header says 32, but the Trainer section under it has 31 cards on 13 lines."}
+        12: "This header says 32, but the Trainer section under it has 31 cards on 13 lines."
+    }
     assert header_notes('{"cards": []}') == {}
 
 
 def test_header_note_is_shown_on_its_line(client):
     page = body(post(client, LEGAL.replace("Trainer: 13", "Trainer: 32")))
-    row = page[page.index('id="line-12"'):]
-    row = row[:row.index("</li>")]
+    row = page[page.index('id="line-12"') :]
+    row = row[: row.index("</li>")]
     assert "This header says 32, but the Trainer section under it has 31 cards on 13 lines." in row
-    assert "is-flagged" in page[page.index('id="line-12"') - 200:page.index('id="line-12"') + 200]
+    assert "is-flagged" in page[page.index('id="line-12"') - 200 : page.index('id="line-12"') + 200]
 
 
 def test_date_field_is_iso_text(client):
@@ -190,12 +203,15 @@ def test_date_field_is_iso_text(client):
 
 # -- card images -------------------------------------------------------------------------------
 
+
 def test_images_with_alt_text_size_and_lazy_loading(client):
     page = body(post(client, LEGAL))
     images = re.findall(r"<img [^>]*>", page)
     assert len(images) == 25
-    assert ('<img class="tile-img" src="https://assets.tcgdex.net/en/sv/sv06/128/low.webp" alt="Dreepy (TWM 128)" '
-            'width="245" height="337" loading="lazy" decoding="async">') in images
+    assert (
+        '<img class="tile-img" src="https://assets.tcgdex.net/en/sv/sv06/128/low.webp" alt="Dreepy (TWM 128)" '
+        'width="245" height="337" loading="lazy" decoding="async">'
+    ) in images
     assert re.search(r'id="view-cards" value="cards" checked>', page)
 
 
@@ -225,10 +241,12 @@ def test_image_url(db):
 
 def test_problem_shows_the_cards_it_is_about(client):
     page = body(post(client, ONE_BAD))
-    problem = page[page.index('id="problem-1"'):]
-    problem = problem[:problem.index("</li>")]
-    assert ('<a href="#card-9"><img class="problem-card" src="https://assets.tcgdex.net/en/base/base1/3/low.webp" '
-            'alt="Chansey (BS 3)"') in problem
+    problem = page[page.index('id="problem-1"') :]
+    problem = problem[: problem.index("</li>")]
+    assert (
+        '<a href="#card-9"><img class="problem-card" src="https://assets.tcgdex.net/en/base/base1/3/low.webp" '
+        'alt="Chansey (BS 3)"'
+    ) in problem
 
 
 def test_fix_links_are_bounded(client):
@@ -237,14 +255,22 @@ def test_fix_links_are_bounded(client):
 
     page = body(post(client, "".join(f"1 Nest Bel {n}\n" for n in range(MAX_FIX_LINKS + 10))))
     assert len(set(re.findall(r'<a class="fix" href="([^"]+)"', page))) == MAX_FIX_LINKS
-    assert len(set(re.findall(r'<button type="button" class="fix button--link" data-edits="([^"]+)" hidden>',
-                              page))) > 0
+    assert (
+        len(set(re.findall(r'<button type="button" class="fix button--link" data-edits="([^"]+)" hidden>', page))) > 0
+    )
 
 
-@pytest.mark.parametrize("text, json", [
-    ('{"cards": []}', True), ('\ufeff  [{"count": 1}]', True), ('Here:\n```\n{"cards": []}\n```\n', True),
-    ("4 Nest Ball SVI 181\n", False), ("```\n4 Nest Ball SVI 181\n```\n", False), ("[Trainer]\n", False),
-])
+@pytest.mark.parametrize(
+    "text, json",
+    [
+        ('{"cards": []}', True),
+        ('\ufeff  [{"count": 1}]', True),
+        ('Here:\n```\n{"cards": []}\n```\n', True),
+        ("4 Nest Ball SVI 181\n", False),
+        ("```\n4 Nest Ball SVI 181\n```\n", False),
+        ("[Trainer]\n", False),
+    ],
+)
 def test_is_json_deck_follows_the_parser(text, json):
     from deckcheck.deckview import is_json_deck
     from deckcheck.parse import parse

@@ -33,8 +33,9 @@ def find(kind: str, name: str) -> dict:
     return doc
 
 
-@pytest.mark.parametrize(("file", "doc"), documents(), ids=[f"{f}:{d['kind']}/{d['metadata']['name']}"
-                                                            for f, d in documents()])
+@pytest.mark.parametrize(
+    ("file", "doc"), documents(), ids=[f"{f}:{d['kind']}/{d['metadata']['name']}" for f, d in documents()]
+)
 def test_each_manifest_is_valid_kubernetes(file, doc):
     import kubernetes_validate
 
@@ -84,8 +85,10 @@ def test_no_replica_syncs_it_pulls_what_the_cronjob_published():
     script = " ".join(job["containers"][0]["command"])
     assert script.index("deckcheck db sync") < script.index("deckcheck db publish")
     assert find("CronJob", "deckcheck-db-sync")["spec"]["concurrencyPolicy"] == "Forbid"
-    assert find("Service", "deckcheck-db")["spec"]["selector"] == \
-        find("Deployment", "deckcheck-db")["spec"]["template"]["metadata"]["labels"]
+    assert (
+        find("Service", "deckcheck-db")["spec"]["selector"]
+        == find("Deployment", "deckcheck-db")["spec"]["template"]["metadata"]["labels"]
+    )
 
 
 def test_service_hpa_and_pdb_point_at_the_deployment():
@@ -94,8 +97,10 @@ def test_service_hpa_and_pdb_point_at_the_deployment():
     assert find("PodDisruptionBudget", "deckcheck")["spec"]["selector"]["matchLabels"] == labels
     target = find("HorizontalPodAutoscaler", "deckcheck")["spec"]["scaleTargetRef"]
     assert (target["kind"], target["name"]) == ("Deployment", "deckcheck")
-    assert find("Service", "deckcheck-redis")["spec"]["selector"] == \
-        find("Deployment", "deckcheck-redis")["spec"]["template"]["metadata"]["labels"]
+    assert (
+        find("Service", "deckcheck-redis")["spec"]["selector"]
+        == find("Deployment", "deckcheck-redis")["spec"]["template"]["metadata"]["labels"]
+    )
 
 
 def compose_schema() -> dict:

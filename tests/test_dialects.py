@@ -55,9 +55,17 @@ def test_every_card_of_a_set_resolves_by_its_tcgdex_id(db):
         assert (res.card.id, res.method, res.name_differs) == (card.id, "printing", False), card.id
 
 
-@pytest.mark.parametrize(("written", "card_id"), [("swsh12pt5-160", "swsh12.5-160"), ("sv3pt5-151", "sv03.5-151"),
-                                                  ("sv1-196", "sv01-196"), ("me2pt5-213", "me02.5-213"),
-                                                  ("sm35-68", "sm3.5-68"), ("base6-1", "lc-1")])
+@pytest.mark.parametrize(
+    ("written", "card_id"),
+    [
+        ("swsh12pt5-160", "swsh12.5-160"),
+        ("sv3pt5-151", "sv03.5-151"),
+        ("sv1-196", "sv01-196"),
+        ("me2pt5-213", "me02.5-213"),
+        ("sm35-68", "sm3.5-68"),
+        ("base6-1", "lc-1"),
+    ],
+)
 def test_pokemontcg_io_ids_resolve_through_the_alias_table(db, written, card_id):
     name = db.get(card_id).name
     res = db.resolve(parse(f"1 {name} {written}").cards[0])
@@ -65,8 +73,10 @@ def test_pokemontcg_io_ids_resolve_through_the_alias_table(db, written, card_id)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["base1-88", "sv03.5-151", "hgss1-90", "swsh12.5-160", "dp7-100"]),
-       st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz'.", min_size=1, max_size=30))
+@given(
+    st.sampled_from(["base1-88", "sv03.5-151", "hgss1-90", "swsh12.5-160", "dp7-100"]),
+    st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz'.", min_size=1, max_size=30),
+)
 def test_a_card_id_wins_over_any_name_written(card_id, name):
     """Whatever name is written before it, a card id as the last token is the printing read."""
     cards = parse(f"3 {name.strip() or 'X'}x {card_id}").cards
@@ -90,11 +100,22 @@ def test_a_valid_unlimited_list_written_in_card_ids():
     # no unknown card; the only notes are the Unlimited wording rule (Handbook 4.2.2)
     assert [(p.rule, p.severity, p.message) for p in report.problems] == [
         ("legal-by-reprint", "info", f"Line {n}: {old} is legal; play it with the text of its newest printing, {new}.")
-        for n, old, new in [(1, "Professor Oak (BS 88)", "Professor Oak (B2 116)"), (2, "Bill (BS 91)", "Bill (LC 108)"),
-                            (3, "Copycat (HS 90)", "Copycat (EVS 143)"), (5, "Mew ex (MEW 151)", "Mew ex (PAF 216)")]
+        for n, old, new in [
+            (1, "Professor Oak (BS 88)", "Professor Oak (B2 116)"),
+            (2, "Bill (BS 91)", "Bill (LC 108)"),
+            (3, "Copycat (HS 90)", "Copycat (EVS 143)"),
+            (5, "Mew ex (MEW 151)", "Mew ex (PAF 216)"),
+        ]
     ]
-    assert [ln.card.id for ln in report.lines] == ["base1-88", "base1-91", "hgss1-90", "swsh12.5-160",
-                                                   "sv03.5-151", "dp7-100", "base1-102"]
+    assert [ln.card.id for ln in report.lines] == [
+        "base1-88",
+        "base1-91",
+        "hgss1-90",
+        "swsh12.5-160",
+        "sv03.5-151",
+        "dp7-100",
+        "base1-102",
+    ]
 
 
 LIMITLESS_ENERGY = """\
@@ -110,15 +131,24 @@ LIMITLESS_ENERGY = """\
 def test_limitless_builder_and_ptcgo_energy_lines_resolve_by_type():
     report = deckcheck.check(LIMITLESS_ENERGY, "standard", "2024-01-15")
     assert report.valid, [p.message for p in report.problems]
-    assert [ln.card.name for ln in report.lines[2:]] == ["Fire Energy", "Fire Energy", "Psychic Energy",
-                                                          "Water Energy"]
+    assert [ln.card.name for ln in report.lines[2:]] == ["Fire Energy", "Fire Energy", "Psychic Energy", "Water Energy"]
     # every note is info; an unknown set (XYEnergy) is said by unknown-set instead of resolved-by-name
     assert [(p.rule, p.severity, p.message) for p in report.problems] == [
-        ("resolved-by-name", "info", 'Line 3: no printing BRS R of "Fire Energy" was found, so it was matched by name '
-                                     "to Fire Energy (MEE 2)."),
-        ("resolved-by-name", "info", 'Line 4: no printing SUM R of "Fire Energy" was found, so it was matched by name '
-                                     "to Fire Energy (MEE 2)."),
-        ("unknown-set", "info", "Line 5: the card database knows no set XYENERGY (its newest set is Pitch Black, "
-                                'released 2026-07-17), so "Psychic Energy" was matched by name to Psychic Energy '
-                                "(MEE 5)."),
+        (
+            "resolved-by-name",
+            "info",
+            'Line 3: no printing BRS R of "Fire Energy" was found, so it was matched by name to Fire Energy (MEE 2).',
+        ),
+        (
+            "resolved-by-name",
+            "info",
+            'Line 4: no printing SUM R of "Fire Energy" was found, so it was matched by name to Fire Energy (MEE 2).',
+        ),
+        (
+            "unknown-set",
+            "info",
+            "Line 5: the card database knows no set XYENERGY (its newest set is Pitch Black, "
+            'released 2026-07-17), so "Psychic Energy" was matched by name to Psychic Energy '
+            "(MEE 5).",
+        ),
     ]

@@ -84,17 +84,41 @@ def test_healthcheck_probes_healthz_on_that_port():
     assert re.search(r"--timeout=\d+s", check) and re.search(r"--interval=\d+s", check)
 
 
-@pytest.mark.parametrize("path", ["pyproject.toml", "README.md", "LICENSE", "NOTICE", "requirements.lock",
-                                  "deckcheck/gunicorn_conf.py", "deckcheck",
-                                  "data", "data/cards.json.gz", "data/formats/standard.toml",
-                                  "deckcheck/templates/apidocs/reference.html"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "pyproject.toml",
+        "README.md",
+        "LICENSE",
+        "NOTICE",
+        "requirements.lock",
+        "deckcheck/gunicorn_conf.py",
+        "deckcheck",
+        "data",
+        "data/cards.json.gz",
+        "data/formats/standard.toml",
+        "deckcheck/templates/apidocs/reference.html",
+    ],
+)
 def test_build_context_keeps_what_the_image_needs(path):
     assert (ROOT / path).exists()
     assert not dockerignored(path)
 
 
-@pytest.mark.parametrize("path", [".git", "tests", "tests/decks/ptcgo-legacy.txt", "deckcheck/__pycache__",
-                                  "__pycache__", ".venv", "benchmarks", "deckcheck.egg-info", ".pytest_cache"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".git",
+        "tests",
+        "tests/decks/ptcgo-legacy.txt",
+        "deckcheck/__pycache__",
+        "__pycache__",
+        ".venv",
+        "benchmarks",
+        "deckcheck.egg-info",
+        ".pytest_cache",
+    ],
+)
 def test_build_context_leaves_out_the_rest(path):
     assert dockerignored(path)
 

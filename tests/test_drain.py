@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 import requests
-
-from deckcheck import runtime
-
 from conftest import free_port
 from test_reload import NEST_BALL, ULTRA_BALL, _children, _start, _stop, _wait_for_version, write_broken, write_db
 from test_serve import wait_until_up
+
+from deckcheck import runtime
 
 
 def _v2_tree(tmp_path: Path, cpu_max: dict[str, str]) -> Path:
@@ -80,20 +79,33 @@ WRK = shutil.which("wrk")
 @pytest.mark.skipif(WRK is None, reason="wrk (Debian package) is not installed")
 def test_sigterm_drains_readyz_goes_503_and_no_accepted_request_fails(tmp_path):
     port = free_port()
-    env = {**os.environ, "DECKCHECK_BIND": f"127.0.0.1:{port}", "DECKCHECK_RATELIMIT_ENABLED": "false",
-           "DECKCHECK_DRAIN_SECONDS": "3"}
+    env = {
+        **os.environ,
+        "DECKCHECK_BIND": f"127.0.0.1:{port}",
+        "DECKCHECK_RATELIMIT_ENABLED": "false",
+        "DECKCHECK_DRAIN_SECONDS": "3",
+    }
     # the logs go to files: under load, an unread pipe would fill and stall the workers
     with open(tmp_path / "out.log", "w") as out_file, open(tmp_path / "err.log", "w") as err_file:
-        proc = subprocess.Popen([sys.executable, "-m", "deckcheck", "serve", "--workers", "2"], cwd="/", env=env,
-                                stdout=out_file, stderr=err_file)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "deckcheck", "serve", "--workers", "2"],
+            cwd="/",
+            env=env,
+            stdout=out_file,
+            stderr=err_file,
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(proc, base)
     except AssertionError:
         proc.kill()
         raise
-    load = subprocess.Popen([WRK, "-t", "2", "-c", "16", "-d", "6s", "--timeout", "5s", base + "/api/v1/formats/standard"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    load = subprocess.Popen(
+        [WRK, "-t", "2", "-c", "16", "-d", "6s", "--timeout", "5s", base + "/api/v1/formats/standard"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         time.sleep(1.5)
         proc.send_signal(signal.SIGTERM)
@@ -191,7 +203,7 @@ def test_a_connection_whose_request_arrives_after_sigterm_is_answered_not_droppe
         # request, and that thread hands the connection back to a poller that is closing
         proc.send_signal(signal.SIGTERM)
         time.sleep(0.5)
-        client.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"[len(sent_first):])
+        client.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"[len(sent_first) :])
         answer = b""
         while chunk := client.recv(65536):
             answer += chunk

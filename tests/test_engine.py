@@ -67,14 +67,20 @@ def _verdict(report) -> tuple:
     """What must not depend on the spelling: validity, counts, problems, and each line's card
     (for basic Energy its name: Limitless's "Energy" pseudo set picks the newest printing)."""
     cards = [(ln.count, ln.card.key if ln.card.is_basic_energy else ln.card.id, ln.legal) for ln in report.lines]
-    return (report.valid, report.counts.to_dict(), [(p.rule, p.cards, p.message.split(" (line")[0])
-                                                    for p in report.problems], cards)
+    return (
+        report.valid,
+        report.counts.to_dict(),
+        [(p.rule, p.cards, p.message.split(" (line")[0]) for p in report.problems],
+        cards,
+    )
 
 
 @pytest.mark.parametrize("on", ["2026-05-01", "2026-03-01"])
 def test_ptcgl_limitless_and_ptcgo_spellings_agree(on):
-    ptcgl, limitless, ptcgo = (deckcheck.check(_deck_path(stem).read_text(encoding="utf-8"), "standard", on)
-                               for stem in ("standard-legal-dragapult", "dragapult-limitless", "dragapult-ptcgo"))
+    ptcgl, limitless, ptcgo = (
+        deckcheck.check(_deck_path(stem).read_text(encoding="utf-8"), "standard", on)
+        for stem in ("standard-legal-dragapult", "dragapult-limitless", "dragapult-ptcgo")
+    )
     assert _verdict(ptcgl) == _verdict(limitless) == _verdict(ptcgo)
     assert ptcgl.valid is (on == "2026-05-01")
 
@@ -87,49 +93,99 @@ TEXT = "4 Dreepy TWM 128\n4 Drakloak TWM 129\n2 Dragapult ex TWM 130\n50 Basic {
 def test_report_shape():
     report = deckcheck.check(TEXT, "standard", "2026-05-01")
     out = report.to_dict()
-    assert list(out) == ["valid", "format", "format_name", "as_of", "summary", "problems", "cards", "counts",
-                         "basic_pokemon", "database"]
+    assert list(out) == [
+        "valid",
+        "format",
+        "format_name",
+        "as_of",
+        "summary",
+        "problems",
+        "cards",
+        "counts",
+        "basic_pokemon",
+        "database",
+    ]
     assert (out["valid"], out["format"], out["as_of"], out["basic_pokemon"]) == (True, "standard", "2026-05-01", 4)
     assert out["counts"] == {"pokemon": 10, "trainer": 0, "energy": 50, "unknown": 0, "total": 60}
     assert out["summary"] == "Valid for Standard on 2026-05-01: 60 cards."
     assert out["cards"][0] == {
-        "line": 1, "count": 4, "text": "4 Dreepy TWM 128", "name": "Dreepy", "set": "TWM", "number": "128",
-        "resolution": "printing", "suggestions": [], "legal": True, "legal_via": None, "banned": False,
-        "card": {"id": "sv06-128", "name": "Dreepy", "supertype": "Pokémon", "subtypes": ["Basic"], "set": "TWM",
-                 "set_id": "sv06", "number": "128", "regulation_mark": "H", "types": ["Dragon"],
-                 "evolves_from": None, "rarity": "Common"},
+        "line": 1,
+        "count": 4,
+        "text": "4 Dreepy TWM 128",
+        "name": "Dreepy",
+        "set": "TWM",
+        "number": "128",
+        "resolution": "printing",
+        "suggestions": [],
+        "legal": True,
+        "legal_via": None,
+        "banned": False,
+        "card": {
+            "id": "sv06-128",
+            "name": "Dreepy",
+            "supertype": "Pokémon",
+            "subtypes": ["Basic"],
+            "set": "TWM",
+            "set_id": "sv06",
+            "number": "128",
+            "regulation_mark": "H",
+            "types": ["Dragon"],
+            "evolves_from": None,
+            "rarity": "Common",
+        },
     }
     assert set(out["database"]) == {"version", "built_at", "sources", "cards", "sets", "newest_set"}
-    assert out["database"]["newest_set"] == {"id": "me05", "name": "Pitch Black", "code": "PBL",
-                                             "release": "2026-07-17"}
+    assert out["database"]["newest_set"] == {
+        "id": "me05",
+        "name": "Pitch Black",
+        "code": "PBL",
+        "release": "2026-07-17",
+    }
     json.dumps(out)  # the API and the CLI serialise exactly this
 
 
 def test_problems_are_ordered_errors_first_then_by_line():
-    report = deckcheck.check("1 Dragapult ex TWM 130\n5 Ultra Ball MEG 131\nTotal Cards: 7\n", "standard",
-                             "2026-05-01")
+    report = deckcheck.check("1 Dragapult ex TWM 130\n5 Ultra Ball MEG 131\nTotal Cards: 7\n", "standard", "2026-05-01")
     assert [(p.severity, p.rule) for p in report.problems] == [
-        ("error", "deck-size"), ("error", "no-basic-pokemon"), ("error", "copy-limit"),
-        ("warning", "evolution-gap"), ("warning", "total-mismatch")]
+        ("error", "deck-size"),
+        ("error", "no-basic-pokemon"),
+        ("error", "copy-limit"),
+        ("warning", "evolution-gap"),
+        ("warning", "total-mismatch"),
+    ]
     assert report.summary == "Not valid for Standard on 2026-05-01: 6 cards, 3 errors, 2 warnings."
 
 
 def test_every_rule_runs():
     # one list that breaks every Standard rule it can at once (a Radiant is a Basic Pokémon, so
     # no-basic-pokemon is left out; Standard bans nothing): nothing short-circuits
-    text = ("5 Ultra Ball MEG 131\n2 Radiant Greninja ASR 46\n1 Prime Catcher TEF 157\n1 Master Ball TEF 153\n"
-            "2 Lunala ◇ UPR 62\n1 Dragapult ex TWM 130\n1 Nest Bal\nhello there\n1 Switch\nTotal Cards: 3\n")
+    text = (
+        "5 Ultra Ball MEG 131\n2 Radiant Greninja ASR 46\n1 Prime Catcher TEF 157\n1 Master Ball TEF 153\n"
+        "2 Lunala ◇ UPR 62\n1 Dragapult ex TWM 130\n1 Nest Bal\nhello there\n1 Switch\nTotal Cards: 3\n"
+    )
     report = deckcheck.check(text, "standard", "2026-05-01")
     assert sorted({p.rule for p in report.problems}) == [
-        "ace-spec-limit", "copy-limit", "deck-size", "evolution-gap", "not-in-format", "prism-star-limit",
-        "radiant-limit", "resolved-by-name", "total-mismatch", "unknown-card", "unparsed-line"]
+        "ace-spec-limit",
+        "copy-limit",
+        "deck-size",
+        "evolution-gap",
+        "not-in-format",
+        "prism-star-limit",
+        "radiant-limit",
+        "resolved-by-name",
+        "total-mismatch",
+        "unknown-card",
+        "unparsed-line",
+    ]
     expanded = deckcheck.check(text + "1 Red Card GEN 71\n", "expanded", "2026-05-01")
     assert "banned" in {p.rule for p in expanded.problems}
 
 
-@pytest.mark.parametrize("text", ["", "   \n\n", "hello", "Pokémon: 3\n", "{", "\x00\x01\x02", "9" * 5000,
-                                  "99999999 Nest Ball SVI 181", "4 ◇ ◇ ◇"],
-                         ids=["empty", "blank", "word", "header", "json", "binary", "digits", "huge-count", "symbols"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "   \n\n", "hello", "Pokémon: 3\n", "{", "\x00\x01\x02", "9" * 5000, "99999999 Nest Ball SVI 181", "4 ◇ ◇ ◇"],
+    ids=["empty", "blank", "word", "header", "json", "binary", "digits", "huge-count", "symbols"],
+)
 def test_a_bad_deck_is_data(text):
     report = deckcheck.check(text, "standard", "2026-05-01")
     assert report.valid is False
@@ -138,8 +194,10 @@ def test_a_bad_deck_is_data(text):
 
 def test_accepts_a_parse_result():
     parsed = parse(TEXT)
-    assert deckcheck.check(parsed, "standard", "2026-05-01").to_dict() == \
-        deckcheck.check(TEXT, "standard", "2026-05-01").to_dict()
+    assert (
+        deckcheck.check(parsed, "standard", "2026-05-01").to_dict()
+        == deckcheck.check(TEXT, "standard", "2026-05-01").to_dict()
+    )
 
 
 @pytest.mark.parametrize("path", sorted(DECKS.glob("*.txt")) + sorted(RULES.glob("*.txt")), ids=lambda p: p.stem)
@@ -194,14 +252,18 @@ def test_resolved_lines_have_every_field_as_the_constructor_sets_it() -> None:
 
 # -- the line memo (engine.LineFacts) ----------------------------------------
 
+
 def _line_json(ln) -> bytes:
     import orjson
 
     return orjson.dumps(ln.json_fragment())
 
 
-@pytest.mark.parametrize(("stem", "fmt", "on"), [*GOLDEN, ("ptcgl-en-charizard", "standard", "2020-01-01")],
-                         ids=[".".join(case) for case in GOLDEN] + ["before-range"])
+@pytest.mark.parametrize(
+    ("stem", "fmt", "on"),
+    [*GOLDEN, ("ptcgl-en-charizard", "standard", "2020-01-01")],
+    ids=[".".join(case) for case in GOLDEN] + ["before-range"],
+)
 def test_a_lines_json_is_its_to_dict_encoded_before_and_after_the_memo_holds_it(stem, fmt, on):
     import orjson
 
@@ -245,8 +307,20 @@ def test_rows_with_one_text_but_other_fields_get_their_own_facts():
     db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
 
     def row(name, set_code, number, count=4):
-        return (1, None, {"line": 0, "raw": "same text", "count": count, "name": name, "set_code": set_code,
-                          "number": number, "section": None, "tag": None})
+        return (
+            1,
+            None,
+            {
+                "line": 0,
+                "raw": "same text",
+                "count": count,
+                "name": name,
+                "set_code": set_code,
+                "number": number,
+                "section": None,
+                "tag": None,
+            },
+        )
 
     iono = engine.resolve_rows([row("Iono", "PAL", "185")], db, fmt, on)[0]
     dreepy = engine.resolve_rows([row("Dreepy", "TWM", "128")], db, fmt, on)[0]

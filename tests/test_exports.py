@@ -22,12 +22,15 @@ def _deck(name: str) -> str:
     return (DECKS / f"{name}.txt").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name, warnings", [
-    ("rk9-deck", []),
-    ("rk9-players", ["several-decks"]),
-    ("limitless-api", []),
-    ("limitless-standings", ["several-decks"]),
-])
+@pytest.mark.parametrize(
+    "name, warnings",
+    [
+        ("rk9-deck", []),
+        ("rk9-players", ["several-decks"]),
+        ("limitless-api", []),
+        ("limitless-standings", ["several-decks"]),
+    ],
+)
 def test_rk9_and_limitless_json_resolve_to_their_60_cards(name, warnings):
     report = check(_deck(name), "standard", ON)
     assert report.counts.total == 60 and report.counts.unknown == 0
@@ -40,9 +43,15 @@ def test_rk9_and_limitless_json_resolve_to_their_60_cards(name, warnings):
 
 def test_several_decks_name_the_one_checked():
     report = check(_deck("rk9-players"), "standard", ON)
-    assert [(p.severity, p.message) for p in report.problems] == [(
-        "warning", ("The JSON holds 2 decks (an event export); only the first (Alex Example's) was checked. Check "
-                    "one player's deck at a time to see the others."))]
+    assert [(p.severity, p.message) for p in report.problems] == [
+        (
+            "warning",
+            (
+                "The JSON holds 2 decks (an event export); only the first (Alex Example's) was checked. Check "
+                "one player's deck at a time to see the others."
+            ),
+        )
+    ]
 
 
 def test_pokemontcg_io_deck_resolves_by_its_card_ids():
@@ -54,22 +63,31 @@ def test_pokemontcg_io_deck_resolves_by_its_card_ids():
 
 
 def test_rk9_suffixes_in_json_names_are_tags():
-    result = parse(json.dumps({"cards": [
-        {"count": 4, "card": {"name": "Fighting Energy - Basic", "setCode": "SVE", "number": "6"}},
-        {"count": 1, "card": {"name": "Prime Catcher - ACESPEC", "setCode": "TEF", "number": "157"}},
-        {"count": 1, "card": {"name": "Porygon-Z", "setCode": "PRE", "number": "67"}},
-    ]}))
+    result = parse(
+        json.dumps(
+            {
+                "cards": [
+                    {"count": 4, "card": {"name": "Fighting Energy - Basic", "setCode": "SVE", "number": "6"}},
+                    {"count": 1, "card": {"name": "Prime Catcher - ACESPEC", "setCode": "TEF", "number": "157"}},
+                    {"count": 1, "card": {"name": "Porygon-Z", "setCode": "PRE", "number": "67"}},
+                ]
+            }
+        )
+    )
     assert [(c.name, c.tag, c.set_code, c.number) for c in result.cards] == [
-        ("Fighting Energy", "Basic", "SVE", "6"), ("Prime Catcher", "ACESPEC", "TEF", "157"),
-        ("Porygon-Z", None, "PRE", "67")]
+        ("Fighting Energy", "Basic", "SVE", "6"),
+        ("Prime Catcher", "ACESPEC", "TEF", "157"),
+        ("Porygon-Z", None, "PRE", "67"),
+    ]
 
 
 def test_a_list_in_a_code_fence_ignores_the_prose_with_one_note():
     report = check(_deck("discord-code-fence"), "standard", "2026-03-20")
     assert report.counts.total == 60 and report.counts.unknown == 0
     notes = [(p.rule, p.severity, p.lines, p.message) for p in report.problems]
-    assert notes == [("prose-ignored", "info", (1, 12),
-                      "Lines 1 and 12 are outside the code block and were ignored as prose.")]
+    assert notes == [
+        ("prose-ignored", "info", (1, 12), "Lines 1 and 12 are outside the code block and were ignored as prose.")
+    ]
 
 
 def test_a_code_fence_without_prose_says_nothing_and_json_inside_is_read():
@@ -82,18 +100,29 @@ def test_a_code_fence_without_prose_says_nothing_and_json_inside_is_read():
     assert [c.line for c in parse("list:\n```\n4 Iono PAL 185\n2 Arven SVI 166").cards] == [3, 4]
 
 
-@pytest.mark.parametrize("text, cards, decorations, notes", [
-    # Discord lets a fence share its line with the list: the text inside is the list
-    ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5\n```", [(1, 4), (2, 56)], [3], []),
-    ("```\n4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(2, 4), (3, 56)], [1], []),
-    ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(1, 4), (2, 56)], [], []),
-    ("```4 Dreepy TWM 128```", [(1, 4)], [], []),
-    ("my list ```\n4 Dreepy TWM 128\n```", [(2, 4)], [3],
-     ["Line 1 is outside the code block and was ignored as prose."]),
-    # one word after an opening fence is the block's language; after a closing one, prose
-    ("```txt\n4 Dreepy TWM 128\n```thanks", [(2, 4)], [1],
-     ["Line 3 is outside the code block and was ignored as prose."]),
-])
+@pytest.mark.parametrize(
+    "text, cards, decorations, notes",
+    [
+        # Discord lets a fence share its line with the list: the text inside is the list
+        ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5\n```", [(1, 4), (2, 56)], [3], []),
+        ("```\n4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(2, 4), (3, 56)], [1], []),
+        ("```4 Dreepy TWM 128\n56 Basic {P} Energy SVE 5```", [(1, 4), (2, 56)], [], []),
+        ("```4 Dreepy TWM 128```", [(1, 4)], [], []),
+        (
+            "my list ```\n4 Dreepy TWM 128\n```",
+            [(2, 4)],
+            [3],
+            ["Line 1 is outside the code block and was ignored as prose."],
+        ),
+        # one word after an opening fence is the block's language; after a closing one, prose
+        (
+            "```txt\n4 Dreepy TWM 128\n```thanks",
+            [(2, 4)],
+            [1],
+            ["Line 3 is outside the code block and was ignored as prose."],
+        ),
+    ],
+)
 def test_a_fence_may_share_its_line_with_the_list(text, cards, decorations, notes):
     """A line with list text inside a fence was dropped whole as a fence line ("```4 Dreepy TWM 128"),
     or read with the fence in its name ("56 Basic {P} Energy SVE 5```": an unknown card)."""
@@ -106,14 +135,20 @@ def test_a_fence_may_share_its_line_with_the_list(text, cards, decorations, note
 def test_prose_lines_are_named_as_ranges():
     text = "hi\nthere\nfriends\n```\n4 Iono PAL 185\n```\nbye\n\n:)"
     assert [p.message for p in parse(text).problems] == [
-        "Lines 1-3, 7 and 9 are outside the code block and were ignored as prose."]
+        "Lines 1-3, 7 and 9 are outside the code block and were ignored as prose."
+    ]
 
 
 def test_lower_case_set_codes_resolve():
     report = check(_deck("lowercase-set-codes"), "standard", ON)
     assert [(ln.card.id, ln.method) for ln in report.lines] == [
-        ("me02.5-109", "printing"), ("sv10-104", "printing"), ("sv10-114", "printing"), ("sv02-185", "printing"),
-        ("sv08-057", "printing"), ("sv03.5-151", "printing")]
+        ("me02.5-109", "printing"),
+        ("sv10-104", "printing"),
+        ("sv10-114", "printing"),
+        ("sv02-185", "printing"),
+        ("sv08-057", "printing"),
+        ("sv03.5-151", "printing"),
+    ]
 
 
 def test_json_entries_count_toward_the_line_limit():
@@ -128,10 +163,27 @@ def test_json_entries_count_toward_the_line_limit():
 # -- properties -------------------------------------------------------------------
 
 
-_line = st.one_of(st.sampled_from(["```", "```text", "```4 Iono PAL 185", "2 Arven SVI 166```", "hi ``` there",
-                                   "4 Iono PAL 185", "Trainer: 4", "hello there", "", "  ",
-                                   "* 2 Arven SVI 166", "Total Cards: 60", "{", "4 Gible asc 109"]),
-                  st.text(max_size=20).filter(lambda t: "\n" not in t and "\r" not in t))
+_line = st.one_of(
+    st.sampled_from(
+        [
+            "```",
+            "```text",
+            "```4 Iono PAL 185",
+            "2 Arven SVI 166```",
+            "hi ``` there",
+            "4 Iono PAL 185",
+            "Trainer: 4",
+            "hello there",
+            "",
+            "  ",
+            "* 2 Arven SVI 166",
+            "Total Cards: 60",
+            "{",
+            "4 Gible asc 109",
+        ]
+    ),
+    st.text(max_size=20).filter(lambda t: "\n" not in t and "\r" not in t),
+)
 
 
 def _accounted(result) -> list[int]:
@@ -153,11 +205,35 @@ def test_every_line_of_a_fenced_list_is_accounted_for_once(lines: list[str]) -> 
     assert sum(p.rule == "prose-ignored" for p in result.problems) <= 1
 
 
-_value = st.recursive(st.none() | st.booleans() | st.integers(-5, 1005) | st.text(max_size=8),
-                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-                          st.sampled_from(["cards", "decklist", "pokemon", "trainer", "energy", "deck", "card",
-                                           "count", "name", "set", "setCode", "number", "id", "player"]),
-                          inner, max_size=4), max_leaves=12)
+_value = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 1005) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "cards",
+                    "decklist",
+                    "pokemon",
+                    "trainer",
+                    "energy",
+                    "deck",
+                    "card",
+                    "count",
+                    "name",
+                    "set",
+                    "setCode",
+                    "number",
+                    "id",
+                    "player",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
 
 
 @settings(deadline=None)
@@ -178,25 +254,59 @@ def test_any_json_is_a_deck_or_one_problem_and_counts_its_entries(value) -> None
 
 
 def test_pokemontcg_io_card_objects_give_their_set_code():
-    result = parse(json.dumps({"cards": [
-        {"count": 1, "card": {"id": "base1-4", "name": "Charizard", "number": "4",
-                              "set": {"id": "base1", "name": "Base", "ptcgoCode": "BS"}}},
-        {"count": 2, "id": "base1-24", "name": "Charmeleon"},
-    ]}))
-    assert [(c.name, c.set_code, c.number) for c in result.cards] == [("Charizard", "BS", "4"),
-                                                                       ("Charmeleon", "BASE1", "24")]
+    result = parse(
+        json.dumps(
+            {
+                "cards": [
+                    {
+                        "count": 1,
+                        "card": {
+                            "id": "base1-4",
+                            "name": "Charizard",
+                            "number": "4",
+                            "set": {"id": "base1", "name": "Base", "ptcgoCode": "BS"},
+                        },
+                    },
+                    {"count": 2, "id": "base1-24", "name": "Charmeleon"},
+                ]
+            }
+        )
+    )
+    assert [(c.name, c.set_code, c.number) for c in result.cards] == [
+        ("Charizard", "BS", "4"),
+        ("Charmeleon", "BASE1", "24"),
+    ]
     assert [ln.card.id for ln in check(result, "unlimited", ON).lines] == ["base1-4", "base1-24"]
 
 
 def test_pokemontcg_io_deck_of_current_sets_resolves_by_its_card_ids():
     """pokemontcg.io's set ids differ from TCGdex's for most sets since Sword & Shield (sv1, sv3pt5,
     me2pt5...): each is in data/set-aliases.csv, so no line is an unknown set."""
-    ids = [("sv3pt5-25", 4), ("sv1-196", 4), ("me1-131", 4), ("me2pt5-109", 4), ("zsv10pt5-1", 4),
-           ("sv4pt5-91", 4), ("sv8pt5-101", 4), ("sv6pt5-38", 1), ("swsh12pt5gg-GG01", 1), ("sve-5", 30)]
+    ids = [
+        ("sv3pt5-25", 4),
+        ("sv1-196", 4),
+        ("me1-131", 4),
+        ("me2pt5-109", 4),
+        ("zsv10pt5-1", 4),
+        ("sv4pt5-91", 4),
+        ("sv8pt5-101", 4),
+        ("sv6pt5-38", 1),
+        ("swsh12pt5gg-GG01", 1),
+        ("sve-5", 30),
+    ]
     deck = [{"id": "d-1", "name": "pokemontcg.io", "cards": [{"id": i, "name": "?", "count": n} for i, n in ids]}]
     report = check(json.dumps(deck), "unlimited", ON)
     assert report.counts.total == 60 and report.counts.unknown == 0
     assert [ln.card.id for ln in report.lines] == [
-        "sv03.5-025", "sv01-196", "me01-131", "me02.5-109", "sv10.5b-001", "sv04.5-091", "sv08.5-101",
-        "sv06.5-038", "swsh12.5gg-GG01", "sve-005"]
+        "sv03.5-025",
+        "sv01-196",
+        "me01-131",
+        "me02.5-109",
+        "sv10.5b-001",
+        "sv04.5-091",
+        "sv08.5-101",
+        "sv06.5-038",
+        "swsh12.5gg-GG01",
+        "sve-005",
+    ]
     assert "unknown-set" not in {p.rule for p in report.problems}

@@ -21,15 +21,54 @@ _COMMON_CARD = re.compile(
 def _oracle(raw: str):
     m = _COMMON_CARD.fullmatch(raw)
     # a name that starts with a lone times sign ("2 x Pidgeot ex OBF 164") goes the long way
-    if (m and parse._is_set_code(m.group(3)) and parse._ASCII_LETTER.search(m.group(2))
-            and m.group(2)[:2] not in ("x ", "X ", "× ")):
+    if (
+        m
+        and parse._is_set_code(m.group(3))
+        and parse._ASCII_LETTER.search(m.group(2))
+        and m.group(2)[:2] not in ("x ", "X ", "× ")
+    ):
         return (parse._CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
     return None
 
 
-TOKENS = st.sampled_from(["4", "04", "1", "999", "1000", "0", "Nest", "Ball", "SVI", "PAL", "sv1", "SV-P", "TG",
-                          "181", "01", "12345", "PH", "GX", "ex", "MEW-en", "Energy", "(SVI)", "[PAL]", "é",
-                          "Poké", "x4", "-", "A1", "B2", "ME05", "2a", "SWSH-123", "x", "×"])
+TOKENS = st.sampled_from(
+    [
+        "4",
+        "04",
+        "1",
+        "999",
+        "1000",
+        "0",
+        "Nest",
+        "Ball",
+        "SVI",
+        "PAL",
+        "sv1",
+        "SV-P",
+        "TG",
+        "181",
+        "01",
+        "12345",
+        "PH",
+        "GX",
+        "ex",
+        "MEW-en",
+        "Energy",
+        "(SVI)",
+        "[PAL]",
+        "é",
+        "Poké",
+        "x4",
+        "-",
+        "A1",
+        "B2",
+        "ME05",
+        "2a",
+        "SWSH-123",
+        "x",
+        "×",
+    ]
+)
 SEPARATORS = st.sampled_from([" ", " ", " ", "  ", "\t", "\u00a0", " \u2003"])
 
 
@@ -59,10 +98,19 @@ def test_fast_path_examples():
     assert parse._common_card("1 Iono PAL 185 PH") == (parse._CARD, 1, "Iono", "PAL", "185", "PH")
     assert parse._common_card("2 Pikachu ex SV-P 12") == (parse._CARD, 2, "Pikachu ex", "SV-P", "12", None)
     assert parse._common_card("1 PH PAL 185 PH") == (parse._CARD, 1, "PH", "PAL", "185", "PH")
-    for raw in ("4  Nest Ball SVI 181", "2 x Pidgeot ex OBF 164", "4 4 \u2003Nest SVI 4", "04 Nest Ball SVI 181", "4 Nest Ball SVI 18100", "4 SVI 181",
-                "4 Nest\tBall SVI 181", "4 Nest Ball svi 181", "4 Nest Ball SVI 181 ", "4 123 SVI 181"):
+    for raw in (
+        "4  Nest Ball SVI 181",
+        "2 x Pidgeot ex OBF 164",
+        "4 4 \u2003Nest SVI 4",
+        "04 Nest Ball SVI 181",
+        "4 Nest Ball SVI 18100",
+        "4 SVI 181",
+        "4 Nest\tBall SVI 181",
+        "4 Nest Ball svi 181",
+        "4 Nest Ball SVI 181 ",
+        "4 123 SVI 181",
+    ):
         assert parse._common_card(raw) is None, raw
-
 
 
 def _fold_oracle(text: str) -> str:

@@ -26,24 +26,40 @@ DECKS = Path(__file__).resolve().parent / "decks"
 ROOT = Path(__file__).resolve().parent.parent
 DRAGAPULT = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
-H_CARDS = ["Dreepy (TWM 128)", "Drakloak (TWM 129)", "Dragapult ex (TWM 130)", "Duskull (PRE 35)",
-           "Dusclops (PRE 36)", "Dusknoir (PRE 37)", "Fezandipiti ex (SFA 38)", "Budew (PRE 4)", "Munkidori (TWM 95)",
-           "Buddy-Buddy Poffin (TEF 144)", "Night Stretcher (SFA 61)", "Crispin (SCR 133)", "Prime Catcher (TEF 157)"]
+H_CARDS = [
+    "Dreepy (TWM 128)",
+    "Drakloak (TWM 129)",
+    "Dragapult ex (TWM 130)",
+    "Duskull (PRE 35)",
+    "Dusclops (PRE 36)",
+    "Dusknoir (PRE 37)",
+    "Fezandipiti ex (SFA 38)",
+    "Budew (PRE 4)",
+    "Munkidori (TWM 95)",
+    "Buddy-Buddy Poffin (TEF 144)",
+    "Night Stretcher (SFA 61)",
+    "Crispin (SCR 133)",
+    "Prime Catcher (TEF 157)",
+]
 
 
 def forecast_of(report: Report) -> dict:
     return report.extra["forecast"]
 
 
-@pytest.mark.parametrize("deck", ["standard-legal-dragapult.txt", "rules/dragapult-limitless.txt",
-                                  "rules/dragapult-ptcgo.txt"])
+@pytest.mark.parametrize(
+    "deck", ["standard-legal-dragapult.txt", "rules/dragapult-limitless.txt", "rules/dragapult-ptcgo.txt"]
+)
 def test_a_2026_list_names_its_h_mark_cards_under_the_assumed_rotation(db, deck):
     report = check((DECKS / deck).read_text(encoding="utf-8"), "standard", "2026-05-01", db=db, forecast=True)
     fc = forecast_of(report)
     assert fc["rotation"] == {
-        "date": "2027-04-10", "lowest_mark": "I", "announced": False,
+        "date": "2027-04-10",
+        "lowest_mark": "I",
+        "announced": False,
         "source": "An assumption: the format file announces no rotation after 2026-05-01, so this assumes the usual "
-                  "yearly one (mark H out) a year after the last (2026-04-10)."}
+        "yearly one (mark H out) a year after the last (2026-04-10).",
+    }
     assert [r["label"] for r in fc["rotating"]] == H_CARDS
     assert {r["mark"] for r in fc["rotating"]} == {"H"}
     assert fc["kept_by_reprint"] == []  # no H-mark card of this list has an I or J reprint
@@ -55,9 +71,11 @@ def test_a_2026_list_names_its_h_mark_cards_under_the_assumed_rotation(db, deck)
 def test_the_exact_warning_labels_the_assumption(db):
     report = check(DRAGAPULT, "standard", "2026-05-01", db=db, forecast=True)
     first = next(p for p in report.problems if p.rule == "rotation-forecast")
-    assert first.message == ("Dreepy (TWM 128) (line 2) would not be legal after the next rotation (assumed: lowest "
-                             "legal mark I from about 2027-04-10): its regulation mark H rotates out and no "
-                             "functionally identical reprint has mark I or later.")
+    assert first.message == (
+        "Dreepy (TWM 128) (line 2) would not be legal after the next rotation (assumed: lowest "
+        "legal mark I from about 2027-04-10): its regulation mark H rotates out and no "
+        "functionally identical reprint has mark I or later."
+    )
     assert first.hint.startswith("An assumption: ")
     assert first.lines == (2,) and first.cards == ("sv06-128",)
 
@@ -68,9 +86,19 @@ def test_the_announced_rotation_in_the_format_file_names_cards_and_their_reprint
     assert fc["rotation"]["announced"] is True
     assert (fc["rotation"]["date"], fc["rotation"]["lowest_mark"]) == ("2026-04-10", "H")
     assert [r["label"] for r in fc["rotating"]] == [
-        "Pidgey (MEW 16)", "Mimikyu (PAL 97)", "Charmander (PAF 7)", "Charmeleon (PAF 8)", "Pidgeotto (MEW 17)",
-        "Cleffa (OBF 80)", "Pidgeot ex (OBF 164)", "Charizard ex (OBF 125)", "Nest Ball (SVI 181)", "Iono (PAL 185)",
-        "Arven (SVI 166)", "Super Rod (PAL 188)"]
+        "Pidgey (MEW 16)",
+        "Mimikyu (PAL 97)",
+        "Charmander (PAF 7)",
+        "Charmeleon (PAF 8)",
+        "Pidgeotto (MEW 17)",
+        "Cleffa (OBF 80)",
+        "Pidgeot ex (OBF 164)",
+        "Charizard ex (OBF 125)",
+        "Nest Ball (SVI 181)",
+        "Iono (PAL 185)",
+        "Arven (SVI 166)",
+        "Super Rod (PAL 188)",
+    ]
     assert [(r["label"], r["via_label"], r["via_mark"]) for r in fc["kept_by_reprint"]] == [
         ("Boss's Orders (PAL 172)", "Boss's Orders (ASC 183)", "I"),
         ("Ultra Ball (SVI 196)", "Ultra Ball (ASC 213)", "I"),
@@ -78,10 +106,13 @@ def test_the_announced_rotation_in_the_format_file_names_cards_and_their_reprint
         ("Rare Candy (SVI 191)", "Rare Candy (MEG 125)", "I"),
     ]
     kept = [p for p in report.problems if p.rule == "rotation-forecast" and p.severity == INFO]
-    assert kept[0].message == ("Boss's Orders (PAL 172) (line 20) stays legal after the next rotation (announced for "
-                               "2026-04-10: lowest legal mark H) through its functionally identical reprint Boss's "
-                               "Orders (ASC 183) (mark I).")
+    assert kept[0].message == (
+        "Boss's Orders (PAL 172) (line 20) stays legal after the next rotation (announced for "
+        "2026-04-10: lowest legal mark H) through its functionally identical reprint Boss's "
+        "Orders (ASC 183) (mark I)."
+    )
     assert kept[0].hint is None  # announced, not assumed
+
     # what the forecast says is what the check on the rotation day says
     def illegal(on):
         return {ln.line for ln in check(CHARIZARD, "standard", on, db=db).lines if ln.legal is False}
@@ -93,18 +124,29 @@ def test_the_announced_rotation_in_the_format_file_names_cards_and_their_reprint
 def test_an_announced_rotation_added_to_the_format_file_is_used(tmp_path, db):
     shutil.copytree(ROOT / "data" / "formats", tmp_path / "formats")
     standard = tmp_path / "formats" / "standard.toml"
-    standard.write_text(standard.read_text(encoding="utf-8").replace('''[[pool.mark_dates]]
-mark = "G"''', '''[[pool.rotations]]
+    standard.write_text(
+        standard.read_text(encoding="utf-8").replace(
+            '''[[pool.mark_dates]]
+mark = "G"''',
+            '''[[pool.rotations]]
 from = "2027-04-09"
 lowest_mark = "I"
 source = "2027 rotation announcement (a test)"
 
 [[pool.mark_dates]]
-mark = "G"''', 1), encoding="utf-8")
+mark = "G"''',
+            1,
+        ),
+        encoding="utf-8",
+    )
     fmt = load_formats(tmp_path / "formats")["standard"]
     rotation = next_rotation(fmt, dt.date(2026, 5, 1))
     assert (rotation.date, rotation.lowest_mark, rotation.announced, rotation.source) == (
-        dt.date(2027, 4, 9), "I", True, "2027 rotation announcement (a test)")
+        dt.date(2027, 4, 9),
+        "I",
+        True,
+        "2027 rotation announcement (a test)",
+    )
     report = check(DRAGAPULT, fmt, "2026-05-01", db=db, forecast=True)
     assert forecast_of(report)["rotation"]["announced"] is True
     assert [r["label"] for r in forecast_of(report)["rotating"]] == H_CARDS
@@ -139,16 +181,20 @@ def test_the_forecast_is_never_an_error_and_never_changes_the_verdict(db, deck, 
 
 # -- the command line, the API and the web page ---------------------------------------------------
 
+
 def test_cli_forecast(runner, monkeypatch):
     monkeypatch.chdir(DECKS)
     result = runner.invoke(cli, ["check", "standard-legal-dragapult.txt", "--as-of", "2026-05-01", "--forecast"])
     assert result.exit_code == 0  # warnings do not fail a deck...
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("standard-legal-dragapult.txt:2: rotation-forecast (warning) Dreepy (TWM 128) (line 2) "
-                               "would not be legal after the next rotation")
+    assert lines[0].startswith(
+        "standard-legal-dragapult.txt:2: rotation-forecast (warning) Dreepy (TWM 128) (line 2) "
+        "would not be legal after the next rotation"
+    )
     assert lines[-1] == "Checked 1 deck: all passed (13 warnings)."
-    result = runner.invoke(cli, ["check", "standard-legal-dragapult.txt", "--as-of", "2026-05-01", "--forecast",
-                                 "--fail-on", "warning"])
+    result = runner.invoke(
+        cli, ["check", "standard-legal-dragapult.txt", "--as-of", "2026-05-01", "--forecast", "--fail-on", "warning"]
+    )
     assert result.exit_code == 1  # ...unless warnings fail the run
     plain = runner.invoke(cli, ["check", "standard-legal-dragapult.txt", "--as-of", "2026-05-01"])
     assert "rotation-forecast" not in plain.stdout
@@ -160,12 +206,17 @@ def test_api_forecast(client):
     data = resp.get_json()
     assert data["forecast"]["rotation"]["announced"] is True
     assert [k["via_label"] for k in data["forecast"]["kept_by_reprint"]] == [
-        "Boss's Orders (ASC 183)", "Ultra Ball (ASC 213)", "Switch (PFL 123)", "Rare Candy (MEG 125)"]
+        "Boss's Orders (ASC 183)",
+        "Ultra Ball (ASC 213)",
+        "Switch (PFL 123)",
+        "Rare Candy (MEG 125)",
+    ]
     assert ReportSchema().validate(data) == {}
     plain = client.post("/api/v1/validate", json={"decklist": CHARIZARD, "as_of": "2026-03-01"}).get_json()
     assert "forecast" not in plain and not any(p["rule"] == "rotation-forecast" for p in plain["problems"])
-    text = client.post("/api/v1/validate?as_of=2026-05-01&forecast=true", data=DRAGAPULT.encode(),
-                       content_type="text/plain").get_json()
+    text = client.post(
+        "/api/v1/validate?as_of=2026-05-01&forecast=true", data=DRAGAPULT.encode(), content_type="text/plain"
+    ).get_json()
     assert [r["label"] for r in text["forecast"]["rotating"]] == H_CARDS
     # the body wins over the query string
     off = client.post("/api/v1/validate?forecast=true", json={"decklist": DRAGAPULT, "forecast": False}).get_json()
@@ -176,16 +227,18 @@ def test_api_forecast(client):
 
 def test_web_page_shows_the_next_rotation(client):
     page = client.post("/", data={"decklist": CHARIZARD, "format": "standard", "as_of": "2026-03-01"}).get_data(
-        as_text=True)
-    section = page[page.index('<section class="panel forecast-panel"'):]
+        as_text=True
+    )
+    section = page[page.index('<section class="panel forecast-panel"') :]
     assert "Announced: from 2026-04-10 the lowest legal regulation mark is H." in section
     assert "Would become illegal (12)" in section and "Charizard ex (OBF 125), mark G" in section
-    assert ('<a href="#line-27">line 27</a>: Ultra Ball (SVI 196) through Ultra Ball (ASC 213) (mark I)'
-            in section)
+    assert '<a href="#line-27">line 27</a>: Ultra Ball (SVI 196) through Ultra Ball (ASC 213) (mark I)' in section
     assumed = client.post("/", data={"decklist": DRAGAPULT, "format": "standard", "as_of": "2026-05-01"}).get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "<strong>Assumption:</strong> no rotation is announced yet" in assumed
     assert "Dreepy (TWM 128), mark H" in assumed
     expanded = client.post("/", data={"decklist": DRAGAPULT, "format": "expanded", "as_of": "2026-05-01"}).get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "forecast-panel" not in expanded

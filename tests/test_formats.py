@@ -22,6 +22,7 @@ def formats():
 
 # -- the shipped formats --------------------------------------------------------------
 
+
 def test_every_shipped_format_loads(formats):
     assert sorted(formats) == list(SHIPPED)
     assert default_formats() is default_formats()  # loaded once per process
@@ -63,18 +64,29 @@ def test_rule_provenance(formats):
     assert set_by["copy-limit"] == "glc" and set_by["deck-size"] == "standard"
     assert "radiant-limit" not in set_by and "prism-star-limit" not in set_by
     assert glc["extends"] == "standard"
-    assert glc["bans"][10] == {"name": "Double Colorless Energy", "printings": ["all printings"],
-                               "since": "2025-04-24", "source": "GLC ban list: SLG 69 'and all other versions'"}
+    assert glc["bans"][10] == {
+        "name": "Double Colorless Energy",
+        "printings": ["all printings"],
+        "since": "2025-04-24",
+        "source": "GLC ban list: SLG 69 'and all other versions'",
+    }
 
 
 def test_standard_rotation_history(formats):
     pool = formats["standard"].pool
     assert [(r.start.isoformat(), r.min_mark) for r in pool.rotations] == [
-        ("2023-04-14", "E"), ("2024-04-05", "F"), ("2025-04-11", "G"), ("2026-04-10", "H")]
+        ("2023-04-14", "E"),
+        ("2024-04-05", "F"),
+        ("2025-04-11", "G"),
+        ("2026-04-10", "H"),
+    ]
     assert pool.min_mark(dt.date(2026, 4, 9)) == "G" and pool.min_mark(dt.date(2026, 4, 10)) == "H"
     assert formats["standard-ptcgl"].pool.min_mark(dt.date(2026, 3, 26)) == "H"
     assert formats["standard"].to_dict()["pool"]["mark_dates"][3] == {
-        "mark": "J", "from": "2026-03-06", "source": "Tournament Handbook 4.1.1 regulation-mark table (reference 2.5)"}
+        "mark": "J",
+        "from": "2026-03-06",
+        "source": "Tournament Handbook 4.1.1 regulation-mark table (reference 2.5)",
+    }
 
 
 @pytest.mark.parametrize(
@@ -104,8 +116,11 @@ def test_a_date_before_the_data_is_a_problem(formats, fid):
 
 
 def test_unknown_format_id():
-    with pytest.raises(FormatError, match=r"^unknown format 'modern' \(known: expanded, glc, standard, "
-                                          r"standard-ptcgl, unlimited\)$"):
+    with pytest.raises(
+        FormatError,
+        match=r"^unknown format 'modern' \(known: expanded, glc, standard, "
+        r"standard-ptcgl, unlimited\)$",
+    ):
         deckcheck.check("", "modern", "2026-05-01")
 
 
@@ -157,92 +172,156 @@ KNOWN = ", ".join(sorted(REGISTRY))
 HEAD = 'name = "Broken"\nextends = "base"\n'
 
 BROKEN = {
-    "unknown-rule": (HEAD + "[rules]\ndeck-sise = { size = 60 }",
-                     "broken.toml: unknown rule 'deck-sise'; did you mean 'deck-size'?"),
-    "unknown-rule-far": (HEAD + "[rules]\nfrobnicate = {}",
-                         f"broken.toml: unknown rule 'frobnicate'; known rules: {KNOWN}"),
-    "param-type": (HEAD + '[rules]\ndeck-size = { size = "60" }',
-                   "broken.toml: rule 'deck-size' parameter size must be a whole number >= 0, not '60'"),
-    "param-negative": (HEAD + "[rules]\ncopy-limit = { limit = -1 }",
-                       "broken.toml: rule 'copy-limit' parameter limit must be a whole number >= 0, not -1"),
-    "param-bool": (HEAD + "[rules]\ncopy-limit = { limit = true }",
-                   "broken.toml: rule 'copy-limit' parameter limit must be a whole number >= 0, not True"),
-    "param-names": (HEAD + '[rules]\nrule-box = { subtypes = "ex" }',
-                    "broken.toml: rule 'rule-box' parameter subtypes must be a list of strings, not 'ex'"),
-    "param-groups": (HEAD + "[rules]\nexclusive-group = { groups = [[\"Boss's Orders\"]] }",
-                     "broken.toml: rule 'exclusive-group' parameter groups must be a list of lists of at least 2 "
-                     "strings, not [[\"Boss's Orders\"]]"),
-    "param-extra": (HEAD + "[rules]\ncopy-limit = { limit = 4, max = 5 }", "broken.toml: rule 'copy-limit' takes no "
-                    "parameter max"),
+    "unknown-rule": (
+        HEAD + "[rules]\ndeck-sise = { size = 60 }",
+        "broken.toml: unknown rule 'deck-sise'; did you mean 'deck-size'?",
+    ),
+    "unknown-rule-far": (
+        HEAD + "[rules]\nfrobnicate = {}",
+        f"broken.toml: unknown rule 'frobnicate'; known rules: {KNOWN}",
+    ),
+    "param-type": (
+        HEAD + '[rules]\ndeck-size = { size = "60" }',
+        "broken.toml: rule 'deck-size' parameter size must be a whole number >= 0, not '60'",
+    ),
+    "param-negative": (
+        HEAD + "[rules]\ncopy-limit = { limit = -1 }",
+        "broken.toml: rule 'copy-limit' parameter limit must be a whole number >= 0, not -1",
+    ),
+    "param-bool": (
+        HEAD + "[rules]\ncopy-limit = { limit = true }",
+        "broken.toml: rule 'copy-limit' parameter limit must be a whole number >= 0, not True",
+    ),
+    "param-names": (
+        HEAD + '[rules]\nrule-box = { subtypes = "ex" }',
+        "broken.toml: rule 'rule-box' parameter subtypes must be a list of strings, not 'ex'",
+    ),
+    "param-groups": (
+        HEAD + '[rules]\nexclusive-group = { groups = [["Boss\'s Orders"]] }',
+        "broken.toml: rule 'exclusive-group' parameter groups must be a list of lists of at least 2 "
+        'strings, not [["Boss\'s Orders"]]',
+    ),
+    "param-extra": (
+        HEAD + "[rules]\ncopy-limit = { limit = 4, max = 5 }",
+        "broken.toml: rule 'copy-limit' takes no parameter max",
+    ),
     "param-missing": (HEAD + "[rules]\ncopy-limit = {}", "broken.toml: rule 'copy-limit' needs parameter limit"),
-    "rule-not-table": (HEAD + "[rules]\ndeck-size = 60",
-                       "broken.toml: rule 'deck-size' must be a table of parameters (or false to remove it)"),
-    "remove-absent": (HEAD + "[rules]\nsingle-type = false",
-                      "broken.toml: removes rule 'single-type', which is not in effect"),
-    "unknown-key": (HEAD + 'rulez = "x"', "broken.toml: unknown key 'rulez' (allowed: id, name, description, extends, "
-                    "sources, rules, pool, bans)"),
+    "rule-not-table": (
+        HEAD + "[rules]\ndeck-size = 60",
+        "broken.toml: rule 'deck-size' must be a table of parameters (or false to remove it)",
+    ),
+    "remove-absent": (
+        HEAD + "[rules]\nsingle-type = false",
+        "broken.toml: removes rule 'single-type', which is not in effect",
+    ),
+    "unknown-key": (
+        HEAD + 'rulez = "x"',
+        "broken.toml: unknown key 'rulez' (allowed: id, name, description, extends, sources, rules, pool, bans)",
+    ),
     "id-mismatch": ('id = "other"\n' + HEAD, "broken.toml: id 'other' differs from the file name"),
     "name-missing": ('name = ""\nextends = "base"', "broken.toml: name must be a non-empty string"),
     "extends-unknown": ('name = "Broken"\nextends = "nope"', "broken.toml: extends unknown format 'nope'"),
-    "pool-kind": (HEAD + '[pool]\nkind = "marks"\nearliest = 2023-04-14',
-                  "broken.toml: pool.kind must be one of regulation-marks, sets, all, not 'marks'"),
-    "pool-key": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nseries = ["sv"]',
-                 "broken.toml: [pool] of kind 'all': unknown key 'series' (allowed: kind, earliest, set_legal_from, "
-                 "reprint_rule)"),
-    "pool-date": (HEAD + '[pool]\nkind = "all"\nearliest = "2023-13-01"',
-                  "broken.toml: pool.earliest: '2023-13-01' is not a date (YYYY-MM-DD)"),
-    "pool-datetime": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14T10:00:00',
-                      "broken.toml: pool.earliest: 2023-04-14 10:00:00 is not a date (YYYY-MM-DD); give a date "
-                      "without a time"),
-    "pool-no-earliest": (HEAD + '[pool]\nkind = "all"',
-                         "broken.toml: pool.earliest is missing (the first date the format's data covers)"),
-    "pool-delay": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nset_legal_from = "monday"',
-                   "broken.toml: pool.set_legal_from must be 'third-friday' or 'release', not 'monday'"),
-    "pool-reprint": (HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nreprint_rule = "yes"',
-                     "broken.toml: pool.reprint_rule must be true or false"),
-    "pool-sets-empty": (HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14',
-                        "broken.toml: a sets pool needs series or include_sets"),
-    "no-rotations": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14',
-                     "broken.toml: a regulation-marks pool needs at least one [[pool.rotations]]"),
-    "rotation-mark": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
-                      'from = 2023-04-14\nlowest_mark = "e"\nsource = "x"',
-                      "broken.toml: pool.rotations[1]: lowest_mark must be one capital letter, not 'e'"),
-    "rotation-date": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
-                      'from = "April"\nlowest_mark = "E"\nsource = "x"',
-                      "broken.toml: pool.rotations[1].from: 'April' is not a date (YYYY-MM-DD)"),
-    "rotation-source": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
-                        'from = 2023-04-14\nlowest_mark = "E"',
-                        "broken.toml: pool.rotations[1]: source must be a non-empty string"),
-    "rotation-key": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
-                     'from = 2023-04-14\nlowest = "E"\nsource = "x"',
-                     "broken.toml: pool.rotations[1]: unknown key 'lowest' (allowed: from, lowest_mark, source)"),
-    "rotation-order": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
-                       '[[pool.rotations]]\nfrom = 2024-04-05\nlowest_mark = "F"\nsource = "x"\n'
-                       '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"',
-                       "broken.toml: pool.rotations must be in date order, one per date"),
-    "rotation-after-earliest": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-01-01\n'
-                                '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"',
-                                "broken.toml: pool.earliest 2023-01-01 is before the first rotation (2023-04-14), so "
-                                "the pool on those days is unknown"),
-    "mark-date-twice": (HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
-                        '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"\n'
-                        '[[pool.mark_dates]]\nmark = "J"\nfrom = 2026-03-06\nsource = "x"\n'
-                        '[[pool.mark_dates]]\nmark = "J"\nfrom = 2026-03-07\nsource = "x"',
-                        "broken.toml: pool.mark_dates lists a mark twice"),
-    "ban-no-printings": (HEAD + 'bans = [{ name = "Red Card", source = "x" }]',
-                         "broken.toml: bans[1] (Red Card): lists no printings (set all_printings = true for a ban by "
-                         "name)"),
-    "ban-printing": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN71"], source = "x" }]',
-                     "broken.toml: bans[1] (Red Card): printing 'GEN71' must be 'SET NUMBER'"),
-    "ban-duplicate": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x" },\n'
-                      '        { name = "Red Card", printings = ["XY 124", "GEN 071"], source = "y" }]',
-                      "broken.toml: bans[2] (Red Card): bans a printing that an earlier entry already bans"),
-    "ban-key": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", from = 2020-01-01 }]',
-                "broken.toml: bans[1]: unknown key 'from' (allowed: name, printings, all_printings, since, source)"),
-    "ban-date": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = "soon" }]',
-                 "broken.toml: bans[1].since: 'soon' is not a date (YYYY-MM-DD)"),
-    "ban-source": (HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"] }]',
-                   "broken.toml: bans[1]: source must be a non-empty string"),
+    "pool-kind": (
+        HEAD + '[pool]\nkind = "marks"\nearliest = 2023-04-14',
+        "broken.toml: pool.kind must be one of regulation-marks, sets, all, not 'marks'",
+    ),
+    "pool-key": (
+        HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nseries = ["sv"]',
+        "broken.toml: [pool] of kind 'all': unknown key 'series' (allowed: kind, earliest, set_legal_from, "
+        "reprint_rule)",
+    ),
+    "pool-date": (
+        HEAD + '[pool]\nkind = "all"\nearliest = "2023-13-01"',
+        "broken.toml: pool.earliest: '2023-13-01' is not a date (YYYY-MM-DD)",
+    ),
+    "pool-datetime": (
+        HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14T10:00:00',
+        "broken.toml: pool.earliest: 2023-04-14 10:00:00 is not a date (YYYY-MM-DD); give a date without a time",
+    ),
+    "pool-no-earliest": (
+        HEAD + '[pool]\nkind = "all"',
+        "broken.toml: pool.earliest is missing (the first date the format's data covers)",
+    ),
+    "pool-delay": (
+        HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nset_legal_from = "monday"',
+        "broken.toml: pool.set_legal_from must be 'third-friday' or 'release', not 'monday'",
+    ),
+    "pool-reprint": (
+        HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14\nreprint_rule = "yes"',
+        "broken.toml: pool.reprint_rule must be true or false",
+    ),
+    "pool-sets-empty": (
+        HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14',
+        "broken.toml: a sets pool needs series or include_sets",
+    ),
+    "no-rotations": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14',
+        "broken.toml: a regulation-marks pool needs at least one [[pool.rotations]]",
+    ),
+    "rotation-mark": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'from = 2023-04-14\nlowest_mark = "e"\nsource = "x"',
+        "broken.toml: pool.rotations[1]: lowest_mark must be one capital letter, not 'e'",
+    ),
+    "rotation-date": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'from = "April"\nlowest_mark = "E"\nsource = "x"',
+        "broken.toml: pool.rotations[1].from: 'April' is not a date (YYYY-MM-DD)",
+    ),
+    "rotation-source": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'from = 2023-04-14\nlowest_mark = "E"',
+        "broken.toml: pool.rotations[1]: source must be a non-empty string",
+    ),
+    "rotation-key": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'from = 2023-04-14\nlowest = "E"\nsource = "x"',
+        "broken.toml: pool.rotations[1]: unknown key 'lowest' (allowed: from, lowest_mark, source)",
+    ),
+    "rotation-order": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
+        '[[pool.rotations]]\nfrom = 2024-04-05\nlowest_mark = "F"\nsource = "x"\n'
+        '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"',
+        "broken.toml: pool.rotations must be in date order, one per date",
+    ),
+    "rotation-after-earliest": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-01-01\n'
+        '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"',
+        "broken.toml: pool.earliest 2023-01-01 is before the first rotation (2023-04-14), so "
+        "the pool on those days is unknown",
+    ),
+    "mark-date-twice": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
+        '[[pool.rotations]]\nfrom = 2023-04-14\nlowest_mark = "E"\nsource = "x"\n'
+        '[[pool.mark_dates]]\nmark = "J"\nfrom = 2026-03-06\nsource = "x"\n'
+        '[[pool.mark_dates]]\nmark = "J"\nfrom = 2026-03-07\nsource = "x"',
+        "broken.toml: pool.mark_dates lists a mark twice",
+    ),
+    "ban-no-printings": (
+        HEAD + 'bans = [{ name = "Red Card", source = "x" }]',
+        "broken.toml: bans[1] (Red Card): lists no printings (set all_printings = true for a ban by name)",
+    ),
+    "ban-printing": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN71"], source = "x" }]',
+        "broken.toml: bans[1] (Red Card): printing 'GEN71' must be 'SET NUMBER'",
+    ),
+    "ban-duplicate": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x" },\n'
+        '        { name = "Red Card", printings = ["XY 124", "GEN 071"], source = "y" }]',
+        "broken.toml: bans[2] (Red Card): bans a printing that an earlier entry already bans",
+    ),
+    "ban-key": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", from = 2020-01-01 }]',
+        "broken.toml: bans[1]: unknown key 'from' (allowed: name, printings, all_printings, since, source)",
+    ),
+    "ban-date": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = "soon" }]',
+        "broken.toml: bans[1].since: 'soon' is not a date (YYYY-MM-DD)",
+    ),
+    "ban-source": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"] }]',
+        "broken.toml: bans[1]: source must be a non-empty string",
+    ),
 }
 
 
@@ -332,19 +411,38 @@ def test_reprint_rule_examples(formats, db):
 def _tables(tmp_path, exceptions: str):
     from deckcheck.build import data_dir
 
-    for name in ("ace-spec.csv", "rewordings.csv", "reprint-groups.csv", "name-merges.csv", "name-parts.csv",
-                 "deck-rules.csv"):
+    for name in (
+        "ace-spec.csv",
+        "rewordings.csv",
+        "reprint-groups.csv",
+        "name-merges.csv",
+        "name-parts.csv",
+        "deck-rules.csv",
+    ):
         (tmp_path / name).write_text((data_dir() / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "functional-exceptions.csv").write_text(
-        "name,set_code,number,variant,not_same_as,source\n" + exceptions, encoding="utf-8")
+        "name,set_code,number,variant,not_same_as,source\n" + exceptions, encoding="utf-8"
+    )
     return tmp_path
 
 
 TWINS = {
-    "sets": [{"id": "s1", "name": "One", "series_id": "sv", "ptcgl_code": "ONE", "releaseDate": "2024-01-05"},
-             {"id": "s2", "name": "Two", "series_id": "sv", "ptcgl_code": "TWO", "releaseDate": "2025-01-03"}],
-    "cards": [{"id": f"s{i}-1", "name": "Gadget", "supertype": "Trainer", "subtypes": ["Item"], "set_id": f"s{i}",
-               "number": "1", "effect": "Draw 2 cards."} for i in (1, 2)],
+    "sets": [
+        {"id": "s1", "name": "One", "series_id": "sv", "ptcgl_code": "ONE", "releaseDate": "2024-01-05"},
+        {"id": "s2", "name": "Two", "series_id": "sv", "ptcgl_code": "TWO", "releaseDate": "2025-01-03"},
+    ],
+    "cards": [
+        {
+            "id": f"s{i}-1",
+            "name": "Gadget",
+            "supertype": "Trainer",
+            "subtypes": ["Item"],
+            "set_id": f"s{i}",
+            "number": "1",
+            "effect": "Draw 2 cards.",
+        }
+        for i in (1, 2)
+    ],
 }
 
 
@@ -361,12 +459,16 @@ def test_functional_exceptions_split_a_variant(tmp_path):
 @pytest.mark.parametrize(
     ("row", "message"),
     [
-        ("Gadget,ONE,1,,TWO 1,x\n", "functional-exceptions.csv: Gadget ONE 1 and TWO 1 still share a fingerprint; "
-                                    "give the row a variant"),
+        (
+            "Gadget,ONE,1,,TWO 1,x\n",
+            "functional-exceptions.csv: Gadget ONE 1 and TWO 1 still share a fingerprint; give the row a variant",
+        ),
         ("Gadget,ONE,7,,,x\n", "functional-exceptions.csv: Gadget ONE 7: no such printing in the source"),
         ("Widget,ONE,1,,,x\n", "functional-exceptions.csv: Widget ONE 1: that printing is 'Gadget'"),
-        ("Gadget,ONE,1,,TWO 9,x\n", "functional-exceptions.csv: Gadget ONE 1: not_same_as TWO 9 is no printing of "
-                                    "that name in the source"),
+        (
+            "Gadget,ONE,1,,TWO 9,x\n",
+            "functional-exceptions.csv: Gadget ONE 1: not_same_as TWO 9 is no printing of that name in the source",
+        ),
     ],
     ids=["pair-joined", "no-printing", "wrong-name", "no-other"],
 )

@@ -15,8 +15,13 @@ import pytest
 from deckcheck.cli import cli
 from deckcheck.problems import Counts, Problem, Report
 from deckcheck.render import (
-    GITHUB_ANNOTATIONS_PER_JOB, GITHUB_ANNOTATIONS_PER_LEVEL, GITHUB_SUMMARY_MAX_BYTES, Options, github_summary,
-    render_github, render_jsonl,
+    GITHUB_ANNOTATIONS_PER_JOB,
+    GITHUB_ANNOTATIONS_PER_LEVEL,
+    GITHUB_SUMMARY_MAX_BYTES,
+    Options,
+    github_summary,
+    render_github,
+    render_jsonl,
 )
 
 HERE = Path(__file__).resolve().parent / "cli"
@@ -25,8 +30,15 @@ ANNOTATION = re.compile(r"^::(error|warning|notice) file=([^,]+),line=(\d+),titl
 
 
 def report(*problems: Problem) -> Report:
-    return Report(format="standard", format_name="Standard", as_of=ON, problems=list(problems), lines=[],
-                  counts=Counts(), database={})
+    return Report(
+        format="standard",
+        format_name="Standard",
+        as_of=ON,
+        problems=list(problems),
+        lines=[],
+        counts=Counts(),
+        database={},
+    )
 
 
 def many(n_decks: int = 20) -> list[tuple[str, Report]]:
@@ -49,11 +61,16 @@ def test_200_problems_give_at_most_what_github_shows_most_severe_first():
     assert levels == ["error"] * 10 + ["warning"] * 10 + ["notice"] * 10
     assert len(annotations) <= GITHUB_ANNOTATIONS_PER_JOB
     # the first ten errors in path and line order
-    assert [(m[2], m[3]) for m in annotations[:3]] == [("decks/d00.txt", "10"), ("decks/d00.txt", "11"),
-                                                       ("decks/d00.txt", "12")]
-    note = lines.index("170 more problems not annotated (GitHub shows 10 errors, 10 warnings and 10 notices per "
-                       "step); every problem is in the job summary:")
-    rest = lines[note + 1:-1]
+    assert [(m[2], m[3]) for m in annotations[:3]] == [
+        ("decks/d00.txt", "10"),
+        ("decks/d00.txt", "11"),
+        ("decks/d00.txt", "12"),
+    ]
+    note = lines.index(
+        "170 more problems not annotated (GitHub shows 10 errors, 10 warnings and 10 notices per "
+        "step); every problem is in the job summary:"
+    )
+    rest = lines[note + 1 : -1]
     assert len(rest) == 170
     assert rest[0] == "decks/d02.txt:12: copy-limit Deck 2 error 2."
     assert rest[-1] == "decks/d19.txt:31: resolved-by-name (info) Deck 19 info 1."
@@ -74,8 +91,9 @@ def test_a_small_run_is_all_annotations():
 def test_job_summary_has_every_verdict_and_every_problem_with_its_link():
     results = many() + [("decks/ok.txt", report())]
     md = github_summary(results, Options(), lambda path, line: f"https://x/{path}#L{line}")
-    assert md.startswith("## deckcheck\n\nChecked 21 decks: 1 passed, 20 failed \\(80 errors, 80 warnings, "
-                         "40 info\\).\n")
+    assert md.startswith(
+        "## deckcheck\n\nChecked 21 decks: 1 passed, 20 failed \\(80 errors, 80 warnings, 40 info\\).\n"
+    )
     assert "| [decks/ok.txt](https://x/decks/ok.txt#L1) | ✅ passes | Standard | 2026-05-01 | 0 | 0 | 0 |" in md
     assert "| [decks/d07.txt](https://x/decks/d07.txt#L1) | ❌ fails | Standard | 2026-05-01 | 4 | 4 | 2 |" in md
     items = [line for line in md.splitlines() if line.startswith("- **")]
@@ -87,14 +105,18 @@ def test_job_summary_has_every_verdict_and_every_problem_with_its_link():
 def test_job_summary_escapes_markdown_and_html_and_says_whole_deck():
     p = Problem("deck-size", "Your <b>deck</b> | has [56](x) cards *now*.")
     md = github_summary([("decks/a|b.txt", report(p))], Options(), lambda path, line: "u")
-    assert "- **error** whole deck `deck-size` (R101): Your &lt;b&gt;deck&lt;/b&gt; \\| has \\[56\\]\\(x\\) cards " \
-           "\\*now\\*." in md
+    assert (
+        "- **error** whole deck `deck-size` (R101): Your &lt;b&gt;deck&lt;/b&gt; \\| has \\[56\\]\\(x\\) cards "
+        "\\*now\\*." in md
+    )
     assert "[decks/a\\|b.txt](u)" in md
 
 
 def test_job_summary_stays_under_githubs_limit():
-    big = [(f"decks/{i}.txt", report(*[Problem("copy-limit", "x" * 900, lines=(n,)) for n in range(1, 100)]))
-           for i in range(20)]
+    big = [
+        (f"decks/{i}.txt", report(*[Problem("copy-limit", "x" * 900, lines=(n,)) for n in range(1, 100)]))
+        for i in range(20)
+    ]
     md = github_summary(big, Options())
     assert len(md.encode()) <= GITHUB_SUMMARY_MAX_BYTES
     assert md.rstrip().endswith("_The summary stops here: GitHub accepts at most 1 MiB. The log has every problem._")
@@ -118,8 +140,10 @@ def test_cli_appends_the_summary_to_github_step_summary_with_links_to_the_commit
     assert result.exit_code == 1
     md = summary.read_text(encoding="utf-8")
     assert md.startswith("earlier step\n## deckcheck\n")  # appended, never overwritten
-    assert ("- **error** [line 13](https://github.com/owner/decks/blob/abc123/cli/decks/invalid.txt#L13) "
-            "`copy-limit` (R102): You have 5 cards named Ultra Ball \\(line 13\\); the limit is 4.") in md
+    assert (
+        "- **error** [line 13](https://github.com/owner/decks/blob/abc123/cli/decks/invalid.txt#L13) "
+        "`copy-limit` (R102): You have 5 cards named Ultra Ball \\(line 13\\); the limit is 4."
+    ) in md
     assert "| [decks/valid.txt](https://github.com/owner/decks/blob/abc123/cli/decks/valid.txt#L1) | ✅ passes |" in md
     # other output formats leave the summary alone
     before = summary.read_text(encoding="utf-8")
@@ -137,8 +161,19 @@ def test_report_option_needs_format_equals_file(runner, monkeypatch, value):
 
 def test_report_files_hold_the_same_run(runner, monkeypatch, tmp_path):
     monkeypatch.chdir(HERE)
-    result = runner.invoke(cli, ["check", "decks", "--as-of", ON, "--report", f"jsonl={tmp_path / 'r.jsonl'}",
-                                 "--report", f"junit={tmp_path / 'r.xml'}"])
+    result = runner.invoke(
+        cli,
+        [
+            "check",
+            "decks",
+            "--as-of",
+            ON,
+            "--report",
+            f"jsonl={tmp_path / 'r.jsonl'}",
+            "--report",
+            f"junit={tmp_path / 'r.xml'}",
+        ],
+    )
     assert result.exit_code == 1
     assert len((tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()) == 3
     assert '<testsuites name="deckcheck" tests="3" failures="2"' in (tmp_path / "r.xml").read_text(encoding="utf-8")

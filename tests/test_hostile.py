@@ -29,9 +29,55 @@ NORMAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.
 ON = "2026-05-01"
 
 #: pieces the generated runs are made of: blanks of every kind, brackets, hyphens, marks, symbols
-PIECES = [" ", "\t", "\u00a0", "\u3000", "\u2003", "(", ")", "(x)", "[", "]", "[A]", "-", " -", "- ", "\u0301",
-          "\u0308", "◇", "☆", "★", "♀", "♂", "δ", "α", "&", "+", "!", " !", "?", "{", "}", "{*}", "{R}", "{star}",
-          "<>", "'", "’", ".", ":", "LV.X", " LV.", "EX", "-GX", " ex", "Prism Star", " Delta Species", "é", "x"]
+PIECES = [
+    " ",
+    "\t",
+    "\u00a0",
+    "\u3000",
+    "\u2003",
+    "(",
+    ")",
+    "(x)",
+    "[",
+    "]",
+    "[A]",
+    "-",
+    " -",
+    "- ",
+    "\u0301",
+    "\u0308",
+    "◇",
+    "☆",
+    "★",
+    "♀",
+    "♂",
+    "δ",
+    "α",
+    "&",
+    "+",
+    "!",
+    " !",
+    "?",
+    "{",
+    "}",
+    "{*}",
+    "{R}",
+    "{star}",
+    "<>",
+    "'",
+    "’",
+    ".",
+    ":",
+    "LV.X",
+    " LV.",
+    "EX",
+    "-GX",
+    " ex",
+    "Prism Star",
+    " Delta Species",
+    "é",
+    "x",
+]
 
 
 def _clear() -> None:
@@ -64,8 +110,11 @@ def per_byte():
     keys = _median(lambda: [names.name_key(n) for n in card_names])
     parsing = _median(lambda: parse.parse(NORMAL))
     checking = _median(lambda: deckcheck.check(NORMAL, "standard", ON))
-    return {"name_key": (keys / sum(map(len, card_names)), keys / len(card_names)),
-            "parse": (parsing / size, parsing / lines), "check": (checking / size, checking / lines)}
+    return {
+        "name_key": (keys / sum(map(len, card_names)), keys / len(card_names)),
+        "parse": (parsing / size, parsing / lines),
+        "check": (checking / size, checking / lines),
+    }
 
 
 def _within_limits(text: str) -> str:
@@ -83,8 +132,14 @@ def hostile_texts(draw) -> str:
     if draw(st.booleans()):
         return _within_limits(head + unit * (LIMIT_BYTES // len(unit.encode())) + tail)
     per_line = max(1, (LIMIT_BYTES // LIMIT_LINES - len(head) - len(tail) - 8) // len(unit.encode()))
-    lines = [f"{head}{i}{unit * per_line}{tail}" if draw(st.booleans()) else head + unit * per_line + tail
-             for i in range(LIMIT_LINES)] if draw(st.booleans()) else [head + unit * per_line + tail] * LIMIT_LINES
+    lines = (
+        [
+            f"{head}{i}{unit * per_line}{tail}" if draw(st.booleans()) else head + unit * per_line + tail
+            for i in range(LIMIT_LINES)
+        ]
+        if draw(st.booleans())
+        else [head + unit * per_line + tail] * LIMIT_LINES
+    )
     return _within_limits("\n".join(lines))
 
 
@@ -99,13 +154,16 @@ def _assert_linear(kind: str, seconds: float, text: str, per_byte: dict) -> None
     size, lines = len(text.encode()), text.count("\n") + 1
     byte_cost, line_cost = per_byte[kind]
     bound = 100 * (byte_cost * size + line_cost * lines)
-    assert seconds < bound, (f"{kind} took {seconds:.3f} s on {size} bytes in {lines} lines; 100x the normal "
-                             f"cost is {bound:.3f} s")
+    assert seconds < bound, (
+        f"{kind} took {seconds:.3f} s on {size} bytes in {lines} lines; 100x the normal cost is {bound:.3f} s"
+    )
 
 
-HOSTILE = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                         HealthCheck.data_too_large,
-                                                                         HealthCheck.function_scoped_fixture])
+HOSTILE = settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 
 
 @HOSTILE
@@ -126,16 +184,20 @@ def test_check_is_linear(per_byte, text):
     _assert_linear("check", _timed(lambda: deckcheck.check(text, "standard", ON)), text, per_byte)
 
 
-@pytest.mark.parametrize("text", [
-    "1 A" + " " * (LIMIT_BYTES - 4) + "B",
-    "1 A" + "\u00a0" * (LIMIT_BYTES // 2 - 4) + "B",
-    "1 A" + "\u3000" * (LIMIT_BYTES // 3 - 4) + "B",
-    "1 A" + "(x)" * ((LIMIT_BYTES - 3) // 3),
-    "1 A" + "(" * (LIMIT_BYTES - 3),
-    "1 A" + " -" * ((LIMIT_BYTES - 6) // 2) + "EX",
-    "1 A" + " δ" * ((LIMIT_BYTES - 3) // 3),
-    "\n".join(f"1 Unknown Card Number {i:04d} Zyx" for i in range(LIMIT_LINES)),
-], ids=["spaces", "nbsp", "ideographic-space", "parens", "open-parens", "hyphens", "deltas", "1000-unknown-names"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 A" + " " * (LIMIT_BYTES - 4) + "B",
+        "1 A" + "\u00a0" * (LIMIT_BYTES // 2 - 4) + "B",
+        "1 A" + "\u3000" * (LIMIT_BYTES // 3 - 4) + "B",
+        "1 A" + "(x)" * ((LIMIT_BYTES - 3) // 3),
+        "1 A" + "(" * (LIMIT_BYTES - 3),
+        "1 A" + " -" * ((LIMIT_BYTES - 6) // 2) + "EX",
+        "1 A" + " δ" * ((LIMIT_BYTES - 3) // 3),
+        "\n".join(f"1 Unknown Card Number {i:04d} Zyx" for i in range(LIMIT_LINES)),
+    ],
+    ids=["spaces", "nbsp", "ideographic-space", "parens", "open-parens", "hyphens", "deltas", "1000-unknown-names"],
+)
 def test_the_reported_worst_inputs_are_linear(per_byte, text):
     """The reproductions of the issue (5.3 s for 8,000 spaces, 44.6 s for 20,000 "(x)") at the limit."""
     assert len(text.encode()) <= LIMIT_BYTES and text.count("\n") < LIMIT_LINES
@@ -159,10 +221,11 @@ def test_combining_marks_all_lie_below_the_limit():
 
 # -- suggestions: a bounded amount of fuzzy work per deck ---------------------------------
 
+
 def test_suggestions_for_the_first_names_only():
     n = engine.SUGGEST_MAX_NAMES
     lines = [f"1 Nest Bal{'l' * (i % 3)} Zq{i:03d}" for i in range(n + 40)]
-    first = deckcheck.check("\n".join(lines[n:n + 20]), "standard", ON)  # these lines' facts get suggestions
+    first = deckcheck.check("\n".join(lines[n : n + 20]), "standard", ON)  # these lines' facts get suggestions
     orjson.dumps(first.to_dict(line_view=engine.ResolvedLine.json_fragment))  # and their JSON
     assert all(ln.suggestions for ln in first.lines)
     report = deckcheck.check("\n".join(lines), "standard", ON)
@@ -170,10 +233,14 @@ def test_suggestions_for_the_first_names_only():
     assert len(unknown) == n + 40
     assert all(ln.suggestions for ln in unknown[:n]) and not any(ln.suggestions for ln in unknown[n:])
     note = [p for p in report.problems if p.rule == "suggestions-skipped"]
-    assert [(p.code, p.severity, p.message, p.lines) for p in note] == [(
-        "P105", "info",
-        f"Suggestions were looked up for the first {n} unknown card names only; 40 more unknown names got none.",
-        tuple(range(n + 1, n + 41)))]
+    assert [(p.code, p.severity, p.message, p.lines) for p in note] == [
+        (
+            "P105",
+            "info",
+            f"Suggestions were looked up for the first {n} unknown card names only; 40 more unknown names got none.",
+            tuple(range(n + 1, n + 41)),
+        )
+    ]
     # the JSON says the same as the lines (a skipped line never borrows a cached line's suggestions)
     rows = orjson.loads(orjson.dumps(report.to_dict(line_view=engine.ResolvedLine.json_fragment)))["cards"]
     assert [bool(r["suggestions"]) for r in rows] == [True] * n + [False] * 40
@@ -194,6 +261,7 @@ def test_a_query_too_long_to_match_costs_no_fuzzy_search():
 
 # -- memory: every memo stays bounded under a flood of unique long names --------------------
 
+
 def _memo_sizes(db, fmt, on) -> dict[str, int]:
     return {
         **names.memo_sizes(),
@@ -209,10 +277,16 @@ def _memo_sizes(db, fmt, on) -> dict[str, int]:
 def test_ten_thousand_unique_long_names_keep_every_memo_bounded():
     db, fmt = cards.get_db(), default_formats()["standard"]
     on = dt.date.fromisoformat(ON)
-    bounds = {"name_key": names.NAME_MEMO_SIZE, "basic_energy_type": names.NAME_MEMO_SIZE,
-              "parse": parse._classify.cache_info().maxsize, "resolve": cards.RESOLVE_MEMO_SIZE,
-              "suggest": cards.RESOLVE_MEMO_SIZE, "lines": engine.LINE_MEMO_SIZE,
-              "format-lines": engine.LINE_MEMO_SIZE, "format-memos": 4}
+    bounds = {
+        "name_key": names.NAME_MEMO_SIZE,
+        "basic_energy_type": names.NAME_MEMO_SIZE,
+        "parse": parse._classify.cache_info().maxsize,
+        "resolve": cards.RESOLVE_MEMO_SIZE,
+        "suggest": cards.RESOLVE_MEMO_SIZE,
+        "lines": engine.LINE_MEMO_SIZE,
+        "format-lines": engine.LINE_MEMO_SIZE,
+        "format-memos": 4,
+    }
     _clear()
     # short enough to be memoised (each memo fills up to its bound and starts again)
     for batch in range(100):

@@ -23,9 +23,13 @@ def _releases(raw):
 
 def _lookups(db):
     """What resolution reads from a database's index, as plain values."""
-    return ({k: [c.id for c in v] for k, v in db._by_name.items()},
-            {k: [c.id for c in v] for k, v in db._by_number.items()},
-            {k: c.id for k, c in db._basic_energy.items()}, db._names, db._newest)
+    return (
+        {k: [c.id for c in v] for k, v in db._by_name.items()},
+        {k: [c.id for c in v] for k, v in db._by_number.items()},
+        {k: c.id for k, c in db._basic_energy.items()},
+        db._names,
+        db._newest,
+    )
 
 
 def test_the_shipped_database_carries_the_index_this_code_makes(raw):
@@ -56,14 +60,17 @@ def test_an_index_of_other_rows_or_other_code_is_not_used(raw, caplog):
     assert not cards._usable(other["index"], other["cards"], _releases(other), "other")
 
 
-@pytest.mark.parametrize("breakage", [
-    lambda ix: ix["by_name"].__setitem__("nest ball", [10 ** 9]),
-    lambda ix: ix["by_number"].__setitem__("sv01\x1f181", ["0"]),
-    lambda ix: ix["by_number"].__setitem__("sv01\x1f181", []),
-    lambda ix: ix["basic_energy"].__setitem__("Fire", -1),
-    lambda ix: ix["keys"].pop(),
-    lambda ix: ix.__setitem__("by_name", []),
-])
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        lambda ix: ix["by_name"].__setitem__("nest ball", [10**9]),
+        lambda ix: ix["by_number"].__setitem__("sv01\x1f181", ["0"]),
+        lambda ix: ix["by_number"].__setitem__("sv01\x1f181", []),
+        lambda ix: ix["basic_energy"].__setitem__("Fire", -1),
+        lambda ix: ix["keys"].pop(),
+        lambda ix: ix.__setitem__("by_name", []),
+    ],
+)
 def test_a_malformed_index_is_never_used(raw, breakage):
     broken = copy.deepcopy(raw)
     breakage(broken["index"])
@@ -74,13 +81,16 @@ def test_a_malformed_index_is_never_used(raw, breakage):
     assert db.find("SVI", "181").id == "sv01-181" and db.basic_energy("Fire").name == "Fire Energy"
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda rows: rows[0].pop(), "malformed"),
-    (lambda rows: rows[0].__setitem__(3, "Basic"), "malformed"),
-    (lambda rows: rows[0].__setitem__(8, 181), "malformed"),
-    (lambda rows: rows.append("not a row"), "malformed"),
-    (lambda rows: rows[0].__setitem__(7, "no-such-set"), "names unknown set no-such-set"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda rows: rows[0].pop(), "malformed"),
+        (lambda rows: rows[0].__setitem__(3, "Basic"), "malformed"),
+        (lambda rows: rows[0].__setitem__(8, 181), "malformed"),
+        (lambda rows: rows.append("not a row"), "malformed"),
+        (lambda rows: rows[0].__setitem__(7, "no-such-set"), "names unknown set no-such-set"),
+    ],
+)
 def test_every_row_is_checked_when_the_file_is_loaded(raw, tmp_path, change, message):
     """Cards are made on first use, so loading checks every row first: a broken row fails the
     load, never a later request."""
@@ -111,8 +121,9 @@ def test_written_databases_carry_their_index(tmp_path, raw):
     assert written["index"] == raw["index"]
 
 
-@pytest.mark.parametrize(("number", "norm"), [("TG01", "TG1"), ("007", "7"), (" 181 ", "181"), ("sv-x", "SV-X"),
-                                              ("12a", "12A"), ("0", "0")])
+@pytest.mark.parametrize(
+    ("number", "norm"), [("TG01", "TG1"), ("007", "7"), (" 181 ", "181"), ("sv-x", "SV-X"), ("12a", "12A"), ("0", "0")]
+)
 def test_number_norm_is_number_key_as_text(number, norm):
     assert index.number_norm(number) == norm
     assert index.number_key(norm) == index.number_key(number)

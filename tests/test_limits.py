@@ -15,12 +15,11 @@ import time
 import pytest
 import redis
 import requests
+from conftest import free_port, start_gunicorn
 
 import deckcheck
 from deckcheck import create_app
 from deckcheck.schemas import ErrorSchema
-
-from conftest import free_port, start_gunicorn
 
 FORMATS = "/api/v1/formats"
 DECK = "4 Nest Ball SVI 181\n"
@@ -47,10 +46,14 @@ def assert_rate_limited(answer, limit: str, client: str = "address"):
 
 # -- rate limits per client ---------------------------------------------------------
 
+
 def test_anonymous_limit_is_shared_by_every_api_endpoint_then_429_in_the_envelope():
     client = make_app(RATELIMIT_DEFAULT="3 per minute").test_client()
-    answers = [client.get(FORMATS), client.get("/api/v1/cards?q=nest"),
-               client.post("/api/v1/validate", json={"decklist": DECK})]
+    answers = [
+        client.get(FORMATS),
+        client.get("/api/v1/cards?q=nest"),
+        client.post("/api/v1/validate", json={"decklist": DECK}),
+    ]
     assert [a.status_code for a in answers] == [200, 200, 200]
     assert [a.headers["X-RateLimit-Remaining"] for a in answers] == ["2", "1", "0"]
     assert {a.headers["X-RateLimit-Limit"] for a in answers} == {"3"}
@@ -59,7 +62,8 @@ def test_anonymous_limit_is_shared_by_every_api_endpoint_then_429_in_the_envelop
     assert_rate_limited(blocked, "3 per 1 minute")
     assert blocked.get_json()["error"]["message"] == (
         f"Too many requests: the limit is 3 per 1 minute for each client address. "
-        f"Retry in {blocked.headers['Retry-After']} seconds.")
+        f"Retry in {blocked.headers['Retry-After']} seconds."
+    )
 
 
 def test_probes_web_page_static_files_and_preflights_are_not_limited():
@@ -70,8 +74,9 @@ def test_probes_web_page_static_files_and_preflights_are_not_limited():
         answer = client.get(path)
         assert answer.status_code == 200, path
         assert "X-RateLimit-Limit" not in answer.headers
-    preflight = client.options("/api/v1/validate", headers={"Origin": "https://other.example",
-                                                             "Access-Control-Request-Method": "POST"})
+    preflight = client.options(
+        "/api/v1/validate", headers={"Origin": "https://other.example", "Access-Control-Request-Method": "POST"}
+    )
     assert preflight.status_code == 200
 
 
@@ -88,8 +93,10 @@ def test_each_client_address_has_its_own_bucket():
 def test_forwarded_for_counts_only_behind_trusted_proxies():
     def statuses(app):
         client = app.test_client()
-        return [client.get(FORMATS, headers={"X-Forwarded-For": addr}).status_code
-                for addr in ("192.0.2.1", "192.0.2.2", "192.0.2.1")]
+        return [
+            client.get(FORMATS, headers={"X-Forwarded-For": addr}).status_code
+            for addr in ("192.0.2.1", "192.0.2.2", "192.0.2.1")
+        ]
 
     # not trusted: a client cannot escape its limit by making up addresses
     assert statuses(make_app(RATELIMIT_DEFAULT="1 per minute")) == [200, 429, 429]
@@ -103,8 +110,10 @@ def test_limits_can_be_turned_off():
     assert "X-RateLimit-Limit" not in answers[0].headers
 
 
-@pytest.mark.parametrize(("name", "value"), [("RATELIMIT_DEFAULT", "lots"), ("RATELIMIT_KEYED", "5 per fortnight"),
-                                             ("DISCORD_RATELIMIT", "often")])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("RATELIMIT_DEFAULT", "lots"), ("RATELIMIT_KEYED", "5 per fortnight"), ("DISCORD_RATELIMIT", "often")],
+)
 def test_a_malformed_limit_stops_the_app_at_start_up(name, value):
     with pytest.raises(ValueError, match=f"{name} '{value}' is not a rate limit"):
         make_app(**{name: value})
@@ -121,11 +130,16 @@ def test_an_api_key_lifts_the_anonymous_limit_with_a_bucket_of_its_own():
     anonymous = client.get(FORMATS)
     assert_rate_limited(anonymous, "1 per 1 minute")
     assert anonymous.get_json()["error"]["message"].endswith(", or send an API key (X-API-Key) for a higher limit.")
-    keyed = [client.get(FORMATS, headers={"X-API-Key": "alpha-key-0123456789"}),
-             client.get(FORMATS, headers={"Authorization": "Bearer alpha-key-0123456789"}),
-             client.get(FORMATS, headers={"Authorization": "bearer alpha-key-0123456789"})]
+    keyed = [
+        client.get(FORMATS, headers={"X-API-Key": "alpha-key-0123456789"}),
+        client.get(FORMATS, headers={"Authorization": "Bearer alpha-key-0123456789"}),
+        client.get(FORMATS, headers={"Authorization": "bearer alpha-key-0123456789"}),
+    ]
     assert [(a.status_code, a.headers["X-RateLimit-Limit"], a.headers["X-RateLimit-Remaining"]) for a in keyed] == [
-        (200, "3", "2"), (200, "3", "1"), (200, "3", "0")]
+        (200, "3", "2"),
+        (200, "3", "1"),
+        (200, "3", "0"),
+    ]
     over = client.get(FORMATS, headers={"X-API-Key": "alpha-key-0123456789"})
     assert_rate_limited(over, "3 per 1 minute", client="api-key")
     assert "for this API key" in over.get_json()["error"]["message"]
@@ -139,11 +153,17 @@ def test_an_empty_keyed_limit_means_no_limit_for_keys():
     assert {a.status_code for a in answers} == {200}
 
 
-@pytest.mark.parametrize(("keys", "message"), [
-    (KEYS, "The API key is not valid: check it, or send the request without X-API-Key or Authorization to use "
-           "the anonymous limit."),
-    ("", "This service has no API keys: send the request without X-API-Key or Authorization."),
-])
+@pytest.mark.parametrize(
+    ("keys", "message"),
+    [
+        (
+            KEYS,
+            "The API key is not valid: check it, or send the request without X-API-Key or Authorization to use "
+            "the anonymous limit.",
+        ),
+        ("", "This service has no API keys: send the request without X-API-Key or Authorization."),
+    ],
+)
 def test_an_unknown_api_key_is_a_401_in_the_envelope(keys, message):
     client = make_app(API_KEYS=keys).test_client()
     for headers in ({"X-API-Key": "alpha-key-012345678"}, {"Authorization": "Bearer nope"}):
@@ -165,15 +185,23 @@ def test_api_keys_from_the_environment(monkeypatch):
 
 # -- CORS -------------------------------------------------------------------------------
 
+
 def test_preflight_from_another_origin_is_allowed():
     client = make_app().test_client()
-    answer = client.options("/api/v1/validate", headers={
-        "Origin": "https://decks.example.org", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "Content-Type, X-API-Key"})
+    answer = client.options(
+        "/api/v1/validate",
+        headers={
+            "Origin": "https://decks.example.org",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Content-Type, X-API-Key",
+        },
+    )
     assert answer.status_code == 200
     assert answer.headers["Access-Control-Allow-Origin"] == "*"
     assert {h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")} == {
-        "content-type", "x-api-key"}
+        "content-type",
+        "x-api-key",
+    }
     assert "POST" in answer.headers["Access-Control-Allow-Methods"]
     assert answer.headers["Access-Control-Max-Age"] == "600"
 
@@ -200,15 +228,24 @@ def test_cors_origins_can_be_narrowed():
 def test_a_request_without_origin_gets_no_cors_headers_but_vary_origin(origins):
     """Not a browser page: no CORS work, and caches keep its answer apart from a page's."""
     client = make_app(CORS_ORIGINS=origins).test_client()
-    for answer in (client.get(FORMATS), client.post("/api/v1/validate", json={"decklist": "4 Nest Ball SVI 181"}),
-                   client.get("/api/v1/nowhere")):
+    for answer in (
+        client.get(FORMATS),
+        client.post("/api/v1/validate", json={"decklist": "4 Nest Ball SVI 181"}),
+        client.get("/api/v1/nowhere"),
+    ):
         assert not [h for h in answer.headers.keys() if h.startswith("Access-Control-")]
         assert answer.headers["Vary"] == "Origin"
 
 
-@pytest.mark.parametrize(("method", "path", "status"), [
-    ("POST", "/api/v1/validate", 200), ("GET", "/api/v1/nowhere", 404), ("PUT", "/api/v1/validate", 405),
-    ("POST", "/api/v1/boom", 500)])
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("POST", "/api/v1/validate", 200),
+        ("GET", "/api/v1/nowhere", 404),
+        ("PUT", "/api/v1/validate", 405),
+        ("POST", "/api/v1/boom", 500),
+    ],
+)
 def test_answers_to_a_page_get_cors_headers_errors_too(method, path, status):
     app = make_app(PROPAGATE_EXCEPTIONS=False)
 
@@ -216,8 +253,9 @@ def test_answers_to_a_page_get_cors_headers_errors_too(method, path, status):
     def boom():
         raise RuntimeError("a bug")
 
-    answer = app.test_client().open(path, method=method, json={"decklist": "4 Nest Ball SVI 181"},
-                                    headers={"Origin": "https://decks.example.org"})
+    answer = app.test_client().open(
+        path, method=method, json={"decklist": "4 Nest Ball SVI 181"}, headers={"Origin": "https://decks.example.org"}
+    )
     assert answer.status_code == status
     assert answer.headers["Access-Control-Allow-Origin"] == "*"
     assert "X-Deckcheck-Version" in answer.headers["Access-Control-Expose-Headers"]
@@ -230,17 +268,35 @@ def test_the_web_page_gets_no_cors_headers():
 
 # -- Redis: one limit for every instance -----------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory):
     """A throwaway redis-server on 127.0.0.1 (no persistence) for this module; stopped afterwards."""
     exe = shutil.which("redis-server")
     if not exe:
-        pytest.fail("redis-server is not installed: apt-get install redis-server (tests/run.sh does); "
-                    "the Redis storage tests do not skip.", pytrace=False)
+        pytest.fail(
+            "redis-server is not installed: apt-get install redis-server (tests/run.sh does); "
+            "the Redis storage tests do not skip.",
+            pytrace=False,
+        )
     port = free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(tmp_path_factory.mktemp("redis"))],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            exe,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path_factory.mktemp("redis")),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     url = f"redis://127.0.0.1:{port}"
     connection = redis.Redis.from_url(url)
     deadline = time.monotonic() + 10
@@ -263,8 +319,11 @@ def redis_url(tmp_path_factory):
 
 
 def test_two_instances_share_the_limit_through_redis(redis_url):
-    config = {"RATELIMIT_DEFAULT": "4 per minute", "RATELIMIT_STORAGE_URI": redis_url,
-              "RATELIMIT_KEY_PREFIX": "test-shared"}
+    config = {
+        "RATELIMIT_DEFAULT": "4 per minute",
+        "RATELIMIT_STORAGE_URI": redis_url,
+        "RATELIMIT_KEY_PREFIX": "test-shared",
+    }
     one, two = make_app(**config).test_client(), make_app(**config).test_client()
     statuses = [client.get(FORMATS).status_code for client in (one, two, one, two)]
     assert statuses == [200, 200, 200, 200]
@@ -280,25 +339,30 @@ def test_in_memory_instances_count_alone():
 
 
 def test_redis_stores_a_digest_of_the_api_key_never_the_key(redis_url):
-    client = make_app(RATELIMIT_STORAGE_URI=redis_url, RATELIMIT_KEY_PREFIX="test-digest",
-                      API_KEYS=KEYS).test_client()
+    client = make_app(RATELIMIT_STORAGE_URI=redis_url, RATELIMIT_KEY_PREFIX="test-digest", API_KEYS=KEYS).test_client()
     assert client.get(FORMATS, headers={"X-API-Key": "alpha-key-0123456789"}).status_code == 200
     keys = [k.decode() for k in redis.Redis.from_url(redis_url).keys("LIMITS:LIMITER/test-digest/*")]
     assert len(keys) == 1 and "/key:" in keys[0] and "alpha-key" not in keys[0]
 
 
 def test_an_unreachable_redis_does_not_fail_requests():
-    client = make_app(RATELIMIT_DEFAULT="2 per minute",
-                      RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}").test_client()
+    client = make_app(
+        RATELIMIT_DEFAULT="2 per minute", RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}"
+    ).test_client()
     # the first request finds Redis down and falls back to counting in memory
     assert [client.get(FORMATS).status_code for _ in range(3)] == [200, 200, 429]
 
 
 def test_gunicorn_workers_share_the_limit_through_redis(redis_url):
     """Two gunicorn workers, configured through the environment, count against one Redis limit."""
-    proc, base = start_gunicorn(workers=2, env={
-        "DECKCHECK_RATELIMIT_STORAGE_URI": redis_url, "DECKCHECK_RATELIMIT_DEFAULT": "5 per minute",
-        "DECKCHECK_RATELIMIT_KEY_PREFIX": "test-gunicorn"})
+    proc, base = start_gunicorn(
+        workers=2,
+        env={
+            "DECKCHECK_RATELIMIT_STORAGE_URI": redis_url,
+            "DECKCHECK_RATELIMIT_DEFAULT": "5 per minute",
+            "DECKCHECK_RATELIMIT_KEY_PREFIX": "test-gunicorn",
+        },
+    )
     try:
         answers = []
         for _ in range(6):

@@ -14,13 +14,36 @@ from deckcheck.names import name_key
 
 
 def _source(*names):
-    pokemon = [{"id": f"sv04-{i}", "name": name, "supertype": "Pokémon", "subtypes": ["Basic"], "set_id": "sv04",
-                "number": str(i), "hp": 70, "types": ["Grass"], "regulationMark": "G",
-                "attacks": [{"name": "Tackle", "cost": ["Colorless"], "damage": "10"}]}
-               for i, name in enumerate(names, 1)]
-    return {"meta": {}, "cards": pokemon,
-            "sets": [{"id": "sv04", "name": "Paradox Rift", "series_id": "sv", "ptcgl_code": "PAR",
-                      "code_aliases": ["PAR"], "releaseDate": "2023-11-03", "official_count": 182}]}
+    pokemon = [
+        {
+            "id": f"sv04-{i}",
+            "name": name,
+            "supertype": "Pokémon",
+            "subtypes": ["Basic"],
+            "set_id": "sv04",
+            "number": str(i),
+            "hp": 70,
+            "types": ["Grass"],
+            "regulationMark": "G",
+            "attacks": [{"name": "Tackle", "cost": ["Colorless"], "damage": "10"}],
+        }
+        for i, name in enumerate(names, 1)
+    ]
+    return {
+        "meta": {},
+        "cards": pokemon,
+        "sets": [
+            {
+                "id": "sv04",
+                "name": "Paradox Rift",
+                "series_id": "sv",
+                "ptcgl_code": "PAR",
+                "code_aliases": ["PAR"],
+                "releaseDate": "2023-11-03",
+                "official_count": 182,
+            }
+        ],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -54,55 +77,77 @@ def test_the_merges_the_review_kept(tables):
     assert ("Boss's Orders (Giovanni)", "Boss's Orders") in joined
     assert ("Nidoran♀ δ", "Nidoran♀") in joined
     assert ("Gengar LV.X", "Gengar") in joined
-    assert not [r for r in merges if "♂" in r["name"] and "♀" in r["same_as"] or "♀" in r["name"] and "♂" in r["same_as"]]
+    assert not [
+        r for r in merges if "♂" in r["name"] and "♀" in r["same_as"] or "♀" in r["name"] and "♂" in r["same_as"]
+    ]
 
 
 def test_an_unreviewed_merge_fails_the_audit(pool, tables):
     """The check that guards the table: a name the key merges without a row is an error."""
     fake = [*pool, ("Nest-Ball", "Trainer")]  # a new printed spelling of Nest Ball
     problems = nameaudit.audit(fake, *tables)
-    assert problems == [("unreviewed merge: 'Nest Ball' and 'Nest-Ball' share the key 'nest ball' (add a row to "
-                         "data/name-merges.csv if they are one name, else fix the key)")]
+    assert problems == [
+        (
+            "unreviewed merge: 'Nest Ball' and 'Nest-Ball' share the key 'nest ball' (add a row to "
+            "data/name-merges.csv if they are one name, else fix the key)"
+        )
+    ]
     with pytest.raises(nameaudit.NameAuditError, match="Nest-Ball"):
         nameaudit.check(fake, *tables)
 
 
 def test_a_merge_of_two_reviewed_groups_still_fails():
     """Rows join names; two names reviewed into different groups do not merge through the key."""
-    merges = [{"name": "Gengar LV.X", "same_as": "Gengar", "reason": "level"},
-              {"name": "Gengar δ", "same_as": "Gengar Prime", "reason": "made up"}]
+    merges = [
+        {"name": "Gengar LV.X", "same_as": "Gengar", "reason": "level"},
+        {"name": "Gengar δ", "same_as": "Gengar Prime", "reason": "made up"},
+    ]
     cards_ = [("Gengar", "Pokémon"), ("Gengar LV.X", "Pokémon"), ("Gengar δ", "Pokémon")]
     problems = nameaudit.audit(cards_, merges, [])
     assert problems == [
-        ("unreviewed merge: 'Gengar' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv if "
-         "they are one name, else fix the key)"),
-        ("unreviewed merge: 'Gengar LV.X' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv "
-         "if they are one name, else fix the key)"),
+        (
+            "unreviewed merge: 'Gengar' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv if "
+            "they are one name, else fix the key)"
+        ),
+        (
+            "unreviewed merge: 'Gengar LV.X' and 'Gengar δ' share the key 'gengar' (add a row to data/name-merges.csv "
+            "if they are one name, else fix the key)"
+        ),
     ]
 
 
 def test_rows_need_reasons_and_decisions():
-    problems = nameaudit.audit([], [{"name": "A", "same_as": "B", "reason": " "}],
-                               [{"name": "C (D)", "part": "D", "decision": "maybe", "reason": "x"}])
-    assert problems == ["name-merges.csv: the row 'A' -> 'B' gives no reason",
-                        "name-parts.csv: the row for 'C (D)' needs a decision (part, dropped, translation) and a reason"]
+    problems = nameaudit.audit(
+        [],
+        [{"name": "A", "same_as": "B", "reason": " "}],
+        [{"name": "C (D)", "part": "D", "decision": "maybe", "reason": "x"}],
+    )
+    assert problems == [
+        "name-merges.csv: the row 'A' -> 'B' gives no reason",
+        "name-parts.csv: the row for 'C (D)' needs a decision (part, dropped, translation) and a reason",
+    ]
 
 
 def test_a_bracketed_name_needs_its_row():
     assert nameaudit.audit([("Ancient Technical Machine [Fire]", "Trainer")], [], []) == [
-        ("unreviewed name part: 'Ancient Technical Machine [Fire]' has a bracketed part and no row in "
-         "data/name-parts.csv")]
+        (
+            "unreviewed name part: 'Ancient Technical Machine [Fire]' has a bracketed part and no row in "
+            "data/name-parts.csv"
+        )
+    ]
 
 
 def test_a_row_the_key_disagrees_with_fails():
     rows = [{"name": "PokéDex (HANDY909)", "part": "HANDY909", "decision": "dropped", "reason": "wrong on purpose"}]
     assert nameaudit.audit([("PokéDex (HANDY909)", "Trainer")], [], rows) == [
-        "'PokéDex (HANDY909)': the key 'pokedex handy909' should be 'pokedex' (dropped)"]
+        "'PokéDex (HANDY909)': the key 'pokedex handy909' should be 'pokedex' (dropped)"
+    ]
 
 
 def test_a_trainer_whose_key_drops_its_delta_fails():
     assert nameaudit.audit([("Secret Plate δ", "Trainer")], [], []) == [
-        "'Secret Plate δ' is not a Pokémon but its key 'secret plate' drops its δ"]
+        "'Secret Plate δ' is not a Pokémon but its key 'secret plate' drops its δ"
+    ]
     assert nameaudit.audit([("Mystery Plate δ", "Trainer"), ("Latias δ", "Pokémon")], [], []) == []
 
 

@@ -194,12 +194,15 @@ def test_name_key_memo_keeps_short_names_only():
     assert names._name_key_memo.cache_info().maxsize == names.NAME_MEMO_SIZE
 
 
-@pytest.mark.parametrize(("line", "card_id"), [
-    ("1 Unown [A]", "dp1-65"),  # Unown A, the newest printing of the name
-    ("1 Ancient Technical Machine [Rock]", "ex5-85"),
-    ("1 Unown [A] N2 14", "neo2-14"),
-    ("1 Nest Ball [SVI]", "sv01-181"),  # a real bracketed set code still is one
-])
+@pytest.mark.parametrize(
+    ("line", "card_id"),
+    [
+        ("1 Unown [A]", "dp1-65"),  # Unown A, the newest printing of the name
+        ("1 Ancient Technical Machine [Rock]", "ex5-85"),
+        ("1 Unown [A] N2 14", "neo2-14"),
+        ("1 Nest Ball [SVI]", "sv01-181"),  # a real bracketed set code still is one
+    ],
+)
 def test_a_bracketed_name_part_is_not_taken_for_a_set_code(line, card_id):
     import deckcheck
 
@@ -214,14 +217,21 @@ def test_a_bracketed_name_part_reads_as_part_of_the_name():
 
     report = deckcheck.check("1 Unown [A]", "unlimited", "2026-05-01")
     assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [
-        'Line 1: "Unown [A]" has no set code, so it was matched by name to Unown A (DP 65).']
+        'Line 1: "Unown [A]" has no set code, so it was matched by name to Unown A (DP 65).'
+    ]
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("1 EXP. ALL", 'Line 1: "EXP. ALL" has no set code, so it was matched by name to EXP. ALL (RG 91).'),
-    ("4 Unit Energy LPM", 'Line 1: "Unit Energy LPM" has no set code, so it was matched by name to '
-                          "Unit Energy LightningPsychicMetal (UPR 138)."),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("1 EXP. ALL", 'Line 1: "EXP. ALL" has no set code, so it was matched by name to EXP. ALL (RG 91).'),
+        (
+            "4 Unit Energy LPM",
+            'Line 1: "Unit Energy LPM" has no set code, so it was matched by name to '
+            "Unit Energy LightningPsychicMetal (UPR 138).",
+        ),
+    ],
+)
 def test_a_name_part_read_as_a_set_code_is_quoted_as_written(line, message):
     """The last word of a name that looks like a set code is quoted as the list writes it, without
     the brackets of ``Unown [A]`` ("EXP. [ALL]" before)."""

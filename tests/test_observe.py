@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 import requests
+from conftest import free_port
 from prometheus_client.parser import text_string_to_metric_families
+from test_serve import serve_on_free_port, stop
 
 from deckcheck import create_app, logs, observe
-
-from conftest import free_port
-from test_serve import serve_on_free_port, stop
 
 DECKS = Path(__file__).resolve().parent / "decks"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
@@ -56,16 +55,14 @@ def test_metrics_count_requests_by_route_problems_by_rule_checks_and_rejections(
         return after.get(key, 0) - before.get(key, 0)
 
     assert grew("deckcheck_http_requests_total", route="/api/v1/validate", method="POST", status="200") == 1
-    assert grew("deckcheck_http_requests_total", route="/api/v1/formats/<format_id>", method="GET",
-                status="200") == 1
+    assert grew("deckcheck_http_requests_total", route="/api/v1/formats/<format_id>", method="GET", status="200") == 1
     assert grew("deckcheck_http_requests_total", route="/api/v1/formats", method="GET", status="429") == 1
     assert grew("deckcheck_rate_limited_total", route="/api/v1/formats") == 1
     assert grew("deckcheck_check_seconds_count", format="standard") == 1
     assert grew("deckcheck_problems_total", rule="deck-size") == 1
     assert grew("deckcheck_problems_total", rule="no-basic-pokemon") == 1
     version = app.extensions[observe.EXTENSION]._database[0]
-    assert any(k[0] == "deckcheck_database_info" and ("version", version) in k[1] and v == 1
-               for k, v in after.items())
+    assert any(k[0] == "deckcheck_database_info" and ("version", version) in k[1] and v == 1 for k, v in after.items())
     assert after[("deckcheck_database_age_seconds", ())] > 0
     # /metrics itself is never limited
     assert client.get("/metrics").status_code == 200
@@ -102,8 +99,9 @@ def test_flask_limiters_warnings_reach_the_json_log():
     saved = (list(root.handlers), root.level)
     logs.configure_root(logging.INFO, stream)
     try:
-        client = create_app({"TESTING": True, "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{free_port()}"}
-                            ).test_client()
+        client = create_app(
+            {"TESTING": True, "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{free_port()}"}
+        ).test_client()
         assert client.get("/api/v1/formats", headers={"X-Request-ID": "rid-redis"}).status_code == 200
     finally:
         root.handlers[:], root.level = saved
@@ -120,15 +118,21 @@ def test_under_gunicorn_metrics_add_up_every_worker_and_access_lines_are_json():
     try:
         for i in range(12):
             with requests.Session() as fresh:  # new connections: both workers answer some
-                fresh.post(base + "/api/v1/validate", data=LEGAL.encode(), timeout=30,
-                           headers={"Content-Type": "text/plain", "X-Request-ID": f"load-{i}"})
+                fresh.post(
+                    base + "/api/v1/validate",
+                    data=LEGAL.encode(),
+                    timeout=30,
+                    headers={"Content-Type": "text/plain", "X-Request-ID": f"load-{i}"},
+                )
         scrapes = []
         for _ in range(4):
             with requests.Session() as fresh:
                 scrapes.append(samples(fresh.get(base + "/metrics", timeout=30).text))
-        pids = {line.split('pid="')[1].split('"')[0]
-                for line in requests.get(base + "/metrics", timeout=30).text.splitlines()
-                if line.startswith("deckcheck_database_info{")}
+        pids = {
+            line.split('pid="')[1].split('"')[0]
+            for line in requests.get(base + "/metrics", timeout=30).text.splitlines()
+            if line.startswith("deckcheck_database_info{")
+        }
     finally:
         rc, out, err = stop(proc)
     key = ("deckcheck_http_requests_total", (("method", "POST"), ("route", "/api/v1/validate"), ("status", "200")))

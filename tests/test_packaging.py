@@ -22,23 +22,36 @@ from pathlib import Path
 
 import pytest
 import requests
+from conftest import free_port, wait_for_healthz
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-
-from conftest import free_port, wait_for_healthz
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "requirements.lock"
 DECK = ROOT / "tests" / "decks" / "standard-legal-dragapult.txt"
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 #: the server stack: none of it may come with `pip install deckcheck`
-SERVER_STACK = {"flask", "werkzeug", "gunicorn", "flask-smorest", "flask-limiter", "flask-cors", "pynacl", "redis",
-                "limits", "webargs", "apispec"}
-SERVER_EXTRA_MISSING = ("Error: deckcheck serve needs the server extra (flask, flask_smorest, flask_limiter, "
-                        "flask_cors, gunicorn, nacl, webargs not installed): pip install 'deckcheck[server]'\n")
+SERVER_STACK = {
+    "flask",
+    "werkzeug",
+    "gunicorn",
+    "flask-smorest",
+    "flask-limiter",
+    "flask-cors",
+    "pynacl",
+    "redis",
+    "limits",
+    "webargs",
+    "apispec",
+}
+SERVER_EXTRA_MISSING = (
+    "Error: deckcheck serve needs the server extra (flask, flask_smorest, flask_limiter, "
+    "flask_cors, gunicorn, nacl, webargs not installed): pip install 'deckcheck[server]'\n"
+)
 
 
 # -- the lock --------------------------------------------------------------------------------------
+
 
 def locked() -> dict[str, tuple[str, str]]:
     """requirements.lock: canonical name -> (pinned version, its "via" comment lines)."""
@@ -80,8 +93,11 @@ def test_lock_pins_every_declared_requirement_within_its_range():
 def test_lock_holds_nothing_pyproject_no_longer_asks_for():
     """A requirement removed from pyproject.toml leaves a pin "via deckcheck" behind until the lock is regenerated."""
     names = {canonicalize_name(req.name) for req in declared()}
-    orphans = [name for name, (_version, via) in locked().items()
-               if re.search(r"#\s+(via\s+)?deckcheck\b", via) and name not in names]
+    orphans = [
+        name
+        for name, (_version, via) in locked().items()
+        if re.search(r"#\s+(via\s+)?deckcheck\b", via) and name not in names
+    ]
     assert orphans == [], "requirements.lock is stale against pyproject.toml: run `bash scripts/lock.sh`"
 
 
@@ -93,11 +109,16 @@ def test_lock_says_how_to_regenerate_it():
 
 
 def test_pytest_stays_below_the_release_schemathesis_breaks_on():
-    assert Requirement(next(r for r in PROJECT["optional-dependencies"]["test"] if r.startswith("pytest>"))
-                       ).specifier.contains("9.2.0") is False
+    assert (
+        Requirement(
+            next(r for r in PROJECT["optional-dependencies"]["test"] if r.startswith("pytest>"))
+        ).specifier.contains("9.2.0")
+        is False
+    )
 
 
 # -- light installs ----------------------------------------------------------------------------------
+
 
 def test_the_package_without_extras_needs_no_server_stack():
     core = {canonicalize_name(Requirement(r).name) for r in PROJECT["dependencies"]}
@@ -109,17 +130,20 @@ def test_the_package_without_extras_needs_no_server_stack():
 def test_the_command_line_never_imports_flask():
     """`deckcheck check` and `--version` run without Flask even where it is installed (as here), and without
     what only `db sync` needs (requests, marshmallow: imported when that command runs)."""
-    code = ("import sys\n"
-            "from deckcheck.cli import main\n"
-            "for argv in (['--version'], ['check', '--as-of', '2026-05-01', sys.argv[1]], ['serve', '--help']):\n"
-            "    try:\n"
-            "        main(argv)\n"
-            "    except SystemExit:\n"
-            "        pass\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'gunicorn', 'nacl', "
-            "'requests', 'marshmallow'}))\n")
-    done = subprocess.run([sys.executable, "-c", code, str(DECK)], capture_output=True, text=True, timeout=120,
-                          check=True)
+    code = (
+        "import sys\n"
+        "from deckcheck.cli import main\n"
+        "for argv in (['--version'], ['check', '--as-of', '2026-05-01', sys.argv[1]], ['serve', '--help']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'gunicorn', 'nacl', "
+        "'requests', 'marshmallow'}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(DECK)], capture_output=True, text=True, timeout=120, check=True
+    )
     assert done.stdout.splitlines()[-1] == "[]"
 
 
@@ -132,6 +156,7 @@ def test_the_pre_commit_hook_installs_the_command_line_only():
 
 
 # -- a built wheel ---------------------------------------------------------------------------------
+
 
 def clean_env(venv: Path | None = None) -> dict:
     """The environment without this checkout on PYTHONPATH (a test run may set it) and, given, with ``venv`` first."""
@@ -174,9 +199,14 @@ def test_the_wheel_carries_the_gunicorn_settings_the_data_and_the_licences(dist)
         info = next(n for n in names if n.endswith(".dist-info/METADATA"))
         metadata = email.message_from_bytes(wheel.read(info))
     dist_info = info.rsplit("/", 1)[0]
-    assert {"deckcheck/gunicorn_conf.py", "deckcheck/data/cards.json.gz", "deckcheck/data/formats/standard.toml",
-            "deckcheck/templates/apidocs/reference.html", f"{dist_info}/licenses/LICENSE",
-            f"{dist_info}/licenses/NOTICE"} <= names
+    assert {
+        "deckcheck/gunicorn_conf.py",
+        "deckcheck/data/cards.json.gz",
+        "deckcheck/data/formats/standard.toml",
+        "deckcheck/templates/apidocs/reference.html",
+        f"{dist_info}/licenses/LICENSE",
+        f"{dist_info}/licenses/NOTICE",
+    } <= names
     assert not any(n.startswith(("tests/", "benchmarks/", "gunicorn.conf.py")) for n in names)
     assert metadata["License-Expression"] == "MIT"
     assert sorted(metadata.get_all("License-File")) == ["LICENSE", "NOTICE"]
@@ -190,8 +220,16 @@ def test_the_sdist_is_the_package_source_without_the_tests(dist):
     """The README says so: the tests need the repository (fixtures, goldens, the scripts that install Chromium...)."""
     with tarfile.open(dist["sdist"]) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
-    assert {"LICENSE", "NOTICE", "README.md", "pyproject.toml", "requirements.lock", "deckcheck/gunicorn_conf.py",
-            "data/cards.json.gz", "data/formats/standard.toml"} <= names
+    assert {
+        "LICENSE",
+        "NOTICE",
+        "README.md",
+        "pyproject.toml",
+        "requirements.lock",
+        "deckcheck/gunicorn_conf.py",
+        "data/cards.json.gz",
+        "data/formats/standard.toml",
+    } <= names
     assert not any(name.startswith("tests/") for name in names)
     assert "the sdist holds the package's source only" in (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -219,22 +257,32 @@ def test_the_wheel_checks_decks_without_extras_and_serves_with_the_server_extra(
     assert checked.stdout == "Checked 1 deck: all passed.\n"
     version = run([python, "-m", "deckcheck", "--version"], cwd=elsewhere, env=env)
     assert version.stdout == f"deckcheck, version {PROJECT['version']}\n"
-    serve = subprocess.run([venv / "bin" / "deckcheck", "serve"], capture_output=True, text=True, cwd=elsewhere,
-                           env=env, timeout=120)
+    serve = subprocess.run(
+        [venv / "bin" / "deckcheck", "serve"], capture_output=True, text=True, cwd=elsewhere, env=env, timeout=120
+    )
     assert (serve.returncode, serve.stderr) == (3, SERVER_EXTRA_MISSING)
 
     # `pip install 'deckcheck[server]'`: deckcheck serve, from the unrelated folder
     run([*pip, f"{dist['wheel']}[server]"], env=env)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen([venv / "bin" / "deckcheck", "serve", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
-                            cwd=elsewhere, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [venv / "bin" / "deckcheck", "serve", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=elsewhere,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for_healthz(proc, base, 60)
         ready = requests.get(base + "/readyz", timeout=10)
         assert ready.status_code == 200 and ready.json()["database"]["cards"] > 20000
-        answer = requests.post(base + "/api/v1/validate", timeout=10,
-                               json={"decklist": DECK.read_text(encoding="utf-8"), "as_of": "2026-05-01"})
+        answer = requests.post(
+            base + "/api/v1/validate",
+            timeout=10,
+            json={"decklist": DECK.read_text(encoding="utf-8"), "as_of": "2026-05-01"},
+        )
         assert (answer.status_code, answer.json()["valid"]) == (200, True)
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -60,12 +60,35 @@ def test_golden(golden: Path) -> None:
 def test_goldens_cover_every_format() -> None:
     cases = {p.name.removesuffix(".parse.json") for p in GOLDENS}
     assert cases >= {
-        "ptcgl-en-charizard", "ptcgl-fr-random-line", "limitless-energy-set-code", "ptcgo-legacy",  # reference 2.6
-        "ptcgl-de-headers", "ptcgl-pt-headers", "ptcgl-es-headers", "ptcgl-it-headers", "limitless-copy-counts",
-        "rk9-suffixes", "x-counts", "parentheses-and-brackets", "crlf-bom", "lone-cr", "curly-apostrophes-accents",
-        "json-deck", "json-invalid", "headerless", "youtube-description", "alnum-numbers", "tricky-names",
-        "rk9-deck", "rk9-players", "limitless-api", "limitless-standings", "pokemontcg-io-deck",  # issue 13
-        "json-unknown-shape", "discord-code-fence", "lowercase-set-codes",
+        "ptcgl-en-charizard",
+        "ptcgl-fr-random-line",
+        "limitless-energy-set-code",
+        "ptcgo-legacy",  # reference 2.6
+        "ptcgl-de-headers",
+        "ptcgl-pt-headers",
+        "ptcgl-es-headers",
+        "ptcgl-it-headers",
+        "limitless-copy-counts",
+        "rk9-suffixes",
+        "x-counts",
+        "parentheses-and-brackets",
+        "crlf-bom",
+        "lone-cr",
+        "curly-apostrophes-accents",
+        "json-deck",
+        "json-invalid",
+        "headerless",
+        "youtube-description",
+        "alnum-numbers",
+        "tricky-names",
+        "rk9-deck",
+        "rk9-players",
+        "limitless-api",
+        "limitless-standings",
+        "pokemontcg-io-deck",  # issue 13
+        "json-unknown-shape",
+        "discord-code-fence",
+        "lowercase-set-codes",
     }
 
 
@@ -96,9 +119,7 @@ def test_example_2_french_random_line() -> None:
         ("Énergie", "energy", 3),
     ]
     assert sum(c.count for c in result.cards) == 60 and result.declared_total == 60
-    assert _messages(result) == [
-        ((33,), 'Line 33 is not a card line or a section header: "Random line at the end".')
-    ]
+    assert _messages(result) == [((33,), 'Line 33 is not a card line or a section header: "Random line at the end".')]
 
 
 def test_example_3_limitless_energy_set_code() -> None:
@@ -381,12 +402,24 @@ def test_invalid_json_is_one_problem() -> None:
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('{"cards": ' + "[" * 100_000, ("The deck starts with { but could not be read as JSON: its arrays and "
-                                         "objects are nested too deeply to read (a deck nests a few levels).")),
-        ("[" * 30_000 + "]" * 30_000, ("The deck starts with [ but could not be read as JSON: its arrays and "
-                                        "objects are nested too deeply to read (a deck nests a few levels).")),
-        ('{"cards": [{"count": ' + "9" * 5000 + "}]}", ("The deck starts with { but could not be read as JSON: "
-                                                         "it has a number of more than 4,300 digits.")),
+        (
+            '{"cards": ' + "[" * 100_000,
+            (
+                "The deck starts with { but could not be read as JSON: its arrays and "
+                "objects are nested too deeply to read (a deck nests a few levels)."
+            ),
+        ),
+        (
+            "[" * 30_000 + "]" * 30_000,
+            (
+                "The deck starts with [ but could not be read as JSON: its arrays and "
+                "objects are nested too deeply to read (a deck nests a few levels)."
+            ),
+        ),
+        (
+            '{"cards": [{"count": ' + "9" * 5000 + "}]}",
+            ("The deck starts with { but could not be read as JSON: it has a number of more than 4,300 digits."),
+        ),
     ],
     ids=["deep", "deep-closed", "huge-int"],
 )
@@ -397,20 +430,33 @@ def test_unreadable_json(text: str, message: str) -> None:
     assert [(p.rule, p.lines, p.message) for p in result.problems] == [("unparsed-line", (1,), message)]
 
 
-@pytest.mark.parametrize("text", ['{"cards": {"count": 4}}', '{"main": [{"qty": 4, "card": "Iono"}]}', "[]",
-                                  '[["Iono", 4]]', '{"deck": "4 Iono PAL 185"}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"cards": {"count": 4}}',
+        '{"main": [{"qty": 4, "card": "Iono"}]}',
+        "[]",
+        '[["Iono", 4]]',
+        '{"deck": "4 Iono PAL 185"}',
+    ],
+)
 def test_json_of_no_known_shape_is_one_error_naming_the_shapes(text: str) -> None:
     result = parse(text)
     assert result.source == "json" and result.cards == []
     assert [(p.rule, p.severity, p.lines, p.message) for p in result.problems] == [
-        ("json-shape", "error", (1,),
-         f"The JSON is not a deck in a shape deckcheck reads; it reads {parse_module.JSON_SHAPES}.")]
+        (
+            "json-shape",
+            "error",
+            (1,),
+            f"The JSON is not a deck in a shape deckcheck reads; it reads {parse_module.JSON_SHAPES}.",
+        )
+    ]
     assert '{"decklist": {"pokemon"' in parse_module.JSON_SHAPES and '{"cards": [{"count"' in parse_module.JSON_SHAPES
 
 
 WHOLE = "a count is a whole number from 1 to 999."
 JSON_ENTRIES = [
-    ("[4, \"Iono\"]", 'Entry 1 of the JSON deck is not an object: [4, "Iono"].'),
+    ('[4, "Iono"]', 'Entry 1 of the JSON deck is not an object: [4, "Iono"].'),
     ('"4 Iono"', 'Entry 1 of the JSON deck is not an object: "4 Iono".'),
     ('{"name": "Iono"}', f"Entry 1 of the JSON deck has count null; {WHOLE}"),
     ('{"count": 0, "name": "Iono"}', f"Entry 1 of the JSON deck has count 0; {WHOLE}"),
@@ -535,6 +581,7 @@ def test_json_looking_text_never_raises(text: str) -> None:
 
 # --- the line memo and the fast path ------------------------------------------
 
+
 def test_memo_keeps_line_numbers_and_sections() -> None:
     """The memo is keyed on a line's text: its number and section still come from the deck."""
     text = "4 Iono PAL 185\nPokémon: 1\n4 Iono PAL 185\n0 Iono PAL 185\nTrainer: 2\n\n4 Iono PAL 185\n0 Iono PAL 185"
@@ -563,7 +610,13 @@ def test_memo_is_bounded_and_skips_long_lines() -> None:
     assert len(line) > parse_module.MEMO_MAX_LEN
     card = _only(parse(f"Trainer: 1\n{line}"))
     assert (card.line, card.count, card.name, card.set_code, card.number, card.section) == (
-        2, 4, long_name, "SVI", "181", "trainer")
+        2,
+        4,
+        long_name,
+        "SVI",
+        "181",
+        "trainer",
+    )
     assert parse_module._classify.cache_info().currsize == 1  # the header only
 
 
@@ -602,13 +655,29 @@ def test_headers_are_ordinary_frozen_headers() -> None:
 
 
 _FAST_PATH = [
-    "2 Pidgey MEW 16", "1 Mimikyu PAL 97 PH", "4 Basic {R} Energy SVE 10", "1 PH SVI 12", "1 N NVI 101",
-    "1 Psychic Energy TK-AlolanRaichu 20", "3 Boss's Orders PAL 172", "1 Rayquaza 30C 12",
+    "2 Pidgey MEW 16",
+    "1 Mimikyu PAL 97 PH",
+    "4 Basic {R} Energy SVE 10",
+    "1 PH SVI 12",
+    "1 N NVI 101",
+    "1 Psychic Energy TK-AlolanRaichu 20",
+    "3 Boss's Orders PAL 172",
+    "1 Rayquaza 30C 12",
 ]
 _NOT_FAST_PATH = [
-    "1 Foo 12 34", "2 Pikachu V 25", "0 Iono PAL 185", "004 Iono PAL 185", "1000 Iono PAL 185", "* 2 Doduo GEN 55",
-    "4  Nest Ball SVI 181", "4 Nest Ball SVI 181 ", "1 Lost City LOR-TG TG21", "3 Basic {P} Energy Energy 13",
-    "1 ポケモン SVI 12", "4 Nest Ball (SVI 181)", "1 Foo SVI 12 PH PH",
+    "1 Foo 12 34",
+    "2 Pikachu V 25",
+    "0 Iono PAL 185",
+    "004 Iono PAL 185",
+    "1000 Iono PAL 185",
+    "* 2 Doduo GEN 55",
+    "4  Nest Ball SVI 181",
+    "4 Nest Ball SVI 181 ",
+    "1 Lost City LOR-TG TG21",
+    "3 Basic {P} Energy Energy 13",
+    "1 ポケモン SVI 12",
+    "4 Nest Ball (SVI 181)",
+    "1 Foo SVI 12 PH PH",
 ]
 
 
@@ -623,16 +692,49 @@ def test_fast_path_reads_like_the_token_reader(line: str) -> None:
 
 
 _token = st.one_of(
-    st.sampled_from(["Iono", "N", "PH", "Energy", "energy", "{R}", "GX", "ex", "V", "(Turo)", "[ME05]", "-", "é", "12",
-                     "SVI", "PAL", "ENERGY", "PR-SV", "TK-AlolanRaichu", "VMAX", "A", "ABCDEFGHI", "30C", "x4",
-                     "0", "0001", "12345", "TG12", "ポケモン"]),
+    st.sampled_from(
+        [
+            "Iono",
+            "N",
+            "PH",
+            "Energy",
+            "energy",
+            "{R}",
+            "GX",
+            "ex",
+            "V",
+            "(Turo)",
+            "[ME05]",
+            "-",
+            "é",
+            "12",
+            "SVI",
+            "PAL",
+            "ENERGY",
+            "PR-SV",
+            "TK-AlolanRaichu",
+            "VMAX",
+            "A",
+            "ABCDEFGHI",
+            "30C",
+            "x4",
+            "0",
+            "0001",
+            "12345",
+            "TG12",
+            "ポケモン",
+        ]
+    ),
     st.text(min_size=1, max_size=4).filter(lambda t: t.split() == [t]),
 )
 
 
 @settings(max_examples=500)
-@given(st.sampled_from(["1", "4", "0", "01", "999", "1000", "4x"]), st.lists(_token, max_size=5),
-       st.sampled_from(["", " PH", " x4", " - Basic", "  ", "\t"]))
+@given(
+    st.sampled_from(["1", "4", "0", "01", "999", "1000", "4x"]),
+    st.lists(_token, max_size=5),
+    st.sampled_from(["", " PH", " x4", " - Basic", "  ", "\t"]),
+)
 def test_fast_path_never_changes_a_reading(count: str, tokens: list[str], tail: str) -> None:
     line = " ".join([count, *tokens]) + tail
     general = parse_module._card_fields(line) or (parse_module._UNPARSED, line.strip())
@@ -641,13 +743,16 @@ def test_fast_path_never_changes_a_reading(count: str, tokens: list[str], tail: 
     assert fast is None or fast == general
 
 
-@pytest.mark.parametrize("text, measured", [
-    ("", (0, "lines")),
-    ("1 Iono\n" * 3, (3, "lines")),
-    (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 5}), (5, "card entries")),
-    (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 2}, indent=2), (12, "lines")),
-    ("[not json", (1, "lines")),
-])
+@pytest.mark.parametrize(
+    "text, measured",
+    [
+        ("", (0, "lines")),
+        ("1 Iono\n" * 3, (3, "lines")),
+        (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 5}), (5, "card entries")),
+        (json.dumps({"cards": [{"count": 1, "name": "Iono"}] * 2}, indent=2), (12, "lines")),
+        ("[not json", (1, "lines")),
+    ],
+)
 def test_measure_lines_says_what_it_counted(text, measured):
     """A limit message names card entries when a JSON deck's entries are what went over (1,001 entries
     on one line were "1,001 lines")."""

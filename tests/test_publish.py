@@ -12,7 +12,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
-
 from conftest import start_gunicorn
 from test_reload import NEST_BALL, ULTRA_BALL, _stop, _wait_for_version, write_broken, write_db
 
@@ -36,8 +35,7 @@ def served_folder(tmp_path):
 
 
 def db_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "deckcheck", "db", *args], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-m", "deckcheck", "db", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_publish_writes_the_file_and_its_checksum(tmp_path):

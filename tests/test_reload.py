@@ -18,18 +18,40 @@ import requests
 from deckcheck import build as _build
 from deckcheck import cards as _cards
 
-SET = {"id": "sv01", "name": "Scarlet & Violet", "series": "sv", "code": "SVI", "aliases": ["SVI"],
-       "release": "2023-03-31", "official_count": 198}
+SET = {
+    "id": "sv01",
+    "name": "Scarlet & Violet",
+    "series": "sv",
+    "code": "SVI",
+    "aliases": ["SVI"],
+    "release": "2023-03-31",
+    "official_count": 198,
+}
 NEST_BALL = ["sv01-181", "Nest Ball", "Trainer", ["Item"], None, [], "G", "sv01", "181", "Uncommon", "400d179c6d7da744"]
-ULTRA_BALL = ["sv01-196", "Ultra Ball", "Trainer", ["Item"], None, [], "G", "sv01", "196", "Uncommon",
-              "5c7e7f1c1a4a9b0d"]
+ULTRA_BALL = [
+    "sv01-196",
+    "Ultra Ball",
+    "Trainer",
+    ["Item"],
+    None,
+    [],
+    "G",
+    "sv01",
+    "196",
+    "Uncommon",
+    "5c7e7f1c1a4a9b0d",
+]
 
 
 def write_db(path: Path, built_at: str, rows=(NEST_BALL,)) -> str:
     """Write a tiny database atomically (temporary file, rename); return its version."""
-    db = {"schema": _build.SCHEMA_VERSION, "fields": list(_build.FIELDS), "sets": [SET],
-          "cards": [list(r) for r in rows],
-          "meta": {"built_at": built_at, "sources": {"test": "tests/test_reload.py"}, "cards": len(rows), "sets": 1}}
+    db = {
+        "schema": _build.SCHEMA_VERSION,
+        "fields": list(_build.FIELDS),
+        "sets": [SET],
+        "cards": [list(r) for r in rows],
+        "meta": {"built_at": built_at, "sources": {"test": "tests/test_reload.py"}, "cards": len(rows), "sets": 1},
+    }
     _build.write_database(db, path)
     return _cards.load(path).version
 

@@ -13,8 +13,17 @@ import pytest
 
 from deckcheck.problems import Counts, Problem, Report
 from deckcheck.render import (
-    OUTPUT_FORMATS, Options, fails, github_data, github_property, render, render_github, render_junit,
-    render_sarif, render_text, summary_line,
+    OUTPUT_FORMATS,
+    Options,
+    fails,
+    github_data,
+    github_property,
+    render,
+    render_github,
+    render_junit,
+    render_sarif,
+    render_text,
+    summary_line,
 )
 
 # the parts of the SARIF 2.1.0 schema (https://json.schemastore.org/sarif-2.1.0.json) a consumer relies on,
@@ -25,63 +34,106 @@ SARIF_SUBSET = {
     "properties": {
         "version": {"const": "2.1.0"},
         "$schema": {"type": "string", "format": "uri"},
-        "runs": {"type": "array", "minItems": 1, "items": {
-            "type": "object",
-            "required": ["tool", "results"],
-            "properties": {
-                "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
-                    "type": "object",
-                    "required": ["name", "rules"],
-                    "properties": {
-                        "name": {"type": "string"},
-                        "version": {"type": "string"},
-                        "rules": {"type": "array", "items": {
-                            "type": "object",
-                            "required": ["id", "shortDescription"],
-                            "properties": {
-                                "id": {"type": "string"},
-                                "shortDescription": {"type": "object", "required": ["text"]},
-                                "defaultConfiguration": {"type": "object", "properties": {
-                                    "level": {"enum": ["none", "note", "warning", "error"]}}},
-                            },
-                        }},
-                    },
-                }}},
-                "results": {"type": "array", "items": {
-                    "type": "object",
-                    "required": ["ruleId", "level", "message", "locations"],
-                    "properties": {
-                        "ruleId": {"type": "string"},
-                        "ruleIndex": {"type": "integer", "minimum": 0},
-                        "level": {"enum": ["none", "note", "warning", "error"]},
-                        "message": {"type": "object", "required": ["text"],
-                                    "properties": {"text": {"type": "string", "minLength": 1}}},
-                        "locations": {"type": "array", "minItems": 1, "items": {
-                            "type": "object",
-                            "required": ["physicalLocation"],
-                            "properties": {"physicalLocation": {
+        "runs": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["tool", "results"],
+                "properties": {
+                    "tool": {
+                        "type": "object",
+                        "required": ["driver"],
+                        "properties": {
+                            "driver": {
                                 "type": "object",
-                                "required": ["artifactLocation", "region"],
+                                "required": ["name", "rules"],
                                 "properties": {
-                                    "artifactLocation": {"type": "object", "required": ["uri"],
-                                                         "properties": {"uri": {"type": "string",
-                                                                                "format": "uri-reference"}}},
-                                    "region": {"type": "object", "required": ["startLine"],
-                                               "properties": {"startLine": {"type": "integer", "minimum": 1}}},
+                                    "name": {"type": "string"},
+                                    "version": {"type": "string"},
+                                    "rules": {
+                                        "type": "array",
+                                        "items": {
+                                            "type": "object",
+                                            "required": ["id", "shortDescription"],
+                                            "properties": {
+                                                "id": {"type": "string"},
+                                                "shortDescription": {"type": "object", "required": ["text"]},
+                                                "defaultConfiguration": {
+                                                    "type": "object",
+                                                    "properties": {
+                                                        "level": {"enum": ["none", "note", "warning", "error"]}
+                                                    },
+                                                },
+                                            },
+                                        },
+                                    },
                                 },
-                            }},
-                        }},
+                            }
+                        },
                     },
-                }},
+                    "results": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["ruleId", "level", "message", "locations"],
+                            "properties": {
+                                "ruleId": {"type": "string"},
+                                "ruleIndex": {"type": "integer", "minimum": 0},
+                                "level": {"enum": ["none", "note", "warning", "error"]},
+                                "message": {
+                                    "type": "object",
+                                    "required": ["text"],
+                                    "properties": {"text": {"type": "string", "minLength": 1}},
+                                },
+                                "locations": {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["physicalLocation"],
+                                        "properties": {
+                                            "physicalLocation": {
+                                                "type": "object",
+                                                "required": ["artifactLocation", "region"],
+                                                "properties": {
+                                                    "artifactLocation": {
+                                                        "type": "object",
+                                                        "required": ["uri"],
+                                                        "properties": {
+                                                            "uri": {"type": "string", "format": "uri-reference"}
+                                                        },
+                                                    },
+                                                    "region": {
+                                                        "type": "object",
+                                                        "required": ["startLine"],
+                                                        "properties": {"startLine": {"type": "integer", "minimum": 1}},
+                                                    },
+                                                },
+                                            }
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
             },
-        }},
+        },
     },
 }
 
 
 def report(*problems: Problem, fmt: str = "standard") -> Report:
-    return Report(format=fmt, format_name=fmt.title(), as_of="2026-05-01", problems=list(problems), lines=[],
-                  counts=Counts(pokemon=20, trainer=30, energy=10), database={"version": "test"})
+    return Report(
+        format=fmt,
+        format_name=fmt.title(),
+        as_of="2026-05-01",
+        problems=list(problems),
+        lines=[],
+        counts=Counts(pokemon=20, trainer=30, energy=10),
+        database={"version": "test"},
+    )
 
 
 SIZE = Problem("deck-size", "Your deck has 59 cards; it must have exactly 60 (add 1).")
@@ -97,13 +149,18 @@ RESULTS = [
 
 # -- GitHub annotations ------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "data", "prop"), [
-    ("plain", "plain", "plain"),
-    ("100%", "100%25", "100%25"),
-    ("a\r\nb\nc\rd", "a%0D%0Ab%0Ac%0Dd", "a%0D%0Ab%0Ac%0Dd"),
-    ("decks/a:b,c.txt", "decks/a:b,c.txt", "decks/a%3Ab%2Cc.txt"),
-    ("%0A", "%250A", "%250A"),  # an escape sequence in the input is not decoded later
-], ids=["plain", "percent", "line-breaks", "colon-comma", "already-escaped"])
+
+@pytest.mark.parametrize(
+    ("text", "data", "prop"),
+    [
+        ("plain", "plain", "plain"),
+        ("100%", "100%25", "100%25"),
+        ("a\r\nb\nc\rd", "a%0D%0Ab%0Ac%0Dd", "a%0D%0Ab%0Ac%0Dd"),
+        ("decks/a:b,c.txt", "decks/a:b,c.txt", "decks/a%3Ab%2Cc.txt"),
+        ("%0A", "%250A", "%250A"),  # an escape sequence in the input is not decoded later
+    ],
+    ids=["plain", "percent", "line-breaks", "colon-comma", "already-escaped"],
+)
 def test_github_escaping(text, data, prop):
     assert github_data(text) == data
     assert github_property(text) == prop
@@ -111,11 +168,14 @@ def test_github_escaping(text, data, prop):
 
 def test_github_annotation_escapes_file_title_and_message():
     """file= and title= take the property escaping; the message only the data escaping."""
-    odd = Problem("unparsed-line", 'Line 4 is not a card line: "50% off, today: 2\nfor 1".', lines=(4,),
-                  severity="error")
+    odd = Problem(
+        "unparsed-line", 'Line 4 is not a card line: "50% off, today: 2\nfor 1".', lines=(4,), severity="error"
+    )
     out = render_github([("decks/a,b:c.txt", report(odd))], Options(summary=False))
-    assert out == ('::error file=decks/a%2Cb%3Ac.txt,line=4,title=unparsed-line (P101)::'
-                   'Line 4 is not a card line: "50%25 off, today: 2%0Afor 1".\n')
+    assert out == (
+        "::error file=decks/a%2Cb%3Ac.txt,line=4,title=unparsed-line (P101)::"
+        'Line 4 is not a card line: "50%25 off, today: 2%0Afor 1".\n'
+    )
 
 
 def test_github_levels_and_lineless_problems_point_at_line_1():
@@ -132,10 +192,12 @@ def test_github_levels_and_lineless_problems_point_at_line_1():
 def test_github_message_carries_the_hint():
     p = Problem("no-basic-pokemon", "Your deck has no Basic Pokémon.", hint="Air Balloon is an Item.")
     assert render_github([("d.txt", report(p))], Options(summary=False)).endswith(
-        "::Your deck has no Basic Pokémon. Air Balloon is an Item.\n")
+        "::Your deck has no Basic Pokémon. Air Balloon is an Item.\n"
+    )
 
 
 # -- text ------------------------------------------------------------------------------------
+
 
 def test_text_is_one_problem_a_line_in_line_order_then_a_summary():
     assert render_text(RESULTS) == (
@@ -162,13 +224,17 @@ def test_text_escapes_control_characters_from_the_list():
     assert out == 'd.txt:1: unparsed-line Line 1 is not a card line: "\\x1b[2Jhi\\x0bthere".\n'
 
 
-@pytest.mark.parametrize(("results", "fail_on", "expected"), [
-    ([], "error", "No decklists checked."),
-    (RESULTS[:1], "error", "Checked 1 deck: all passed."),
-    (RESULTS[2:], "error", "Checked 1 deck: all passed (1 warning)."),
-    (RESULTS[2:], "warning", "Checked 1 deck: 0 passed, 1 failed (1 warning)."),
-    (RESULTS, "warning", "Checked 3 decks: 1 passed, 2 failed (2 errors, 2 warnings, 1 info)."),
-], ids=["none", "one-clean", "warning-passes", "warning-fails", "mixed"])
+@pytest.mark.parametrize(
+    ("results", "fail_on", "expected"),
+    [
+        ([], "error", "No decklists checked."),
+        (RESULTS[:1], "error", "Checked 1 deck: all passed."),
+        (RESULTS[2:], "error", "Checked 1 deck: all passed (1 warning)."),
+        (RESULTS[2:], "warning", "Checked 1 deck: 0 passed, 1 failed (1 warning)."),
+        (RESULTS, "warning", "Checked 3 decks: 1 passed, 2 failed (2 errors, 2 warnings, 1 info)."),
+    ],
+    ids=["none", "one-clean", "warning-passes", "warning-fails", "mixed"],
+)
 def test_summary_line(results, fail_on, expected):
     assert summary_line(results, fail_on) == expected
 
@@ -180,6 +246,7 @@ def test_fails_follows_fail_on():
 
 # -- SARIF -----------------------------------------------------------------------------------
 
+
 def test_sarif_has_the_required_structure():
     doc = json.loads(render_sarif(RESULTS + [("my decks/ä.txt", report(SIZE))]))
     jsonschema.validate(doc, SARIF_SUBSET, format_checker=jsonschema.FormatChecker())
@@ -189,8 +256,12 @@ def test_sarif_has_the_required_structure():
     for result in run["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
     levels = {(r["ruleId"], r["level"]) for r in run["results"]}
-    assert levels == {("deck-size", "error"), ("copy-limit", "error"), ("evolution-gap", "warning"),
-                      ("resolved-by-name", "note")}
+    assert levels == {
+        ("deck-size", "error"),
+        ("copy-limit", "error"),
+        ("evolution-gap", "warning"),
+        ("resolved-by-name", "note"),
+    }
     first = run["results"][0]["locations"][0]["physicalLocation"]
     assert first == {"artifactLocation": {"uri": "decks/bad.txt"}, "region": {"startLine": 1}}
     last = run["results"][-1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
@@ -204,6 +275,7 @@ def test_sarif_with_nothing_found_is_still_a_valid_run():
 
 
 # -- JUnit -----------------------------------------------------------------------------------
+
 
 def test_junit_has_one_test_case_per_deck_and_a_failure_per_failing_deck():
     root = ET.fromstring(render_junit(RESULTS))
@@ -232,6 +304,7 @@ def test_junit_survives_characters_xml_cannot_carry():
 
 
 # -- all formats -----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("output_format", OUTPUT_FORMATS)
 def test_every_format_renders_an_empty_run(output_format):

@@ -20,8 +20,13 @@ PSYCHIC = "Basic {P} Energy SVE 5"
 
 # -- the shipped verdicts ---------------------------------------------------------
 
-FIVE = ["1 Ultra Ball ROS 93", "1 Ultra Ball FLF 99", "1 Ultra Ball SUM 135", "1 Escape Rope PRC 127",
-        "1 Escape Rope BUS 114"]
+FIVE = [
+    "1 Ultra Ball ROS 93",
+    "1 Ultra Ball FLF 99",
+    "1 Ultra Ball SUM 135",
+    "1 Escape Rope PRC 127",
+    "1 Escape Rope BUS 114",
+]
 
 
 def test_older_staples_are_legal_through_their_reworded_reprint():
@@ -30,16 +35,36 @@ def test_older_staples_are_legal_through_their_reworded_reprint():
     assert report.valid, [p.message for p in report.problems]
     notes = [(p.code, p.severity, p.lines, p.message) for p in report.problems if p.rule == "legal-by-reprint"]
     assert notes == [
-        ("R204", "info", (1,), "Line 1: Ultra Ball (ROS 93) is legal as Ultra Ball (SVI 196); play it with that "
-                               "card's text."),
-        ("R204", "info", (2,), "Line 2: Ultra Ball (FLF 99) is legal as Ultra Ball (SVI 196); play it with that "
-                               "card's text."),
-        ("R204", "info", (3,), "Line 3: Ultra Ball (SUM 135) is legal as Ultra Ball (SVI 196); play it with that "
-                               "card's text."),
-        ("R204", "info", (4,), "Line 4: Escape Rope (PRC 127) is legal as Escape Rope (BST 125); play it with "
-                               "that card's text."),
-        ("R204", "info", (5,), "Line 5: Escape Rope (BUS 114) is legal as Escape Rope (BST 125); play it with "
-                               "that card's text."),
+        (
+            "R204",
+            "info",
+            (1,),
+            "Line 1: Ultra Ball (ROS 93) is legal as Ultra Ball (SVI 196); play it with that card's text.",
+        ),
+        (
+            "R204",
+            "info",
+            (2,),
+            "Line 2: Ultra Ball (FLF 99) is legal as Ultra Ball (SVI 196); play it with that card's text.",
+        ),
+        (
+            "R204",
+            "info",
+            (3,),
+            "Line 3: Ultra Ball (SUM 135) is legal as Ultra Ball (SVI 196); play it with that card's text.",
+        ),
+        (
+            "R204",
+            "info",
+            (4,),
+            "Line 4: Escape Rope (PRC 127) is legal as Escape Rope (BST 125); play it with that card's text.",
+        ),
+        (
+            "R204",
+            "info",
+            (5,),
+            "Line 5: Escape Rope (BUS 114) is legal as Escape Rope (BST 125); play it with that card's text.",
+        ),
     ]
     assert [ln.legal_via.id for ln in report.lines[:5]] == ["sv01-196"] * 3 + ["swsh5-125"] * 2
     assert [p.rule for p in report.problems if p.severity != "info"] == []
@@ -48,24 +73,40 @@ def test_older_staples_are_legal_through_their_reworded_reprint():
 def test_the_note_names_the_newest_legal_printing():
     report = deckcheck.check(f"4 Ultra Ball SVI 196\n4 Lechonk SVI 155\n52 {PSYCHIC}\n", "standard", "2026-05-01")
     assert [p.message for p in report.problems if p.rule == "legal-by-reprint"] == [
-        "Line 1: Ultra Ball (SVI 196) is legal as Ultra Ball (ASC 213); play it with that card's text."]
+        "Line 1: Ultra Ball (SVI 196) is legal as Ultra Ball (ASC 213); play it with that card's text."
+    ]
 
 
 def test_unlimited_names_the_newest_wording_to_play():
     """Handbook 4.2.2: in Unlimited every printing is legal, played with the newest version's wording
     (the newest out on the date: Pitch Black's Energy Switch is not out on 2026-05-01)."""
-    text = "4 Switch BS 95\n4 Energy Switch GEN 61\n4 Potion SVI 188\n4 Rainbow Energy TR 17\n4 Pikachu BS 58\n40 " \
-           "Water Energy BS 102\n"
+    text = (
+        "4 Switch BS 95\n4 Energy Switch GEN 61\n4 Potion SVI 188\n4 Rainbow Energy TR 17\n4 Pikachu BS 58\n40 "
+        "Water Energy BS 102\n"
+    )
     report = deckcheck.check(text, "unlimited", "2026-05-01")
     assert [(p.code, p.severity, p.message) for p in report.problems] == [
-        ("R204", "info", "Line 1: Switch (BS 95) is legal; play it with the text of its newest printing, Switch (PFL "
-                         "123)."),
-        ("R204", "info", "Line 2: Energy Switch (GEN 61) is legal; play it with the text of its newest printing, "
-                         "Energy Switch (MEG 115)."),
-        ("R204", "info", "Line 3: Potion (SVI 188) is legal; play it with the text of its newest printing, Potion (POR "
-                         "83)."),
-        ("R204", "info", "Line 5: Pikachu (BS 58) is legal; play it with the text of its newest printing, Pikachu (RR "
-                         "112)."),
+        (
+            "R204",
+            "info",
+            "Line 1: Switch (BS 95) is legal; play it with the text of its newest printing, Switch (PFL 123).",
+        ),
+        (
+            "R204",
+            "info",
+            "Line 2: Energy Switch (GEN 61) is legal; play it with the text of its newest printing, "
+            "Energy Switch (MEG 115).",
+        ),
+        (
+            "R204",
+            "info",
+            "Line 3: Potion (SVI 188) is legal; play it with the text of its newest printing, Potion (POR 83).",
+        ),
+        (
+            "R204",
+            "info",
+            "Line 5: Pikachu (BS 58) is legal; play it with the text of its newest printing, Pikachu (RR 112).",
+        ),
     ]
 
 
@@ -80,22 +121,41 @@ def test_rainbow_energy_ces_and_tr_stay_apart(db):
     assert ces.fingerprint != tr.fingerprint
     report = deckcheck.check(f"1 Rainbow Energy TR 17\n4 Zorua DEX 70\n55 {PSYCHIC}\n", "expanded", "2026-05-01")
     problem = next(p for p in report.problems if p.rule == "not-in-format")
-    assert problem.message == ("Rainbow Energy (TR 17) (line 1) is not legal in Expanded on 2026-05-01: its set, "
-                               "Team Rocket, is not in the card pool and no functionally identical reprint is legal.")
-    assert problem.hint == ("Rainbow Energy (CES 151) is legal, but its text differs from this printing's, so the "
-                            "reprint rule does not cover this one.")
+    assert problem.message == (
+        "Rainbow Energy (TR 17) (line 1) is not legal in Expanded on 2026-05-01: its set, "
+        "Team Rocket, is not in the card pool and no functionally identical reprint is legal."
+    )
+    assert problem.hint == (
+        "Rainbow Energy (CES 151) is legal, but its text differs from this printing's, so the "
+        "reprint rule does not cover this one."
+    )
     assert not [p for p in report.problems if p.rule == "legal-by-reprint"]
 
 
-@pytest.mark.parametrize(("a", "b"), [(("CES", "127"), ("TRR", "83")), (("SUM", "135"), ("MEG", "131")),
-                                      (("ROS", "93"), ("ASC", "213")), (("BUS", "114"), ("BST", "125")),
-                                      (("PRC", "127"), ("BST", "125")), (("BCR", "133"), ("SVI", "193"))])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (("CES", "127"), ("TRR", "83")),
+        (("SUM", "135"), ("MEG", "131")),
+        (("ROS", "93"), ("ASC", "213")),
+        (("BUS", "114"), ("BST", "125")),
+        (("PRC", "127"), ("BST", "125")),
+        (("BCR", "133"), ("SVI", "193")),
+    ],
+)
 def test_reviewed_identical_printings_share_a_fingerprint(db, a, b):
     assert db.find(*a).fingerprint == db.find(*b).fingerprint
 
 
-@pytest.mark.parametrize(("a", "b"), [(("TR", "17"), ("HS", "104")), (("BS", "94"), ("SVI", "188")),
-                                      (("UL", "82"), ("MEG", "125")), (("BS", "79"), ("B2", "108"))])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (("TR", "17"), ("HS", "104")),
+        (("BS", "94"), ("SVI", "188")),
+        (("UL", "82"), ("MEG", "125")),
+        (("BS", "79"), ("B2", "108")),
+    ],
+)
 def test_reviewed_verdicts_in_the_shipped_database(db, a, b):
     """TR Rainbow differs from HS; Base Set Potion heals 20, not 30; UL Rare Candy takes a Stage 1;
     Base Set Super Energy Removal is only reworded ("your own Pokémon")."""
@@ -113,17 +173,37 @@ def test_every_row_names_real_printings_and_a_verdict():
 
 # -- the build's check, on a small source ---------------------------------------
 
+
 def _source(*texts: tuple[str, str, str]) -> dict:
     """One set per printing (release years 2020, 2021, ...): (card id suffix, name, effect)."""
-    sets = [{"id": f"s{i}", "name": f"Set {i}", "series_id": "sv", "ptcgl_code": f"S{i}",
-             "releaseDate": f"{2020 + i}-01-01"} for i in range(len(texts))]
-    cards = [{"id": f"s{i}-{n}", "name": name, "supertype": "Trainer", "subtypes": ["Item"], "set_id": f"s{i}",
-              "number": n, "effect": effect} for i, (n, name, effect) in enumerate(texts)]
+    sets = [
+        {
+            "id": f"s{i}",
+            "name": f"Set {i}",
+            "series_id": "sv",
+            "ptcgl_code": f"S{i}",
+            "releaseDate": f"{2020 + i}-01-01",
+        }
+        for i in range(len(texts))
+    ]
+    cards = [
+        {
+            "id": f"s{i}-{n}",
+            "name": name,
+            "supertype": "Trainer",
+            "subtypes": ["Item"],
+            "set_id": f"s{i}",
+            "number": n,
+            "effect": effect,
+        }
+        for i, (n, name, effect) in enumerate(texts)
+    ]
     return {"sets": sets, "cards": cards}
 
 
-SPLIT = _source(("1", "Gadget", "Draw 2 cards."), ("1", "Gadget", "You draw 2 cards."),
-                ("1", "Gadget", "Draw 3 cards."))
+SPLIT = _source(
+    ("1", "Gadget", "Draw 2 cards."), ("1", "Gadget", "You draw 2 cards."), ("1", "Gadget", "Draw 3 cards.")
+)
 HEADER = "name,printing,verdict,other,reason\n"
 
 
@@ -144,20 +224,24 @@ def test_the_build_fails_on_an_unreviewed_split(tmp_path):
     assert str(err.value) == (
         "reprint-groups.csv has no verdict for 3 same-name text splits: Gadget: S2 1 (s2-1) vs S1 1 (s1-1); "
         "Gadget: S2 1 (s2-1) vs S0 1 (s0-1); Gadget: S1 1 (s1-1) vs S0 1 (s0-1). Compare the texts (deckcheck db "
-        "splits) and add a row saying whether they are functionally identical or different.")
+        "splits) and add a row saying whether they are functionally identical or different."
+    )
 
 
 def test_a_new_printing_with_new_wording_fails_a_reviewed_build(tmp_path):
     rows = "Gadget,s1-1,identical,s0-1,\"'You draw' vs 'Draw'\"\nGadget,s2-1,different,*,\"3 cards, not 2\"\n"
     build.build(SPLIT, _tables(tmp_path, rows))  # reviewed: builds
-    newer = _source(*[(c["number"], c["name"], c["effect"]) for c in SPLIT["cards"]],
-                    ("1", "Gadget", "Draw two cards from your deck."))
+    newer = _source(
+        *[(c["number"], c["name"], c["effect"]) for c in SPLIT["cards"]],
+        ("1", "Gadget", "Draw two cards from your deck."),
+    )
     with pytest.raises(build.BuildError) as err:
         build.build(newer, _tables(tmp_path, rows))
     assert str(err.value) == (
         "reprint-groups.csv has no verdict for 1 same-name text split: Gadget: S3 1 (s3-1) vs S0 1 (s0-1), S1 1 "
         "(s1-1). Compare the texts (deckcheck db splits) and add a row saying whether they are functionally "
-        "identical or different.")
+        "identical or different."
+    )
 
 
 def test_identical_joins_the_groups_on_the_newest_printings_fingerprint(tmp_path):
@@ -170,14 +254,21 @@ def test_identical_joins_the_groups_on_the_newest_printings_fingerprint(tmp_path
 @pytest.mark.parametrize(
     ("rows", "message"),
     [
-        ("Gadget,s1-1,same,s0-1,x\n", "reprint-groups.csv row 1 (Gadget: s1-1 / s0-1): verdict must be identical or "
-                                      "different, not 'same'"),
+        (
+            "Gadget,s1-1,same,s0-1,x\n",
+            "reprint-groups.csv row 1 (Gadget: s1-1 / s0-1): verdict must be identical or different, not 'same'",
+        ),
         ("Gadget,s1-1,identical,s0-1,\n", "reprint-groups.csv row 1 (Gadget: s1-1 / s0-1): a verdict needs a reason"),
-        ("Gadget,s1-1,identical,*,x\n", "reprint-groups.csv row 1 (Gadget: s1-1 / *): other is * (every other group) "
-                                        "only for the verdict different"),
+        (
+            "Gadget,s1-1,identical,*,x\n",
+            "reprint-groups.csv row 1 (Gadget: s1-1 / *): other is * (every other group) "
+            "only for the verdict different",
+        ),
         ("Widget,s1-1,identical,s0-1,x\n", "reprint-groups.csv row 1 (Widget: s1-1 / s0-1): s1-1 is 'Gadget'"),
-        ("Gadget,s1-1,identical,s0-1,x\nGadget,s2-1,different,*,x\nGadget,s1-1,different,s0-1,x\n",
-         "reprint-groups.csv row 3 (Gadget: s1-1 / s0-1): marked different, but identical rows join the two groups"),
+        (
+            "Gadget,s1-1,identical,s0-1,x\nGadget,s2-1,different,*,x\nGadget,s1-1,different,s0-1,x\n",
+            "reprint-groups.csv row 3 (Gadget: s1-1 / s0-1): marked different, but identical rows join the two groups",
+        ),
     ],
     ids=["bad-verdict", "no-reason", "star-identical", "wrong-name", "contradiction"],
 )
@@ -191,8 +282,10 @@ def test_a_row_for_printings_that_share_a_text_must_go(tmp_path):
     twins = _source(("1", "Gadget", "Draw 2 cards."), ("1", "Gadget", "Draw 2 cards."))
     with pytest.raises(build.BuildError) as err:
         build.build(twins, _tables(tmp_path, "Gadget,s1-1,identical,s0-1,x\n"))
-    assert str(err.value) == ("reprint-groups.csv row 1 (Gadget: s1-1 / s0-1): s1-1 is in no split (its text matches "
-                              "every other printing's, or it has none); remove the row")
+    assert str(err.value) == (
+        "reprint-groups.csv row 1 (Gadget: s1-1 / s0-1): s1-1 is in no split (its text matches "
+        "every other printing's, or it has none); remove the row"
+    )
 
 
 def test_rows_about_printings_the_source_lacks_are_skipped(tmp_path):
@@ -238,6 +331,7 @@ def test_db_sync_refuses_a_catalogue_with_an_unreviewed_split(api, paths, tmp_pa
     assert result.lines[-1] == (
         "  - the new database fails its own checks: reprint-groups.csv has no verdict for 1 same-name text split: "
         "Rocky Helmet: SVI 193 (sv01-193) vs BCR 133 (bw7-133). Compare the texts (deckcheck db splits) and add a "
-        "row saying whether they are functionally identical or different.")
+        "row saying whether they are functionally identical or different."
+    )
     monkeypatch.delenv("DECKCHECK_DATA_DIR")
     assert run_sync(api, out, cache).status == "written"

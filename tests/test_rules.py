@@ -34,8 +34,9 @@ def deck(*lines: str, size: int = 60, energy: str = PSYCHIC) -> str:
 
 def _show(report) -> str:
     lines = [report.summary]
-    lines += [f"  {p.code} [{p.rule}] {p.severity} {list(p.lines)}: {p.message} | hint: {p.hint}"
-              for p in report.problems]
+    lines += [
+        f"  {p.code} [{p.rule}] {p.severity} {list(p.lines)}: {p.message} | hint: {p.hint}" for p in report.problems
+    ]
     return "\n".join(lines)
 
 
@@ -64,6 +65,7 @@ def only(report, rule: str):
 
 # -- deck-size -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("size", "message"),
     [
@@ -87,19 +89,23 @@ def test_unknown_cards_count_toward_60():
     report = assert_problems(deck("4 Dreepy TWM 128", "3 Nest Bal SVI 999"), "standard", MAY, ["unknown-card"])
     assert report.counts.total == 60 and report.counts.unknown == 3
     problem = only(report, "unknown-card")
-    assert problem.message == ('Line 2: no card named "Nest Bal" SVI 999 was found in the card database; '
-                               "its 3 copies still count toward the deck size.")
+    assert problem.message == (
+        'Line 2: no card named "Nest Bal" SVI 999 was found in the card database; '
+        "its 3 copies still count toward the deck size."
+    )
     assert problem.hint == "Did you mean Nest Ball, Net Ball or Beast Ball?"
     assert (problem.code, problem.lines) == ("C101", (2,))
 
 
 def test_deck_size_hint_names_unknown_cards():
-    report = assert_problems(deck("4 Dreepy TWM 128", "3 Nest Bal SVI 999", size=58), "standard", MAY,
-                             ["unknown-card", "deck-size"])
+    report = assert_problems(
+        deck("4 Dreepy TWM 128", "3 Nest Bal SVI 999", size=58), "standard", MAY, ["unknown-card", "deck-size"]
+    )
     assert only(report, "deck-size").hint == "The total includes 3 cards that could not be identified."
 
 
 # -- copy-limit --------------------------------------------------------------------
+
 
 def test_five_copies_split_over_printings():
     text = deck("4 Dreepy TWM 128", "3 Ultra Ball MEG 131", "2 Ultra Ball ASC 213")
@@ -121,22 +127,28 @@ def test_four_copies_over_printings_are_fine():
 
 
 def test_professors_research_with_different_professors_sums_to_five():
-    text = deck("4 Dreepy TWM 128", "3 Professor's Research (Professor Magnolia) SSH 178",
-                "2 Professor's Research CEL 24")
+    text = deck(
+        "4 Dreepy TWM 128", "3 Professor's Research (Professor Magnolia) SSH 178", "2 Professor's Research CEL 24"
+    )
     problem = only(assert_problems(text, "expanded", MAY, ["copy-limit"]), "copy-limit")
     assert problem.message == "You have 5 cards named Professor's Research (lines 2, 3); the limit is 4."
-    assert problem.hint == ("Professor's Research (Professor Magnolia) and Professor's Research (Professor Oak) "
-                            "share the name Professor's Research; the subtitle in brackets is not part of a "
-                            "card's name.")
+    assert problem.hint == (
+        "Professor's Research (Professor Magnolia) and Professor's Research (Professor Oak) "
+        "share the name Professor's Research; the subtitle in brackets is not part of a "
+        "card's name."
+    )
 
 
 def test_owner_names_are_part_of_the_name():
     # 4 + 4 is fine: Iono's Bellibolt ex and Bellibolt ex are different names
-    text = deck("4 Iono's Tadbulb JTG 52", "4 Iono's Bellibolt ex JTG 53", "4 Tadbulb PAL 77",
-                "4 Bellibolt ex PAL 79")
+    text = deck("4 Iono's Tadbulb JTG 52", "4 Iono's Bellibolt ex JTG 53", "4 Tadbulb PAL 77", "4 Bellibolt ex PAL 79")
     report = assert_legal(text, "standard", MARCH)
-    assert [ln.card.key for ln in report.lines[:4]] == ["ionos tadbulb", "ionos bellibolt ex", "tadbulb",
-                                                        "bellibolt ex"]
+    assert [ln.card.key for ln in report.lines[:4]] == [
+        "ionos tadbulb",
+        "ionos bellibolt ex",
+        "tadbulb",
+        "bellibolt ex",
+    ]
 
 
 def test_twenty_basic_fire_energy_are_fine():
@@ -161,22 +173,30 @@ def test_reversal_energy_is_special():
 
 # -- no-basic-pokemon ----------------------------------------------------------------
 
+
 def test_no_basic_pokemon():
     report = assert_problems(deck("4 Ultra Ball MEG 131"), "standard", MAY, ["no-basic-pokemon"])
     problem = only(report, "no-basic-pokemon")
     assert (problem.message, problem.hint, problem.code) == (
-        "Your deck has no Basic Pokémon; it needs at least 1.", None, "R103")
+        "Your deck has no Basic Pokémon; it needs at least 1.",
+        None,
+        "R103",
+    )
     assert report.basic_pokemon == 0
 
 
 @pytest.mark.parametrize(
     ("lines", "hint"),
     [
-        (["4 Unidentified Fossil UNM 210"],
-         "Unidentified Fossil is an Item played as if it were a Pokémon; it is not a Basic Pokémon card."),
-        (["1 Robo Substitute PHF 102", "1 Lillie's Poké Doll CEC 197"],
-         "Robo Substitute and Lillie's Poké Doll are Items played as if they were Pokémon; they are not Basic "
-         "Pokémon cards."),
+        (
+            ["4 Unidentified Fossil UNM 210"],
+            "Unidentified Fossil is an Item played as if it were a Pokémon; it is not a Basic Pokémon card.",
+        ),
+        (
+            ["1 Robo Substitute PHF 102", "1 Lillie's Poké Doll CEC 197"],
+            "Robo Substitute and Lillie's Poké Doll are Items played as if they were Pokémon; they are not Basic "
+            "Pokémon cards.",
+        ),
     ],
     ids=["fossil", "robo-substitute-and-doll"],
 )
@@ -192,11 +212,13 @@ def test_played_as_pokemon_names_are_in_the_database(db):
 
 # -- radiant, ACE SPEC, Prism Star -----------------------------------------------------
 
+
 def test_two_different_radiants():
     text = deck("4 Dreepy TWM 128", "1 Radiant Greninja ASR 46", "1 Radiant Charizard PGO 11")
     problem = only(assert_problems(text, "expanded", MAY, ["radiant-limit"]), "radiant-limit")
-    assert problem.message == ("You have 2 Radiant Pokémon cards (Radiant Greninja, Radiant Charizard) (lines 2, 3); "
-                               "the limit is 1 per deck.")
+    assert problem.message == (
+        "You have 2 Radiant Pokémon cards (Radiant Greninja, Radiant Charizard) (lines 2, 3); the limit is 1 per deck."
+    )
     assert problem.hint == "The limit is 1 Radiant Pokémon card in total, not 1 of each."
     assert (problem.code, problem.cards) == ("R104", ("swsh10-046", "swsh10.5-011"))
 
@@ -208,15 +230,18 @@ def test_one_radiant_is_fine():
 def test_prime_catcher_plus_master_ball():
     text = deck("4 Dreepy TWM 128", "1 Prime Catcher TEF 157", "1 Master Ball TEF 153")
     problem = only(assert_problems(text, "standard", MAY, ["ace-spec-limit"]), "ace-spec-limit")
-    assert problem.message == ("You have 2 ACE SPEC cards (Prime Catcher, Master Ball) (lines 2, 3); "
-                               "the limit is 1 per deck.")
+    assert problem.message == (
+        "You have 2 ACE SPEC cards (Prime Catcher, Master Ball) (lines 2, 3); the limit is 1 per deck."
+    )
     assert problem.hint == "The limit is 1 ACE SPEC card in total, not 1 of each."
     assert problem.code == "R105"
 
 
 def test_two_copies_of_one_ace_spec():
-    problem = only(assert_problems(deck("4 Dreepy TWM 128", "2 Prime Catcher TEF 157"), "standard", MAY,
-                                   ["ace-spec-limit"]), "ace-spec-limit")
+    problem = only(
+        assert_problems(deck("4 Dreepy TWM 128", "2 Prime Catcher TEF 157"), "standard", MAY, ["ace-spec-limit"]),
+        "ace-spec-limit",
+    )
     assert problem.message == "You have 2 ACE SPEC cards (Prime Catcher) (line 2); the limit is 1 per deck."
     assert problem.hint is None
 
@@ -225,8 +250,9 @@ def test_black_and_white_ace_spec_comes_from_the_table():
     # Computer Search BCR 137 carries no ACE SPEC flag in TCGdex (data/ace-spec.csv)
     text = deck("4 Dreepy TWM 128", "1 Computer Search BCR 137", "1 Dowsing Machine PLS 128")
     problem = only(assert_problems(text, "expanded", MAY, ["ace-spec-limit"]), "ace-spec-limit")
-    assert problem.message == ("You have 2 ACE SPEC cards (Computer Search, Dowsing Machine) (lines 2, 3); "
-                               "the limit is 1 per deck.")
+    assert problem.message == (
+        "You have 2 ACE SPEC cards (Computer Search, Dowsing Machine) (lines 2, 3); the limit is 1 per deck."
+    )
 
 
 def test_two_different_prism_star_cards_are_fine():
@@ -234,8 +260,15 @@ def test_two_different_prism_star_cards_are_fine():
 
 
 def test_two_prism_star_cards_of_one_name():
-    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Lunala ◇ UPR 62", "1 Lunala Prism Star UPR 62"),
-                                   "expanded", MAY, ["prism-star-limit"]), "prism-star-limit")
+    problem = only(
+        assert_problems(
+            deck("4 Dreepy TWM 128", "1 Lunala ◇ UPR 62", "1 Lunala Prism Star UPR 62"),
+            "expanded",
+            MAY,
+            ["prism-star-limit"],
+        ),
+        "prism-star-limit",
+    )
     assert problem.message == "You have 2 cards named Lunala ◇ (lines 2, 3); the limit for a Prism Star card is 1."
     assert problem.hint == "Prism Star cards with different names are fine; the limit is per name."
     assert problem.code == "R106"
@@ -243,8 +276,15 @@ def test_two_prism_star_cards_of_one_name():
 
 # -- legality ------------------------------------------------------------------------
 
-ROTATING = deck("4 Charmander PAF 7", "3 Charmeleon PAF 8", "3 Charizard ex OBF 125", "4 Iono PAL 185",
-                "4 Rare Candy SVI 191", "4 Ultra Ball SVI 196", energy="Basic {R} Energy SVE 2")
+ROTATING = deck(
+    "4 Charmander PAF 7",
+    "3 Charmeleon PAF 8",
+    "3 Charizard ex OBF 125",
+    "4 Iono PAL 185",
+    "4 Rare Candy SVI 191",
+    "4 Ultra Ball SVI 196",
+    energy="Basic {R} Energy SVE 2",
+)
 
 
 def test_standard_deck_legal_before_the_rotation_and_not_after():
@@ -257,9 +297,11 @@ def test_standard_deck_legal_before_the_rotation_and_not_after():
         ("Ultra Ball (SVI 196)", True, "me02.5-213"),  # Ultra Ball ASC 213, the newest of MEG 131 and others
     ]
     problem = report.problems[3]
-    assert problem.message == ("Iono (PAL 185) (line 4) is not legal in Standard on 2026-04-10: its regulation mark "
-                               "G has rotated out (the lowest legal mark is H) and no functionally identical reprint "
-                               "is legal.")
+    assert problem.message == (
+        "Iono (PAL 185) (line 4) is not legal in Standard on 2026-04-10: its regulation mark "
+        "G has rotated out (the lowest legal mark is H) and no functionally identical reprint "
+        "is legal."
+    )
     assert (problem.code, problem.lines, problem.cards) == ("R201", (4,), ("sv02-185",))
 
 
@@ -277,20 +319,27 @@ def test_iono_legal_in_march_not_in_may():
 
 
 def test_hint_for_a_legal_printing_with_different_text():
-    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Potion BS 94"), "standard", MAY,
-                                   ["not-in-format"]), "not-in-format")
-    assert problem.message == ("Potion (BS 94) (line 2) is not legal in Standard on 2026-05-01: it has no regulation "
-                               "mark and no functionally identical reprint is legal.")
-    assert problem.hint == ("Potion (POR 83) is legal, but its text differs from this printing's, so the reprint "
-                            "rule does not cover this one.")
+    problem = only(
+        assert_problems(deck("4 Dreepy TWM 128", "1 Potion BS 94"), "standard", MAY, ["not-in-format"]), "not-in-format"
+    )
+    assert problem.message == (
+        "Potion (BS 94) (line 2) is not legal in Standard on 2026-05-01: it has no regulation "
+        "mark and no functionally identical reprint is legal."
+    )
+    assert problem.hint == (
+        "Potion (POR 83) is legal, but its text differs from this printing's, so the reprint "
+        "rule does not cover this one."
+    )
 
 
 def test_a_set_is_legal_from_the_third_friday():
     # Chaos Rising: released Friday 2026-05-22, legal 2026-06-05
     text = deck("4 Mareep CRI 27")
     problem = only(assert_problems(text, "standard", "2026-06-04", ["not-in-format"]), "not-in-format")
-    assert problem.message == ("Mareep (CRI 27) (line 1) is not legal in Standard on 2026-06-04: its set, Chaos "
-                               "Rising, is legal from 2026-06-05 and no functionally identical reprint is legal.")
+    assert problem.message == (
+        "Mareep (CRI 27) (line 1) is not legal in Standard on 2026-06-04: its set, Chaos "
+        "Rising, is legal from 2026-06-05 and no functionally identical reprint is legal."
+    )
     assert_legal(text, "standard", "2026-06-05")
 
 
@@ -298,23 +347,27 @@ def test_a_regulation_mark_is_legal_from_its_handbook_date():
     # Ascended Heroes' own date is 2026-02-13, but the J mark is legal from 2026-03-06
     text = deck("4 Dreepy TWM 128", "2 Poké Pad ASC 198")
     problem = only(assert_problems(text, "standard", "2026-03-05", ["not-in-format"]), "not-in-format")
-    assert problem.message == ("Poké Pad (ASC 198) (line 2) is not legal in Standard on 2026-03-05: regulation mark "
-                               "J is legal from 2026-03-06 and no functionally identical reprint is legal.")
+    assert problem.message == (
+        "Poké Pad (ASC 198) (line 2) is not legal in Standard on 2026-03-05: regulation mark "
+        "J is legal from 2026-03-06 and no functionally identical reprint is legal."
+    )
     assert_legal(text, "standard", "2026-03-06")
 
 
 def test_date_before_the_data():
     report = assert_problems(deck("4 Dreepy TWM 128"), "standard", "2023-04-13", ["date-out-of-range"])
     problem = only(report, "date-out-of-range")
-    assert problem.message == ("Standard legality is known from 2023-04-14 on; 2023-04-13 is earlier, so card "
-                               "legality was not checked.")
+    assert problem.message == (
+        "Standard legality is known from 2023-04-14 on; 2023-04-13 is earlier, so card legality was not checked."
+    )
     assert (problem.code, problem.severity) == ("R203", "error")
     assert report.lines[0].legal is False  # nothing was marked legal
 
 
 def test_expanded_ban():
-    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Red Card GEN 71"), "expanded", MAY, ["banned"]),
-                   "banned")
+    problem = only(
+        assert_problems(deck("4 Dreepy TWM 128", "1 Red Card GEN 71"), "expanded", MAY, ["banned"]), "banned"
+    )
     assert problem.message == "Red Card (GEN 71) (line 2) is banned in Expanded."
     assert (problem.hint, problem.code) == (None, "R202")
 
@@ -335,19 +388,34 @@ def test_expanded_ban_has_a_date():
 
 
 def test_ban_by_name():
-    problem = only(assert_problems(deck("1 Pikachu TEF 51", "1 Double Colorless Energy SUM 136",
-                                        energy="Basic {L} Energy SVE 4"), "glc", MAY, ["banned"]), "banned")
-    assert problem.message == ("Double Colorless Energy (SUM 136) (line 2) is banned in Gym Leader Challenge since "
-                               "2025-04-24: every printing of Double Colorless Energy is banned.")
+    problem = only(
+        assert_problems(
+            deck("1 Pikachu TEF 51", "1 Double Colorless Energy SUM 136", energy="Basic {L} Energy SVE 4"),
+            "glc",
+            MAY,
+            ["banned"],
+        ),
+        "banned",
+    )
+    assert problem.message == (
+        "Double Colorless Energy (SUM 136) (line 2) is banned in Gym Leader Challenge since "
+        "2025-04-24: every printing of Double Colorless Energy is banned."
+    )
 
 
 def test_sets_pool_message():
-    problem = only(assert_problems(deck("4 Dreepy TWM 128", "1 Computer Search BS 71"), "expanded", MAY,
-                                   ["not-in-format"]), "not-in-format")
-    assert problem.message == ("Computer Search (BS 71) (line 2) is not legal in Expanded on 2026-05-01: its set, "
-                               "Base Set, is not in the card pool and no functionally identical reprint is legal.")
-    assert problem.hint == ("Computer Search (BCR 137) is legal, but its text differs from this printing's, so the "
-                            "reprint rule does not cover this one.")
+    problem = only(
+        assert_problems(deck("4 Dreepy TWM 128", "1 Computer Search BS 71"), "expanded", MAY, ["not-in-format"]),
+        "not-in-format",
+    )
+    assert problem.message == (
+        "Computer Search (BS 71) (line 2) is not legal in Expanded on 2026-05-01: its set, "
+        "Base Set, is not in the card pool and no functionally identical reprint is legal."
+    )
+    assert problem.hint == (
+        "Computer Search (BCR 137) is legal, but its text differs from this printing's, so the "
+        "reprint rule does not cover this one."
+    )
 
 
 def test_unlimited_takes_everything():
@@ -356,9 +424,9 @@ def test_unlimited_takes_everything():
 
 # -- parsing problems carried into the report ------------------------------------------
 
+
 def test_unparsed_line():
-    report = assert_problems(deck("4 Dreepy TWM 128") + "Random line at the end\n", "standard", MAY,
-                             ["unparsed-line"])
+    report = assert_problems(deck("4 Dreepy TWM 128") + "Random line at the end\n", "standard", MAY, ["unparsed-line"])
     problem = only(report, "unparsed-line")
     assert (problem.code, problem.lines) == ("P101", (3,))
 
@@ -383,9 +451,17 @@ def test_resolved_by_name_is_info():
 
 # -- evolution-gap ---------------------------------------------------------------------
 
+
 def test_evolution_gap_names_the_missing_pokemon():
-    problem = only(assert_problems(deck("4 Dreepy TWM 128", "2 Dragapult ex TWM 130", "1 Dragapult ex PRE 73"),
-                                   "standard", MAY, ["evolution-gap"]), "evolution-gap")
+    problem = only(
+        assert_problems(
+            deck("4 Dreepy TWM 128", "2 Dragapult ex TWM 130", "1 Dragapult ex PRE 73"),
+            "standard",
+            MAY,
+            ["evolution-gap"],
+        ),
+        "evolution-gap",
+    )
     assert problem.message == "Dragapult ex (lines 2, 3) evolves from Drakloak, which is not in your deck."
     assert (problem.code, problem.severity, problem.hint) == ("R301", "warning", None)
 
@@ -395,31 +471,48 @@ def test_rare_candy_covers_a_missing_stage_1():
 
 
 def test_rare_candy_does_not_cover_a_missing_basic():
-    problem = only(assert_problems(deck("1 Budew PRE 4", "3 Dragapult ex TWM 130", "4 Rare Candy MEG 125"),
-                                   "standard", MAY, ["evolution-gap"]), "evolution-gap")
-    assert problem.hint == ("Rare Candy covers a missing Stage 1, not a missing Basic: Dreepy is not in your deck "
-                            "either.")
+    problem = only(
+        assert_problems(
+            deck("1 Budew PRE 4", "3 Dragapult ex TWM 130", "4 Rare Candy MEG 125"), "standard", MAY, ["evolution-gap"]
+        ),
+        "evolution-gap",
+    )
+    assert problem.hint == (
+        "Rare Candy covers a missing Stage 1, not a missing Basic: Dreepy is not in your deck either."
+    )
 
 
 def test_owner_names_count_for_evolution():
-    problem = only(assert_problems(deck("4 Tadbulb TWM 73", "3 Iono's Bellibolt ex JTG 53"), "standard", MAY,
-                                   ["evolution-gap"]), "evolution-gap")
+    problem = only(
+        assert_problems(deck("4 Tadbulb TWM 73", "3 Iono's Bellibolt ex JTG 53"), "standard", MAY, ["evolution-gap"]),
+        "evolution-gap",
+    )
     assert problem.message == "Iono's Bellibolt ex (line 2) evolves from Iono's Tadbulb, which is not in your deck."
-    assert problem.hint == ("Tadbulb is a different Pokémon from Iono's Tadbulb: an owner's or form name is part of "
-                            "a Pokémon's name.")
+    assert problem.hint == (
+        "Tadbulb is a different Pokémon from Iono's Tadbulb: an owner's or form name is part of a Pokémon's name."
+    )
     assert_legal(deck("4 Iono's Tadbulb JTG 52", "3 Iono's Bellibolt ex JTG 53"), "standard", MAY)
 
 
 def test_owner_hint_either_way():
     """The other way round too (Iono's Tadbulb in the deck, a Bellibolt needs Tadbulb); each gap's hint
     is looked up, not found by a pass over the deck per gap (1,000 lines with 700 gaps took 0.5 s)."""
-    problems = assert_problems(deck("4 Iono's Tadbulb JTG 52", "1 Nidoran♀ MEW 29", "2 Bellibolt TWM 74",
-                                    "2 Team Rocket's Nidorina DRI 115"), "unlimited", MAY, ["evolution-gap"] * 2).problems
+    problems = assert_problems(
+        deck("4 Iono's Tadbulb JTG 52", "1 Nidoran♀ MEW 29", "2 Bellibolt TWM 74", "2 Team Rocket's Nidorina DRI 115"),
+        "unlimited",
+        MAY,
+        ["evolution-gap"] * 2,
+    ).problems
     assert sorted((p.lines, p.hint) for p in problems if p.rule == "evolution-gap") == [
-        ((3,), "Iono's Tadbulb is a different Pokémon from Tadbulb: an owner's or form name is part of a Pokémon's "
-               "name."),
-        ((4,), "Nidoran♀ is a different Pokémon from Team Rocket's Nidoran♀: an owner's or form name is part of a "
-               "Pokémon's name."),
+        (
+            (3,),
+            "Iono's Tadbulb is a different Pokémon from Tadbulb: an owner's or form name is part of a Pokémon's name.",
+        ),
+        (
+            (4,),
+            "Nidoran♀ is a different Pokémon from Team Rocket's Nidoran♀: an owner's or form name is part of a "
+            "Pokémon's name.",
+        ),
     ]
 
 
@@ -443,33 +536,52 @@ def test_glc_singleton():
 
 def test_glc_single_type():
     problem = only(assert_problems(glc("1 Dreepy TWM 128"), "glc", MAY, ["single-type"]), "single-type")
-    assert problem.message == ("All Pokémon in a Gym Leader Challenge deck must share one type; most of yours are "
-                               "Lightning, but Dreepy (Dragon) is not (line 3).")
+    assert problem.message == (
+        "All Pokémon in a Gym Leader Challenge deck must share one type; most of yours are "
+        "Lightning, but Dreepy (Dragon) is not (line 3)."
+    )
     assert (problem.code, problem.cards) == ("G101", ("sv06-128",))
 
 
 def test_glc_single_type_tie():
-    problem = only(assert_problems(glc("1 Dreepy TWM 128", "1 Drakloak TWM 129"), "glc", MAY, ["single-type"]),
-                   "single-type")
-    assert problem.message == ("All Pokémon in a Gym Leader Challenge deck must share one type; yours are split "
-                               "between Lightning and Dragon: Dreepy (Dragon) and Drakloak (Dragon) are not "
-                               "Lightning (lines 3, 4).")
+    problem = only(
+        assert_problems(glc("1 Dreepy TWM 128", "1 Drakloak TWM 129"), "glc", MAY, ["single-type"]), "single-type"
+    )
+    assert problem.message == (
+        "All Pokémon in a Gym Leader Challenge deck must share one type; yours are split "
+        "between Lightning and Dragon: Dreepy (Dragon) and Drakloak (Dragon) are not "
+        "Lightning (lines 3, 4)."
+    )
 
 
 def test_glc_dual_type_fits_when_one_type_matches():
     # Galvantula STS 42 is Lightning/Grass; Joltik SCR 50 is Lightning
     assert_legal(glc("1 Joltik SCR 50", "1 Galvantula STS 42"), "glc", MAY)
-    problem = only(assert_problems(deck("1 Sewaddle WHT 1", "1 Joltik SCR 50", "1 Galvantula STS 42",
-                                        energy=LIGHTNING), "glc", MAY, ["single-type"]), "single-type")
-    assert problem.message == ("All Pokémon in a Gym Leader Challenge deck must share one type; yours are split "
-                               "between Grass and Lightning: Joltik (Lightning) is not Grass (line 2).")
+    problem = only(
+        assert_problems(
+            deck("1 Sewaddle WHT 1", "1 Joltik SCR 50", "1 Galvantula STS 42", energy=LIGHTNING),
+            "glc",
+            MAY,
+            ["single-type"],
+        ),
+        "single-type",
+    )
+    assert problem.message == (
+        "All Pokémon in a Gym Leader Challenge deck must share one type; yours are split "
+        "between Grass and Lightning: Joltik (Lightning) is not Grass (line 2)."
+    )
 
 
 def test_glc_rule_box():
-    problem = only(assert_problems(glc("1 Pikachu ex SSP 57", "1 Radiant Greninja ASR 46"), "glc", MAY,
-                                   ["rule-box", "single-type"]), "rule-box")
-    assert problem.message == ("Cards with a Rule Box are not allowed in Gym Leader Challenge: Pikachu ex and Radiant "
-                               "Greninja (lines 3, 4).")
+    problem = only(
+        assert_problems(
+            glc("1 Pikachu ex SSP 57", "1 Radiant Greninja ASR 46"), "glc", MAY, ["rule-box", "single-type"]
+        ),
+        "rule-box",
+    )
+    assert problem.message == (
+        "Cards with a Rule Box are not allowed in Gym Leader Challenge: Pikachu ex and Radiant Greninja (lines 3, 4)."
+    )
     assert problem.code == "G102"
 
 
@@ -481,12 +593,16 @@ def test_glc_no_ace_spec():
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        (["1 Boss's Orders MEG 114", "1 Lysandre FLF 90"],
-         "A Gym Leader Challenge deck may have only one of Boss's Orders or Lysandre; yours has Boss's Orders and "
-         "Lysandre (lines 3, 4)."),
-        (["1 Professor's Research SVI 189", "1 Professor Sycamore XY 122", "1 Professor Juniper BLW 101"],
-         "A Gym Leader Challenge deck may have only one of Professor's Research, Professor Sycamore or Professor "
-         "Juniper; yours has Professor's Research, Professor Sycamore and Professor Juniper (lines 3, 4, 5)."),
+        (
+            ["1 Boss's Orders MEG 114", "1 Lysandre FLF 90"],
+            "A Gym Leader Challenge deck may have only one of Boss's Orders or Lysandre; yours has Boss's Orders and "
+            "Lysandre (lines 3, 4).",
+        ),
+        (
+            ["1 Professor's Research SVI 189", "1 Professor Sycamore XY 122", "1 Professor Juniper BLW 101"],
+            "A Gym Leader Challenge deck may have only one of Professor's Research, Professor Sycamore or Professor "
+            "Juniper; yours has Professor's Research, Professor Sycamore and Professor Juniper (lines 3, 4, 5).",
+        ),
     ],
     ids=["boss-lysandre", "professors"],
 )
@@ -507,31 +623,47 @@ def test_glc_ban_has_a_date():
 
 def test_glc_pool_starts_at_black_and_white():
     problem = only(assert_problems(glc("1 Pichu HS 28"), "glc", MAY, ["not-in-format"]), "not-in-format")
-    assert problem.message == ("Pichu (HS 28) (line 3) is not legal in Gym Leader Challenge on 2026-05-01: its set, "
-                               "HeartGold SoulSilver, is not in the card pool and no functionally identical reprint "
-                               "is legal.")
+    assert problem.message == (
+        "Pichu (HS 28) (line 3) is not legal in Gym Leader Challenge on 2026-05-01: its set, "
+        "HeartGold SoulSilver, is not in the card pool and no functionally identical reprint "
+        "is legal."
+    )
 
 
 def test_glc_classic_collection_reshiram_is_legal_through_its_reprint():
     # GLC FAQ: of Celebrations Classic Collection, only Reshiram and Zekrom (BW reprints) are legal
     report = assert_legal(deck("1 Reshiram CEL CC020", energy="Basic {R} Energy SVE 2"), "glc", MAY)
     assert report.lines[0].legal_via.set_id.startswith("bw")
-    assert_problems(deck("1 Charmander PAF 7", "1 Charizard CEL CC002", energy="Basic {R} Energy SVE 2"), "glc",
-                    MAY, ["not-in-format"])
+    assert_problems(
+        deck("1 Charmander PAF 7", "1 Charizard CEL CC002", energy="Basic {R} Energy SVE 2"),
+        "glc",
+        MAY,
+        ["not-in-format"],
+    )
 
 
 # -- name-mismatch ----------------------------------------------------------------
 
+
 def test_printing_wins_over_a_contradicting_name_with_a_warning():
     report = assert_problems(deck("4 Riolu PAL 112", "4 Nest Ball SVI 181"), "standard", MARCH, ["name-mismatch"])
     problem = only(report, "name-mismatch")
-    assert problem.message == ('Line 1 names "Riolu", but PAL 112 is Makuhita; the line was checked as '
-                               "Makuhita (PAL 112).")
+    assert problem.message == (
+        'Line 1 names "Riolu", but PAL 112 is Makuhita; the line was checked as Makuhita (PAL 112).'
+    )
     assert (problem.severity, problem.code, problem.lines) == ("warning", "C103", (1,))
 
 
-@pytest.mark.parametrize("line", ["4 Boss’s Orders PAL 172", "4 Shaymin EX ROS 77", "4 Basic {P} Energy SVE 5",
-                                  "4 Professor's Research SVI 189", "4 pokegear 3.0 SVI 186"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "4 Boss’s Orders PAL 172",
+        "4 Shaymin EX ROS 77",
+        "4 Basic {P} Energy SVE 5",
+        "4 Professor's Research SVI 189",
+        "4 pokegear 3.0 SVI 186",
+    ],
+)
 def test_spelling_variants_are_not_a_mismatch(line):
     report = deckcheck.check(deck(line, "4 Nest Ball SVI 181"), "unlimited", MARCH)
     assert [p for p in report.problems if p.rule == "name-mismatch"] == []
@@ -557,8 +689,12 @@ def test_team_rocket_nidoran_glc_singleton_list_is_legal():
 
 
 def test_five_of_one_nidoran_is_still_five():
-    text = deck("4 Team Rocket's Nidoran♀ DRI 114", "1 Team Rocket's Nidoran ♀ DRI 114",
-                "4 Team Rocket's Nidoran♂ DRI 117", energy="Basic {D} Energy SVE 7")
+    text = deck(
+        "4 Team Rocket's Nidoran♀ DRI 114",
+        "1 Team Rocket's Nidoran ♀ DRI 114",
+        "4 Team Rocket's Nidoran♂ DRI 117",
+        energy="Basic {D} Energy SVE 7",
+    )
     problem = only(assert_problems(text, "standard", MAY, ["copy-limit"]), "copy-limit")
     assert problem.message == "You have 5 cards named Team Rocket's Nidoran♀ (lines 1, 2); the limit is 4."
 
@@ -584,18 +720,24 @@ def test_unknown_set_codes_are_named_with_the_newest_set_and_how_to_update():
         ("unknown-set", "C104", "warning", (1,)),
     ]
     line2, line1 = report.problems[1], report.problems[2]
-    assert line1.message == ('Line 1: the card database knows no set ZZZ (its newest set is Pitch Black, released '
-                             '2026-07-17), so "Pikachu ex" was matched by name to Pikachu ex (ASC 57).')
+    assert line1.message == (
+        "Line 1: the card database knows no set ZZZ (its newest set is Pitch Black, released "
+        '2026-07-17), so "Pikachu ex" was matched by name to Pikachu ex (ASC 57).'
+    )
     assert line1.hint == f"If ZZZ is a set released after Pitch Black, {UPDATE}"
     assert line1.cards == ("me02.5-057",)
-    assert line2.message == ('Line 2: the card database knows no set ABC (its newest set is Pitch Black, released '
-                             '2026-07-17), and no card named "Mystery Newcard" was found; its 4 copies still count '
-                             'toward the deck size.')
+    assert line2.message == (
+        "Line 2: the card database knows no set ABC (its newest set is Pitch Black, released "
+        '2026-07-17), and no card named "Mystery Newcard" was found; its 4 copies still count '
+        "toward the deck size."
+    )
     assert line2.hint == f"If ABC is a set released after Pitch Black, {UPDATE}"
     # one problem per line: not also resolved-by-name / unknown-card; the copies still count
     assert report.counts.to_dict() == {"pokemon": 4, "trainer": 0, "energy": 0, "unknown": 4, "total": 8}
     assert [(ln.method, ln.card.id if ln.card else None) for ln in report.lines] == [
-        ("name", "me02.5-057"), ("unresolved", None)]
+        ("name", "me02.5-057"),
+        ("unresolved", None),
+    ]
 
 
 def test_the_unknown_set_comes_before_the_name_match_in_the_cli_text():
@@ -607,11 +749,14 @@ def test_the_unknown_set_comes_before_the_name_match_in_the_cli_text():
     assert "Pitch Black, released 2026-07-17" in line1 and "deckcheck db sync" in line1
 
 
-@pytest.mark.parametrize("line", [
-    "4 Pikachu ex PR-SW 999",   # an alias row of data/set-aliases.csv
-    "4 Pikachu ex SVALT 12",    # a by-name alias (PTCGL-only prints)
-    "4 Pikachu ex TWM 999",     # a set's own code, a number it does not have
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "4 Pikachu ex PR-SW 999",  # an alias row of data/set-aliases.csv
+        "4 Pikachu ex SVALT 12",  # a by-name alias (PTCGL-only prints)
+        "4 Pikachu ex TWM 999",  # a set's own code, a number it does not have
+    ],
+)
 def test_known_sets_and_aliases_are_not_unknown(line):
     report = deckcheck.check(deck("4 Pikachu ex ASC 57", line, size=8), "unlimited", MAY)
     assert not [p for p in report.problems if p.rule == "unknown-set"]
@@ -623,8 +768,10 @@ def test_basic_energy_with_an_unknown_set_is_only_a_note():
     report = assert_legal(deck("4 Dreepy TWM 128", energy="Psychic Energy QQQ 5"), "standard", MAY)
     problem = only(report, "unknown-set")
     assert (problem.severity, problem.lines) == ("info", (2,))
-    assert problem.message == ('Line 2: the card database knows no set QQQ (its newest set is Pitch Black, released '
-                               '2026-07-17), so "Psychic Energy" was matched by name to Psychic Energy (MEE 5).')
+    assert problem.message == (
+        "Line 2: the card database knows no set QQQ (its newest set is Pitch Black, released "
+        '2026-07-17), so "Psychic Energy" was matched by name to Psychic Energy (MEE 5).'
+    )
     assert [p.rule for p in report.problems] == ["unknown-set"]
 
 
@@ -645,7 +792,10 @@ def test_without_the_rule_the_old_problems_come_back(tmp_path):
     (tmp_path / "quiet.toml").write_text('name = "Quiet"\nextends = "standard"\n[rules]\nunknown-set = false\n')
     report = deckcheck.check(NEWER, load_formats(tmp_path)["quiet"], "2026-12-01")
     assert [(p.rule, p.lines) for p in report.problems] == [
-        ("deck-size", ()), ("unknown-card", (2,)), ("resolved-by-name", (1,))]
+        ("deck-size", ()),
+        ("unknown-card", (2,)),
+        ("resolved-by-name", (1,)),
+    ]
 
 
 def test_stale_database_warning_only_when_asked():
@@ -653,8 +803,10 @@ def test_stale_database_warning_only_when_asked():
     assert not [p for p in deckcheck.check(text, "standard", "2026-12-01").problems if p.rule == "stale-database"]
     problem = only(deckcheck.check(text, "standard", "2026-12-01", max_db_age=90), "stale-database")
     assert (problem.code, problem.severity, problem.lines) == ("C105", "warning", ())
-    assert problem.message == ("The card database's newest set is Pitch Black, released 2026-07-17, 137 days "
-                               "before 2026-12-01; the most allowed is 90 days.")
+    assert problem.message == (
+        "The card database's newest set is Pitch Black, released 2026-07-17, 137 days "
+        "before 2026-12-01; the most allowed is 90 days."
+    )
     assert problem.hint == f"Cards from sets released after Pitch Black are unknown to it: {UPDATE}"
     # 137 days old is within 137; a date before the release is never stale
     assert deckcheck.check(text, "standard", "2026-12-01", max_db_age=137).problems == []

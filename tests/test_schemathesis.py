@@ -28,7 +28,11 @@ def api_schema(live_server):
 
 
 @schema.parametrize()
-@settings(max_examples=30, derandomize=True, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
+@settings(
+    max_examples=30,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
 def test_api_conforms_to_its_openapi_document(case):
     case.call_and_validate(checks=CHECKS, timeout=30)

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import requests
-
 from conftest import free_port, wait_for_healthz
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,8 +21,15 @@ LEGAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.t
 def deckcheck(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
     """``python -m deckcheck ARGS`` from outside the checkout (serve must find the package's own settings)."""
     env = {**os.environ, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}  # stopping takes no extra seconds
-    return subprocess.Popen([sys.executable, "-m", "deckcheck", *args], cwd=kwargs.pop("cwd", "/"), env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", *args],
+        cwd=kwargs.pop("cwd", "/"),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
 
 
 def wait_until_up(proc: subprocess.Popen, base: str) -> None:
@@ -75,13 +81,17 @@ def test_serve_answers_probes_and_validates(served, db):
     assert (answer.status_code, answer.json()["valid"]) == (200, True)
 
 
-@pytest.mark.parametrize(("request_line", "headers", "status", "code"), [
-    ("GET /?d=" + "a" * 9000 + " HTTP/1.1", "", 414, "uri_too_long"),
-    ("GET / HTTP/1.1", "X-Big: " + "b" * 9000 + "\r\n", 431, "request_header_fields_too_large"),
-    ("GET / HTTP/9.9", "", 400, "bad_request"),
-])
-def test_requests_gunicorn_refuses_itself_are_answered_in_the_error_envelope(served, request_line, headers,
-                                                                             status, code):
+@pytest.mark.parametrize(
+    ("request_line", "headers", "status", "code"),
+    [
+        ("GET /?d=" + "a" * 9000 + " HTTP/1.1", "", 414, "uri_too_long"),
+        ("GET / HTTP/1.1", "X-Big: " + "b" * 9000 + "\r\n", 431, "request_header_fields_too_large"),
+        ("GET / HTTP/9.9", "", 400, "bad_request"),
+    ],
+)
+def test_requests_gunicorn_refuses_itself_are_answered_in_the_error_envelope(
+    served, request_line, headers, status, code
+):
     """A request line or header over gunicorn's limits never reaches the app: gunicorn answers it,
     and the worker writes that answer as the API's JSON envelope, not gunicorn's HTML page."""
     import socket
@@ -116,7 +126,8 @@ def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
     assert rc == 0
     access = [json.loads(line) for line in out.splitlines() if '"gunicorn.access"' in line]
     assert [(a["method"], a["path"], a["status"]) for a in access if a["path"] == "/api/v1/formats"] == [
-        ("GET", "/api/v1/formats", 200)]
+        ("GET", "/api/v1/formats", 200)
+    ]
     # the database is loaded once, in the master, before the two workers fork
     loaded = [line for line in err.splitlines() if "loaded in the master" in line]
     assert len(loaded) == 1 and "2 workers will share it" in loaded[0]
@@ -135,9 +146,14 @@ def test_serve_from_a_folder_holding_a_deckcheck_folder_serves_the_installed_pac
         (folder / "gunicorn_conf.py").write_text("raise ImportError('the decoy settings were imported')\n")
     port = free_port()
     # -P: as the console script does, keep the working directory off the CLI's own sys.path
-    proc = subprocess.Popen([sys.executable, "-P", "-m", "deckcheck", "serve", "--workers", "1"], cwd=tmp_path,
-                            env={**os.environ, "DECKCHECK_BIND": f"127.0.0.1:{port}", "DECKCHECK_DRAIN_SECONDS": "0"},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-P", "-m", "deckcheck", "serve", "--workers", "1"],
+        cwd=tmp_path,
+        env={**os.environ, "DECKCHECK_BIND": f"127.0.0.1:{port}", "DECKCHECK_DRAIN_SECONDS": "0"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(proc, base)
@@ -152,15 +168,22 @@ def test_serve_without_a_database_exits_3_with_one_line(tmp_path):
     missing = tmp_path / "cards.json.gz"
     proc = deckcheck("serve", env={"DECKCHECK_DB": str(missing), "DECKCHECK_BIND": f"127.0.0.1:{free_port()}"})
     out, err = proc.communicate(timeout=60)
-    assert (proc.returncode, err) == (3, f"Error: card database not found at {missing} "
-                                         "(build it with 'deckcheck db build')\n")
+    assert (proc.returncode, err) == (
+        3,
+        f"Error: card database not found at {missing} (build it with 'deckcheck db build')\n",
+    )
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--workers", "0"], "Error: Invalid value for '--workers': 0 is not in the range x>=1."),
-    (["--config", "/nonexistent.conf.py"], "Error: Invalid value for '--config': File '/nonexistent.conf.py' "
-                                           "does not exist."),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--workers", "0"], "Error: Invalid value for '--workers': 0 is not in the range x>=1."),
+        (
+            ["--config", "/nonexistent.conf.py"],
+            "Error: Invalid value for '--config': File '/nonexistent.conf.py' does not exist.",
+        ),
+    ],
+)
 def test_serve_usage_errors_exit_2(args, message):
     proc = deckcheck("serve", *args)
     out, err = proc.communicate(timeout=60)
@@ -172,8 +195,10 @@ def test_serve_dry_run_prints_the_gunicorn_command(db):
     proc = deckcheck("serve", "--dry-run", "--bind", "127.0.0.1:9", "--workers", "3")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
-    assert err == (f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -P -m deckcheck.serve "
-                   "--config python:deckcheck.gunicorn_conf --bind 127.0.0.1:9 --workers 3\n")
+    assert err == (
+        f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -P -m deckcheck.serve "
+        "--config python:deckcheck.gunicorn_conf --bind 127.0.0.1:9 --workers 3\n"
+    )
 
 
 def _settings(monkeypatch, **env) -> dict:
@@ -193,19 +218,32 @@ def test_gunicorn_settings_default_to_one_thread_per_worker_and_a_worker_per_cpu
     settings = _settings(monkeypatch)
     cpus = len(os.sched_getaffinity(0))
     assert (settings["worker_class"], settings["workers"], settings["threads"]) == (
-        "deckcheck.worker.DeckcheckWorker", cpus + 1, 1)
+        "deckcheck.worker.DeckcheckWorker",
+        cpus + 1,
+        1,
+    )
     assert settings["preload_app"] is True and settings["bind"] == ["127.0.0.1:8000"]
 
 
 def test_gunicorn_settings_follow_the_environment(monkeypatch):
-    settings = _settings(monkeypatch, DECKCHECK_WORKERS="5", DECKCHECK_THREADS="4", DECKCHECK_TIMEOUT="9",
-                         DECKCHECK_BIND="0.0.0.0:8000,[::]:8000")
+    settings = _settings(
+        monkeypatch,
+        DECKCHECK_WORKERS="5",
+        DECKCHECK_THREADS="4",
+        DECKCHECK_TIMEOUT="9",
+        DECKCHECK_BIND="0.0.0.0:8000,[::]:8000",
+    )
     assert (settings["workers"], settings["threads"], settings["timeout"]) == (5, 4, 9)
     assert settings["bind"] == ["0.0.0.0:8000", "[::]:8000"]
 
 
-@pytest.mark.parametrize(("value", "message"), [("two", "DECKCHECK_THREADS must be a whole number, not 'two'"),
-                                                 ("0", "DECKCHECK_THREADS must be at least 1, not 0")])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("two", "DECKCHECK_THREADS must be a whole number, not 'two'"),
+        ("0", "DECKCHECK_THREADS must be at least 1, not 0"),
+    ],
+)
 def test_gunicorn_settings_refuse_bad_numbers(monkeypatch, value, message):
     with pytest.raises(SystemExit, match=message):
         _settings(monkeypatch, DECKCHECK_THREADS=value)

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import requests
-
 from conftest import free_port, start_gunicorn
 from slowclients import NGINX, hold_and_probe, nginx_setting, start_nginx
 from test_serve import serve_on_free_port, stop
@@ -71,8 +70,10 @@ def test_serve_closes_a_request_head_that_takes_too_long():
 @pytest.fixture
 def plain_gunicorn_behind_nginx(tmp_path):
     """A gunicorn with ONE plain gthread worker and ONE thread (no defence of its own), nginx in front."""
-    app, app_base = start_gunicorn(env={"GUNICORN_CMD_ARGS": "--worker-class gthread --threads 1",
-                                        "DECKCHECK_RATELIMIT_ENABLED": "false"}, workers=1)
+    app, app_base = start_gunicorn(
+        env={"GUNICORN_CMD_ARGS": "--worker-class gthread --threads 1", "DECKCHECK_RATELIMIT_ENABLED": "false"},
+        workers=1,
+    )
     listen = free_port()
     try:
         proxy = start_nginx(tmp_path, listen, app_base.removeprefix("http://"))
@@ -107,10 +108,15 @@ def test_nginx_body_limit_is_the_apis_and_passes_request_ids(plain_gunicorn_behi
     _listen, base, _app = plain_gunicorn_behind_nginx
     limit = create_app().config["MAX_CONTENT_LENGTH"]
     assert nginx_setting("client_max_body_size") == f"{limit // 1024}k"
-    over = requests.post(base + "/api/v1/validate", data=b"x" * (limit + 1), timeout=10,
-                         headers={"Content-Type": "text/plain"})
+    over = requests.post(
+        base + "/api/v1/validate", data=b"x" * (limit + 1), timeout=10, headers={"Content-Type": "text/plain"}
+    )
     assert over.status_code == 413
-    at = requests.post(base + "/api/v1/validate", data=b"4 Nest Ball SVI 181\n".ljust(limit, b" "), timeout=10,
-                       headers={"Content-Type": "text/plain"})
+    at = requests.post(
+        base + "/api/v1/validate",
+        data=b"4 Nest Ball SVI 181\n".ljust(limit, b" "),
+        timeout=10,
+        headers={"Content-Type": "text/plain"},
+    )
     assert at.status_code == 413 and at.json()["error"]["code"] == "payload_too_large"  # the app's own, in JSON
     assert requests.get(base + "/metrics", timeout=5).status_code == 404

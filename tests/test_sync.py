@@ -99,8 +99,9 @@ class _Handler(BaseHTTPRequestHandler):
             fault = api.faults[path].pop(0) if api.faults[path] else None
         kind = fault[0] if fault else None
         if kind == "status":
-            self._send(fault[1], json.dumps({"error": f"status {fault[1]}"}).encode(),
-                       fault[2] if len(fault) > 2 else None)
+            self._send(
+                fault[1], json.dumps({"error": f"status {fault[1]}"}).encode(), fault[2] if len(fault) > 2 else None
+            )
             return
         if kind == "sleep":
             time.sleep(fault[1])
@@ -143,8 +144,18 @@ def api():
 
 
 def run_sync(api: FakeAPI, out: Path, cache: Path, **kw):
-    opts = dict(dry_run=False, force=False, cache_dir=cache, workers=3, timeout=2.0, connect_timeout=2.0,
-                retries=3, backoff=0.0, progress=False, today=ON)
+    opts = dict(
+        dry_run=False,
+        force=False,
+        cache_dir=cache,
+        workers=3,
+        timeout=2.0,
+        connect_timeout=2.0,
+        retries=3,
+        backoff=0.0,
+        progress=False,
+        today=ON,
+    )
     opts.update(kw)
     return _sync.sync(api.base + TCGDEX, out, **opts)
 
@@ -191,7 +202,12 @@ def test_normal_sync_maps_fixes_and_codes(api, paths):
     assert db.version == result.version
     assert len(db.cards) == FIXTURE_CARDS
     assert {s.id: s.code for s in db.sets.values()} == {
-        "bw7": "BCR", "sv01": "SVI", "sve": "SVE", "mep": "MEP", "me04": "CRI"}
+        "bw7": "BCR",
+        "sv01": "SVI",
+        "sve": "SVE",
+        "mep": "MEP",
+        "me04": "CRI",
+    }
     assert api.hits[f"{TCGDEX}/sets/A1"] == 1 and "A1-001" not in db.cards  # Pocket: read, then left out
     assert db.get("mep-030").mark == "J"  # served as lower-case "j"
     assert db.get("me04-084").subtypes == ("Special",)  # energyType "Normal" on a Special Energy
@@ -203,7 +219,12 @@ def test_normal_sync_maps_fixes_and_codes(api, paths):
     assert db.find("SVI", "181").name == "Nest Ball"
     # card images: each set's path under the image host, from its cards' image URLs
     assert {s.id: s.image for s in db.sets.values()} == {
-        "bw7": "en/bw/bw7", "sv01": "en/sv/sv01", "sve": "en/sv/sve", "mep": "en/me/mep", "me04": "en/me/me04"}
+        "bw7": "en/bw/bw7",
+        "sv01": "en/sv/sv01",
+        "sve": "en/sv/sve",
+        "mep": "en/me/mep",
+        "me04": "en/me/me04",
+    }
     assert db.meta["sources"]["tcgdex"] == api.base + TCGDEX
     assert any("Cards: 40 in 5 sets" in line for line in result.lines)
 
@@ -233,8 +254,19 @@ def test_same_rows_as_db_build_for_the_same_records(api, paths):
     for row in db["cards"]:
         if not row[0].startswith(_sync.PTCGIO_ONLY_PREFIX):
             card = shipped.get(row[0])
-            expected = [card.id, card.name, card.supertype, list(card.subtypes), card.evolves_from,
-                        list(card.types), card.mark, card.set_id, card.number, card.rarity, card.fingerprint]
+            expected = [
+                card.id,
+                card.name,
+                card.supertype,
+                list(card.subtypes),
+                card.evolves_from,
+                list(card.types),
+                card.mark,
+                card.set_id,
+                card.number,
+                card.rarity,
+                card.fingerprint,
+            ]
             assert dict(zip(fields, row)) == dict(zip(fields, expected))
     # without a base, only what TCGdex cannot tell differs: pokemon-tcg-data's "Tera" here
     bare, _ = _sync.build_database(catalogue, None, "test")
@@ -340,8 +372,10 @@ def test_a_record_missing_required_fields_is_reported_and_skipped(api, paths, ol
     result = run_sync(api, out, cache)
     assert result.status == "written"
     reasons = {p.where: p.reason for p in result.problems}
-    assert reasons == {"card sv01-009": "name: Missing data for required field.",
-                       "card sv01-181": "category: Missing data for required field."}
+    assert reasons == {
+        "card sv01-009": "name: Missing data for required field.",
+        "card sv01-181": "category: Missing data for required field.",
+    }
     new = rows(out)
     assert new["sv01-009"] == rows_of(old_db)["sv01-009"]
     assert "sv01-181" not in new and new["sv01-001"]["mark"] == "G"
@@ -423,8 +457,18 @@ def _cli(args):
 
 def test_command_exit_codes(api, paths, old_db):
     out, cache = paths
-    common = ["--api-url", api.base + TCGDEX, "--output", str(out), "--cache-dir", str(cache), "--backoff", "0",
-              "--retries", "1"]
+    common = [
+        "--api-url",
+        api.base + TCGDEX,
+        "--output",
+        str(out),
+        "--cache-dir",
+        str(cache),
+        "--backoff",
+        "0",
+        "--retries",
+        "1",
+    ]
     result = _cli(common + ["--dry-run"])
     assert result.exit_code == 0, result.output
     assert "Dry run:" in result.output and "Regulation marks changed (1):" in result.output
@@ -453,15 +497,24 @@ def test_registered_under_db():
 
 
 def test_card_schema():
-    base = {"id": "sv01-001", "localId": 1, "name": "Pineco", "category": "Pokemon", "set": {"id": "sv01"},
-            "attacks": [{"name": "Ram", "cost": ["Grass"], "damage": 10}],
-            "weaknesses": [{"type": "Fire", "value": "×2"}],
-            "brandNewField": {"x": 1}}
+    base = {
+        "id": "sv01-001",
+        "localId": 1,
+        "name": "Pineco",
+        "category": "Pokemon",
+        "set": {"id": "sv01"},
+        "attacks": [{"name": "Ram", "cost": ["Grass"], "damage": 10}],
+        "weaknesses": [{"type": "Fire", "value": "×2"}],
+        "brandNewField": {"x": 1},
+    }
     card = _sync.CardSchema().load(base)
     assert card["localId"] == "1" and card["attacks"][0]["damage"] == "10" and "brandNewField" not in card
-    for bad, reason in [({"category": "Item"}, "category: Must be one of"), ({"hp": "lots"}, "hp: Not a valid integer"),
-                        ({"localId": None}, "localId: Field may not be null"),
-                        ({"set": None}, "set: Field may not be null")]:
+    for bad, reason in [
+        ({"category": "Item"}, "category: Must be one of"),
+        ({"hp": "lots"}, "hp: Not a valid integer"),
+        ({"localId": None}, "localId: Field may not be null"),
+        ({"set": None}, "set: Field may not be null"),
+    ]:
         with pytest.raises(_sync.ValidationError) as err:
             _sync.CardSchema().load({**base, **bad})
         assert _sync._reason(err.value).startswith(reason)
@@ -471,13 +524,15 @@ def test_set_image_paths_come_from_the_cards_image_urls():
     def card(set_id, local, image):
         return {"set": {"id": set_id}, "localId": local, "image": image}
 
-    assert _sync.set_image_paths([
-        card("sv01", "001", None),  # no image: the next card of the set decides
-        card("sv01", "002", "https://assets.tcgdex.net/en/sv/sv01/002"),
-        card("sv02", "TG01", "https://mirror.test/img/en/sv/sv02/TG01/"),
-        card("sv03", "005", "https://assets.tcgdex.net/en/sv/other/005"),  # not this set's: left out
-        card("sv04", "7", "https://assets.tcgdex.net/sv04/7"),  # nothing before the set id
-    ]) == {"sv01": "en/sv/sv01", "sv02": "img/en/sv/sv02"}
+    assert _sync.set_image_paths(
+        [
+            card("sv01", "001", None),  # no image: the next card of the set decides
+            card("sv01", "002", "https://assets.tcgdex.net/en/sv/sv01/002"),
+            card("sv02", "TG01", "https://mirror.test/img/en/sv/sv02/TG01/"),
+            card("sv03", "005", "https://assets.tcgdex.net/en/sv/other/005"),  # not this set's: left out
+            card("sv04", "7", "https://assets.tcgdex.net/sv04/7"),  # nothing before the set id
+        ]
+    ) == {"sv01": "en/sv/sv01", "sv02": "img/en/sv/sv02"}
 
 
 def test_names_marks_and_numbers():
@@ -488,13 +543,18 @@ def test_names_marks_and_numbers():
     assert [_sync.normalise_mark(v) for v in ("j", " H ", "None", None, "")] == ["J", "H", None, None, None]
     assert [_sync.collector_number(v) for v in ("001", "0", "TG01", "SWSH050")] == ["1", "0", "TG01", "SWSH050"]
     derive = _sync.derive_subtypes
-    assert derive({"name": "Gardevoir ◇", "category": "Pokemon", "stage": "Stage2"}, "sm", {}) == \
-        ["Stage 2", "Prism Star"]
-    assert derive({"name": "Prime Catcher", "category": "Trainer", "trainerType": "Item",
-                   "rarity": "ACE SPEC Rare"}, "sv", {}) == ["Item", "ACE SPEC"]
+    assert derive({"name": "Gardevoir ◇", "category": "Pokemon", "stage": "Stage2"}, "sm", {}) == [
+        "Stage 2",
+        "Prism Star",
+    ]
+    assert derive(
+        {"name": "Prime Catcher", "category": "Trainer", "trainerType": "Item", "rarity": "ACE SPEC Rare"}, "sv", {}
+    ) == ["Item", "ACE SPEC"]
     assert derive({"name": "Mewtwo EX", "category": "Pokemon"}, "bw", {}) == ["Basic", "EX"]
-    assert derive({"name": "Radiant Greninja", "category": "Pokemon", "stage": "Basic"}, "swsh", {}) == \
-        ["Basic", "Radiant"]
+    assert derive({"name": "Radiant Greninja", "category": "Pokemon", "stage": "Basic"}, "swsh", {}) == [
+        "Basic",
+        "Radiant",
+    ]
 
 
 def test_cache_paths_stay_inside_the_cache(tmp_path):
@@ -529,15 +589,21 @@ def test_pokemontcg_cross_check_reports_divergences_and_writes_nothing(api, path
     try:
         db = _cards.load(out)
         lines = []
-        found = _sync.crosscheck_pokemontcg(f"http://127.0.0.1:{server.server_address[1]}/v2", db, backoff=0,
-                                            today=dt.date(2026, 11, 29), echo=lines.append)
+        found = _sync.crosscheck_pokemontcg(
+            f"http://127.0.0.1:{server.server_address[1]}/v2",
+            db,
+            backoff=0,
+            today=dt.date(2026, 11, 29),
+            echo=lines.append,
+        )
     finally:
         server.shutdown()
         server.server_close()
     assert lines[0].startswith("Compared 29 cards in 3 sets")  # sv1, sve, bw7 (pokemontcg.io lacks me4, mep)
     # pokemon-tcg-data still calls the G-mark SVI cards Standard-legal (PROVENANCE.md: stale)
-    assert any(d.startswith("sv01-009 Spewpa: Standard not legal here on 2026-11-29, legal at pokemontcg.io")
-               for d in found)
+    assert any(
+        d.startswith("sv01-009 Spewpa: Standard not legal here on 2026-11-29, legal at pokemontcg.io") for d in found
+    )
     assert any("sv01-001 Pineco: regulation mark H here, G at pokemontcg.io" in d for d in found)
     assert out.read_bytes() == old_db
 
@@ -553,11 +619,17 @@ def announce(api: FakeAPI, cards: list[dict]) -> None:
     """List a new set, Abyss Eye (AEY, 2026-09-25), with these card payloads."""
     briefs = [{"id": c["id"], "localId": c["localId"], "name": c["name"]} for c in cards]
     api.overrides[f"{TCGDEX}/sets"] = api.payload(f"{TCGDEX}/sets") + [
-        {"id": NEW_SET, "name": "Abyss Eye", "cardCount": {"total": len(cards), "official": 0}}]
+        {"id": NEW_SET, "name": "Abyss Eye", "cardCount": {"total": len(cards), "official": 0}}
+    ]
     api.overrides[f"{TCGDEX}/sets/{NEW_SET}"] = {
-        "id": NEW_SET, "name": "Abyss Eye", "releaseDate": "2026-09-25",
+        "id": NEW_SET,
+        "name": "Abyss Eye",
+        "releaseDate": "2026-09-25",
         "serie": {"id": "me", "name": "Mega Evolution"},
-        "abbreviation": {"official": "AEY"}, "cardCount": {"total": len(cards), "official": 0}, "cards": briefs}
+        "abbreviation": {"official": "AEY"},
+        "cardCount": {"total": len(cards), "official": 0},
+        "cards": briefs,
+    }
     for c in cards:
         api.set_card(c["id"], c)
 
@@ -565,8 +637,13 @@ def announce(api: FakeAPI, cards: list[dict]) -> None:
 def new_card(api: FakeAPI, number: int, *, filled: bool) -> dict:
     """A card of the new set: a real Pokémon record, or the placeholder TCGdex holds before it is transcribed."""
     base = api.card("me04-001")
-    card = {**base, "id": f"{NEW_SET}-{number:03d}", "localId": f"{number:03d}", "name": f"Abyssmon {number}",
-            "set": {"id": NEW_SET, "name": "Abyss Eye"}}
+    card = {
+        **base,
+        "id": f"{NEW_SET}-{number:03d}",
+        "localId": f"{number:03d}",
+        "name": f"Abyssmon {number}",
+        "set": {"id": NEW_SET, "name": "Abyss Eye"},
+    }
     if not filled:
         card = {k: v for k, v in card.items() if k not in ("hp", "attacks", "weaknesses", "retreat", "types")}
     return card
@@ -578,8 +655,10 @@ def test_a_set_listed_with_no_cards_is_skipped_with_a_note_and_every_other_set_k
     announce(api, [])
     result = run_sync(api, out, cache)
     assert result.status == "written", result.lines  # not refused: nothing lost, nothing shrunk
-    assert ("Skipped 1 set(s) the API lists without usable cards yet (announced, not filled; looked at again next "
-            "sync): me06 Abyss Eye (listed with no cards)") in result.lines
+    assert (
+        "Skipped 1 set(s) the API lists without usable cards yet (announced, not filled; looked at again next "
+        "sync): me06 Abyss Eye (listed with no cards)"
+    ) in result.lines
     db = _cards.load(out)
     assert set(db.sets) == set(before.sets) and NEW_SET not in db.sets
     assert set(before.cards) <= set(db.cards) and len(db.cards) == FIXTURE_CARDS
@@ -604,8 +683,10 @@ def test_a_new_sets_cards_are_picked_up_over_several_syncs(api, paths, old_db):
     announce(api, [new_card(api, 1, filled=True), new_card(api, 2, filled=False), new_card(api, 3, filled=False)])
     result = run_sync(api, out, cache)
     assert result.status == "written", result.lines
-    assert ("Skipped 2 placeholder card(s) without game data yet (fetched again next sync): me06-002, me06-003"
-            in result.lines)
+    assert (
+        "Skipped 2 placeholder card(s) without game data yet (fetched again next sync): me06-002, me06-003"
+        in result.lines
+    )
     db = _cards.load(out)
     assert sorted(c.id for c in db.cards.values() if c.set_id == NEW_SET) == ["me06-001"]
     assert db.find("AEY", "1").name == "Abyssmon 1"

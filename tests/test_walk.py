@@ -77,7 +77,8 @@ def test_no_arguments_checks_exactly_the_decks_a_maintainer_expects(runner, deck
     ]
     leak = json.loads(result.stdout)[-1]
     assert [(p["rule"], p["code"], p["severity"]) for p in leak["problems"]] == [
-        ("symlink-outside-tree", "P115", "error")]
+        ("symlink-outside-tree", "P115", "error")
+    ]
     assert "not followed or read" in leak["problems"][0]["message"]
     assert "root:x" not in result.stdout
     assert result.stderr == "warning: deckcheck.toml: override 'archive/**' matches none of the decks checked\n"
@@ -97,15 +98,23 @@ def test_a_named_fifo_is_a_problem_and_never_opened(runner, deck_repo):
     result = run(runner, "check", "decks/pipe.txt", "--as-of", ON, "--output-format", "json")
     doc = json.loads(result.stdout)[0]
     assert [(p["rule"], p["message"]) for p in doc["problems"]] == [
-        ("unreadable-file", "The path is a FIFO, not a regular file; it was not read.")]
+        ("unreadable-file", "The path is a FIFO, not a regular file; it was not read.")
+    ]
 
 
 def test_a_real_process_does_not_hang_on_a_fifo(deck_repo):
-    proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "-q"], cwd=deck_repo,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "-q"],
+        cwd=deck_repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 1
-    assert f"decks/leak.txt: symlink-outside-tree The file is a symbolic link to '{deck_repo.parent}/passwd', " \
-           "outside '.', the tree being checked; it was not followed or read.\n" in proc.stdout
+    assert (
+        f"decks/leak.txt: symlink-outside-tree The file is a symbolic link to '{deck_repo.parent}/passwd', "
+        "outside '.', the tree being checked; it was not followed or read.\n" in proc.stdout
+    )
 
 
 def test_nested_gitignore_negation_and_info_exclude(runner, repo):
@@ -121,7 +130,8 @@ def test_nested_gitignore_negation_and_info_exclude(runner, repo):
     assert [p for p, _ in checked(result)] == ["decks/a.txt"]
     # a file named on the command line is checked even when ignored
     assert [p for p, _ in checked(run(runner, "check", "top.txt", "--as-of", ON, "--output-format", "json"))] == [
-        "top.txt"]
+        "top.txt"
+    ]
 
 
 def test_outside_a_repository_the_folders_gitignore_still_counts(runner, tmp_path, monkeypatch):
@@ -134,8 +144,13 @@ def test_outside_a_repository_the_folders_gitignore_still_counts(runner, tmp_pat
 
 def test_quoted_globs_are_expanded(runner, deck_repo):
     result = run(runner, "check", "decks/*.txt", "--as-of", ON, "--output-format", "json")
-    assert [p for p, _ in checked(result)] == ["decks/alias.txt", "decks/dragapult.txt", "decks/leak.txt",
-                                              "decks/lugia.draft.txt", "decks/pipe.txt"]
+    assert [p for p, _ in checked(result)] == [
+        "decks/alias.txt",
+        "decks/dragapult.txt",
+        "decks/leak.txt",
+        "decks/lugia.draft.txt",
+        "decks/pipe.txt",
+    ]
     result = run(runner, "check", "decks/**/rocket.txt", "--as-of", ON, "--output-format", "json")
     assert checked(result) == [("decks/glc/rocket.txt", "glc")]
     result = run(runner, "check", "nothing/*.txt", "--as-of", ON)
@@ -151,10 +166,15 @@ def test_dash_h_is_help(runner, args):
     assert result.exit_code == 0 and result.stdout.startswith("Usage: ")
 
 
-@pytest.mark.parametrize(("env", "coloured"), [
-    ({}, False), ({"FORCE_COLOR": "1"}, True), ({"FORCE_COLOR": ""}, False),
-    ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
-])
+@pytest.mark.parametrize(
+    ("env", "coloured"),
+    [
+        ({}, False),
+        ({"FORCE_COLOR": "1"}, True),
+        ({"FORCE_COLOR": ""}, False),
+        ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),
+    ],
+)
 def test_force_color(runner, deck_repo, monkeypatch, env, coloured):
     for key in ("FORCE_COLOR", "NO_COLOR"):
         monkeypatch.delenv(key, raising=False)
@@ -170,25 +190,25 @@ def test_force_color(runner, deck_repo, monkeypatch, env, coloured):
 
 FORMS = [
     # glob, path (relative to the configuration's folder), matches
-    ("glc", "glc/a.txt", True),                      # a name: a folder anywhere...
+    ("glc", "glc/a.txt", True),  # a name: a folder anywhere...
     ("glc", "decks/glc/rocket.txt", True),
-    ("glc", "decks/glc", True),                      # ...or a file anywhere
+    ("glc", "decks/glc", True),  # ...or a file anywhere
     ("glc", "decks/glcx/a.txt", False),
     ("*.txt", "deep/down/a.txt", True),
     ("*.txt", "a.json", False),
     ("deck?.txt", "sub/deck1.txt", True),
     ("[!a]*.txt", "a.txt", False),
     ("[!a]*.txt", "b.txt", True),
-    ("glc/", "decks/glc/a.txt", True),               # trailing / only: still a name anywhere (a folder)
-    ("glc/**", "glc/x/y/a.txt", True),               # a / inside: from the configuration's folder
+    ("glc/", "decks/glc/a.txt", True),  # trailing / only: still a name anywhere (a folder)
+    ("glc/**", "glc/x/y/a.txt", True),  # a / inside: from the configuration's folder
     ("glc/**", "decks/glc/a.txt", False),
     ("decks/glc/**", "decks/glc/rocket.txt", True),
     ("decks/glc", "decks/glc/rocket.txt", True),
-    ("/top.txt", "top.txt", True),                   # a leading /: anchored
+    ("/top.txt", "top.txt", True),  # a leading /: anchored
     ("/top.txt", "sub/top.txt", False),
-    ("**/glc/*.txt", "glc/a.txt", True),             # **/ crosses any number of folders, also none
+    ("**/glc/*.txt", "glc/a.txt", True),  # **/ crosses any number of folders, also none
     ("**/glc/*.txt", "x/y/glc/a.txt", True),
-    ("**/glc/*.txt", "x/glc/sub/a.txt", False),      # * stays in one folder
+    ("**/glc/*.txt", "x/glc/sub/a.txt", False),  # * stays in one folder
     ("archive/**/old.txt", "archive/old.txt", True),
     ("archive/**/old.txt", "archive/2024/q1/old.txt", True),
 ]
@@ -199,12 +219,13 @@ def test_every_documented_glob_form(glob, path, matches):
     assert dconfig.Pattern.of(glob).matches(path, path.rsplit("/", 1)[-1]) is matches
 
 
-@pytest.mark.parametrize(("glob", "path", "matches"), [f for f in FORMS if f[1].endswith((".txt", ".json"))],
-                         ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("glob", "path", "matches"), [f for f in FORMS if f[1].endswith((".txt", ".json"))], ids=lambda v: str(v)
+)
 def test_every_form_as_exclude_and_as_override_on_real_files(runner, repo, glob, path, matches):
     write(repo / path, VALID)
     write(repo / "zz" / "other.json", VALID)
-    write(repo / "deckcheck.toml", f'exclude = [{json.dumps(glob)}]\n')
+    write(repo / "deckcheck.toml", f"exclude = [{json.dumps(glob)}]\n")
     result = run(runner, "check", "--as-of", ON, "--output-format", "json")
     assert (path in [p for p, _ in checked(result)]) is not matches
     write(repo / "deckcheck.toml", f'[overrides]\n{json.dumps(glob)} = "glc"\n')
@@ -262,8 +283,15 @@ def test_a_link_on_the_way_out_of_the_working_directory_is_never_followed(runner
     write(repo / "decks" / "dragapult.txt", VALID)
     os.symlink(outside, repo / "decks" / "out")
     os.symlink(outside, repo / "linked")
-    for args in (["decks/*"], ["decks/*/*.txt"], ["decks/out/*.txt"], ["decks/out/secret.txt"], ["linked"],
-                 ["decks/out"], ["linked/secret.txt"]):
+    for args in (
+        ["decks/*"],
+        ["decks/*/*.txt"],
+        ["decks/out/*.txt"],
+        ["decks/out/secret.txt"],
+        ["linked"],
+        ["decks/out"],
+        ["linked/secret.txt"],
+    ):
         result = run(runner, "check", *args, "--as-of", ON, "--output-format", "json")
         assert "root:x" not in result.stdout, args
         assert "/bin/bash" not in result.stdout, args
@@ -275,7 +303,8 @@ def test_a_link_on_the_way_out_of_the_working_directory_is_never_followed(runner
         f"'{outside}/secret.txt', outside the working directory, the tree being checked; it was not followed "
         "or read.\n"
         f"linked: symlink-outside-tree The folder is a symbolic link to '{outside}', outside the working "
-        "directory, the tree being checked; it was not followed or read.\n")
+        "directory, the tree being checked; it was not followed or read.\n"
+    )
     # a path written outside the working directory is the user's own choice, read as given
     result = run(runner, "check", str(outside / "secret.txt"), "--as-of", ON, "-q")
     assert "symlink-outside-tree" not in result.stdout and "unparsed-line" in result.stdout
@@ -304,24 +333,35 @@ def test_git_s_escaped_bracket_works_without_a_python_warning(repo):
     write(repo / "decks" / "[x].txt", VALID)
     write(repo / "decks" / "x.txt", VALID)
     write(repo / "deckcheck.toml", '[overrides]\n"decks/[[]x].txt" = "glc"\n')
-    proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
-                          cwd=repo, capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert [(d["path"], d["format"]) for d in map(json.loads, proc.stdout.splitlines())] == [
-        ("decks/[x].txt", "glc"), ("decks/x.txt", "standard")]
+        ("decks/[x].txt", "glc"),
+        ("decks/x.txt", "standard"),
+    ]
     assert proc.stderr == ""
 
 
-@pytest.mark.parametrize("glob, expected", [
-    ("decks/**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # ** at the end: all below
-    ("decks/glc/**", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
-    ("**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt", "top.txt"]),
-    ("decks/*/", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # a trailing /: folders only, walked
-    ("decks/**/*.txt", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),
-    ("decks/*/*.txt", ["decks/glc/b.txt"]),
-    ("*/glc/[b-c].txt", ["decks/glc/b.txt"]),
-    ("decks/[!a]*", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
-    ("decks/[[]x].txt", ["decks/[x].txt"]),
-])
+@pytest.mark.parametrize(
+    "glob, expected",
+    [
+        ("decks/**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # ** at the end: all below
+        ("decks/glc/**", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+        ("**", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt", "top.txt"]),
+        ("decks/*/", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),  # a trailing /: folders only, walked
+        ("decks/**/*.txt", ["decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+        ("decks/*/*.txt", ["decks/glc/b.txt"]),
+        ("*/glc/[b-c].txt", ["decks/glc/b.txt"]),
+        ("decks/[!a]*", ["decks/glc/b.txt", "decks/glc/deep/c.txt"]),
+        ("decks/[[]x].txt", ["decks/[x].txt"]),
+    ],
+)
 def test_quoted_globs_expand_as_the_shell_with_globstar_would(runner, repo, glob, expected):
     for name in ("top.txt", "decks/a.txt", "decks/glc/b.txt", "decks/glc/deep/c.txt", ".hidden/h.txt"):
         write(repo / name, VALID)
@@ -335,14 +375,20 @@ def test_quoted_globs_expand_as_the_shell_with_globstar_would(runner, repo, glob
 def test_a_fifo_named_gitignore_does_not_hang_the_walk(repo):
     write(repo / "decks" / "a.txt", VALID)
     os.mkfifo(repo / "decks" / ".gitignore")
-    proc = subprocess.run([sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
-                          cwd=repo, capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "--output-format", "jsonl"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert [json.loads(line)["path"] for line in proc.stdout.splitlines()] == ["decks/a.txt"]
 
 
 def test_a_configuration_that_is_not_utf8_or_has_a_tool_that_is_no_table_is_no_traceback(runner, repo):
     write(repo / "decks" / "a.txt", VALID)
-    (repo / "deckcheck.toml").write_bytes(b'as-of = 2026-05-01\n\xff\n')
+    (repo / "deckcheck.toml").write_bytes(b"as-of = 2026-05-01\n\xff\n")
     result = run(runner, "check")
     assert result.exit_code == 2
     assert "deckcheck.toml: cannot be read as TOML: it is not UTF-8 (byte 0xff at offset 19)" in result.stderr

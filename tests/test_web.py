@@ -19,8 +19,10 @@ DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
 CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https://assets.tcgdex.net; "
-       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https://assets.tcgdex.net; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 def post(client, decklist, format="standard", as_of=DATE):
@@ -36,7 +38,7 @@ def element(body: str, element_id: str) -> str:
     start = body.index(f'id="{element_id}"')
     start = body.rindex("<", 0, start)
     tag = re.match(r"<(\w+)", body[start:]).group(1)
-    return body[start:body.index(f"</{tag}>", start)]
+    return body[start : body.index(f"</{tag}>", start)]
 
 
 def text_of(fragment: str) -> str:
@@ -48,6 +50,7 @@ def share_href(body: str) -> str:
 
 
 # -- the form -----------------------------------------------------------------
+
 
 def test_form_renders_with_labels_and_assets(client):
     resp = client.get("/")
@@ -96,6 +99,7 @@ def test_script_never_uses_inner_html():
 
 
 # -- results ------------------------------------------------------------------
+
 
 def test_post_legal_deck(client):
     resp = post(client, LEGAL)
@@ -155,7 +159,7 @@ def test_leading_blank_line_keeps_line_numbers(client):
     body = page(post(client, "\n4 Iono PAL 185\n"))
     assert "Iono (PAL 185)" in text_of(element(body, "line-2"))
     # the textarea starts with a newline the browser drops, so the blank first line survives
-    assert re.search(r'required>\n\n4 Iono PAL 185', body)
+    assert re.search(r"required>\n\n4 Iono PAL 185", body)
 
 
 def test_crlf_from_the_browser_is_the_same_list(client):
@@ -170,6 +174,7 @@ def test_date_out_of_range_marks_lines_unchecked(client):
 
 
 # -- safety -------------------------------------------------------------------
+
 
 def test_user_text_is_escaped(client):
     evil = '<script>alert(1)</script>\n4 <img src=x onerror=alert(2)> SVI 1\n"><b>bold</b>'
@@ -192,6 +197,7 @@ def test_hostile_format_and_date_are_escaped(client):
 
 
 # -- share links --------------------------------------------------------------
+
 
 def test_share_link_round_trip(client):
     body = page(post(client, CHARIZARD, format="expanded"))
@@ -222,15 +228,18 @@ def test_plain_deck_parameter(client):
     assert resp.status_code == 200 and 'data-valid="true"' in page(resp)
 
 
-@pytest.mark.parametrize("token", [
-    "",
-    "not base64!",
-    "A",  # impossible base64 length
-    base64.urlsafe_b64encode(b"plain bytes, not zlib").decode().rstrip("="),
-    encode_deck(LEGAL)[:-12],  # truncated
-    base64.urlsafe_b64encode(zlib.compress(b"\xff\xfe not utf-8")).decode().rstrip("="),
-    base64.urlsafe_b64encode(zlib.compress(b"x") + b"trailing").decode().rstrip("="),
-])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "",
+        "not base64!",
+        "A",  # impossible base64 length
+        base64.urlsafe_b64encode(b"plain bytes, not zlib").decode().rstrip("="),
+        encode_deck(LEGAL)[:-12],  # truncated
+        base64.urlsafe_b64encode(zlib.compress(b"\xff\xfe not utf-8")).decode().rstrip("="),
+        base64.urlsafe_b64encode(zlib.compress(b"x") + b"trailing").decode().rstrip("="),
+    ],
+)
 def test_broken_share_link(client, token):
     resp = client.get("/", query_string={"d": token, "format": "standard"})
     assert resp.status_code == 400
@@ -261,6 +270,7 @@ def test_share_link_too_long_for_a_url(client):
 
 
 # -- input errors ----------------------------------------------------------------
+
 
 def test_unknown_format(client):
     resp = post(client, LEGAL, format="modern")
@@ -320,13 +330,16 @@ def test_get_preselects_format(client):
 
 # -- the script's extras endpoint -------------------------------------------------
 
+
 def test_extras(client):
     resp = client.post("/extras", json={"decklist": LEGAL, "format": "standard", "as_of": DATE})
     assert resp.status_code == 200
     data = resp.get_json()
     assert data["export"].startswith("Pokémon: 19\n") and data["export"].endswith("Total Cards: 60\n")
     # the result as the page shows it: the same template as a submitted form
-    assert data["html"].lstrip().startswith('<section id="verdict"') and "Valid for Standard on 2026-05-01" in data["html"]
+    assert (
+        data["html"].lstrip().startswith('<section id="verdict"') and "Valid for Standard on 2026-05-01" in data["html"]
+    )
     assert data["html"] in page(post(client, LEGAL))
     assert data["opening_hand"]["percent"] == "74.1%" and data["opening_hand"]["basics"] == 10
     assert data["share"]["path"].startswith("/?d=")
@@ -336,23 +349,29 @@ def test_extras(client):
     assert re.fullmatch(r"Boss's Orders \([A-Z]+ \d+\)", via["20"])
 
 
-@pytest.mark.parametrize("body, status, words", [
-    (None, 400, "JSON object"),
-    ({"decklist": "x" * 300_000}, 413, "64 KiB"),  # past MAX_CONTENT_LENGTH or the page's own cut-off
-    ({"decklist": 5}, 400, "JSON object"),
-    ({"decklist": LEGAL, "format": 3}, 400, "must be strings"),
-    ({"decklist": LEGAL, "format": "nope"}, 400, "not a format"),
-    ({"decklist": LEGAL, "as_of": "2026-02-30"}, 400, "not a date"),
-    ({"decklist": "x" * 70_000}, 413, "64 KiB"),
-])
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        (None, 400, "JSON object"),
+        ({"decklist": "x" * 300_000}, 413, "64 KiB"),  # past MAX_CONTENT_LENGTH or the page's own cut-off
+        ({"decklist": 5}, 400, "JSON object"),
+        ({"decklist": LEGAL, "format": 3}, 400, "must be strings"),
+        ({"decklist": LEGAL, "format": "nope"}, 400, "not a format"),
+        ({"decklist": LEGAL, "as_of": "2026-02-30"}, 400, "not a date"),
+        ({"decklist": "x" * 70_000}, 413, "64 KiB"),
+    ],
+)
 def test_extras_errors(client, body, status, words):
     resp = client.post("/extras", json=body) if body is not None else client.post("/extras", data="nope")
     assert resp.status_code == status
     assert words in resp.get_json()["error"]
 
 
-@pytest.mark.parametrize("raw", [b"[" * 50_000 + b"]" * 50_000,
-                                 b'{"decklist": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"], ids=["array", "in-object"])
+@pytest.mark.parametrize(
+    "raw",
+    [b"[" * 50_000 + b"]" * 50_000, b'{"decklist": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"],
+    ids=["array", "in-object"],
+)
 def test_extras_refuses_json_nested_too_deeply_to_read(client, raw):
     # 100 KB: under the body limit, but past the JSON reader's recursion limit (it was a 500)
     resp = client.post("/extras", data=raw, content_type="application/json")
@@ -364,5 +383,6 @@ def test_footer_names_the_card_data_in_use(client, db):
     """Every page says how far the card data goes (issue 19): a newer set is unknown to it."""
     for resp in (client.get("/"), post(client, "4 Pikachu ex ZZZ 57\n")):
         footer = text_of(page(resp).split('<p class="card-data">', 1)[1].split("</p>", 1)[0])
-        assert footer == (f"Card data up to Pitch Black, 2026-07-17 (database {db.version}, built "
-                          f"{db.meta['built_at'][:10]}).")
+        assert footer == (
+            f"Card data up to Pitch Black, 2026-07-17 (database {db.version}, built {db.meta['built_at'][:10]})."
+        )
