@@ -15,7 +15,8 @@ from .formats import Ban, Format, FormatError, default_formats
 from .names import MEMO_MAX_LEN, name_key
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
-from .rules import stale_database
+from .registry import REGISTRY
+from .rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, stale_database
 
 #: most card lines one format remembers per database version and date (see :class:`LineFacts`)
 LINE_MEMO_SIZE = 2048
@@ -333,7 +334,7 @@ def get_format(format: str | Format) -> Format:
 
 def _date_problem(fmt: Format, on: dt.date) -> Problem:
     return Problem(
-        "date-out-of-range",
+        DATE_OUT_OF_RANGE.name,
         f"{fmt.name} legality is known from {fmt.pool.earliest.isoformat()} on; "
         f"{on.isoformat()} is earlier, so card legality was not checked.",
     )
@@ -355,7 +356,7 @@ def _suggestions_skipped(d: Deck) -> Problem | None:
     skipped = set(late)
     n = len(late)
     return Problem(
-        "suggestions-skipped",
+        SUGGESTIONS_SKIPPED.name,
         f"Suggestions were looked up for the first {SUGGEST_MAX_NAMES} unknown card names only; "
         f"{n} more unknown name{'s' if n != 1 else ''} got none.",
         lines=tuple(ln.line for ln in d.unknown if ln.name in skipped),
@@ -396,15 +397,18 @@ def check(
         lines = resolve_rows(rows, db, fmt, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
-    for fn, params in fmt.rule_plan():
+    for name, fn, params in fmt.rule_plan():
         # an empty ** still costs a dict; a loop costs less than list.extend on a generator
-        for problem in fn(d, ctx, **params) if params else fn(d, ctx):
-            problems.append(problem)
+        for f in fn(d, ctx, **params) if params else fn(d, ctx):
+            # the engine stamps the rule's name (the code and default severity follow from it)
+            problems.append(Problem(name, f.message, f.lines, f.cards, f.hint, f.severity))
     skipped = _suggestions_skipped(d)
     if skipped:
         problems.append(skipped)
     if parsed.problems:
-        problems.extend(p for p in parsed.problems if p.rule not in fmt.rules)
+        # the parser's problems are reported by their rules (a format can turn those off); one
+        # no format rule reports is kept
+        problems.extend(p for p in parsed.problems if p.rule not in REGISTRY)
     if max_db_age is not None:
         stale = stale_database(db, on, max_db_age)
         if stale is not None:

@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from .formats import Format, Rotation
 from .problems import INFO, WARNING, Problem
 from .rules import label
+from .rules.notes import ROTATION_FORECAST
 
-RULE = "rotation-forecast"
+RULE = ROTATION_FORECAST.name
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from pathlib import Path
 from .build import data_dir
 from .cards import Card, CardDB, number_key
 from .names import name_key
+from .registry import REGISTRY, check_rule_params
+from .registry import FormatError as FormatError
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
 SET_LEGAL_RULES = ("third-friday", "release")
@@ -29,10 +31,6 @@ _POOL_KEYS = {
 _ROTATION_KEYS = ("from", "lowest_mark", "source")
 _MARK_DATE_KEYS = ("mark", "from", "source")
 _BAN_KEYS = ("name", "printings", "all_printings", "since", "source")
-
-
-class FormatError(Exception):
-    """A format definition is broken (raised when formats load)."""
 
 
 @dataclass(frozen=True)
@@ -235,12 +233,10 @@ class Format:
         return hit
 
     def rule_plan(self) -> list[tuple]:
-        """(rule function, parameters) for each rule, in file order; built once."""
+        """(rule name, rule function, parameters) for each rule, in file order; built once."""
         if not self._plan:
-            from .rules import REGISTRY
-
             # slice assignment is atomic, so threads racing here store the same plan once
-            self._plan[:] = [(REGISTRY[name].fn, params) for name, params in self.rules.items()]
+            self._plan[:] = [(name, REGISTRY[name].fn, params) for name, params in self.rules.items()]
         return self._plan
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
@@ -424,8 +420,6 @@ def _bans(raw, where: str) -> tuple[Ban, ...]:
 
 
 def _rules(raw, parent: Format | None, fid: str, where: str) -> tuple[dict, dict]:
-    from .rules import check_rule_params  # rules import formats' types; keep the cycle lazy
-
     if not isinstance(raw, dict):
         raise FormatError(f"{where}: [rules] must be a table")
     rules = dict(parent.rules) if parent else {}

@@ -1,4 +1,4 @@
-"""Problems found in a deck, and the catalogue of their stable codes.
+"""Problems found in a deck, and the report that collects them.
 
 A problem is data, never an exception: the parser, the resolver and every rule
 yield :class:`Problem` values and the engine collects them into a report.
@@ -9,53 +9,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-ERROR = "error"
-WARNING = "warning"
-INFO = "info"
-SEVERITIES = (ERROR, WARNING, INFO)
-
-#: rule name -> (code, default severity, one-line title). Codes are never reused.
-CATALOGUE: dict[str, tuple[str, str, str]] = {
-    "unparsed-line": ("P101", WARNING, "A line that is neither a header nor a card"),
-    "total-mismatch": ("P102", WARNING, "The list's own total differs from the real count"),
-    "input-limit": ("P103", ERROR, "The decklist is larger than the service accepts"),
-    "unreadable-file": ("P104", ERROR, "A file that cannot be read as UTF-8 text (binary, another encoding)"),
-    "suggestions-skipped": ("P105", INFO, "Unknown names past the per-deck limit get no did-you-mean suggestions"),
-    "prose-ignored": ("P110", INFO, "Prose around a decklist in a code block, ignored"),
-    "several-decks": ("P111", WARNING, "A JSON export of several decks; only the first is checked"),
-    "json-shape": ("P112", ERROR, "JSON that is no deck shape deckcheck reads"),
-    "symlink-outside-tree": ("P115", ERROR, "A symbolic link to a file outside the tree being checked; not read"),
-    "unknown-card": ("C101", ERROR, "A card that could not be found in the card database"),
-    "name-mismatch": ("C103", WARNING, "A set code and number whose card has another name than the one written"),
-    "resolved-by-name": ("C102", INFO, "A card found by its name alone"),
-    "unknown-set": ("C104", WARNING, "A set code the card database does not know (a newer set, or a typo)"),
-    "stale-database": ("C105", WARNING, "The card database's newest set is older than the configured maximum age"),
-    "deck-size": ("R101", ERROR, "A deck has exactly 60 cards"),
-    "copy-limit": ("R102", ERROR, "At most N cards with the same name"),
-    "no-basic-pokemon": ("R103", ERROR, "At least one Basic Pokémon"),
-    "radiant-limit": ("R104", ERROR, "At most one Radiant Pokémon"),
-    "ace-spec-limit": ("R105", ERROR, "At most one ACE SPEC card"),
-    "prism-star-limit": ("R106", ERROR, "At most one Prism Star card of each name"),
-    "pokemon-star-limit": ("R107", ERROR, "At most one Pokémon ☆ in the deck"),
-    "printed-copy-limit": ("R108", ERROR, "A card that limits its own copies in a deck"),
-    "name-group-limit": ("R109", ERROR, "At most N Basic Pokémon with a name part, as a card prints it"),
-    "not-in-format": ("R201", ERROR, "A card that is not legal in the format"),
-    "banned": ("R202", ERROR, "A card on the format's ban list"),
-    "date-out-of-range": ("R203", ERROR, "A date the format's data does not cover"),
-    "legal-by-reprint": ("R204", INFO, "A printing legal through a functionally identical reprint, whose text applies"),
-    "evolution-gap": ("R301", WARNING, "An Evolution card whose Pokémon it evolves from is missing"),
-    "rotation-forecast": ("R401", WARNING, "A card the next Standard rotation would make illegal (with --forecast)"),
-    "single-type": ("G101", ERROR, "GLC: all Pokémon share one type"),
-    "rule-box": ("G102", ERROR, "GLC: no Rule Box cards"),
-    "exclusive-group": ("G103", ERROR, "GLC: one card of each exclusive group"),
-}
+# the severities and the catalogue are defined with the rule registry (re-exported here)
+from .registry import CATALOGUE as CATALOGUE
+from .registry import ERROR as ERROR
+from .registry import INFO as INFO
+from .registry import SEVERITIES as SEVERITIES
+from .registry import WARNING as WARNING
 
 
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong (or worth saying) about a deck.
 
-    :param rule: stable kebab-case rule name from :data:`CATALOGUE`.
+    :param rule: stable kebab-case rule name from :data:`~deckcheck.registry.CATALOGUE`, which
+        supplies the code and the default severity.
     :param message: one plain sentence that names the cards, counts and limit.
     :param lines: 1-based line numbers in the pasted text.
     :param cards: card ids (printings) the problem is about.
@@ -71,16 +38,16 @@ class Problem:
     code: str = ""
 
     def __post_init__(self) -> None:
-        entry = CATALOGUE.get(self.rule)
-        if entry is None:
+        spec = CATALOGUE.get(self.rule)
+        if spec is None:
             raise ValueError(f"unknown rule name {self.rule!r}")
         # the catalogue supplies code and default severity so rules only write the sentence;
         # fields are set through __dict__ (a frozen dataclass's own setattr is slow on this hot path)
         fields = self.__dict__
         if not self.code:
-            fields["code"] = entry[0]
+            fields["code"] = spec.code
         if not self.severity:
-            fields["severity"] = entry[1]
+            fields["severity"] = spec.severity
         elif self.severity not in SEVERITIES:
             raise ValueError(f"unknown severity {self.severity!r}")
         lines = self.lines

@@ -15,8 +15,6 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-import click
-
 from .names import ENERGY_TYPES, basic_energy_type
 from .problems import CATALOGUE, ERROR, INFO, WARNING
 
@@ -100,7 +98,8 @@ GITHUB_SUMMARY_MAX_BYTES = 1024 * 1024
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _GITHUB_LEVEL = {ERROR: "error", WARNING: "warning", INFO: "notice"}
 _SARIF_LEVEL = {ERROR: "error", WARNING: "warning", INFO: "note"}
-_COLOUR = {ERROR: "red", WARNING: "yellow", INFO: "cyan"}
+#: ANSI colour codes of the text output, by severity: red, yellow, cyan
+_COLOUR = {ERROR: 31, WARNING: 33, INFO: 36}
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 # characters XML 1.0 cannot carry at all, even escaped
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -151,6 +150,13 @@ def _sentence(problem) -> str:
     return f"{problem.message} {problem.hint}" if problem.hint else problem.message
 
 
+def _ansi(text: str, fg: int | None = None, bold: bool | None = None) -> str:
+    """``text`` in an ANSI colour (a code from :data:`_COLOUR`) and bold or not, then a reset: the
+    bytes ``click.style(text, fg=..., bold=...)`` writes, without click in the core."""
+    start = (f"\033[{fg}m" if fg is not None else "") + ("" if bold is None else f"\033[{1 if bold else 22}m")
+    return f"{start}{text}\033[0m"
+
+
 def render_text(results, opts: Options = Options()) -> str:
     """One problem a line, ``path:line: rule message``, in line order; then a summary.
 
@@ -158,8 +164,8 @@ def render_text(results, opts: Options = Options()) -> str:
     ``path: rule message``. Warnings and info say so after the rule name.
     """
 
-    def style(text, **kw):
-        return click.style(text, **kw) if opts.color else text
+    def style(text: str, fg: int | None = None, bold: bool | None = None) -> str:
+        return _ansi(text, fg, bold) if opts.color else text
 
     out = []
     for path, report in results:
@@ -311,9 +317,9 @@ def render_sarif(results, opts: Options = Options()) -> str:
         {
             "id": rule,
             "name": rule,
-            "shortDescription": {"text": CATALOGUE[rule][2]},
-            "defaultConfiguration": {"level": _SARIF_LEVEL[CATALOGUE[rule][1]]},
-            "properties": {"code": CATALOGUE[rule][0]},
+            "shortDescription": {"text": CATALOGUE[rule].title},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[CATALOGUE[rule].severity]},
+            "properties": {"code": CATALOGUE[rule].code},
         }
         for rule in used
     ]

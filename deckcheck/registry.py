@@ -1,0 +1,141 @@
+"""The rule registry: every rule's name, code, severity and parameters, registered with the rule.
+
+A rule is a function registered with :func:`rule` under its public name (the names and codes
+are a contract: API clients filter on them); a problem some other part of a check reports (the
+parser's input limit, the command line's unreadable file, the rotation forecast) is registered
+with :func:`declare`. :data:`CATALOGUE` holds both, and is what the API schema, the SARIF
+output and the README's table are checked against; :data:`REGISTRY` holds the rules a format
+file may name. The built-in rules register when :mod:`deckcheck.rules` is imported (``import
+deckcheck`` does).
+
+This module imports nothing else of deckcheck's, so that :mod:`deckcheck.problems` (which fills
+in a problem's code and default severity from the catalogue), :mod:`deckcheck.formats` (which
+checks a format file's rules) and the rules themselves can all import it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+
+#: parameter kinds a rule may declare, with the phrase an error message uses
+PARAM_KINDS = {
+    "int": "a whole number >= 0",
+    "names": "a list of strings",
+    "groups": "a list of lists of at least 2 strings",
+}
+
+
+class FormatError(Exception):
+    """A format definition is broken (raised when formats load)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What a rule yields: a problem without its rule name, code and default severity, which
+    the engine stamps from the rule's registration (:class:`~deckcheck.problems.Problem`).
+
+    ``severity`` is empty for the rule's own severity, or one of :data:`SEVERITIES`.
+    """
+
+    message: str
+    lines: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()
+    hint: str | None = None
+    severity: str = ""
+
+
+#: a rule function: ``fn(deck, ctx, **params)`` yields :class:`Finding` values (``deck`` is an
+#: ``engine.Deck``, ``ctx`` an ``engine.Context``)
+RuleFn = Callable[..., Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A registered rule, or a problem kind reported outside the rules (``fn`` is None)."""
+
+    name: str
+    code: str
+    severity: str
+    title: str  # one line: SARIF's short description
+    fn: RuleFn | None = None
+    params: Mapping[str, str] | None = None  # parameter name -> kind (PARAM_KINDS)
+
+
+#: every registered name -> its spec, rules and declared problem kinds alike. Codes are never reused.
+CATALOGUE: dict[str, RuleSpec] = {}
+#: the rules a format file may name (those with a function), name -> spec
+REGISTRY: dict[str, RuleSpec] = {}
+
+
+def _add(spec: RuleSpec) -> None:
+    if spec.name in CATALOGUE:  # pragma: no cover - a programming error
+        raise TypeError(f"rule {spec.name}: registered twice")
+    if spec.severity not in SEVERITIES:  # pragma: no cover - a programming error
+        raise TypeError(f"rule {spec.name}: unknown severity {spec.severity!r}")
+    taken = {s.code: s.name for s in CATALOGUE.values()}
+    if spec.code in taken:  # pragma: no cover - a programming error
+        raise TypeError(f"rule {spec.name}: code {spec.code} is {taken[spec.code]}'s")
+    CATALOGUE[spec.name] = spec
+    if spec.fn is not None:
+        REGISTRY[spec.name] = spec
+
+
+def rule(name: str, *, code: str, severity: str, title: str, **params: str) -> Callable[[RuleFn], RuleFn]:
+    """Register a rule function under ``name`` with its code, default severity, one-line title and
+    typed parameters (kinds from :data:`PARAM_KINDS`)."""
+
+    def register(fn: RuleFn) -> RuleFn:
+        unknown = set(params.values()) - set(PARAM_KINDS)
+        if unknown:  # pragma: no cover - a programming error
+            raise TypeError(f"rule {name}: unknown parameter kind {unknown}")
+        _add(RuleSpec(name, code, severity, title, fn, dict(params)))
+        return fn
+
+    return register
+
+
+def declare(name: str, *, code: str, severity: str, title: str) -> RuleSpec:
+    """Register a problem kind that no format runs (the engine, the forecast or an edge reports it)."""
+    spec = RuleSpec(name, code, severity, title)
+    _add(spec)
+    return spec
+
+
+def _param_ok(kind: str, value: object) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind == "names":
+        return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+    return isinstance(value, list) and all(
+        isinstance(g, list) and len(g) >= 2 and all(isinstance(v, str) and v for v in g) for g in value
+    )
+
+
+def check_rule_params(name: str, params: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Validate a format file's parameters for one rule (called when formats load)."""
+    spec = REGISTRY.get(name)
+    if spec is None:
+        close = difflib.get_close_matches(name, REGISTRY, n=1)
+        guess = f"did you mean {close[0]!r}?" if close else f"known rules: {', '.join(sorted(REGISTRY))}"
+        raise FormatError(f"{where}: unknown rule {name!r}; {guess}")
+    kinds = spec.params or {}
+    extra = sorted(set(params) - set(kinds))
+    if extra:
+        raise FormatError(f"{where}: rule {name!r} takes no parameter {', '.join(extra)}")
+    missing = sorted(set(kinds) - set(params))
+    if missing:
+        raise FormatError(f"{where}: rule {name!r} needs parameter {', '.join(missing)}")
+    for key, kind in kinds.items():
+        if not _param_ok(kind, params[key]):
+            raise FormatError(
+                f"{where}: rule {name!r} parameter {key} must be {PARAM_KINDS[kind]}, not {params[key]!r}"
+            )
+    return dict(params)

@@ -1,0 +1,244 @@
+"""Deck-construction rules: the deck's size, copies of a name, Basic Pokémon, the one-per-deck
+kinds (Radiant, ACE SPEC, Prism Star, Pokémon ☆) and the limits printed on cards."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from ..problems import line_list
+from ..registry import ERROR, Finding, rule
+from .words import card_names, display_name, join_and, label, lines_and_ids, plural
+
+if TYPE_CHECKING:
+    pass
+
+
+PLAYED_AS_POKEMON = frozenset(
+    {
+        "robo substitute",
+        "unidentified fossil",
+        "lillies poke doll",
+        "clefairy doll",
+        "snorlax doll",
+        "mysterious fossil",
+        "rare fossil",
+        "old amber",
+        "armor fossil",
+        "claw fossil",
+        "dome fossil",
+        "helix fossil",
+        "root fossil",
+        "skull fossil",
+        "antique armor fossil",
+        "antique cover fossil",
+        "antique dome fossil",
+        "antique helix fossil",
+        "antique jaw fossil",
+        "antique old amber",
+        "antique plume fossil",
+        "antique root fossil",
+        "antique sail fossil",
+        "antique skull fossil",
+    }
+)
+
+
+@rule("deck-size", code="R101", severity=ERROR, title="A deck has exactly 60 cards", size="int")
+def deck_size(deck, ctx, size):
+    """A deck has exactly ``size`` cards."""
+    total = deck.total
+    if total != size:
+        fix = f"add {size - total}" if total < size else f"remove {total - size}"
+        hint = None
+        if deck.unknown:
+            n = sum(ln.count for ln in deck.unknown)
+            hint = f"The total includes {plural(n, 'card')} that could not be identified."
+        yield Finding(f"Your deck has {plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint)
+
+
+@rule("copy-limit", code="R102", severity=ERROR, title="At most N cards with the same name", limit="int")
+def copy_limit(deck, ctx, limit):
+    """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
+    for lines in deck.by_name.values():
+        total = sum(ln.count for ln in lines) if len(lines) > 1 else lines[0].count
+        if total <= limit:
+            continue
+        free = _any_number(lines, ctx)
+        if free:  # "You may have as many of this card in your deck as you like": those do not count
+            lines = [ln for ln in lines if all(ln is not f for f in free)]
+            total = sum(ln.count for ln in lines)
+            if total <= limit:
+                continue
+        card = lines[0].card
+        hint = None
+        if free:
+            said = "says" if len(free) == 1 else "say"
+            hint = (
+                f'{join_and([label(ln.card) for ln in free])} {said} "{ctx.db.deck_rules()[free[0].card.id].text}",'
+                f" so {'it does' if len(free) == 1 else 'they do'} not count; the other printings do."
+            )
+        elif card.supertype == "Energy":
+            hint = f"{lines[0].name} is a Special Energy, so the {limit}-copy limit applies."
+        elif len({ln.card.name for ln in lines}) > 1:
+            hint = (
+                f"{join_and(sorted({ln.card.name for ln in lines}))} share the name {display_name(card)}; "
+                "the subtitle in brackets is not part of a card's name."
+            )
+        elif len({ln.card.id for ln in lines}) > 1:
+            hint = "Different printings of a card count together toward the limit."
+        nums, ids = lines_and_ids(lines)
+        yield Finding(
+            f"You have {plural(total, 'card')} named {display_name(card)}{line_list(nums)}; the limit is {limit}.",
+            lines=nums,
+            cards=ids,
+            hint=hint,
+        )
+
+
+@rule("no-basic-pokemon", code="R103", severity=ERROR, title="At least one Basic Pokémon")
+def no_basic_pokemon(deck, ctx):
+    """At least one Basic Pokémon (Items played as if they were Pokémon do not count)."""
+    if deck.basic_pokemon:
+        return
+    look_alikes = card_names(ln for ln in deck.known if ln.card.key in PLAYED_AS_POKEMON)
+    hint = None
+    if len(look_alikes) == 1:
+        hint = f"{look_alikes[0]} is an Item played as if it were a Pokémon; it is not a Basic Pokémon card."
+    elif look_alikes:
+        hint = f"{join_and(look_alikes)} are Items played as if they were Pokémon; they are not Basic Pokémon cards."
+    elif deck.unknown:
+        hint = "Some lines could not be identified; if one of them is a Basic Pokémon, correct its name."
+    yield Finding("Your deck has no Basic Pokémon; it needs at least 1.", hint=hint)
+
+
+def _limit_total(lines, what: str, limit: int, fmt_name: str) -> Finding | None:
+    if not lines:
+        return None
+    total = lines[0].count if len(lines) == 1 else sum([ln.count for ln in lines])  # usually one line
+    if total <= limit:
+        return None
+    nums, ids = lines_and_ids(lines)
+    names = card_names(lines)
+    if limit == 0:
+        msg = f"{what} cards are not allowed in {fmt_name}: {join_and(names)}{line_list(nums)}."
+        hint = None
+    else:
+        msg = f"You have {total} {what} cards ({', '.join(names)}){line_list(nums)}; the limit is {limit} per deck."
+        hint = (
+            f"The limit is {limit} {what} card{'s' if limit != 1 else ''} in total, not {limit} of each."
+            if len(names) > 1
+            else None
+        )
+    return Finding(msg, lines=nums, cards=ids, hint=hint)
+
+
+@rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", limit="int")
+def radiant_limit(deck, ctx, limit):
+    """At most ``limit`` Radiant Pokémon in the whole deck."""
+    problem = _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx.format.name)
+    if problem is not None:
+        yield problem
+
+
+@rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", limit="int")
+def ace_spec_limit(deck, ctx, limit):
+    """At most ``limit`` ACE SPEC cards in the whole deck."""
+    problem = _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx.format.name)
+    if problem is not None:
+        yield problem
+
+
+@rule("prism-star-limit", code="R106", severity=ERROR, title="At most one Prism Star card of each name", limit="int")
+def prism_star_limit(deck, ctx, limit):
+    """At most ``limit`` Prism Star cards of each name."""
+    if not deck.prism_star:
+        return
+    groups = defaultdict(list)
+    for ln in deck.prism_star:
+        groups[ln.card.key].append(ln)
+    for lines in groups.values():
+        total = sum(ln.count for ln in lines)
+        if total > limit:
+            nums, ids = lines_and_ids(lines)
+            yield Finding(
+                f"You have {plural(total, 'card')} named {display_name(lines[0].card)}"
+                f"{line_list(nums)}; the limit for a Prism Star card is {limit}.",
+                lines=nums,
+                cards=ids,
+                hint="Prism Star cards with different names are fine; the limit is per name.",
+            )
+
+
+def _any_number(lines, ctx) -> list:
+    """The lines whose printing says it may be played in any number (Arceus AR1-AR9)."""
+    rules = ctx.db.deck_rules()
+    return [ln for ln in lines if (r := rules.get(ln.card.id)) is not None and r.kind == "any-number"]
+
+
+def _clause_lines(deck, ctx, kind: str) -> list:
+    """The known lines whose printing carries a deck-building clause of ``kind`` (data/deck-rules.csv)."""
+    rules = ctx.db.deck_rules()
+    return [ln for ln in deck.known if (r := rules.get(ln.card.id)) is not None and r.kind == kind]
+
+
+@rule("pokemon-star-limit", code="R107", severity=ERROR, title="At most one Pokémon ☆ in the deck", limit="int")
+def pokemon_star_limit(deck, ctx, limit):
+    """At most ``limit`` Pokémon ☆ in the whole deck ("You can't have more than 1 Pokémon Star in your deck")."""
+    stars = [ln for ln in deck.pokemon if "Star" in ln.card.subtypes]
+    problem = _limit_total(stars, "Pokémon ☆", limit, ctx.format.name)
+    if problem is not None:
+        yield problem
+
+
+@rule("printed-copy-limit", code="R108", severity=ERROR, title="A card that limits its own copies in a deck")
+def printed_copy_limit(deck, ctx):
+    """A card that limits its own copies ("You can't have more than 1 Shining Magikarp in your deck")."""
+    rules = ctx.db.deck_rules()
+    done = set()
+    for ln in _clause_lines(deck, ctx, "name-limit"):
+        key = ln.card.key
+        if key in done:
+            continue
+        done.add(key)
+        clause = rules[ln.card.id]
+        lines = deck.by_name.get(key, [ln])
+        total = sum(x.count for x in lines)
+        if total > clause.limit:
+            nums, ids = lines_and_ids(lines)
+            yield Finding(
+                f"You have {plural(total, 'card')} named {display_name(ln.card)}"
+                f'{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                lines=nums,
+                cards=ids,
+            )
+
+
+@rule(
+    "name-group-limit",
+    code="R109",
+    severity=ERROR,
+    title="At most N Basic Pokémon with a name part, as a card prints it",
+)
+def name_group_limit(deck, ctx):
+    """At most N Basic Pokémon with a name part, as a card prints it (Neo Unown: 4 with Unown in their names)."""
+    rules = ctx.db.deck_rules()
+    done = set()
+    for ln in _clause_lines(deck, ctx, "group-limit"):
+        clause = rules[ln.card.id]
+        if clause.group in done:
+            continue
+        done.add(clause.group)
+        part = re.compile(rf"(?<!\w){re.escape(clause.group.casefold())}(?!\w)")
+        lines = [x for x in deck.pokemon if "Basic" in x.card.subtypes and part.search(x.card.name.casefold())]
+        total = sum(x.count for x in lines)
+        if total > clause.limit:
+            nums, ids = lines_and_ids(lines)
+            yield Finding(
+                f"You have {plural(total, 'Basic Pokémon card')} with {clause.group} in "
+                f'their names{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                lines=nums,
+                cards=ids,
+                hint=f"The limit is {clause.limit} in total, whatever the rest of the names.",
+            )

@@ -1,0 +1,130 @@
+"""Legality rules: a card outside the format's pool on the date, a ban, a printing legal through
+its reprint."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..registry import ERROR, INFO, Finding, rule
+from .words import join_and, label
+
+if TYPE_CHECKING:
+    pass
+
+
+@rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format")
+def not_in_format(deck, ctx):
+    """A card that is not legal in the format on the date (not checked when the date is out of range)."""
+    if ctx.date_problem:
+        return
+    outside = [ln for ln in deck.known if ln.legal_via is None and ln.ban is None]
+    if not outside:
+        return
+    # the reason and hint depend on the printing, the database and the date only: memoised beside
+    # the legality answers (looking for a differently worded legal printing walks every printing)
+    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
+    tail = f" is not legal in {ctx.format.name} on {ctx.as_of.isoformat()}: "
+    for ln in outside:
+        card = ln.card
+        explained = memo.get(("why", card.id))
+        if explained is None:
+            explained = memo[("why", card.id)] = (
+                label(card),
+                ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
+                _other_printing_hint(card, ctx),
+            )
+        name, why, hint = explained
+        yield Finding(f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,), cards=(card.id,), hint=hint)
+
+
+def _other_printing_hint(card, ctx) -> str | None:
+    """Name a legal printing with the same name whose text differs, the likely source of confusion."""
+    other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
+    if other is None:
+        return None
+    return (
+        f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
+        "does not cover this one."
+    )
+
+
+@rule(
+    "legal-by-reprint",
+    code="R204",
+    severity=INFO,
+    title="A printing legal through a functionally identical reprint, whose text applies",
+)
+def legal_by_reprint(deck, ctx):
+    """A printing that is legal only through a functionally identical reprint: the legal
+    printing's text is the one played (Tournament Handbook 4.1.3). In a format whose pool is
+    every card (Unlimited), every printing is legal, but "the wording of the most recent
+    version is used" (4.2.2): an older printing names its newest reprint."""
+    if ctx.date_problem:
+        return
+    every_card = ctx.format.pool.kind == "all"
+    for ln in deck.known:
+        via, card = ln.legal_via, ln.card
+        if via is None or ln.ban is not None or card.is_basic_energy:
+            continue
+        if via is not card:
+            yield Finding(
+                f"Line {ln.line}: {label(card)} is legal as {label(via)}; play it with that card's text.",
+                lines=(ln.line,),
+                cards=(card.id, via.id),
+            )
+        elif every_card and (newest := _newest_reprint(card, ctx)) is not None:
+            yield Finding(
+                f"Line {ln.line}: {label(card)} is legal; play it with the text of its "
+                f"newest printing, {label(newest)}.",
+                lines=(ln.line,),
+                cards=(card.id, newest.id),
+            )
+
+
+def _newest_reprint(card, ctx):
+    """The newest printing out on the date with the same name and functional text, when it is
+    from another set than ``card`` (else None); memoised beside the legality answers."""
+    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
+    key = ("newest", card.id)
+    if key in memo:
+        return memo[key]
+    found = None
+    if not card.fingerprint.startswith("name:"):
+        for other in ctx.db.printings_of(card):  # newest first
+            if (
+                other.fingerprint == card.fingerprint
+                and other.key == card.key
+                and ctx.format.in_pool(other, ctx.db, ctx.as_of)
+            ):
+                found = other if other.set_id != card.set_id else None
+                break
+    memo[key] = found
+    return found
+
+
+@rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list")
+def banned(deck, ctx):
+    """A card on the format's ban list on the date."""
+    for ln in deck.known:
+        ban = ln.ban
+        if ban is None:
+            continue
+        since = f" since {ban.since.isoformat()}" if ban.since else ""
+        if ban.by_name:
+            msg = (
+                f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of "
+                f"{ban.name} is banned."
+            )
+            hint = None
+        else:
+            msg = f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}."
+            others = [c for c in ctx.db.printings_of(ln.card) if c.key == ln.card.key and not ban.covers(c, ctx.db)]
+            hint = (
+                (
+                    f"The ban covers {join_and([f'{s} {n}' for s, n in ban.printings])} only; other printings of "
+                    f"{ban.name} are not banned."
+                )
+                if others
+                else None
+            )
+        yield Finding(msg, lines=(ln.line,), cards=(ln.card.id,), hint=hint)

@@ -1,0 +1,169 @@
+"""Rules about reading the list and finding its cards: what the parser could not read, unknown
+cards and sets, lines matched by name, the list's own total."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..names import name_key
+from ..registry import ERROR, INFO, WARNING, Finding, rule
+from .words import UPDATE_ADVICE, join_and, label, newest_set_phrase, plural
+
+if TYPE_CHECKING:
+    from ..engine import Context, Deck
+
+
+def _parse_rule(name: str, code: str, severity: str, title: str) -> None:
+    """Register the rule that reports the parser's problems named ``name`` (the parser makes
+    them while it reads; the rule lets a format turn them off like any other)."""
+
+    def parsed(deck: Deck, ctx: Context) -> Iterator[Finding]:
+        for p in deck.parse_problems:
+            if p.rule == name:
+                yield Finding(p.message, p.lines, p.cards, p.hint, p.severity)
+
+    parsed.__name__ = parsed.__qualname__ = name.replace("-", "_")
+    parsed.__doc__ = f"{title} (found by the parser)."
+    rule(name, code=code, severity=severity, title=title)(parsed)
+
+
+_parse_rule("unparsed-line", "P101", WARNING, "A line that is neither a header nor a card")
+_parse_rule("prose-ignored", "P110", INFO, "Prose around a decklist in a code block, ignored")
+_parse_rule("several-decks", "P111", WARNING, "A JSON export of several decks; only the first is checked")
+_parse_rule("json-shape", "P112", ERROR, "JSON that is no deck shape deckcheck reads")
+
+
+#: resolutions a line with an unknown set code can have (every other one found its set)
+_NOT_BY_SET = frozenset({"name", "unresolved"})
+
+
+def has_unknown_set(ln, db) -> bool:
+    """Does this resolved line name a set code the database does not know (:meth:`CardDB.knows_set`)?
+
+    Only a line matched by name, or not at all, can: a printing, alias or name-and-set match
+    found its set, and basic Energy resolves by type whatever the set.
+    """
+    return (
+        ln.set_code is not None
+        and ln.method in _NOT_BY_SET
+        and not db.knows_set(ln.set_code)
+        and not _bracket_of_name(ln)
+    )
+
+
+def _bracket_of_name(ln) -> bool:
+    """``1 Unown [A]``: the "set code" the parser read in brackets is part of the card's name."""
+    return ln.card is not None and name_key(f"{ln.name} [{ln.set_code}]") == ln.card.key
+
+
+def _skips_unknown_sets(ctx) -> bool:
+    """unknown-card and resolved-by-name leave lines with an unknown set code to unknown-set,
+    when the format runs it (one problem per line)."""
+    return "unknown-set" in ctx.format.rules
+
+
+@rule(
+    "unknown-set",
+    code="C104",
+    severity=WARNING,
+    title="A set code the card database does not know (a newer set, or a typo)",
+)
+def unknown_set(deck, ctx):
+    """A card line whose set code the card database does not know: a newer set than the database's, or a typo."""
+    db = ctx.db
+    for ln in deck.lines:
+        if not has_unknown_set(ln, db):
+            continue
+        newest, code = db.newest_set(), ln.set_code
+        head = f"Line {ln.line}: the card database knows no set {code} (its newest set is {newest_set_phrase(db)})"
+        after = f"a set released after {newest.name}" if newest is not None else "a new set"
+        hint = f"If {code} is {after}, {UPDATE_ADVICE}."
+        if ln.card is None:
+            yield Finding(
+                f'{head}, and no card named "{ln.name}" was found; its '
+                f"{plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
+                "toward the deck size.",
+                lines=(ln.line,),
+                hint=hint,
+                severity=ERROR,
+            )
+        else:
+            # basic Energy is played by its type whatever the set: a note, not a warning
+            yield Finding(
+                f'{head}, so "{ln.name}" was matched by name to {label(ln.card)}.',
+                lines=(ln.line,),
+                cards=(ln.card.id,),
+                hint=hint,
+                severity=INFO if ln.card.is_basic_energy else "",
+            )
+
+
+@rule("unknown-card", code="C101", severity=ERROR, title="A card that could not be found in the card database")
+def unknown_card(deck, ctx):
+    """A card line whose card could not be found (its copies still count)."""
+    skip = _skips_unknown_sets(ctx)
+    for ln in deck.unknown:
+        if skip and has_unknown_set(ln, ctx.db):
+            continue
+        where = " ".join(x for x in (ln.set_code, ln.number) if x)
+        hint = f"Did you mean {join_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
+        yield Finding(
+            f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
+            f"found in the card database; its {plural(ln.count, 'copy', 'copies')} still "
+            f"{'counts' if ln.count == 1 else 'count'} toward the deck size.",
+            lines=(ln.line,),
+            hint=hint,
+        )
+
+
+@rule("resolved-by-name", code="C102", severity=INFO, title="A card found by its name alone")
+def resolved_by_name(deck, ctx):
+    """A card line matched by its name alone (no set code, or a printing that was not found)."""
+    skip = _skips_unknown_sets(ctx)
+    for ln in deck.known:
+        if ln.method != "name" or (skip and has_unknown_set(ln, ctx.db)):
+            continue
+        if ln.set_code and _bracket_of_name(ln):
+            # the name as written: "Unown [A]", or "EXP. ALL" and "Unit Energy LPM" (no brackets)
+            written = f"{ln.name} [{ln.set_code}]" if "[" in ln.raw else f"{ln.name} {ln.set_code}"
+            msg = f'Line {ln.line}: "{written}" has no set code, so it was matched by name to {label(ln.card)}.'
+        elif ln.set_code:
+            what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
+            msg = (
+                f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to '
+                f"{label(ln.card)}."
+            )
+        else:
+            msg = f'Line {ln.line}: "{ln.name}" has no set code, so it was matched by name to {label(ln.card)}.'
+        yield Finding(msg, lines=(ln.line,), cards=(ln.card.id,))
+
+
+@rule(
+    "name-mismatch",
+    code="C103",
+    severity=WARNING,
+    title="A set code and number whose card has another name than the one written",
+)
+def name_mismatch(deck, ctx):
+    """A set code and number that name a different card from the one written (the printing wins)."""
+    for ln in deck.known:
+        if ln.name_differs:
+            yield Finding(
+                f'Line {ln.line} names "{ln.name}", but {ln.card.set_code} {ln.card.number} '
+                f"is {ln.card.name}; the line was checked as {label(ln.card)}.",
+                lines=(ln.line,),
+                cards=(ln.card.id,),
+                hint="Check the set code and number; a list in another language can show this for every line.",
+            )
+
+
+@rule("total-mismatch", code="P102", severity=WARNING, title="The list's own total differs from the real count")
+def total_mismatch(deck, ctx):
+    """The list's own Total Cards line differs from the real count."""
+    declared = deck.declared_total
+    if declared is not None and declared != deck.total:
+        yield Finding(
+            f"The list says Total Cards: {declared}, but its card lines add up to {deck.total}.",
+            lines=(deck.declared_total_line,) if deck.declared_total_line else (),
+        )

@@ -1,0 +1,55 @@
+"""Wording shared by the rules' messages: card names as players say them, plurals, lists."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    pass
+
+_SUBTITLE = re.compile(r"\s*\([^()]*\)$")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def display_name(card) -> str:
+    """The card's name as players say it: ``Professor's Research``, not ``... (Professor Oak)``."""
+    return _SUBTITLE.sub("", card.name) or card.name
+
+
+def label(card) -> str:
+    """``Nest Ball (SVI 181)`` for messages."""
+    return f"{display_name(card)} ({card.set_code} {card.number})"
+
+
+def card_names(lines) -> list[str]:
+    seen: list[str] = []
+    for ln in lines:
+        name = display_name(ln.card)
+        if name not in seen:
+            seen.append(name)
+    return seen
+
+
+def join_and(items: list[str], word: str = "and") -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def lines_and_ids(lines) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The line numbers and card ids of known lines, for a problem."""
+    return tuple([ln.line for ln in lines]), tuple([ln.card.id for ln in lines])
+
+
+#: how a card database is brought up to date, said wherever it is found behind (one place)
+UPDATE_ADVICE = 'update the card database with "deckcheck db sync" or a newer release of deckcheck'
+
+
+def newest_set_phrase(db) -> str:
+    """``Pitch Black, released 2026-07-17``: the newest set the database has cards of."""
+    newest = db.newest_set()
+    if newest is None:
+        return "unknown (the database has no dated set)"
+    return f"{newest.name}, released {newest.release}"
