@@ -448,7 +448,18 @@ def _read(path: Path) -> dict:
         raise FormatError(f"{path.name}: cannot read: {exc.strerror}") from exc
 
 
-def _build(fid: str, path: Path, raw: dict, parent: Format | None) -> Format:
+def _pool_table(raw: object, parent: dict | None, where: str) -> dict:
+    """A format's ``[pool]`` keys over its parent's (a key it gives replaces the parent's, an
+    array of tables included); a pool of another kind than the parent's starts afresh."""
+    if not isinstance(raw, dict):
+        raise FormatError(f"{where}: [pool] must be a table")
+    if parent is None or raw.get("kind", parent.get("kind")) != parent.get("kind"):
+        return raw
+    return {**parent, **raw}
+
+
+def _build(fid: str, path: Path, raw: dict, parent: Format | None, pool_table: dict) -> Format:
+    """The format ``fid`` from its file's table; ``pool_table`` is its [pool] merged over its parent's."""
     where = path.name
     _keys(raw, _TOP_KEYS, where)
     if raw.get("id", fid) != fid:
@@ -457,7 +468,7 @@ def _build(fid: str, path: Path, raw: dict, parent: Format | None) -> Format:
     description = _text(raw, "description", where, required=False)
     rules, rule_sources = _rules(raw.get("rules", {}), parent, fid, where)
     if "pool" in raw:
-        pool = _pool(raw["pool"], where)
+        pool = _pool(pool_table, where)
     elif parent:
         pool = parent.pool
     else:
@@ -474,6 +485,7 @@ def load_formats(directory: Path | None = None) -> dict[str, Format]:
     if not raws:
         raise FormatError(f"no format files in {directory}")
     resolved: dict[str, Format] = {}
+    pools: dict[str, dict] = {}  # each format's [pool] table, merged over its parent's
 
     def resolve(fid: str, chain: tuple[str, ...] = ()) -> Format:
         if fid in resolved:
@@ -487,7 +499,12 @@ def load_formats(directory: Path | None = None) -> dict[str, Format]:
         if extends is not None and not isinstance(extends, str):
             raise FormatError(f"{path.name}: extends must be a format id (a string)")
         parent = resolve(extends, chain + (fid,)) if extends else None
-        resolved[fid] = _build(fid, path, raw, parent)
+        parent_pool = pools.get(extends) if extends else None
+        if "pool" in raw:
+            pools[fid] = _pool_table(raw["pool"], parent_pool, path.name)
+        elif parent_pool is not None:
+            pools[fid] = parent_pool
+        resolved[fid] = _build(fid, path, raw, parent, pools.get(fid, {}))
         return resolved[fid]
 
     for fid in raws:

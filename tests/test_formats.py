@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import textwrap
 
@@ -166,6 +167,111 @@ def test_a_format_extends_another(tmp_path):
     assert [p.rule for p in report.problems] == ["copy-limit"]
 
 
+MARKS = """
+id = "marks"
+name = "Marks"
+sources = ["tests"]
+
+[rules]
+deck-size = { size = 60 }
+
+[pool]
+kind = "regulation-marks"
+earliest = 2023-04-14
+set_legal_from = "release"
+
+[[pool.rotations]]
+from = 2023-04-14
+lowest_mark = "E"
+source = "tests"
+
+[[pool.mark_dates]]
+mark = "G"
+from = 2023-04-14
+source = "tests"
+"""
+
+
+def test_a_child_pool_is_merged_over_its_parents(tmp_path):
+    """A child's [pool] keys replace its parent's one by one (an array of tables whole); the keys it
+    does not give are the parent's."""
+    child = """
+    name = "Child"
+    extends = "marks"
+    [pool]
+    earliest = 2024-04-05
+    [[pool.rotations]]
+    from = 2024-04-05
+    lowest_mark = "F"
+    source = "child"
+    """
+    formats = load_formats(_write(tmp_path, marks=MARKS, child=child))
+    parent, pool = formats["marks"].pool, formats["child"].pool
+    assert pool.kind == "regulation-marks" and pool.earliest == dt.date(2024, 4, 5)
+    assert [(r.start, r.min_mark, r.source) for r in pool.rotations] == [(dt.date(2024, 4, 5), "F", "child")]
+    assert pool.mark_dates == parent.mark_dates and len(pool.mark_dates) == 1
+    assert pool.legal_delay == "release"  # the parent's, not the default
+
+
+def test_a_child_pool_of_another_kind_starts_afresh(tmp_path):
+    """Keys of the parent's kind would not fit another kind: a pool of its own kind replaces the table."""
+    child = 'name = "Child"\nextends = "marks"\n[pool]\nkind = "all"\nearliest = 1999-01-09\n'
+    pool = load_formats(_write(tmp_path, marks=MARKS, child=child))["child"].pool
+    assert (pool.kind, pool.earliest, pool.legal_delay, pool.rotations, pool.mark_dates) == (
+        "all",
+        dt.date(1999, 1, 9),
+        "third-friday",
+        (),
+        (),
+    )
+
+
+def test_standard_ptcgl_takes_standards_mark_dates(formats, tmp_path):
+    """standard-ptcgl.toml no longer copies Standard's mark dates: the merged pool gives the Format
+    the copy gave (loaded again here with the copy put back)."""
+    shipped = deckcheck.formats.data_dir() / "formats"
+    text = (shipped / "standard-ptcgl.toml").read_text(encoding="utf-8")
+    assert "mark_dates" not in text
+    copy = "".join(
+        f'\n[[pool.mark_dates]]\nmark = "{m.mark}"\nfrom = {m.start.isoformat()}\nsource = "{m.source}"\n'
+        for m in formats["standard"].pool.mark_dates
+    )
+    (tmp_path / "standard.toml").write_text((shipped / "standard.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "standard-ptcgl.toml").write_text(text + copy, encoding="utf-8")
+    with_copy = load_formats(tmp_path)["standard-ptcgl"]
+    merged = formats["standard-ptcgl"]
+    assert [m.mark for m in merged.pool.mark_dates] == ["G", "H", "I", "J"]
+    assert merged.pool == with_copy.pool
+    assert merged.to_dict() == with_copy.to_dict()
+    assert dataclasses.replace(merged, path="") == dataclasses.replace(with_copy, path="")
+
+
+def test_unparsed_line_false_turns_it_off(tmp_path):
+    """A parse-level rule is a rule like any other: ``unparsed-line = false`` in a format file
+    turns it off (the engine does not add the parser's problems back)."""
+    shipped = deckcheck.formats.data_dir() / "formats"
+    (tmp_path / "standard.toml").write_text((shipped / "standard.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    quiet = 'name = "Quiet"\nextends = "standard"\n[rules]\nunparsed-line = false\nprose-ignored = false\n'
+    formats = load_formats(_write(tmp_path, quiet=quiet))
+    assert "unparsed-line" not in formats["quiet"].rules and "unparsed-line" in formats["standard"].rules
+    text = "```\nhello there\n4 Dreepy TWM 128\n```\nthis line is no card at all ???\n"
+    loud = deckcheck.check(text, formats["standard"], "2026-05-01")
+    assert {p.rule for p in loud.problems} >= {"unparsed-line", "prose-ignored"}
+    quiet_report = deckcheck.check(text, formats["quiet"], "2026-05-01")
+    assert {p.rule for p in quiet_report.problems} == {p.rule for p in loud.problems} - {
+        "unparsed-line",
+        "prose-ignored",
+    }
+
+
+def test_every_parse_level_rule_is_a_format_rule(formats):
+    """What the parser reports is registered as a rule, and Standard (so every shipped format) names it."""
+    parse_level = {"unparsed-line", "prose-ignored", "several-decks", "json-shape"}
+    assert parse_level <= set(REGISTRY)
+    for fid in SHIPPED:
+        assert parse_level <= set(formats[fid].rules), fid
+
+
 # -- broken files fail loudly, naming the file --------------------------------------------
 
 KNOWN = ", ".join(sorted(REGISTRY))
@@ -238,8 +344,8 @@ BROKEN = {
         HEAD + '[pool]\nkind = "all"\nearliest = 2023-04-14T10:00:00',
         "broken.toml: pool.earliest: 2023-04-14 10:00:00 is not a date (YYYY-MM-DD); give a date without a time",
     ),
-    "pool-no-earliest": (
-        HEAD + '[pool]\nkind = "all"',
+    "pool-no-earliest": (  # a format of its own (a child's [pool] takes its parent's earliest)
+        'name = "Broken"\n[pool]\nkind = "all"',
         "broken.toml: pool.earliest is missing (the first date the format's data covers)",
     ),
     "pool-delay": (

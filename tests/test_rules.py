@@ -8,6 +8,8 @@ date; nothing here depends on today.
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -814,3 +816,70 @@ def test_stale_database_warning_only_when_asked():
     for bad in (-1, "90", 1.5, True):
         with pytest.raises(ValueError, match="max_db_age must be a whole number of days"):
             deckcheck.check(text, "standard", "2026-12-01", max_db_age=bad)
+
+
+# -- the registry: metadata with the rule, the catalogue derived from it ----------------------
+
+
+def test_readme_table_is_the_catalogue():
+    """The README's rule table has one row per registered rule and problem kind, with its code and
+    severity (the description may say more than the registered title)."""
+    from deckcheck.registry import CATALOGUE
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ") for line in readme.splitlines() if re.match(r"\| [PCRG]\d{3} \|", line)]
+    table = {cells[1]: (cells[0][2:], cells[2].split()[0]) for cells in rows}
+    assert len(table) == len(rows)
+    assert table == {name: (spec.code, spec.severity) for name, spec in CATALOGUE.items()}
+
+
+def test_the_engine_stamps_the_rule_name_code_and_severity(tmp_path):
+    """A rule yields Findings; the engine makes each a Problem with the rule's name, its code and
+    (unless the finding says otherwise) its registered severity."""
+    from deckcheck.build import data_dir
+    from deckcheck.formats import load_formats
+    from deckcheck.registry import CATALOGUE, INFO, REGISTRY, WARNING, Finding, rule
+
+    @rule("test-rule", code="T999", severity=WARNING, title="A rule of this test", lines="int")
+    def test_rule(deck, ctx, lines):
+        """Says something about the deck."""
+        yield Finding(f"{deck.total} cards.", lines=tuple(range(lines, 0, -1)))
+        yield Finding("A note.", severity=INFO)
+
+    try:
+        assert REGISTRY["test-rule"] is CATALOGUE["test-rule"] and REGISTRY["test-rule"].fn is test_rule
+        shutil.copy(data_dir() / "formats" / "standard.toml", tmp_path / "standard.toml")
+        (tmp_path / "t.toml").write_text('name = "T"\nextends = "standard"\n[rules]\ntest-rule = { lines = 2 }\n')
+        report = deckcheck.check(deck("4 Dreepy TWM 128"), load_formats(tmp_path)["t"], MAY)
+    finally:
+        del REGISTRY["test-rule"], CATALOGUE["test-rule"]
+    assert [(p.rule, p.code, p.severity, p.lines, p.message) for p in report.problems] == [
+        ("test-rule", "T999", "warning", (1, 2), "60 cards."),
+        ("test-rule", "T999", "info", (), "A note."),
+    ]
+
+
+def test_formats_and_rules_do_not_import_each_other():
+    """The registry is the piece both share: formats imports it, not the rules; no rule module
+    imports formats; the registry imports nothing of deckcheck's; the core imports no click."""
+    import ast
+
+    package = Path(deckcheck.__file__).parent
+
+    def imports(path: Path) -> set[str]:
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                found.add("." * node.level + (node.module or ""))
+                found.update("." * node.level + (node.module + "." if node.module else "") + a.name for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        return found
+
+    assert not {m for m in imports(package / "formats.py") if m.startswith(".rules")}
+    for path in (package / "rules").glob("*.py"):
+        assert not {m for m in imports(path) if m.startswith("..formats")}, path.name
+    assert not {m for m in imports(package / "registry.py") if m.startswith(".")}
+    core = ["registry.py", "formats.py", "engine.py", "render.py", "forecast.py", "problems.py"]
+    for path in [package / name for name in core] + sorted((package / "rules").glob("*.py")):
+        assert not {m for m in imports(path) if m.split(".")[0] == "click"}, path.name
