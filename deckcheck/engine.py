@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -16,6 +18,8 @@ from .names import MEMO_MAX_LEN, name_key
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
 from .registry import REGISTRY
+
+# importing deckcheck.rules registers every rule (the formats name them; the engine runs them)
 from .rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, stale_database
 
 #: most card lines one format remembers per database version and date (see :class:`LineFacts`)
@@ -98,10 +102,9 @@ class ResolvedLine:
             return None
         return self.legal_via is not None and self.ban is None
 
-    def to_dict(self, card_view=None) -> dict:
+    def to_dict(self, card_view: Callable[[Card], Any] | None = None) -> dict[str, Any]:
         """The line as JSON-ready values; ``card_view(card)`` writes the printing (default ``Card.to_dict``)."""
         card, via, ban = self.card, self.legal_via, self.ban
-        known = card is not None
         return {
             "line": self.line,
             "count": self.count,
@@ -111,10 +114,10 @@ class ResolvedLine:
             "number": self.number,
             "resolution": self.method,
             "suggestions": [*self.suggestions],
-            "legal": (via is not None and ban is None) if known else None,  # self.legal, without the call
+            "legal": (via is not None and ban is None) if card is not None else None,  # self.legal, without the call
             "legal_via": via.id if via is not None and via is not card else None,
             "banned": ban is not None,
-            "card": (card.to_dict() if card_view is None else card_view(card)) if known else None,
+            "card": (card.to_dict() if card_view is None else card_view(card)) if card is not None else None,
         }
 
     def json_fragment(self) -> orjson.Fragment:
@@ -132,6 +135,18 @@ class ResolvedLine:
             if facts is not None:
                 facts.json_tail = tail
         return orjson.Fragment(b'{"line":%d,%b' % (self.line, tail))
+
+
+if TYPE_CHECKING:
+
+    class KnownLine(ResolvedLine):
+        """A line whose card was found: what :class:`Deck` lists as ``known``, ``by_name``,
+        ``pokemon``... (a name for the type checker; at run time, a ResolvedLine)."""
+
+        card: Card
+
+else:
+    KnownLine = ResolvedLine
 
 
 class Deck:
@@ -170,8 +185,14 @@ class Deck:
         self.parse_problems = parse_problems or []
         self.declared_total = declared_total
         self.declared_total_line = declared_total_line
-        known, unknown, pokemon, radiant, ace_spec, prism_star = [], [], [], [], [], []
-        by_name: dict[str, list[ResolvedLine]] = {}
+        unknown: list[ResolvedLine] = []
+        # lines with a card (KnownLine for the type checker)
+        known: list[Any] = []
+        pokemon: list[Any] = []
+        radiant: list[Any] = []
+        ace_spec: list[Any] = []
+        prism_star: list[Any] = []
+        by_name: dict[str, list[Any]] = {}
         n_pokemon = n_trainer = n_energy = n_unknown = basic = 0  # local counters: no dict on this hot path
         for ln in lines:
             card, count = ln.card, ln.count
@@ -206,8 +227,13 @@ class Deck:
                 by_name[key] = [ln]
             else:
                 group.append(ln)
-        self.known, self.unknown, self.by_name = known, unknown, by_name
-        self.pokemon, self.radiant, self.ace_spec, self.prism_star = pokemon, radiant, ace_spec, prism_star
+        self.known: list[KnownLine] = known
+        self.unknown = unknown
+        self.by_name: dict[str, list[KnownLine]] = by_name
+        self.pokemon: list[KnownLine] = pokemon
+        self.radiant: list[KnownLine] = radiant
+        self.ace_spec: list[KnownLine] = ace_spec
+        self.prism_star: list[KnownLine] = prism_star
         self.tally = (n_pokemon, n_trainer, n_energy, n_unknown)
         self.total, self.basic_pokemon = n_pokemon + n_trainer + n_energy + n_unknown, basic
 
@@ -246,7 +272,7 @@ def resolve_rows(
     rows: list[CardRow], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
 ) -> list[ResolvedLine]:
     """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read`."""
-    if fmt is None:
+    if fmt is None or on is None:
         table, memo = None, db.line_memo()
     else:
         table, memo = fmt.legality_table(db, on), fmt.line_memo(db, on)
@@ -267,7 +293,7 @@ def resolve_rows(
             res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
             card = res.card
             via = ban = None
-            if card is not None and table is not None:
+            if card is not None and table is not None and fmt is not None and on is not None:
                 via, ban = table.get(card.id) or fmt.legality(card, db, on)
             facts = LineFacts(count, name, set_code, number, res, via, ban)
             if len(raw) <= MEMO_MAX_LEN:
@@ -306,7 +332,7 @@ def resolve_rows(
 _today = dt.date.today  # a seam for tests
 
 
-def _as_date(as_of) -> dt.date:
+def _as_date(as_of: object) -> dt.date:
     if as_of is None:
         return _today()
     if isinstance(as_of, dt.datetime):
@@ -342,7 +368,7 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
 
 #: called as ``listener(report, seconds)`` after every check (the service's metrics count problems by
 #: rule and time checks with one); a listener must be quick and must not raise
-REPORT_LISTENERS: list = []
+REPORT_LISTENERS: list[Callable[[Report, float], None]] = []
 
 
 def _suggestions_skipped(d: Deck) -> Problem | None:
@@ -366,7 +392,7 @@ def _suggestions_skipped(d: Deck) -> Problem | None:
 def check(
     deck: str | ParseResult,
     format: str | Format = "standard",
-    as_of=None,
+    as_of: object = None,
     db: CardDB | None = None,
     max_db_age: int | None = None,
     forecast: bool = False,

@@ -16,12 +16,18 @@ rotate by regulation marks get no forecast.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from .formats import Format, Rotation
 from .problems import INFO, WARNING, Problem
 from .rules import label
 from .rules.notes import ROTATION_FORECAST
+
+if TYPE_CHECKING:
+    from .cards import CardDB
+    from .engine import ResolvedLine
 
 RULE = ROTATION_FORECAST.name
 
@@ -42,7 +48,7 @@ class NextRotation:
             return f"announced for {self.date.isoformat()}: lowest legal mark {self.lowest_mark}"
         return f"assumed: lowest legal mark {self.lowest_mark} from about {self.date.isoformat()}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "date": self.date.isoformat(),
             "lowest_mark": self.lowest_mark,
@@ -87,10 +93,10 @@ def next_rotation(fmt: Format, on: dt.date) -> NextRotation | None:
 class Forecast:
     rotation: NextRotation | None
     problems: list[Problem]
-    rotating: list[dict]
-    kept_by_reprint: list[dict]
+    rotating: list[dict[str, Any]]
+    kept_by_reprint: list[dict[str, Any]]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "rotation": self.rotation.to_dict() if self.rotation else None,
             "rotating": self.rotating,
@@ -98,7 +104,7 @@ class Forecast:
         }
 
 
-def forecast(lines, fmt: Format, on: dt.date, db) -> Forecast:
+def forecast(lines: Iterable[ResolvedLine], fmt: Format, on: dt.date, db: CardDB) -> Forecast:
     """The forecast for a checked deck's card lines (``Report.lines``) in ``fmt`` on ``on``."""
     rotation = next_rotation(fmt, on)
     if rotation is None:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .build import data_dir
-from .cards import Card, CardDB, number_key
+from .cards import Card, CardDB
+from .index import number_key
 from .names import name_key
-from .registry import REGISTRY, check_rule_params
+from .registry import REGISTRY, RuleFn, check_rule_params
 from .registry import FormatError as FormatError
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
@@ -31,6 +34,8 @@ _POOL_KEYS = {
 _ROTATION_KEYS = ("from", "lowest_mark", "source")
 _MARK_DATE_KEYS = ("mark", "from", "source")
 _BAN_KEYS = ("name", "printings", "all_printings", "since", "source")
+#: a table read from a format file
+Table = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,7 @@ class Pool:
         return None
 
 
-def _memo_for(memos: dict, key: tuple, most: int) -> dict:
+def _memo_for(memos: dict[Any, Any], key: tuple[Any, ...], most: int) -> dict[Any, Any]:
     """The memo dict ``memos`` holds for ``key``, new if need be; all are forgotten when a
     new key would make more than ``most``."""
     memo = memos.get(key)
@@ -112,18 +117,18 @@ class Format:
     id: str
     name: str
     description: str
-    rules: dict[str, dict]  # rule name -> parameters, in file order
+    rules: dict[str, dict[str, Any]]  # rule name -> parameters, in file order
     pool: Pool
     bans: tuple[Ban, ...]
     sources: tuple[str, ...]
     extends: str | None = None
     path: str = ""
     rule_sources: dict[str, str] = field(default_factory=dict)  # rule -> format id that set it
-    _memo: dict = field(default_factory=dict, compare=False, repr=False)
-    _plan: list = field(default_factory=list, compare=False, repr=False)
-    _lines: dict = field(default_factory=dict, compare=False, repr=False)
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    _plan: list[tuple[str, RuleFn, dict[str, Any]]] = field(default_factory=list, compare=False, repr=False)
+    _lines: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The public description served by ``GET /api/v1/formats``."""
         pool = {
             "kind": self.pool.kind,
@@ -219,7 +224,7 @@ class Format:
         a long-running service sees few distinct dates: at most 64 are kept."""
         return _memo_for(self._memo, (db.version, on), 64)
 
-    def line_memo(self, db: CardDB, on: dt.date) -> dict:
+    def line_memo(self, db: CardDB, on: dt.date) -> dict[Any, Any]:
         """The engine's memo of card lines in this format for one database and date (line text ->
         ``engine.LineFacts``); a service sees one or two dates at a time: at most 4 are kept."""
         return _memo_for(self._lines, (db.version, on), 4)
@@ -232,7 +237,7 @@ class Format:
             hit = table[card.id] = (self.legal_via(card, db, on), self.ban_for(card, db, on))
         return hit
 
-    def rule_plan(self) -> list[tuple]:
+    def rule_plan(self) -> list[tuple[str, RuleFn, dict[str, Any]]]:
         """(rule name, rule function, parameters) for each rule, in file order; built once."""
         if not self._plan:
             # slice assignment is atomic, so threads racing here store the same plan once
@@ -290,7 +295,7 @@ def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
 # -- loading -------------------------------------------------------------------
 
 
-def _date(value, where: str) -> dt.date:
+def _date(value: object, where: str) -> dt.date:
     if isinstance(value, dt.datetime) or isinstance(value, dt.time):
         raise FormatError(f"{where}: {value!s} is not a date (YYYY-MM-DD); give a date without a time")
     if isinstance(value, dt.date):
@@ -301,7 +306,7 @@ def _date(value, where: str) -> dt.date:
         raise FormatError(f"{where}: {value!r} is not a date (YYYY-MM-DD)") from None
 
 
-def _keys(raw, allowed, where: str) -> dict:
+def _keys(raw: object, allowed: Iterable[str], where: str) -> Table:
     if not isinstance(raw, dict):
         raise FormatError(f"{where} must be a table")
     unknown = sorted(set(raw) - set(allowed))
@@ -313,7 +318,7 @@ def _keys(raw, allowed, where: str) -> dict:
     return raw
 
 
-def _text(raw: dict, key: str, where: str, required: bool = True) -> str:
+def _text(raw: Table, key: str, where: str, required: bool = True) -> str:
     value = raw.get(key)
     if value is None and not required:
         return ""
@@ -322,14 +327,14 @@ def _text(raw: dict, key: str, where: str, required: bool = True) -> str:
     return value
 
 
-def _strings(raw: dict, key: str, where: str) -> list[str]:
+def _strings(raw: Table, key: str, where: str) -> list[str]:
     value = raw.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise FormatError(f"{where}: {key} must be a list of strings")
     return value
 
 
-def _mark(raw: dict, key: str, where: str) -> str:
+def _mark(raw: Table, key: str, where: str) -> str:
     """A regulation mark: one capital letter."""
     mark = str(raw.get(key, ""))
     if len(mark) != 1 or not mark.isalpha() or not mark.isupper():
@@ -337,7 +342,7 @@ def _mark(raw: dict, key: str, where: str) -> str:
     return mark
 
 
-def _rotations(raw: dict, earliest: dt.date, where: str) -> tuple[Rotation, ...]:
+def _rotations(raw: Table, earliest: dt.date, where: str) -> tuple[Rotation, ...]:
     out = []
     for i, r in enumerate(raw.get("rotations", [])):
         at = f"{where}: pool.rotations[{i + 1}]"
@@ -355,7 +360,7 @@ def _rotations(raw: dict, earliest: dt.date, where: str) -> tuple[Rotation, ...]
     return tuple(out)
 
 
-def _mark_dates(raw: dict, where: str) -> tuple[MarkDate, ...]:
+def _mark_dates(raw: Table, where: str) -> tuple[MarkDate, ...]:
     out = []
     for i, m in enumerate(raw.get("mark_dates", [])):
         at = f"{where}: pool.mark_dates[{i + 1}]"
@@ -366,7 +371,7 @@ def _mark_dates(raw: dict, where: str) -> tuple[MarkDate, ...]:
     return tuple(out)
 
 
-def _pool(raw, where: str) -> Pool:
+def _pool(raw: object, where: str) -> Pool:
     if not isinstance(raw, dict):
         raise FormatError(f"{where}: [pool] must be a table")
     kind = raw.get("kind")
@@ -392,10 +397,11 @@ def _pool(raw, where: str) -> Pool:
     return Pool(kind, earliest, rotations, series, include, exclude, delay, reprint, mark_dates)
 
 
-def _bans(raw, where: str) -> tuple[Ban, ...]:
+def _bans(raw: object, where: str) -> tuple[Ban, ...]:
     if not isinstance(raw, list):
         raise FormatError(f"{where}: bans must be a list of tables")
-    out, seen = [], set()
+    out: list[Ban] = []
+    seen: set[tuple[str, str, object]] = set()
     for i, b in enumerate(raw):
         at = f"{where}: bans[{i + 1}]"
         _keys(b, _BAN_KEYS, at)
@@ -410,7 +416,8 @@ def _bans(raw, where: str) -> tuple[Ban, ...]:
             raise FormatError(f"{at} ({name}): give printings or all_printings = true, not both")
         if not printings and b.get("all_printings") is not True:
             raise FormatError(f"{at} ({name}): lists no printings (set all_printings = true for a ban by name)")
-        keys = {(name_key(name), s, number_key(n)) for s, n in printings} or {(name_key(name), "*", "*")}
+        keys: set[tuple[str, str, object]] = {(name_key(name), s, number_key(n)) for s, n in printings}
+        keys = keys or {(name_key(name), "*", "*")}
         if keys & seen:
             raise FormatError(f"{at} ({name}): bans a printing that an earlier entry already bans")
         seen |= keys
@@ -419,7 +426,9 @@ def _bans(raw, where: str) -> tuple[Ban, ...]:
     return tuple(out)
 
 
-def _rules(raw, parent: Format | None, fid: str, where: str) -> tuple[dict, dict]:
+def _rules(
+    raw: object, parent: Format | None, fid: str, where: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     if not isinstance(raw, dict):
         raise FormatError(f"{where}: [rules] must be a table")
     rules = dict(parent.rules) if parent else {}
@@ -438,7 +447,7 @@ def _rules(raw, parent: Format | None, fid: str, where: str) -> tuple[dict, dict
     return rules, sources
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> Table:
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
@@ -448,7 +457,7 @@ def _read(path: Path) -> dict:
         raise FormatError(f"{path.name}: cannot read: {exc.strerror}") from exc
 
 
-def _pool_table(raw: object, parent: dict | None, where: str) -> dict:
+def _pool_table(raw: object, parent: Table | None, where: str) -> Table:
     """A format's ``[pool]`` keys over its parent's (a key it gives replaces the parent's, an
     array of tables included); a pool of another kind than the parent's starts afresh."""
     if not isinstance(raw, dict):
@@ -458,7 +467,7 @@ def _pool_table(raw: object, parent: dict | None, where: str) -> dict:
     return {**parent, **raw}
 
 
-def _build(fid: str, path: Path, raw: dict, parent: Format | None, pool_table: dict) -> Format:
+def _build(fid: str, path: Path, raw: Table, parent: Format | None, pool_table: Table) -> Format:
     """The format ``fid`` from its file's table; ``pool_table`` is its [pool] merged over its parent's."""
     where = path.name
     _keys(raw, _TOP_KEYS, where)
@@ -485,7 +494,7 @@ def load_formats(directory: Path | None = None) -> dict[str, Format]:
     if not raws:
         raise FormatError(f"no format files in {directory}")
     resolved: dict[str, Format] = {}
-    pools: dict[str, dict] = {}  # each format's [pool] table, merged over its parent's
+    pools: dict[str, Table] = {}  # each format's [pool] table, merged over its parent's
 
     def resolve(fid: str, chain: tuple[str, ...] = ()) -> Format:
         if fid in resolved:

@@ -6,8 +6,9 @@ yield :class:`Problem` values and the engine collects them into a report.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 # the severities and the catalogue are defined with the rule registry (re-exported here)
 from .registry import CATALOGUE as CATALOGUE
@@ -64,7 +65,7 @@ class Problem:
     def with_severity(self, severity: str) -> Problem:
         return replace(self, severity=severity)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "rule": self.rule,
             "code": self.code,
@@ -76,7 +77,7 @@ class Problem:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Problem:
+    def from_dict(cls, data: dict[str, Any]) -> Problem:
         """Inverse of :meth:`to_dict` (e.g. a report read back from the JSON API).
 
         A rule this copy does not know (a newer server) is kept as sent instead of failing.
@@ -127,7 +128,7 @@ class Counts:
     def total(self) -> int:
         return self.pokemon + self.trainer + self.energy + self.unknown
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "pokemon": self.pokemon,
             "trainer": self.trainer,
@@ -157,10 +158,10 @@ class ReportedLine:
     legal: bool | None
     legal_via: str | None
     banned: bool
-    card: dict | None
+    card: dict[str, Any] | None
 
     @classmethod
-    def from_dict(cls, data: dict) -> ReportedLine:
+    def from_dict(cls, data: dict[str, Any]) -> ReportedLine:
         return cls(
             data["line"],
             data["count"],
@@ -176,7 +177,7 @@ class ReportedLine:
             data.get("card"),
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As ``ResolvedLine.to_dict``; the card read back is already a dict, copied."""
         return {
             "line": self.line,
@@ -220,11 +221,11 @@ class Report:
     format_name: str
     as_of: str
     problems: list[Problem]
-    lines: list  # list[engine.ResolvedLine]
+    lines: list[Any]  # engine.ResolvedLine, or ReportedLine read back
     counts: Counts
-    database: dict
+    database: dict[str, Any]
     basic_pokemon: int = 0
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def valid(self) -> bool:
@@ -258,7 +259,7 @@ class Report:
             parts.append(f"{w} warning{'s' if w != 1 else ''}")
         return ", ".join(parts) + "."
 
-    def to_dict(self, line_view=None) -> dict:
+    def to_dict(self, line_view: Callable[[Any], Any] | None = None) -> dict[str, Any]:
         """The report as JSON-ready values (ReportSchema's shape). ``line_view(line)`` writes each
         card line, by default ``line.to_dict()``; the API passes ``ResolvedLine.json_fragment``."""
         errors, warnings = self._tally()
@@ -277,7 +278,7 @@ class Report:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Report:
+    def from_dict(cls, data: dict[str, Any]) -> Report:
         """A report rebuilt from :meth:`to_dict`'s JSON (what ``POST /api/v1/validate`` answers).
 
         ``to_dict()`` of the result gives the same JSON back; card lines become

@@ -59,20 +59,26 @@ RuleFn = Callable[..., Iterable[Finding]]
 
 @dataclass(frozen=True)
 class RuleSpec:
-    """A registered rule, or a problem kind reported outside the rules (``fn`` is None)."""
+    """A registered name: a rule, or a problem kind reported outside the rules (:func:`declare`)."""
 
     name: str
     code: str
     severity: str
     title: str  # one line: SARIF's short description
-    fn: RuleFn | None = None
-    params: Mapping[str, str] | None = None  # parameter name -> kind (PARAM_KINDS)
+
+
+@dataclass(frozen=True)
+class Rule(RuleSpec):
+    """A rule a format can run: its function and its parameters (name -> kind, :data:`PARAM_KINDS`)."""
+
+    fn: RuleFn
+    params: Mapping[str, str]
 
 
 #: every registered name -> its spec, rules and declared problem kinds alike. Codes are never reused.
 CATALOGUE: dict[str, RuleSpec] = {}
-#: the rules a format file may name (those with a function), name -> spec
-REGISTRY: dict[str, RuleSpec] = {}
+#: the rules a format file may name, name -> rule
+REGISTRY: dict[str, Rule] = {}
 
 
 def _add(spec: RuleSpec) -> None:
@@ -84,7 +90,7 @@ def _add(spec: RuleSpec) -> None:
     if spec.code in taken:  # pragma: no cover - a programming error
         raise TypeError(f"rule {spec.name}: code {spec.code} is {taken[spec.code]}'s")
     CATALOGUE[spec.name] = spec
-    if spec.fn is not None:
+    if isinstance(spec, Rule):
         REGISTRY[spec.name] = spec
 
 
@@ -96,7 +102,7 @@ def rule(name: str, *, code: str, severity: str, title: str, **params: str) -> C
         unknown = set(params.values()) - set(PARAM_KINDS)
         if unknown:  # pragma: no cover - a programming error
             raise TypeError(f"rule {name}: unknown parameter kind {unknown}")
-        _add(RuleSpec(name, code, severity, title, fn, dict(params)))
+        _add(Rule(name, code, severity, title, fn, dict(params)))
         return fn
 
     return register
@@ -126,7 +132,7 @@ def check_rule_params(name: str, params: Mapping[str, Any], where: str) -> dict[
         close = difflib.get_close_matches(name, REGISTRY, n=1)
         guess = f"did you mean {close[0]!r}?" if close else f"known rules: {', '.join(sorted(REGISTRY))}"
         raise FormatError(f"{where}: unknown rule {name!r}; {guess}")
-    kinds = spec.params or {}
+    kinds = spec.params
     extra = sorted(set(params) - set(kinds))
     if extra:
         raise FormatError(f"{where}: rule {name!r} takes no parameter {', '.join(extra)}")

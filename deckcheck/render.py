@@ -10,35 +10,41 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .names import ENERGY_TYPES, basic_energy_type
-from .problems import CATALOGUE, ERROR, INFO, WARNING
+from .problems import CATALOGUE, ERROR, INFO, WARNING, Problem, Report
+
+if TYPE_CHECKING:
+    from .cards import Card
+
+#: a run's results: (path, report) for each deck
+Results = Sequence[tuple[str, Report]]
 
 _SUBTITLE = re.compile(r"\s*\([^()]*\)\s*$")
 _SYMBOL_OF = {v: k for k, v in ENERGY_TYPES.items()}
 SECTIONS = (("Pokémon", "Pokémon"), ("Trainer", "Trainer"), ("Energy", "Energy"))
 
 
-def export_name(card) -> str:
+def export_name(card: Card) -> str:
     """The name as PTCGL writes it: ``Basic {R} Energy``; no trainer subtitle."""
-    if card.is_basic_energy:
-        t = basic_energy_type(card.name)
+    if card.is_basic_energy and (t := basic_energy_type(card.name)) is not None:
         return f"Basic {{{_SYMBOL_OF[t]}}} Energy"
     return _SUBTITLE.sub("", card.name)
 
 
-def _export_groups(report) -> dict[str, dict[tuple, list]]:
+def _export_groups(report: Report) -> dict[str, dict[tuple[str, str, str], list[int]]]:
     """Section label -> {(name, set code, number): [copies]}, in list order: what the export writes.
 
     A line that did not resolve is kept as written, in the section it came from; so is a line
     whose set code the database does not know (``unknown-set``: a newer set's printing is never
     rewritten as an older one).
     """
-    groups: dict[str, dict[tuple, list]] = {s: {} for s, _ in SECTIONS}
+    groups: dict[str, dict[tuple[str, str, str], list[int]]] = {s: {} for s, _ in SECTIONS}
     as_written = {n for p in report.problems if p.rule == "unknown-set" for n in p.lines}
     for ln in report.lines:
         if ln.card is not None and ln.line in as_written:
@@ -55,14 +61,14 @@ def _export_groups(report) -> dict[str, dict[tuple, list]]:
     return groups
 
 
-def section_counts(report) -> dict[str, int]:
+def section_counts(report: Report) -> dict[str, int]:
     """Copies per export section (``Pokémon``, ``Trainer``, ``Energy``): the numbers in the export's
     headers. A card that did not resolve counts in the section its line came from (Trainer in a
     list without headers), as the export places it."""
     return {section: sum(count for (count,) in rows.values()) for section, rows in _export_groups(report).items()}
 
 
-def ptcgl_export(report) -> str:
+def ptcgl_export(report: Report) -> str:
     """The deck as a clean Pokémon TCG Live export.
 
     Resolved names and set codes, duplicate lines of one printing merged (lines kept as
@@ -119,7 +125,7 @@ class Options:
     color: bool = False
 
 
-def fails(report, fail_on: str = ERROR) -> bool:
+def fails(report: Report, fail_on: str = ERROR) -> bool:
     """Does this deck fail the run? Errors always do; warnings too with ``fail_on="warning"``."""
     return not report.valid or (fail_on == WARNING and bool(report.warnings))
 
@@ -128,14 +134,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def summary_line(results, fail_on: str = ERROR) -> str:
+def summary_line(results: Results, fail_on: str = ERROR) -> str:
     """``Checked 3 decks: 1 passed, 2 failed (15 errors, 1 warning, 2 info).`` (passing follows ``fail_on``)"""
     if not results:
         return "No decklists checked."
     failed = sum(fails(r, fail_on) for _, r in results)
     tally = {s: sum(p.severity == s for _, r in results for p in r.problems) for s in (ERROR, WARNING, INFO)}
     words = [_plural(tally[ERROR], "error"), _plural(tally[WARNING], "warning"), f"{tally[INFO]} info"]
-    counts = ", ".join(w for w, n in zip(words, tally.values()) if n)
+    counts = ", ".join(w for w, n in zip(words, tally.values(), strict=True) if n)
     head = f"Checked {_plural(len(results), 'deck')}: "
     head += f"{len(results) - failed} passed, {failed} failed" if failed else "all passed"
     return head + (f" ({counts})." if counts else ".")
@@ -146,7 +152,7 @@ def _one_line(text: str) -> str:
     return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
-def _sentence(problem) -> str:
+def _sentence(problem: Problem) -> str:
     return f"{problem.message} {problem.hint}" if problem.hint else problem.message
 
 
@@ -157,7 +163,7 @@ def _ansi(text: str, fg: int | None = None, bold: bool | None = None) -> str:
     return f"{start}{text}\033[0m"
 
 
-def render_text(results, opts: Options = Options()) -> str:
+def render_text(results: Results, opts: Options = Options()) -> str:
     """One problem a line, ``path:line: rule message``, in line order; then a summary.
 
     A problem about the whole deck (deck-size, no-basic-pokemon) has no line:
@@ -179,7 +185,7 @@ def render_text(results, opts: Options = Options()) -> str:
     return "".join(line + "\n" for line in out)
 
 
-def render_json(results, opts: Options = Options()) -> str:
+def render_json(results: Results, opts: Options = Options()) -> str:
     """One JSON array of the API's report JSON, each with its ``path`` first, one report a line.
 
     One compact report a line keeps 1,000 decks fast to write (indenting is three times
@@ -190,7 +196,7 @@ def render_json(results, opts: Options = Options()) -> str:
     return "[\n" + ",\n".join(docs) + "\n]\n" if results else "[]\n"
 
 
-def render_jsonl(results, opts: Options = Options()) -> str:
+def render_jsonl(results: Results, opts: Options = Options()) -> str:
     """JSON Lines: one report (the API's JSON, with its ``path`` first) a line, nothing else."""
     return "".join(
         json.dumps({"path": path, **report.to_dict()}, ensure_ascii=False) + "\n" for path, report in results
@@ -210,13 +216,13 @@ def github_property(text: str) -> str:
 _LEVEL_RANK = {ERROR: 0, WARNING: 1, INFO: 2}
 
 
-def _by_severity(results) -> list[tuple[str, Any]]:
+def _by_severity(results: Results) -> list[tuple[str, Problem]]:
     """Every (path, problem) of a run, most severe first, then in path and line order."""
     found = [(path, p) for path, report in results for p in report.problems]
     return sorted(found, key=lambda pp: (_LEVEL_RANK[pp[1].severity], pp[0], pp[1].line or 0))
 
 
-def render_github(results, opts: Options = Options()) -> str:
+def render_github(results: Results, opts: Options = Options()) -> str:
     """GitHub Actions annotations, ``::error file=...,line=...,title=...::message``, as many as GitHub shows.
 
     Most severe first: at most :data:`GITHUB_ANNOTATIONS_PER_LEVEL` errors, warnings and
@@ -255,7 +261,7 @@ def _md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def github_summary(results, opts: Options = Options(), link=None) -> str:
+def github_summary(results: Results, opts: Options = Options(), link: Callable[[str, int], str] | None = None) -> str:
     """The Markdown job summary (``$GITHUB_STEP_SUMMARY``): every deck's verdict and every problem.
 
     ``link(path, line)`` gives the URL of a file's line (default ``path#Lline``). The
@@ -303,10 +309,10 @@ def _version() -> str:
     # read from the package metadata on first use (deckcheck.__getattr__)
     from . import __version__
 
-    return __version__
+    return str(__version__)
 
 
-def render_sarif(results, opts: Options = Options()) -> str:
+def render_sarif(results: Results, opts: Options = Options()) -> str:
     """SARIF 2.1.0: one run, one rule per rule name that occurs, one result per problem.
 
     info becomes ``note``; a problem without a line points at line 1.
@@ -359,15 +365,15 @@ def _xml_text(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def render_junit(results, opts: Options = Options()) -> str:
+def render_junit(results: Results, opts: Options = Options()) -> str:
     """JUnit XML: one test case per deck, a ``<failure>`` for each deck that fails the run.
 
     A passing deck with warnings or info lists them in ``<system-out>``.
     """
     failed = sum(fails(r, opts.fail_on) for _, r in results)
     counts = {"tests": str(len(results)), "failures": str(failed), "errors": "0", "skipped": "0"}
-    suites = ET.Element("testsuites", name="deckcheck", **counts)
-    suite = ET.SubElement(suites, "testsuite", name="deckcheck", **counts)
+    suites = ET.Element("testsuites", {"name": "deckcheck", **counts})
+    suite = ET.SubElement(suites, "testsuite", {"name": "deckcheck", **counts})
     for path, report in results:
         case = ET.SubElement(
             suite, "testcase", classname=f"deckcheck.{report.format}", name=_xml_text(path), file=_xml_text(path)
@@ -393,6 +399,6 @@ RENDERERS = {
 }
 
 
-def render(output_format: str, results, opts: Options = Options()) -> str:
+def render(output_format: str, results: Results, opts: Options = Options()) -> str:
     """Render a run's results, a list of (path, Report), in one of :data:`OUTPUT_FORMATS`."""
     return RENDERERS[output_format](results, opts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..problems import line_list
@@ -12,9 +13,10 @@ from ..registry import ERROR, Finding, rule
 from .words import card_names, display_name, join_and, label, lines_and_ids, plural
 
 if TYPE_CHECKING:
-    pass
+    from ..engine import Context, Deck, KnownLine
 
-
+#: Trainer cards played as if they were Basic Pokémon: they never satisfy no-basic-pokemon
+#: (found by their text "Play this card as if it were a ... Basic Pokémon" in the card source)
 PLAYED_AS_POKEMON = frozenset(
     {
         "robo substitute",
@@ -46,7 +48,7 @@ PLAYED_AS_POKEMON = frozenset(
 
 
 @rule("deck-size", code="R101", severity=ERROR, title="A deck has exactly 60 cards", size="int")
-def deck_size(deck, ctx, size):
+def deck_size(deck: Deck, ctx: Context, size: int) -> Iterator[Finding]:
     """A deck has exactly ``size`` cards."""
     total = deck.total
     if total != size:
@@ -59,7 +61,7 @@ def deck_size(deck, ctx, size):
 
 
 @rule("copy-limit", code="R102", severity=ERROR, title="At most N cards with the same name", limit="int")
-def copy_limit(deck, ctx, limit):
+def copy_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
     for lines in deck.by_name.values():
         total = sum(ln.count for ln in lines) if len(lines) > 1 else lines[0].count
@@ -98,7 +100,7 @@ def copy_limit(deck, ctx, limit):
 
 
 @rule("no-basic-pokemon", code="R103", severity=ERROR, title="At least one Basic Pokémon")
-def no_basic_pokemon(deck, ctx):
+def no_basic_pokemon(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """At least one Basic Pokémon (Items played as if they were Pokémon do not count)."""
     if deck.basic_pokemon:
         return
@@ -113,7 +115,7 @@ def no_basic_pokemon(deck, ctx):
     yield Finding("Your deck has no Basic Pokémon; it needs at least 1.", hint=hint)
 
 
-def _limit_total(lines, what: str, limit: int, fmt_name: str) -> Finding | None:
+def _limit_total(lines: list[KnownLine], what: str, limit: int, fmt_name: str) -> Finding | None:
     if not lines:
         return None
     total = lines[0].count if len(lines) == 1 else sum([ln.count for ln in lines])  # usually one line
@@ -135,7 +137,7 @@ def _limit_total(lines, what: str, limit: int, fmt_name: str) -> Finding | None:
 
 
 @rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", limit="int")
-def radiant_limit(deck, ctx, limit):
+def radiant_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Radiant Pokémon in the whole deck."""
     problem = _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx.format.name)
     if problem is not None:
@@ -143,7 +145,7 @@ def radiant_limit(deck, ctx, limit):
 
 
 @rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", limit="int")
-def ace_spec_limit(deck, ctx, limit):
+def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` ACE SPEC cards in the whole deck."""
     problem = _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx.format.name)
     if problem is not None:
@@ -151,7 +153,7 @@ def ace_spec_limit(deck, ctx, limit):
 
 
 @rule("prism-star-limit", code="R106", severity=ERROR, title="At most one Prism Star card of each name", limit="int")
-def prism_star_limit(deck, ctx, limit):
+def prism_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Prism Star cards of each name."""
     if not deck.prism_star:
         return
@@ -171,20 +173,20 @@ def prism_star_limit(deck, ctx, limit):
             )
 
 
-def _any_number(lines, ctx) -> list:
+def _any_number(lines: list[KnownLine], ctx: Context) -> list[KnownLine]:
     """The lines whose printing says it may be played in any number (Arceus AR1-AR9)."""
     rules = ctx.db.deck_rules()
     return [ln for ln in lines if (r := rules.get(ln.card.id)) is not None and r.kind == "any-number"]
 
 
-def _clause_lines(deck, ctx, kind: str) -> list:
+def _clause_lines(deck: Deck, ctx: Context, kind: str) -> list[KnownLine]:
     """The known lines whose printing carries a deck-building clause of ``kind`` (data/deck-rules.csv)."""
     rules = ctx.db.deck_rules()
     return [ln for ln in deck.known if (r := rules.get(ln.card.id)) is not None and r.kind == kind]
 
 
 @rule("pokemon-star-limit", code="R107", severity=ERROR, title="At most one Pokémon ☆ in the deck", limit="int")
-def pokemon_star_limit(deck, ctx, limit):
+def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Pokémon ☆ in the whole deck ("You can't have more than 1 Pokémon Star in your deck")."""
     stars = [ln for ln in deck.pokemon if "Star" in ln.card.subtypes]
     problem = _limit_total(stars, "Pokémon ☆", limit, ctx.format.name)
@@ -193,7 +195,7 @@ def pokemon_star_limit(deck, ctx, limit):
 
 
 @rule("printed-copy-limit", code="R108", severity=ERROR, title="A card that limits its own copies in a deck")
-def printed_copy_limit(deck, ctx):
+def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that limits its own copies ("You can't have more than 1 Shining Magikarp in your deck")."""
     rules = ctx.db.deck_rules()
     done = set()
@@ -205,7 +207,7 @@ def printed_copy_limit(deck, ctx):
         clause = rules[ln.card.id]
         lines = deck.by_name.get(key, [ln])
         total = sum(x.count for x in lines)
-        if total > clause.limit:
+        if clause.limit is not None and total > clause.limit:
             nums, ids = lines_and_ids(lines)
             yield Finding(
                 f"You have {plural(total, 'card')} named {display_name(ln.card)}"
@@ -221,22 +223,23 @@ def printed_copy_limit(deck, ctx):
     severity=ERROR,
     title="At most N Basic Pokémon with a name part, as a card prints it",
 )
-def name_group_limit(deck, ctx):
+def name_group_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """At most N Basic Pokémon with a name part, as a card prints it (Neo Unown: 4 with Unown in their names)."""
     rules = ctx.db.deck_rules()
     done = set()
     for ln in _clause_lines(deck, ctx, "group-limit"):
         clause = rules[ln.card.id]
-        if clause.group in done:
+        group = clause.group
+        if group is None or group in done:  # a group-limit clause has its group
             continue
-        done.add(clause.group)
-        part = re.compile(rf"(?<!\w){re.escape(clause.group.casefold())}(?!\w)")
+        done.add(group)
+        part = re.compile(rf"(?<!\w){re.escape(group.casefold())}(?!\w)")
         lines = [x for x in deck.pokemon if "Basic" in x.card.subtypes and part.search(x.card.name.casefold())]
         total = sum(x.count for x in lines)
-        if total > clause.limit:
+        if clause.limit is not None and total > clause.limit:
             nums, ids = lines_and_ids(lines)
             yield Finding(
-                f"You have {plural(total, 'Basic Pokémon card')} with {clause.group} in "
+                f"You have {plural(total, 'Basic Pokémon card')} with {group} in "
                 f'their names{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
                 lines=nums,
                 cards=ids,

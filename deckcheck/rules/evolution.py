@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..problems import line_list
@@ -9,17 +10,17 @@ from ..registry import WARNING, Finding, rule
 from .words import display_name, lines_and_ids
 
 if TYPE_CHECKING:
-    pass
+    from ..engine import Context, Deck, KnownLine
 
 
 @rule(
     "evolution-gap", code="R301", severity=WARNING, title="An Evolution card whose Pokémon it evolves from is missing"
 )
-def evolution_gap(deck, ctx):
+def evolution_gap(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""
     present = deck.by_name  # every name in the deck except basic Energy
     candy = "rare candy" in present
-    missing: dict[tuple, list] = {}
+    missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}
     for ln in deck.pokemon:
         card = ln.card
         if not card.evolves_from:
@@ -37,7 +38,9 @@ def evolution_gap(deck, ctx):
                 continue  # Rare Candy evolves the Basic straight into this Stage 2
             basic = grand
         missing.setdefault((card.key, card.evolves_from), []).append((ln, basic))
-    owners = _OwnerIndex(deck) if missing else None
+    if not missing:
+        return
+    owners = _OwnerIndex(deck)
     for (_key, parent_name), found in missing.items():
         lines = [ln for ln, _ in found]
         nums, ids = lines_and_ids(lines)
@@ -58,9 +61,9 @@ class _OwnerIndex:
     pre-evolution costs the words of its name, not a pass over the deck (1,000 lines with 700
     gaps were 0.5 s); the first line in the deck wins, as a scan would find it."""
 
-    def __init__(self, deck) -> None:
-        self.full: dict[str, tuple[int, object]] = {}  # a name key -> (index, its first line)
-        self.tails: dict[str, tuple[int, object]] = {}  # each word-ending of a name key -> the same
+    def __init__(self, deck: Deck) -> None:
+        self.full: dict[str, tuple[int, KnownLine]] = {}  # a name key -> (index, its first line)
+        self.tails: dict[str, tuple[int, KnownLine]] = {}  # each word-ending of a name key -> the same
         for index, ln in enumerate(deck.known):
             if ln.card.supertype != "Pokémon":
                 continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..problems import line_list
@@ -9,11 +10,11 @@ from ..registry import ERROR, Finding, rule
 from .words import card_names, display_name, join_and, lines_and_ids
 
 if TYPE_CHECKING:
-    pass
+    from ..engine import Context, Deck
 
 
 @rule("single-type", code="G101", severity=ERROR, title="GLC: all Pokémon share one type")
-def single_type(deck, ctx):
+def single_type(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """All Pokémon share one type (a dual-type Pokémon fits when one of its types matches)."""
     pokemon = [ln for ln in deck.pokemon if ln.card.types]
     if not pokemon:
@@ -46,7 +47,7 @@ def single_type(deck, ctx):
 
 
 @rule("rule-box", code="G102", severity=ERROR, title="GLC: no Rule Box cards", subtypes="names")
-def rule_box(deck, ctx, subtypes):
+def rule_box(deck: Deck, ctx: Context, subtypes: list[str]) -> Iterator[Finding]:
     """No cards with a Rule Box (the format lists which subtypes count)."""
     kinds = frozenset(subtypes)
     lines = [ln for ln in deck.known if not kinds.isdisjoint(ln.card.subtypes)]
@@ -61,7 +62,7 @@ def rule_box(deck, ctx, subtypes):
 
 
 @rule("exclusive-group", code="G103", severity=ERROR, title="GLC: one card of each exclusive group", groups="groups")
-def exclusive_group(deck, ctx, groups):
+def exclusive_group(deck: Deck, ctx: Context, groups: list[list[str]]) -> Iterator[Finding]:
     """At most one name from each listed group (e.g. Boss's Orders or Lysandre, not both)."""
     for group in groups:
         keys = {ctx.name_key(n) for n in group}

@@ -3,17 +3,19 @@ its reprint."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..registry import ERROR, INFO, Finding, rule
 from .words import join_and, label
 
 if TYPE_CHECKING:
-    pass
+    from ..cards import Card
+    from ..engine import Context, Deck
 
 
 @rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format")
-def not_in_format(deck, ctx):
+def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
         return
@@ -22,7 +24,7 @@ def not_in_format(deck, ctx):
         return
     # the reason and hint depend on the printing, the database and the date only: memoised beside
     # the legality answers (looking for a differently worded legal printing walks every printing)
-    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
+    memo: dict[Any, Any] = ctx.format.legality_table(ctx.db, ctx.as_of)
     tail = f" is not legal in {ctx.format.name} on {ctx.as_of.isoformat()}: "
     for ln in outside:
         card = ln.card
@@ -37,7 +39,7 @@ def not_in_format(deck, ctx):
         yield Finding(f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,), cards=(card.id,), hint=hint)
 
 
-def _other_printing_hint(card, ctx) -> str | None:
+def _other_printing_hint(card: Card, ctx: Context) -> str | None:
     """Name a legal printing with the same name whose text differs, the likely source of confusion."""
     other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
     if other is None:
@@ -54,7 +56,7 @@ def _other_printing_hint(card, ctx) -> str | None:
     severity=INFO,
     title="A printing legal through a functionally identical reprint, whose text applies",
 )
-def legal_by_reprint(deck, ctx):
+def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A printing that is legal only through a functionally identical reprint: the legal
     printing's text is the one played (Tournament Handbook 4.1.3). In a format whose pool is
     every card (Unlimited), every printing is legal, but "the wording of the most recent
@@ -81,13 +83,14 @@ def legal_by_reprint(deck, ctx):
             )
 
 
-def _newest_reprint(card, ctx):
+def _newest_reprint(card: Card, ctx: Context) -> Card | None:
     """The newest printing out on the date with the same name and functional text, when it is
     from another set than ``card`` (else None); memoised beside the legality answers."""
-    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
+    memo: dict[Any, Any] = ctx.format.legality_table(ctx.db, ctx.as_of)
     key = ("newest", card.id)
     if key in memo:
-        return memo[key]
+        known: Card | None = memo[key]
+        return known
     found = None
     if not card.fingerprint.startswith("name:"):
         for other in ctx.db.printings_of(card):  # newest first
@@ -103,7 +106,7 @@ def _newest_reprint(card, ctx):
 
 
 @rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list")
-def banned(deck, ctx):
+def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card on the format's ban list on the date."""
     for ln in deck.known:
         ban = ln.ban

@@ -11,7 +11,8 @@ from ..registry import ERROR, INFO, WARNING, Finding, rule
 from .words import UPDATE_ADVICE, join_and, label, newest_set_phrase, plural
 
 if TYPE_CHECKING:
-    from ..engine import Context, Deck
+    from ..cards import CardDB
+    from ..engine import Context, Deck, ResolvedLine
 
 
 def _parse_rule(name: str, code: str, severity: str, title: str) -> None:
@@ -38,7 +39,7 @@ _parse_rule("json-shape", "P112", ERROR, "JSON that is no deck shape deckcheck r
 _NOT_BY_SET = frozenset({"name", "unresolved"})
 
 
-def has_unknown_set(ln, db) -> bool:
+def has_unknown_set(ln: ResolvedLine, db: CardDB) -> bool:
     """Does this resolved line name a set code the database does not know (:meth:`CardDB.knows_set`)?
 
     Only a line matched by name, or not at all, can: a printing, alias or name-and-set match
@@ -52,12 +53,12 @@ def has_unknown_set(ln, db) -> bool:
     )
 
 
-def _bracket_of_name(ln) -> bool:
+def _bracket_of_name(ln: ResolvedLine) -> bool:
     """``1 Unown [A]``: the "set code" the parser read in brackets is part of the card's name."""
     return ln.card is not None and name_key(f"{ln.name} [{ln.set_code}]") == ln.card.key
 
 
-def _skips_unknown_sets(ctx) -> bool:
+def _skips_unknown_sets(ctx: Context) -> bool:
     """unknown-card and resolved-by-name leave lines with an unknown set code to unknown-set,
     when the format runs it (one problem per line)."""
     return "unknown-set" in ctx.format.rules
@@ -69,7 +70,7 @@ def _skips_unknown_sets(ctx) -> bool:
     severity=WARNING,
     title="A set code the card database does not know (a newer set, or a typo)",
 )
-def unknown_set(deck, ctx):
+def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line whose set code the card database does not know: a newer set than the database's, or a typo."""
     db = ctx.db
     for ln in deck.lines:
@@ -100,7 +101,7 @@ def unknown_set(deck, ctx):
 
 
 @rule("unknown-card", code="C101", severity=ERROR, title="A card that could not be found in the card database")
-def unknown_card(deck, ctx):
+def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line whose card could not be found (its copies still count)."""
     skip = _skips_unknown_sets(ctx)
     for ln in deck.unknown:
@@ -118,7 +119,7 @@ def unknown_card(deck, ctx):
 
 
 @rule("resolved-by-name", code="C102", severity=INFO, title="A card found by its name alone")
-def resolved_by_name(deck, ctx):
+def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line matched by its name alone (no set code, or a printing that was not found)."""
     skip = _skips_unknown_sets(ctx)
     for ln in deck.known:
@@ -145,7 +146,7 @@ def resolved_by_name(deck, ctx):
     severity=WARNING,
     title="A set code and number whose card has another name than the one written",
 )
-def name_mismatch(deck, ctx):
+def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A set code and number that name a different card from the one written (the printing wins)."""
     for ln in deck.known:
         if ln.name_differs:
@@ -159,7 +160,7 @@ def name_mismatch(deck, ctx):
 
 
 @rule("total-mismatch", code="P102", severity=WARNING, title="The list's own total differs from the real count")
-def total_mismatch(deck, ctx):
+def total_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """The list's own Total Cards line differs from the real count."""
     declared = deck.declared_total
     if declared is not None and declared != deck.total:

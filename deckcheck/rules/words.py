@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    pass
+    from ..cards import Card, CardDB
+    from ..engine import KnownLine
 
 _SUBTITLE = re.compile(r"\s*\([^()]*\)$")
 
@@ -15,17 +17,18 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def display_name(card) -> str:
+def display_name(card: Card) -> str:
     """The card's name as players say it: ``Professor's Research``, not ``... (Professor Oak)``."""
     return _SUBTITLE.sub("", card.name) or card.name
 
 
-def label(card) -> str:
+def label(card: Card) -> str:
     """``Nest Ball (SVI 181)`` for messages."""
     return f"{display_name(card)} ({card.set_code} {card.number})"
 
 
-def card_names(lines) -> list[str]:
+def card_names(lines: Iterable[KnownLine]) -> list[str]:
+    """The display names of the lines' cards, each once, in order."""
     seen: list[str] = []
     for ln in lines:
         name = display_name(ln.card)
@@ -38,7 +41,7 @@ def join_and(items: list[str], word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
-def lines_and_ids(lines) -> tuple[tuple[int, ...], tuple[str, ...]]:
+def lines_and_ids(lines: Iterable[KnownLine]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """The line numbers and card ids of known lines, for a problem."""
     return tuple([ln.line for ln in lines]), tuple([ln.card.id for ln in lines])
 
@@ -47,7 +50,7 @@ def lines_and_ids(lines) -> tuple[tuple[int, ...], tuple[str, ...]]:
 UPDATE_ADVICE = 'update the card database with "deckcheck db sync" or a newer release of deckcheck'
 
 
-def newest_set_phrase(db) -> str:
+def newest_set_phrase(db: CardDB) -> str:
     """``Pitch Black, released 2026-07-17``: the newest set the database has cards of."""
     newest = db.newest_set()
     if newest is None:
