@@ -20,6 +20,10 @@ from .build import data_dir
 from .cards import Card, CardDB
 from .index import number_key
 from .names import name_key
+from .pool import Ban as Ban
+from .pool import MarkDate as MarkDate
+from .pool import Pool as Pool
+from .pool import Rotation as Rotation
 from .registry import REGISTRY, RuleFn, check_rule_params
 from .registry import FormatError as FormatError
 
@@ -36,69 +40,6 @@ _MARK_DATE_KEYS = ("mark", "from", "source")
 _BAN_KEYS = ("name", "printings", "all_printings", "since", "source")
 #: a table read from a format file
 Table = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Ban:
-    name: str
-    printings: tuple[tuple[str, str], ...]  # (set code, number); empty means every printing of the name
-    since: dt.date | None
-    source: str
-
-    @property
-    def by_name(self) -> bool:
-        return not self.printings
-
-    def covers(self, card: Card, db: CardDB) -> bool:
-        """Does this ban apply to the printing ``card``?"""
-        if self.by_name:
-            return name_key(self.name) == card.key
-        number = number_key(card.number)
-        return any(number_key(n) == number and card.set_id in db.sets_for_code(code) for code, n in self.printings)
-
-
-@dataclass(frozen=True)
-class Rotation:
-    start: dt.date
-    min_mark: str
-    source: str
-
-
-@dataclass(frozen=True)
-class MarkDate:
-    """The first day a regulation mark is legal (Tournament Handbook 4.1.1 table)."""
-
-    mark: str
-    start: dt.date
-    source: str
-
-
-@dataclass(frozen=True)
-class Pool:
-    kind: str
-    earliest: dt.date
-    rotations: tuple[Rotation, ...] = ()
-    series: frozenset[str] = frozenset()
-    include_sets: frozenset[str] = frozenset()
-    exclude_sets: frozenset[str] = frozenset()
-    legal_delay: str = "third-friday"  # or "release"
-    reprint_rule: bool = True
-    mark_dates: tuple[MarkDate, ...] = ()
-
-    def min_mark(self, on: dt.date) -> str | None:
-        """The lowest legal regulation mark on ``on`` (rotations are in date order)."""
-        current = None
-        for r in self.rotations:
-            if r.start > on:
-                break
-            current = r.min_mark
-        return current
-
-    def mark_legal_from(self, mark: str | None) -> dt.date | None:
-        for m in self.mark_dates:
-            if m.mark == mark:
-                return m.start
-        return None
 
 
 def _memo_for(memos: dict[Any, Any], key: tuple[Any, ...], most: int) -> dict[Any, Any]:

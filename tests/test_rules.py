@@ -880,6 +880,9 @@ def test_formats_and_rules_do_not_import_each_other():
     for path in (package / "rules").glob("*.py"):
         assert not {m for m in imports(path) if m.startswith("..formats")}, path.name
     assert not {m for m in imports(package / "registry.py") if m.startswith(".")}
+    # rules yield Findings and the engine names the problem: only notes.py (no format runs it) makes Problems
+    for path in (package / "rules").glob("*.py"):
+        assert ("..problems.Problem" in imports(path)) == (path.name == "notes.py"), path.name
     core = ["registry.py", "formats.py", "engine.py", "render.py", "forecast.py", "problems.py"]
     for path in [package / name for name in core] + sorted((package / "rules").glob("*.py")):
         assert not {m for m in imports(path) if m.split(".")[0] == "click"}, path.name
