@@ -432,8 +432,8 @@ def check(
     if skipped:
         problems.append(skipped)
     if parsed.problems:
-        # the parser's problems are reported by their rules (a format can turn those off); one
-        # no format rule reports is kept
+        # the parser's problems are reported by their rules, which a format can turn off; a kind
+        # of problem no rule reports is kept as it is
         problems.extend(p for p in parsed.problems if p.rule not in REGISTRY)
     if max_db_age is not None:
         stale = stale_database(db, on, max_db_age)
