@@ -25,8 +25,8 @@ DECKS = Path(__file__).resolve().parent / "decks"
 UNTHROTTLED = "1000000 per minute"
 
 
-#: fixtures that start real servers (gunicorn, redis, nginx): a test using one (directly or through another fixture) is a
-#: ``server`` test, so ``-m "not server"`` leaves it out without a marker on each test
+#: fixtures that start real servers (gunicorn, redis, nginx): a test using one (directly or through another
+#: fixture) is a ``server`` test, so ``-m "not server"`` leaves it out without a marker on each test
 SERVER_FIXTURES = frozenset({"live_server", "served", "redis_url", "plain_gunicorn_behind_nginx"})
 
 

@@ -299,7 +299,8 @@ ERROR_CASES = [
             {
                 "json": {
                     "_schema": [
-                        'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
+                        "The JSON body must be an object, e.g. "
+                        '{"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
                     ]
                 }
             },
@@ -319,7 +320,8 @@ ERROR_CASES = [
             {
                 "json": {
                     "_schema": [
-                        'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
+                        "The JSON body must be an object, e.g. "
+                        '{"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
                     ]
                 }
             },
@@ -645,7 +647,7 @@ def test_json_body_options_win_over_the_query(call):
 @pytest.mark.slow
 def test_a_repeated_json_key_takes_its_last_value(call):
     raw = (
-        '{"decklist": %s, "format": "standard", "format": "expanded", "as_of": "%s"}' % (json.dumps(ILLEGAL), DATE)
+        f'{{"decklist": {json.dumps(ILLEGAL)}, "format": "standard", "format": "expanded", "as_of": "{DATE}"}}'
     ).encode()
     assert summary_of(call("POST", VALIDATE, raw, JSON))[2:4] == ("expanded", DATE)
 

@@ -216,7 +216,7 @@ class Scripted:
         if sock is not None:
             self.server.socket.close()
             self.server.socket = sock
-        self.url = "http://127.0.0.1:%d" % self.server.socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.server.socket.getsockname()[1]}"
 
     def start(self) -> Scripted:
         if self.listen_late:

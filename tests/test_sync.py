@@ -182,7 +182,7 @@ def old_db(api, paths):
 
 def rows(path: Path) -> dict[str, dict]:
     raw = json.loads(gzip.decompress(path.read_bytes()))
-    return {r[0]: dict(zip(raw["fields"], r)) for r in raw["cards"]}
+    return {r[0]: dict(zip(raw["fields"], r, strict=True)) for r in raw["cards"]}
 
 
 def card_hits(api: FakeAPI) -> int:
@@ -270,7 +270,7 @@ def test_same_rows_as_db_build_for_the_same_records(api, paths):
                 card.rarity,
                 card.fingerprint,
             ]
-            assert dict(zip(fields, row)) == dict(zip(fields, expected))
+            assert dict(zip(fields, row, strict=True)) == dict(zip(fields, expected, strict=True))
     # without a base, only what TCGdex cannot tell differs: pokemon-tcg-data's "Tera" here
     bare, _ = _sync.build_database(catalogue, None, "test")
     fp_at = fields.index("fingerprint")
@@ -401,7 +401,7 @@ def test_a_record_missing_required_fields_is_reported_and_skipped(api, paths, ol
 
 def rows_of(blob: bytes) -> dict[str, dict]:
     raw = json.loads(gzip.decompress(blob))
-    return {r[0]: dict(zip(raw["fields"], r)) for r in raw["cards"]}
+    return {r[0]: dict(zip(raw["fields"], r, strict=True)) for r in raw["cards"]}
 
 
 @pytest.mark.slow
