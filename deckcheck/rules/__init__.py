@@ -21,7 +21,9 @@ from ..registry import CATALOGUE as CATALOGUE
 from ..registry import PARAM_KINDS as PARAM_KINDS
 from ..registry import REGISTRY as REGISTRY
 from ..registry import Finding as Finding
+from ..registry import Rule as Rule
 from ..registry import RuleSpec as RuleSpec
+from ..registry import declare as declare
 from ..registry import check_rule_params as check_rule_params
 from ..registry import rule as rule
 
