@@ -432,9 +432,10 @@ def check(
     if skipped:
         problems.append(skipped)
     if parsed.problems:
-        # the parser's problems are reported by their rules, which a format can turn off; a kind
-        # of problem no rule reports is kept as it is
-        problems.extend(p for p in parsed.problems if p.rule not in REGISTRY)
+        # the parser's problems of the rules the format runs (a format can turn one off), and
+        # any kind of problem no rule names, as it is
+        rules = fmt.rules
+        problems.extend(p for p in parsed.problems if p.rule in rules or p.rule not in REGISTRY)
     if max_db_age is not None:
         stale = stale_database(db, on, max_db_age)
         if stale is not None:

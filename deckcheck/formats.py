@@ -179,10 +179,12 @@ class Format:
         return hit
 
     def rule_plan(self) -> list[tuple[str, RuleFn, dict[str, Any]]]:
-        """(rule name, rule function, parameters) for each rule, in file order; built once."""
+        """(rule name, rule function, parameters) for each rule that runs a function (not the
+        parser's, :func:`~deckcheck.registry.parser_rule`), in file order; built once."""
         if not self._plan:
             # slice assignment is atomic, so threads racing here store the same plan once
-            self._plan[:] = [(name, REGISTRY[name].fn, params) for name, params in self.rules.items()]
+            plan = [(name, REGISTRY[name].fn, params) for name, params in self.rules.items()]
+            self._plan[:] = [(name, fn, params) for name, fn, params in plan if fn is not None]
         return self._plan
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:

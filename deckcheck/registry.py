@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 ERROR = "error"
 WARNING = "warning"
@@ -37,12 +37,12 @@ class FormatError(Exception):
     """A format definition is broken (raised when formats load)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """What a rule yields: a problem without its rule name, code and default severity, which
     the engine stamps from the rule's registration (:class:`~deckcheck.problems.Problem`).
 
-    ``severity`` is empty for the rule's own severity, or one of :data:`SEVERITIES`.
+    ``severity`` is empty for the rule's own severity, or one of :data:`SEVERITIES`. (A named
+    tuple: made for every problem, it costs less than a frozen dataclass.)
     """
 
     message: str
@@ -69,9 +69,12 @@ class RuleSpec:
 
 @dataclass(frozen=True)
 class Rule(RuleSpec):
-    """A rule a format can run: its function and its parameters (name -> kind, :data:`PARAM_KINDS`)."""
+    """A rule a format can name: its function and its parameters (name -> kind, :data:`PARAM_KINDS`).
 
-    fn: RuleFn
+    ``fn`` is None for a rule whose problems the parser reports while it reads (:func:`parser_rule`).
+    """
+
+    fn: RuleFn | None
     params: Mapping[str, str]
 
 
@@ -106,6 +109,15 @@ def rule(name: str, *, code: str, severity: str, title: str, **params: str) -> C
         return fn
 
     return register
+
+
+def parser_rule(name: str, *, code: str, severity: str, title: str) -> Rule:
+    """Register a rule whose problems the parser reports while it reads (``unparsed-line``...): it
+    runs no function, but a format names it like any other rule and turns it off with
+    ``name = false`` (the engine keeps the parser's problems of the rules the format runs)."""
+    spec = Rule(name, code, severity, title, None, {})
+    _add(spec)
+    return spec
 
 
 def declare(name: str, *, code: str, severity: str, title: str) -> RuleSpec:

@@ -23,8 +23,9 @@ from ..registry import REGISTRY as REGISTRY
 from ..registry import Finding as Finding
 from ..registry import Rule as Rule
 from ..registry import RuleSpec as RuleSpec
-from ..registry import declare as declare
 from ..registry import check_rule_params as check_rule_params
+from ..registry import declare as declare
+from ..registry import parser_rule as parser_rule
 from ..registry import rule as rule
 
 # importing the modules registers their rules

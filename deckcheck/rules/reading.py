@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..names import name_key
-from ..registry import ERROR, INFO, WARNING, Finding, rule
+from ..registry import ERROR, INFO, WARNING, Finding, parser_rule, rule
 from .words import UPDATE_ADVICE, join_and, label, newest_set_phrase, plural
 
 if TYPE_CHECKING:
@@ -15,24 +15,13 @@ if TYPE_CHECKING:
     from ..engine import Context, Deck, ResolvedLine
 
 
-def _parse_rule(name: str, code: str, severity: str, title: str) -> None:
-    """Register the rule that reports the parser's problems named ``name`` (the parser makes
-    them while it reads; the rule lets a format turn them off like any other)."""
-
-    def parsed(deck: Deck, ctx: Context) -> Iterator[Finding]:
-        for p in deck.parse_problems:
-            if p.rule == name:
-                yield Finding(p.message, p.lines, p.cards, p.hint, p.severity)
-
-    parsed.__name__ = parsed.__qualname__ = name.replace("-", "_")
-    parsed.__doc__ = f"{title} (found by the parser)."
-    rule(name, code=code, severity=severity, title=title)(parsed)
-
-
-_parse_rule("unparsed-line", "P101", WARNING, "A line that is neither a header nor a card")
-_parse_rule("prose-ignored", "P110", INFO, "Prose around a decklist in a code block, ignored")
-_parse_rule("several-decks", "P111", WARNING, "A JSON export of several decks; only the first is checked")
-_parse_rule("json-shape", "P112", ERROR, "JSON that is no deck shape deckcheck reads")
+# what the parser reports while it reads, as rules a format can turn off
+parser_rule("unparsed-line", code="P101", severity=WARNING, title="A line that is neither a header nor a card")
+parser_rule("prose-ignored", code="P110", severity=INFO, title="Prose around a decklist in a code block, ignored")
+parser_rule(
+    "several-decks", code="P111", severity=WARNING, title="A JSON export of several decks; only the first is checked"
+)
+parser_rule("json-shape", code="P112", severity=ERROR, title="JSON that is no deck shape deckcheck reads")
 
 
 #: resolutions a line with an unknown set code can have (every other one found its set)
