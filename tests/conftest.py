@@ -109,9 +109,9 @@ def wait_for_healthz(proc: subprocess.Popen, base: str, seconds: float) -> None:
             err = err.decode() if isinstance(err, bytes) else err
             raise RuntimeError(f"the server exited {proc.returncode}: {err[-2000:]}")
         try:
-            requests.get(base + "/healthz", timeout=1)
+            requests.get(base + "/healthz", timeout=5)
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or a worker still starting
             time.sleep(0.1)
     raise RuntimeError(f"the server did not answer within {seconds:g} s")
 
