@@ -7,7 +7,7 @@ from werkzeug.test import Client
 from werkzeug.wrappers import Response
 
 import deckcheck
-from deckcheck.app import StandardHeaders
+from deckcheck.service.app import StandardHeaders
 
 PAGE = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff"}
 VERSION = ("X-Deckcheck-Version", deckcheck.__version__)

@@ -1,7 +1,7 @@
 """The JSON API under /api/v1, and the /healthz and /readyz probes.
 
 Built on flask-smorest: each view declares its arguments and responses with
-the schemas of :mod:`deckcheck.schemas`, and the OpenAPI document is generated
+the schemas of :mod:`deckcheck.service.schemas`, and the OpenAPI document is generated
 from those declarations.
 """
 
@@ -17,11 +17,12 @@ from marshmallow import ValidationError
 from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
-from . import __version__, cards, chat, errors, runtime
-from .engine import ResolvedLine, check
-from .formats import default_formats
-from .names import lookup_key
-from .parse import looks_like_json, measure_lines, over_line_limit
+from .. import __version__, cards, chat
+from ..engine import ResolvedLine, check
+from ..formats import default_formats
+from ..names import lookup_key
+from ..parse import looks_like_json, measure_lines, over_line_limit
+from . import errors, runtime
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,

@@ -6,8 +6,8 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from . import __version__, cards, parse
-from .formats import FormatError, default_formats
+from .. import __version__, cards, parse
+from ..formats import FormatError, default_formats
 
 #: the request body may be this many times the decklist limit: JSON escapes
 #: (\n, \u00e9...) make a body larger than the text it carries
@@ -60,7 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
         DEFAULT_FORMAT="standard",
         MAX_DECKLIST_BYTES=parse.MAX_DECKLIST_BYTES,
         MAX_DECKLIST_LINES=parse.MAX_DECKLIST_LINES,
-        # shared use (deckcheck/limits.py, deckcheck/discord.py; the README lists them)
+        # shared use (deckcheck/service/ratelimit.py, deckcheck/service/discord.py; the README lists them)
         RATELIMIT_ENABLED=True,
         RATELIMIT_DEFAULT="60 per minute",  # per client address, over all of /api/v1
         RATELIMIT_KEYED="600 per minute",  # per API key
@@ -95,15 +95,15 @@ def create_app(config: dict | None = None) -> Flask:
         cards.get_db()
     cards.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
 
-    from . import api, discord, limits, web
+    from . import api, discord, ratelimit, web
 
     api.init_app(app)
     app.register_blueprint(web.bp)
     app.register_blueprint(discord.bp)
-    limits.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
+    ratelimit.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
     from . import observe
 
-    observe.init_app(app)  # /metrics, request IDs (deckcheck/observe.py)
+    observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
     app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))
     return app
 

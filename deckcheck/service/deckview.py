@@ -18,12 +18,12 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from .cards import Card, CardDB, get_db
-from .formats import Format
-from .parse import looks_like_json, parse
-from .problems import ERROR, INFO, WARNING
-from .render import export_name
-from .rules import label
+from ..cards import Card, CardDB, get_db
+from ..formats import Format
+from ..parse import looks_like_json, parse
+from ..problems import ERROR, INFO, WARNING
+from ..render import export_name
+from ..rules import label
 
 #: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name)
 MAX_EDITS = 20

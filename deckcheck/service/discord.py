@@ -8,7 +8,7 @@ timestamp more than ``DISCORD_MAX_AGE`` seconds (300) from the server's clock, i
 a 401 in the error envelope. Without ``DISCORD_PUBLIC_KEY`` the endpoint answers
 503 (``service_unavailable``) saying so.
 
-Commands (see :func:`commands`; ``python -m deckcheck.discord`` prints them for
+Commands (see :func:`commands`; ``python -m deckcheck.service.discord`` prints them for
 registration):
 
 * ``/decklist list:<text> format:<choice> date:<YYYY-MM-DD>``: an embed built from
@@ -40,11 +40,12 @@ from flask import Blueprint, current_app, jsonify, request
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from . import __version__, chat, errors, limits
-from .config import parse_date
-from .engine import check
-from .formats import default_formats
-from .parse import measure_lines, over_line_limit
+from .. import __version__, chat
+from ..dates import parse_date
+from ..engine import check
+from ..formats import default_formats
+from ..parse import measure_lines, over_line_limit
+from . import errors, ratelimit
 
 bp = Blueprint("discord", __name__, url_prefix="/api/v1/discord")
 
@@ -174,7 +175,7 @@ def _check_key(state) -> None:
     key = state.app.config.get("DISCORD_PUBLIC_KEY")
     if key:
         verify_key(str(key))
-    limits._check_limit("DISCORD_RATELIMIT", state.app.config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT))
+    ratelimit._check_limit("DISCORD_RATELIMIT", state.app.config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT))
 
 
 # -- answers ----------------------------------------------------------------------
@@ -275,7 +276,7 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     (lines, unit), max_lines = measure_lines(text), config["MAX_DECKLIST_LINES"]
     if lines > max_lines:
         return message(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most {max_lines:,}.")
-    wait = limits.hit(config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT), "discord", _user_id(interaction))
+    wait = ratelimit.hit(config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT), "discord", _user_id(interaction))
     if wait is not None:
         return message(
             f"You are checking decks faster than this service allows "
@@ -385,7 +386,9 @@ def interactions():
         return errors.envelope(401, reason, {}, name="Unauthorized")
     max_age = float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE))
     # a signature is good for max_age either side of the server's clock: remember it that long, twice
-    if not limits.first_use("discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(), 2 * max_age):
+    if not ratelimit.first_use(
+        "discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(), 2 * max_age
+    ):
         return errors.envelope(401, "This signed request was already received: a replay.", {}, name="Unauthorized")
     try:
         interaction = json.loads(body)
@@ -457,7 +460,7 @@ def malformed(interaction: dict) -> str | None:
 
 
 def main() -> int:
-    """``python -m deckcheck.discord``: print the command definitions to register, as JSON."""
+    """``python -m deckcheck.service.discord``: print the command definitions to register, as JSON."""
     json.dump(commands(), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

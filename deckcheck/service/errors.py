@@ -13,7 +13,7 @@ import re
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from .cards import DatabaseError
+from ..cards import DatabaseError
 from .schemas import ERROR_CODES
 
 #: path prefixes whose errors are JSON

@@ -15,14 +15,14 @@ turns the endpoint off; ``deploy/nginx`` keeps it from the internet):
   ``deckcheck_database_newest_set_age_days``: days since its newest set was released.
 
 Under gunicorn every worker's numbers are added up: prometheus_client's multiprocess mode,
-with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``deckcheck/gunicorn_conf.py`` (a fresh temporary directory
+with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``deckcheck/service/gunicorn_conf.py`` (a fresh temporary directory
 unless one is given; a dead worker's gauges are dropped in ``child_exit``). Without that
 variable (tests, one process) the process's own registry is served.
 
 Request IDs: a request's ``X-Request-ID`` is kept when it is 1-128 characters of letters,
 digits and ``._:-`` (what proxies and tracing systems send), otherwise a new one is made;
 the answer carries it back in ``X-Request-ID`` and every log line of the request has it
-(:mod:`deckcheck.logs`).
+(:mod:`deckcheck.service.logs`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from flask import Flask, Response, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
-from . import cards, engine, logs
+from .. import cards, engine
+from . import logs
 
 EXTENSION = "deckcheck.metrics"
 REQUEST_ID_HEADER = "X-Request-ID"

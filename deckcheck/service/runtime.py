@@ -142,7 +142,7 @@ class MasterReloader:
     workers restarted (SIGHUP), so they share it. ``interval`` seconds between looks."""
 
     def __init__(self, server, interval: float):
-        from . import cards
+        from .. import cards
 
         self.server = server
         self.interval = interval
@@ -155,7 +155,7 @@ class MasterReloader:
         threading.Thread(target=self._run, name="deckcheck-db-watch", daemon=True).start()
 
     def _run(self) -> None:
-        from . import cards
+        from .. import cards
 
         while not self._stop.wait(self.interval):
             stamp = cards._file_stamp(self.path)
@@ -180,7 +180,7 @@ def load_into_master(path: Path | None, logger=log, force: bool = False) -> bool
     so the new workers do not load it again each on its own.
     """
     global _tried
-    from . import cards
+    from .. import cards
 
     if path is None:
         return False

@@ -12,10 +12,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .formats import default_formats
-from .problems import CATALOGUE, SEVERITIES
+from ..formats import default_formats
+from ..problems import CATALOGUE, SEVERITIES
 
-#: the stable ``error.code`` values, by HTTP status (see :mod:`deckcheck.errors`)
+#: the stable ``error.code`` values, by HTTP status (see :mod:`deckcheck.service.errors`)
 ERROR_CODES = {
     400: "bad_request",
     401: "unauthorized",
