@@ -68,7 +68,9 @@ def test_gunicorn_takes_its_worker_count_from_the_quota(monkeypatch):
     monkeypatch.setattr(runtime, "cgroup_cpu_quota", lambda *a, **k: 1.0)
     monkeypatch.delenv("DECKCHECK_WORKERS", raising=False)
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", os.path.join("/tmp", "deckcheck-test-metrics"))
-    settings = runpy.run_path(str(Path(__file__).resolve().parent.parent / "deckcheck" / "service" / "gunicorn_conf.py"))
+    settings = runpy.run_path(
+        str(Path(__file__).resolve().parent.parent / "deckcheck" / "service" / "gunicorn_conf.py")
+    )
     assert settings["workers"] == 2  # one CPU, plus one
 
 

@@ -23,6 +23,7 @@ from ..formats import default_formats
 from ..names import lookup_key
 from ..parse import looks_like_json, measure_lines, over_line_limit
 from . import errors, runtime
+from .paths import API_PREFIX
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,
@@ -220,7 +221,7 @@ def check_limits(text: str) -> None:
         )
 
 
-bp = _Blueprint("api", __name__, url_prefix="/api/v1", description="Validate decklists, list formats, look up cards.")
+bp = _Blueprint("api", __name__, url_prefix=API_PREFIX, description="Validate decklists, list formats, look up cards.")
 ops = _Blueprint("ops", __name__, description="Liveness and readiness probes for load balancers and orchestrators.")
 
 
@@ -358,7 +359,7 @@ def init_app(app: Flask) -> None:
         "API_TITLE": "deckcheck",
         "API_VERSION": __version__,
         "OPENAPI_VERSION": "3.0.3",
-        "OPENAPI_URL_PREFIX": "/api/v1",
+        "OPENAPI_URL_PREFIX": API_PREFIX,
         "OPENAPI_JSON_PATH": "openapi.json",
         "API_SPEC_OPTIONS": {
             "info": {

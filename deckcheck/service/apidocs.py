@@ -13,7 +13,9 @@ import re
 from flask import Blueprint, current_app, render_template
 from markupsafe import Markup, escape
 
-bp = Blueprint("apidocs", __name__, url_prefix="/api/v1")
+from .paths import API_PREFIX
+
+bp = Blueprint("apidocs", __name__, url_prefix=API_PREFIX)
 
 METHODS = ("get", "post", "put", "patch", "delete")
 _CODE = re.compile(r"`([^`]+)`")

@@ -46,8 +46,10 @@ from ..engine import check
 from ..formats import default_formats
 from ..parse import measure_lines, over_line_limit
 from . import errors, ratelimit
+from .paths import API_PREFIX
+from .settings import DEFAULTS
 
-bp = Blueprint("discord", __name__, url_prefix="/api/v1/discord")
+bp = Blueprint("discord", __name__, url_prefix=API_PREFIX + "/discord")
 
 # interaction types, response types, flags (Discord API v10)
 PING, APPLICATION_COMMAND, MODAL_SUBMIT = 1, 2, 5
@@ -65,8 +67,6 @@ LIST_INPUT = "list"
 MAX_OPTION_LENGTH = 6000
 MAX_INPUT_LENGTH = 4000
 GREEN, RED = 0x2ECC71, 0xE74C3C
-DEFAULT_MAX_AGE = 300
-DEFAULT_USER_LIMIT = "10 per minute"
 #: longest share link used as the embed's title link
 MAX_EMBED_URL = 2048
 
@@ -145,7 +145,7 @@ def verify(
     timestamp: str | None,
     body: bytes,
     now: float | None = None,
-    max_age: float = DEFAULT_MAX_AGE,
+    max_age: float = DEFAULTS["DISCORD_MAX_AGE"],
 ) -> str | None:
     """Why the request is not Discord's (a sentence), or None when the signature and timestamp are good."""
     if not signature or not timestamp:
@@ -175,7 +175,7 @@ def _check_key(state) -> None:
     key = state.app.config.get("DISCORD_PUBLIC_KEY")
     if key:
         verify_key(str(key))
-    ratelimit._check_limit("DISCORD_RATELIMIT", state.app.config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT))
+    ratelimit._check_limit("DISCORD_RATELIMIT", state.app.config["DISCORD_RATELIMIT"])
 
 
 # -- answers ----------------------------------------------------------------------
@@ -276,11 +276,11 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     (lines, unit), max_lines = measure_lines(text), config["MAX_DECKLIST_LINES"]
     if lines > max_lines:
         return message(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most {max_lines:,}.")
-    wait = ratelimit.hit(config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT), "discord", _user_id(interaction))
+    wait = ratelimit.hit(config["DISCORD_RATELIMIT"], "discord", _user_id(interaction))
     if wait is not None:
         return message(
             f"You are checking decks faster than this service allows "
-            f"({config.get('DISCORD_RATELIMIT', DEFAULT_USER_LIMIT)}): try again in {wait} second"
+            f"({config['DISCORD_RATELIMIT']}): try again in {wait} second"
             f"{'' if wait == 1 else 's'}."
         )
     report = check(text, fmt or config["DEFAULT_FORMAT"], date, max_db_age=config.get("MAX_DB_AGE"))
@@ -380,11 +380,11 @@ def interactions():
         request.headers.get("X-Signature-Ed25519"),
         request.headers.get("X-Signature-Timestamp"),
         body,
-        max_age=float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE)),
+        max_age=float(config["DISCORD_MAX_AGE"]),
     )
     if reason:
         return errors.envelope(401, reason, {}, name="Unauthorized")
-    max_age = float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE))
+    max_age = float(config["DISCORD_MAX_AGE"])
     # a signature is good for max_age either side of the server's clock: remember it that long, twice
     if not ratelimit.first_use(
         "discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(), 2 * max_age

@@ -14,10 +14,11 @@ from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from ..cards import DatabaseError
+from .paths import is_api_path
 from .schemas import ERROR_CODES
 
-#: path prefixes whose errors are JSON
-JSON_PATHS = ("/api/", "/healthz", "/readyz")
+#: paths (beside the API's, :func:`deckcheck.service.paths.is_api_path`) whose errors are JSON
+JSON_PATHS = ("/healthz", "/readyz")
 
 
 def error_code(status: int, name: str = "") -> str:
@@ -34,7 +35,7 @@ def envelope(status: int, message: str, details: dict | None = None, name: str =
 
 
 def wants_json(path: str) -> bool:
-    return path == "/api" or path.startswith(JSON_PATHS)
+    return is_api_path(path) or path.startswith(JSON_PATHS)
 
 
 def summarise_messages(messages: dict) -> str:

@@ -232,7 +232,6 @@ def _count(response):
 
 def init_app(app: Flask) -> Metrics:
     """Request IDs, request counting and ``/metrics`` for ``app``."""
-    app.config.setdefault("METRICS_ENABLED", True)
     metrics = Metrics()
     app.extensions[EXTENSION] = metrics
     app.after_request(_count)

@@ -298,7 +298,8 @@ class ForecastSchema(ma.Schema):
         fields.Nested(ForecastLineSchema),
         required=True,
         metadata=_doc(
-            "Lines whose printing rotates out but a functionally identical reprint keeps legal (rotation-forecast info)."
+            "Lines whose printing rotates out but a functionally identical reprint keeps legal "
+            "(rotation-forecast info)."
         ),
     )
 

@@ -93,9 +93,6 @@ def page_headers(config) -> dict[str, str]:
 
 #: cards in an opening hand
 HAND = 7
-#: longest share link offered (config MAX_SHARE_URL_LENGTH): deckcheck/service/gunicorn_conf.py accepts request
-#: lines up to 8190 bytes ("GET " + link + " HTTP/1.1"), nginx and Apache 8 KiB by default
-DEFAULT_MAX_SHARE_URL = 8000
 #: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)
 MAX_FIX_LINKS = 50
 
@@ -200,7 +197,7 @@ def opening_hand(report) -> dict | None:
 
 def share_info(text: str, report) -> dict:
     path = share_path(text, report.format, report.as_of)
-    limit = current_app.config.get("MAX_SHARE_URL_LENGTH", DEFAULT_MAX_SHARE_URL)
+    limit = current_app.config["MAX_SHARE_URL_LENGTH"]
     if len(path) > limit:
         return {
             "path": None,
@@ -231,7 +228,7 @@ def result_view(text: str, report) -> dict:
                 fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
             ]
         unknown = {r.line: r for r in rows if r.status == "unknown"}
-        for pv, p in zip(problems, report.problems):
+        for pv, p in zip(problems, report.problems, strict=False):
             if p.rule == "unknown-card" and len(p.lines) == 1:
                 pv.pick = unknown.get(p.lines[0])
     return {
@@ -343,7 +340,7 @@ def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str
         if as_of
         else url_for("web.index", d=encode_deck(fixed), format=fmt)
     )
-    if len(path) > current_app.config.get("MAX_SHARE_URL_LENGTH", DEFAULT_MAX_SHARE_URL):
+    if len(path) > current_app.config["MAX_SHARE_URL_LENGTH"]:
         return fixed
     return (path + "#verdict",)
 
