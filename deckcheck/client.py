@@ -160,7 +160,8 @@ def _retry_after_seconds(response: requests.Response) -> float | None:
 def error_from_response(response: requests.Response) -> DeckcheckError:
     """The exception for a non-2xx answer, from its error envelope (or its status when there is none)."""
     status = response.status_code
-    code, message, details = f"http_{status}", f"{status} {response.reason or ''}".strip(), {}
+    code, message = f"http_{status}", f"{status} {response.reason or ''}".strip()
+    details: dict = {}
     try:
         body = response.json()
     except ValueError:
@@ -169,7 +170,8 @@ def error_from_response(response: requests.Response) -> DeckcheckError:
     if isinstance(error, dict):
         code = str(error.get("code") or code)
         message = str(error.get("message") or message)
-        details = error.get("details") if isinstance(error.get("details"), dict) else {}
+        found = error.get("details")
+        details = found if isinstance(found, dict) else {}
     elif response.text.strip():
         message = f"{message}: {response.text.strip()[:200]}"
     if status == 429:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import sys
+from collections.abc import Iterable, Iterator
 
 import click
 
@@ -62,6 +64,7 @@ def _check_one(
     text, problem = (None, found.problem) if found.problem else _read(path)
     if problem is not None:
         return _unchecked(problem, fmt, on, db)
+    assert text is not None  # _read gives the text or the problem
     return _check(text, fmt, on, db=db, max_db_age=max_db_age, forecast=forecast)
 
 
@@ -71,8 +74,8 @@ def show_progress(count: int, quiet: bool, stream) -> bool:
 
 
 @contextlib.contextmanager
-def _progress(items: list[str], quiet: bool):
-    err = click.get_text_stream("stderr")
+def _progress(items: list[_walk.Found], quiet: bool) -> Iterator[Iterable[_walk.Found]]:
+    err = sys.stderr
     if not show_progress(len(items), quiet, err):
         yield items
         return
@@ -84,7 +87,7 @@ def _colour(no_color: bool) -> bool:
     """--no-color and NO_COLOR win; FORCE_COLOR (any non-empty value) colours a pipe; else a terminal only."""
     if no_color or os.environ.get("NO_COLOR"):
         return False
-    return bool(os.environ.get("FORCE_COLOR")) or click.get_text_stream("stdout").isatty()
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
 def _report_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import stat
+import sys
 
 import click
 
@@ -75,7 +76,7 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
     """The file's text, or the problem that kept it from being read (binary, not UTF-8, too large)."""
     try:
         if path == STDIN:
-            blob = click.get_binary_stream("stdin").read(MAX_BYTES + 1)
+            blob = sys.stdin.buffer.read(MAX_BYTES + 1)
         else:
             # O_NONBLOCK: a FIFO swapped in after the walk must not hang the run; only regular files are read
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))

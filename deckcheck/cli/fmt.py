@@ -51,6 +51,7 @@ def fmt_cmd(file: str, write: bool) -> None:
     text, problem = _read(file)
     if problem is not None:
         raise click.ClickException(f"{shown}: {problem.message}")
+    assert text is not None  # _read gives the text or the problem
     parsed = parse(text)
     if write and parsed.source == "json":
         raise click.UsageError(

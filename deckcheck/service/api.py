@@ -74,7 +74,8 @@ class DecklistBodyParser(FlaskParser):
     """Reads the body of ``POST /validate``: a JSON object, or the decklist itself as text/plain."""
 
     def load_json(self, req, schema):
-        req = request._get_current_object()  # webargs passes the proxy: look it up once, not per attribute
+        # webargs passes the proxy: look it up once, not per attribute
+        req = request._get_current_object()  # type: ignore[attr-defined]
         if webargs_core.is_json(req.mimetype):
             return _json_body(_read_body(req))
         if req.mimetype in TEXT_TYPES:
@@ -147,6 +148,7 @@ def _utf8(raw: bytes, what: str) -> str:
             message=f"The {what} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} ({exc.reason}).",
             details={"offset": exc.start},
         )
+        raise AssertionError("abort() raises") from exc  # flask-smorest's abort is not typed NoReturn
 
 
 def _json_body(raw: bytes):

@@ -49,7 +49,8 @@ class FastJSONProvider(DefaultJSONProvider):
             default=self.default,
             option=self._OPTIONS | orjson.OPT_APPEND_NEWLINE,
         )
-        return self._app.response_class(body, mimetype=self.mimetype)
+        # self._app is typed as the sans-IO App, whose response class takes no body
+        return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -92,7 +93,7 @@ def create_app(config: dict | None = None) -> Flask:
     from . import observe
 
     observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
-    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))
+    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))  # type: ignore[method-assign]
     return app
 
 

@@ -35,6 +35,7 @@ import json
 import re
 import sys
 import time
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 from nacl.exceptions import BadSignatureError
@@ -182,7 +183,7 @@ def _check_key(state) -> None:
 
 
 def message(text: str, ephemeral: bool = True) -> dict:
-    data = {"content": chat.truncate(text, chat.LIMIT), "allowed_mentions": {"parse": []}}
+    data: dict[str, object] = {"content": chat.truncate(text, chat.LIMIT), "allowed_mentions": {"parse": []}}
     if ephemeral:
         data["flags"] = EPHEMERAL
     return {"type": CHANNEL_MESSAGE, "data": data}
@@ -346,9 +347,9 @@ def on_command(interaction: dict) -> dict:
     fmt, date, complaint = _read_options(options.get("format"), options.get("date"))
     if complaint:
         return message(complaint)
-    text = options.get("list")
-    if isinstance(text, str) and text.strip():
-        return answer(unflatten(strip_code_block(text)), fmt, date, interaction)
+    listed = options.get("list")
+    if isinstance(listed, str) and listed.strip():
+        return answer(unflatten(strip_code_block(listed)), fmt, date, interaction)
     if options.get("message"):
         return message(MESSAGE_LINK_HELP)
     return modal(fmt, date)
@@ -359,8 +360,8 @@ def on_modal_submit(interaction: dict) -> dict:
     kind, _, rest = str(data.get("custom_id") or "").partition("|")
     if kind != MODAL_ID:
         return message("This form does not belong to deckcheck.")
-    fmt, _, date = rest.partition("|")
-    fmt, date, complaint = _read_options(fmt or None, date or None)
+    fmt_id, _, day = rest.partition("|")
+    fmt, date, complaint = _read_options(fmt_id or None, day or None)
     if complaint:
         return message(complaint)
     text = _find_input(data.get("components"), LIST_INPUT) or ""
@@ -435,7 +436,8 @@ _SHAPE = {
 def malformed(interaction: dict) -> str | None:
     """The first field of ``interaction`` of the wrong JSON type (e.g. "data is not an object"), or None."""
     for path, kind in _SHAPE.items():
-        value, parent = interaction, None
+        value: Any = interaction
+        parent: Any = None
         for part in path.split("."):
             parent = value
             value = value.get(part) if isinstance(value, dict) else None

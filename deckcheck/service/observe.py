@@ -31,6 +31,7 @@ import datetime as dt
 import os
 import re
 import time
+from typing import Any
 
 from flask import Flask, Response, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -112,8 +113,8 @@ class Metrics:
 
     def __init__(self) -> None:
         self._database: tuple[str, str] | None = None
-        self._db = None
-        self._pid = None
+        self._db: cards.CardDB | None = None
+        self._pid: int | None = None
 
     def rate_limited(self, req) -> None:
         RATE_LIMITED.labels(route=_route(req)).inc()
@@ -214,7 +215,7 @@ class RequestIds:
             logs.request_id.reset(token)
 
 
-_counters: dict[tuple, object] = {}
+_counters: dict[tuple, Any] = {}  # (route, method, status) -> its labelled Counter
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 
 
@@ -235,7 +236,7 @@ def init_app(app: Flask) -> Metrics:
     metrics = Metrics()
     app.extensions[EXTENSION] = metrics
     app.after_request(_count)
-    app.wsgi_app = RequestIds(app.wsgi_app)
+    app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]  # Flask's way to add middleware
     if _observe_report not in engine.REPORT_LISTENERS:
         engine.REPORT_LISTENERS.append(_observe_report)
     metrics.note_database()

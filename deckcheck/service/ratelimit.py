@@ -113,7 +113,9 @@ def init_app(app: Flask) -> None:
 
     proxies = int(config["TRUSTED_PROXIES"] or 0)
     if proxies > 0:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's way to add middleware
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
 
     # before the limiter's own before_request: the key decides the bucket
     app.before_request(_identify_client)

@@ -70,9 +70,9 @@ def cgroup_cpu_quota(root: Path = CGROUP_ROOT, proc_cgroup: str | None = None) -
                 continue
             here = Path(_own_cgroup(proc_cgroup, "cpu").lstrip("/"))
             for folder in [here, *here.parents]:
-                quota, period = _read(base / folder / "cpu.cfs_quota_us"), _read(base / folder / "cpu.cfs_period_us")
-                if quota and period and int(quota) > 0 and int(period) > 0:
-                    quotas.append(int(quota) / int(period))
+                us, per = _read(base / folder / "cpu.cfs_quota_us"), _read(base / folder / "cpu.cfs_period_us")
+                if us and per and int(us) > 0 and int(per) > 0:
+                    quotas.append(int(us) / int(per))
             break
     return min(quotas) if quotas else None
 
@@ -146,7 +146,8 @@ class MasterReloader:
 
         self.server = server
         self.interval = interval
-        self.path = Path(cards.get_db().path) if cards.get_db().path else None
+        path = cards.get_db().path
+        self.path = Path(path) if path else None
         self._stop = threading.Event()
 
     def start(self) -> None:
@@ -157,8 +158,10 @@ class MasterReloader:
     def _run(self) -> None:
         from .. import cards
 
+        path = self.path
+        assert path is not None  # start() runs this only with a file to watch
         while not self._stop.wait(self.interval):
-            stamp = cards._file_stamp(self.path)
+            stamp = cards._file_stamp(path)
             if stamp is None or stamp == _tried:
                 continue
             if self.load():

@@ -223,7 +223,10 @@ class CountsSchema(ma.Schema):
     pokemon = fields.Integer(required=True)
     trainer = fields.Integer(required=True)
     energy = fields.Integer(required=True)
-    unknown = fields.Integer(required=True, metadata=_doc("Copies of cards that could not be resolved."))
+    # a field named like marshmallow's `unknown` option (a report's count of unresolved copies)
+    unknown = fields.Integer(  # type: ignore[assignment]
+        required=True, metadata=_doc("Copies of cards that could not be resolved.")
+    )
     total = fields.Integer(required=True)
 
 

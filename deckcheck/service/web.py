@@ -311,9 +311,10 @@ def index():
             else:
                 text = request.args["deck"]
             if "fix" in request.args:
-                text = _apply_fix(text, page["format"], page["as_of"])
-                if isinstance(text, tuple):  # the fixed list's share link: the address to keep
-                    return redirect(text[0], 303)
+                fixed = _apply_fix(text, page["format"], page["as_of"])
+                if isinstance(fixed, tuple):  # the fixed list's share link: the address to keep
+                    return redirect(fixed[0], 303)
+                text = fixed
             page["decklist"] = text
         else:
             page["format"] = request.args.get("format", page["format"])
