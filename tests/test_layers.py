@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
@@ -25,12 +27,14 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_the_import_contracts_are_kept():
     done = lint_imports(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Contracts: 2 kept, 0 broken." in done.stdout
 
 
+@pytest.mark.slow
 def test_a_core_module_importing_an_edge_breaks_the_contract(tmp_path):
     """The contract can fail: a copy of the package where the core imports the service through another module."""
     shutil.copytree(ROOT / "deckcheck", tmp_path / "deckcheck", ignore=shutil.ignore_patterns("__pycache__"))
