@@ -45,3 +45,19 @@ def test_a_core_module_importing_an_edge_breaks_the_contract(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "The core imports no edge and no web, command-line or network library BROKEN" in done.stdout
     assert "deckcheck.dates -> deckcheck.service.paths" in done.stdout
+
+
+#: the modules at the top of the package that are not the core: the edges, and the database builder the "sync"
+#: helper moves into deckcheck.sync (issue #14)
+NOT_CORE = {"__init__", "__main__", "service", "cli", "sync", "client", "build", "nameaudit", "reprints", "publish"}
+
+
+def test_every_core_module_is_under_the_contract():
+    """A new module at the top of the package is core: it must be named in the contract's source modules."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (contract,) = [c for c in config["contracts"] if c["name"].startswith("The core imports no edge")]
+    package = ROOT / "deckcheck"
+    top = {p.stem for p in package.glob("*.py")} | {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    assert sorted(f"deckcheck.{name}" for name in top - NOT_CORE) == sorted(contract["source_modules"])
