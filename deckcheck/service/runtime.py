@@ -125,7 +125,7 @@ def install_drain(server, seconds: float) -> None:
         if draining() or seconds <= 0:
             set_draining()
             # the whole server stops (not a worker being replaced): new connection attempts are ignored from
-            # now on, so the workers can empty the socket's queue before it closes (see deckcheck.worker)
+            # now on, so the workers can empty the socket's queue before it closes (see deckcheck.service.worker)
             from .worker import refuse_new_connections
 
             for listener in getattr(server, "LISTENERS", ()):
