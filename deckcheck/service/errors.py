@@ -14,7 +14,7 @@ from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from ..cards import DatabaseError
-from .paths import is_api_path
+from .paths import API_PREFIX, is_api_path
 from .schemas import ERROR_CODES
 
 #: paths (beside the API's, :func:`deckcheck.service.paths.is_api_path`) whose errors are JSON
@@ -64,7 +64,7 @@ def _default_message(error: HTTPException) -> tuple[str, dict]:
     code = error.code or 500
     if code == 404:
         return (
-            f"No such endpoint: {request.method} {request.path}. The endpoints are listed at /api/v1/openapi.json."
+            f"No such endpoint: {request.method} {request.path}. The endpoints are listed at {API_PREFIX}/openapi.json."
         ), {}
     if code == 405:
         allowed = sorted(m for m in getattr(error, "valid_methods", None) or [] if m not in ("HEAD", "OPTIONS"))
