@@ -75,13 +75,13 @@ def free_port() -> int:
 def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = None, workers: int = 1):
     """Start a real gunicorn on a free loopback port; return (process, base_url)."""
     port = free_port()
-    # the package's own settings, as `deckcheck serve` runs them (deckcheck/gunicorn_conf.py)
+    # the package's own settings, as `deckcheck serve` runs them (deckcheck/service/gunicorn_conf.py)
     cmd = [
         sys.executable,
         "-m",
         "gunicorn",
         "--config",
-        "python:deckcheck.gunicorn_conf",
+        "python:deckcheck.service.gunicorn_conf",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
