@@ -33,7 +33,8 @@ from pathlib import Path
 
 import orjson
 
-from .names import MEMO_MAX_LEN, basic_energy_type, name_key
+from .memo import memoise
+from .names import basic_energy_type, name_key
 
 #: bump when the index's layout or order changes without a change to names.py or this file
 INDEX_LAYOUT = 1
@@ -52,10 +53,10 @@ def number_key(number: str | None) -> tuple[str, int, str] | None:
     """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
     if number is None:
         return None
-    return _number_key(number) if len(number) <= MEMO_MAX_LEN else _number_key.__wrapped__(number)
+    return _number_key(number)
 
 
-@lru_cache(maxsize=8192)
+@memoise(8192)
 def _number_key(number: str) -> tuple[str, int, str]:
     text = number.strip().upper()
     m = _NUMBER.match(text)
