@@ -6,7 +6,7 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from . import __version__, cards, parse
+from . import __version__, cards, dbwatch, parse
 from .formats import FormatError, default_formats
 
 #: the request body may be this many times the decklist limit: JSON escapes
@@ -93,7 +93,7 @@ def create_app(config: dict | None = None) -> Flask:
         cards.set_db(cards.load(app.config["CARD_DB_PATH"]))
     else:
         cards.get_db()
-    cards.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
+    dbwatch.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
 
     from . import api, discord, limits, web
 

@@ -162,9 +162,9 @@ def post_fork(server, worker):
 
 def post_worker_init(worker):
     """In each worker: SIGHUP (``kill -HUP <worker pid>``) swaps in a new card database file
-    in place, on the worker's next request (deckcheck.cards.DatabaseWatcher)."""
+    in place, on the worker's next request (deckcheck.dbwatch.DatabaseWatcher)."""
     from deckcheck import observe
-    from deckcheck.cards import install_sighup_handler
+    from deckcheck.dbwatch import install_sighup_handler
 
     install_sighup_handler()
     # the worker's database gauge from its start, not from its first request: /metrics lists

@@ -74,6 +74,10 @@ class Memo(Generic[K, V]):
         data[key] = value
         return value
 
+    def __setitem__(self, key: K, value: V) -> None:
+        """:meth:`put` as an assignment (``memo[key] = value``): kept only if it may be."""
+        self.put(key, value)
+
     def clear(self) -> None:
         """Forget every entry."""
         self._data.clear()

@@ -17,6 +17,8 @@ def test_a_memo_answers_what_was_put_and_none_for_the_rest():
     with pytest.raises(KeyError):
         memo["b"]
     assert list(memo) == ["a"] and len(memo) == 1
+    memo["b"] = 2  # an assignment is a put
+    assert memo.get("b") == 2 and len(memo) == 2
 
 
 def test_a_full_memo_is_emptied_before_a_new_key_and_never_holds_more_than_its_size():
