@@ -41,6 +41,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .names import BASIC_ENERGY_NAME
+
 #: kinds of row in ``data/deck-rules.csv``
 CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
 CATEGORY_KINDS = ("special-energy", "basic-pokemon", "not-basic")
@@ -62,9 +64,6 @@ _NAMED_KINDS = {
     "Radiant Pokémon": "radiant",
     "◇ card with the same name": "prism-star",
 }
-_BASIC_ENERGY_NAME = re.compile(
-    r"(?:basic\s+)?(?:grass|fire|water|lightning|psychic|fighting|darkness|metal|fairy)\s+energy", re.IGNORECASE
-)
 _STAGES = frozenset({"Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "MEGA", "Level-Up", "Restored"})
 
 
@@ -135,7 +134,7 @@ def scan_card(card: dict, subtypes: list[str]) -> list[Finding]:
                 finding = Finding(card["id"], card["name"], kind, limit, group, field, sentence.strip())
                 found.setdefault(finding.key, finding)
     name, supertype = card["name"].strip(), card["supertype"]
-    if supertype == "Energy" and _BASIC_ENERGY_NAME.fullmatch(name) and (card.get("effect") or card.get("attacks")):
+    if supertype == "Energy" and BASIC_ENERGY_NAME.fullmatch(name) and (card.get("effect") or card.get("attacks")):
         text = card.get("effect") or ""
         found.setdefault(
             (card["id"], "special-energy"),
