@@ -9,6 +9,7 @@ are held by the database object's :class:`DBMemos`, so a swapped-in database sta
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,9 +54,9 @@ def _no_card(row: int) -> Card:
 class CardDB:
     """All printings with their indexes. Build with :func:`load`; never mutated after."""
 
-    cards: dict[str, Card]
+    cards: CardTable
     sets: dict[str, CardSet]
-    meta: dict
+    meta: dict[str, Any]
     version: str
     path: str | None = None
     _by_code: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -73,13 +74,13 @@ class CardDB:
     #: the longest name key (how long a query can be and still be close to a name)
     _longest_name: int = 0
     #: what :meth:`info` answers, made on its first call
-    _info: dict | None = field(default=None, repr=False, compare=False)
+    _info: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
     _newest: CardSet | None = field(default=None, repr=False, compare=False)
     #: every set id, upper-cased (:meth:`knows_set`)
     _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
         build time, sources' versions, size and newest set (``/readyz``, ``db status``, metrics)."""
         info = self._info
@@ -111,7 +112,7 @@ class CardDB:
         key = code.upper()
         return key in self._by_code or key in self._aliases or key in self._set_ids
 
-    def age_days(self, on) -> int | None:
+    def age_days(self, on: dt.date) -> int | None:
         """Days from the newest set's release to ``on`` (a date); None when that is not known."""
         newest = self._newest
         if newest is None or not newest.release:
@@ -125,10 +126,10 @@ class CardDB:
 
     def by_name(self, name: str) -> tuple[Card, ...]:
         """Every printing with this name, newest first."""
-        return self._by_name.get(lookup_key(name), ())
+        return self._by_name.slot(lookup_key(name))
 
     def printings_of(self, card: Card) -> tuple[Card, ...]:
-        return self._by_name.get(card.key.lower(), ())
+        return self._by_name.slot(card.key.lower())
 
     def sets_for_code(self, code: str) -> tuple[str, ...]:
         code = code.upper()
@@ -197,7 +198,7 @@ class CardDB:
             hit = self.find(set_code, number)
             return [hit] if hit else []
         pool_sets = set(self.sets_for_code(set_code)) if set_code else None
-        keep = (lambda c: c.set_id in pool_sets) if pool_sets is not None else (lambda c: True)
+        keep: Callable[[Card], bool] = (lambda c: c.set_id in pool_sets) if pool_sets is not None else (lambda c: True)
         key = lookup_key(query or "")
         if not key:
             # no name to look for (empty, blanks or punctuation): a set's cards, or nothing
@@ -316,6 +317,6 @@ def _alias_numbers(number: str, alias: SetAlias) -> list[str]:
     return out
 
 
-def newest_set_info(s: CardSet) -> dict:
+def newest_set_info(s: CardSet) -> dict[str, str | None]:
     """A set as the database's facts name it: ``{"id", "name", "code", "release"}``."""
     return {"id": s.id, "name": s.name, "code": s.code, "release": s.release}

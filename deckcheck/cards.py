@@ -14,9 +14,11 @@ import logging
 import os
 import threading
 import zlib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
+from typing import Any, TypeGuard
 
 import orjson
 
@@ -64,7 +66,7 @@ def _load_aliases(directory: Path | None) -> dict[str, SetAlias]:
     return out
 
 
-def from_dict(raw: dict, version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
+def from_dict(raw: dict[str, Any], version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
     """Index a database dict (as written by :mod:`deckcheck.build`).
 
     Every row is checked here, so a card made later from its row cannot fail. The lookup
@@ -92,12 +94,12 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
     _check_rows(rows, facts)
     ids = dict(zip(map(itemgetter(0), rows), range(len(rows)), strict=True))  # the last row of an id wins
     releases = {sid: f[1] for sid, f in facts.items()}
-    index = raw.get("index")
-    if not _usable(index, rows, releases, path):  # none, made by other code, or not of these rows
-        index = build_index(rows, releases, ids)
+    stored = raw.get("index")
+    # none, made by other code, or not of these rows: built here
+    index: dict[str, Any] = stored if _usable(stored, rows, releases, path) else build_index(rows, releases, ids)
     keys = index["keys"]
     # identical subtype and type lists share one tuple (a few dozen distinct ones for 20,000 cards)
-    shared: dict[tuple, tuple] = {}
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     def make(i: int) -> Card:
         (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = rows[i]
@@ -120,13 +122,13 @@ def from_dict(raw: dict, version: str, path: str | None = None, directory: Path 
         )
 
     cards = CardTable(ids, make)
-    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)  # type: ignore[arg-type]
+    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)
     with_cards = set(map(itemgetter(7), rows)) if len(ids) == len(rows) else {rows[i][7] for i in ids.values()}
     _index(db, directory, index, with_cards)
     return db
 
 
-def _check_rows(rows, facts: dict) -> None:
+def _check_rows(rows: Any, facts: dict[str, tuple[str, str, str]]) -> None:
     """Every card row has the columns of :data:`FIELDS` with the types a Card needs and a known
     set (column by column, at C speed: loading checks all ~21,000 rows every time)."""
     if type(rows) is not list or set(map(type, rows)) - {list}:
@@ -145,7 +147,7 @@ def _check_rows(rows, facts: dict) -> None:
         raise DatabaseError(f"card {next(r[0] for r in rows if r[7] == set_id)} names unknown set {set_id}")
 
 
-def _usable(index, rows: list, releases: dict[str, str], path: str | None) -> bool:
+def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str | None) -> TypeGuard[dict[str, Any]]:
     """Can loading take this stored index as it is (:mod:`deckcheck.index`)?"""
     if not isinstance(index, dict) or index.get("fingerprint") != fingerprint():
         return False
@@ -159,7 +161,7 @@ def _usable(index, rows: list, releases: dict[str, str], path: str | None) -> bo
     return True
 
 
-def _index(db: CardDB, directory: Path | None, index: dict, with_cards: set[str]) -> None:
+def _index(db: CardDB, directory: Path | None, index: dict[str, Any], with_cards: set[str]) -> None:
     by_code: dict[str, list[str]] = {}
     for s in db.sets.values():
         for code in {s.code or "", *s.aliases} - {""}:
@@ -189,7 +191,7 @@ def _index(db: CardDB, directory: Path | None, index: dict, with_cards: set[str]
     db._basic_energy = {kind: cards.at(row) for kind, row in index["basic_energy"].items()}
 
 
-def newest_of(sets, with_cards: set[str]) -> CardSet | None:
+def newest_of(sets: Iterable[CardSet], with_cards: set[str]) -> CardSet | None:
     """The latest-released of ``sets`` whose id is in ``with_cards`` (an announced set with no
     cards yet does not count); ties go to the set with the larger official count, then the id."""
     dated = [s for s in sets if s.release and s.id in with_cards]
@@ -201,7 +203,7 @@ def default_path() -> Path:
     return Path(env) if env else data_dir() / DEFAULT_DB_FILE
 
 
-def load(path: str | os.PathLike | None = None) -> CardDB:
+def load(path: str | os.PathLike[str] | None = None) -> CardDB:
     """Read and index a database file. Raises :class:`DatabaseError` with a clear reason."""
     path = Path(path) if path else default_path()
     with _gc_paused():
@@ -220,7 +222,7 @@ def load(path: str | os.PathLike | None = None) -> CardDB:
 
 
 @contextmanager
-def _gc_paused():
+def _gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a database is read and indexed.
 
     Loading makes a few hundred thousand containers and no reference cycles; every

@@ -11,7 +11,10 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from . import cards
 from .cards import DatabaseError, get_db, load, set_db
@@ -47,12 +50,12 @@ class DatabaseWatcher:
 
     def __init__(
         self,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         interval: float = DEFAULT_RELOAD_INTERVAL,
         *,
         background: bool = True,
-        clock=time.monotonic,
-    ):
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = Path(path)
         self.interval = float(interval)
         self.background = background
@@ -139,7 +142,7 @@ class DatabaseWatcher:
 _watcher: DatabaseWatcher | None = None
 
 
-def _on_sighup(signum, frame) -> None:
+def _on_sighup(signum: int, frame: FrameType | None) -> None:
     if _watcher is not None:
         _watcher.request_reload()
 
@@ -159,7 +162,7 @@ def install_sighup_handler() -> bool:
     return True
 
 
-def init_app(app) -> DatabaseWatcher | None:
+def init_app(app: Any) -> DatabaseWatcher | None:
     """Hot swap for a Flask app: watch the file the loaded database came from.
 
     Config ``DB_RELOAD_INTERVAL`` (env ``DECKCHECK_DB_RELOAD_INTERVAL``): seconds between

@@ -30,6 +30,7 @@ import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, overload
 
 import orjson
 
@@ -49,6 +50,10 @@ class IndexError_(ValueError):
     """A stored index is malformed."""
 
 
+@overload
+def number_key(number: str) -> tuple[str, int, str]: ...
+@overload
+def number_key(number: None) -> None: ...
 def number_key(number: str | None) -> tuple[str, int, str] | None:
     """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
     if number is None:
@@ -91,7 +96,7 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def rows_digest(rows: list, release: dict[str, str]) -> str:
+def rows_digest(rows: list[Any], release: dict[str, str]) -> str:
     """A digest of the card rows and the set release dates (all an index is made from)."""
     return hashlib.blake2b(orjson.dumps([release, rows]), digest_size=16).hexdigest()
 
@@ -101,7 +106,7 @@ def _neg_date(iso: str) -> int:
     return -int(iso.replace("-", "") or 0)
 
 
-def build_index(rows: list, release: dict[str, str], kept: dict[str, int] | None = None) -> dict:
+def build_index(rows: list[Any], release: dict[str, str], kept: dict[str, int] | None = None) -> dict[str, Any]:
     """The index of the card rows (``build.FIELDS`` order). ``release`` maps a set id to its
     release date; ``kept`` maps a card id to its row (the last row of an id wins, as in a
     dict), made here when not given."""
@@ -109,9 +114,9 @@ def build_index(rows: list, release: dict[str, str], kept: dict[str, int] | None
         kept = {row[0]: i for i, row in enumerate(rows)}
     keys = [name_key(row[_NAME]) for row in rows]
     by_number: dict[str, list[int]] = {}
-    by_name: dict[str, list[tuple]] = {}
+    by_name: dict[str, list[tuple[int, tuple[str, int, str], str, int]]] = {}
     lowered: dict[str, str] = {}
-    energies = []
+    energies: list[tuple[str, str, int]] = []
     for i, row in enumerate(rows):
         if kept[row[0]] != i:
             continue
@@ -140,7 +145,7 @@ def build_index(rows: list, release: dict[str, str], kept: dict[str, int] | None
     }
 
 
-def check_index(index, rows: int) -> None:
+def check_index(index: object, rows: int) -> None:
     """Raise :class:`IndexError_` unless ``index`` is a well-formed index of ``rows`` card rows."""
     if not isinstance(index, dict):
         raise IndexError_("the index is not an object")
@@ -158,7 +163,7 @@ def check_index(index, rows: int) -> None:
     _check_rows("basic_energy", list(energy.values()), rows)
 
 
-def _check_rows(part: str, found: list, rows: int) -> None:
+def _check_rows(part: str, found: list[Any], rows: int) -> None:
     """Every entry of ``found`` is a row number (an int, not a bool) below ``rows``."""
     if found and (set(map(type, found)) - {int} or min(found) < 0 or max(found) >= rows):
         raise IndexError_(f"the index's {part} table names rows that are not there")

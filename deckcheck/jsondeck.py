@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from typing import Any
 
 from .lineread import MAX_COPIES, CardRow, row_fields, shorten, take_tag
 from .problems import Problem
@@ -34,7 +35,7 @@ _CARD_ID = re.compile(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?
 _PLAYER_KEYS = ("name", "player", "playerName", "player_name", "username")
 
 
-def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list]] | None:
+def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list[Any]]] | None:
     """``[(section, entries), ...]`` of a JSON deck of a known shape, else None."""
     if depth > 3:
         return None
@@ -42,7 +43,7 @@ def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list
         return [(None, value)] if depth else None  # a bare array is told apart by _json_decks
     if not isinstance(value, dict):
         return None
-    sections: list[tuple[str | None, list]] = [
+    sections: list[tuple[str | None, list[Any]]] = [
         (key, value[key]) for key in _SECTION_KEYS if isinstance(value.get(key), list)
     ]
     if sections:
@@ -55,7 +56,7 @@ def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list
     return None
 
 
-def _json_decks(data: object) -> list[tuple[str | None, list[tuple[str | None, list]]]] | None:
+def _json_decks(data: object) -> list[tuple[str | None, list[tuple[str | None, list[Any]]]]] | None:
     """Every deck of the JSON, each ``(player name or None, sections)``; None for no known shape."""
     if isinstance(data, dict):
         sections = _json_sections(data)
@@ -71,7 +72,7 @@ def _json_decks(data: object) -> list[tuple[str | None, list[tuple[str | None, l
     return None
 
 
-def _player(item: dict) -> str | None:
+def _player(item: dict[str, Any]) -> str | None:
     for key in _PLAYER_KEYS:
         value = item.get(key)
         if isinstance(value, str) and value.strip():
@@ -170,7 +171,7 @@ def _json_entry(index: int, entry: object, section: str | None = None) -> CardRo
     return index, section, row_fields(raw, view["count"], name, code, number or None, tag)
 
 
-def _json_view(entry: object) -> dict | None:
+def _json_view(entry: object) -> dict[str, Any] | None:
     """An entry as ``{"count", "name", "set", "number"}``: RK9's ``card`` object and ``setCode``,
     and a pokemontcg.io ``set`` object's ``ptcgoCode``, read into place; None for a non-object."""
     if not isinstance(entry, dict):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 from .memo import memoise
 from .names import basic_energy_type
@@ -115,9 +116,9 @@ _ID_LOCAL = re.compile(r"[A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]{0,2}|[A-Z]{1,6}")
 #: a card line as :func:`deckcheck.parse.read` gives it: ``(line number, section, fields)``,
 #: ``fields`` being the dict of every :class:`~deckcheck.parse.CardLine` field, in field order, of
 #: which ``line`` and ``section`` are not this line's (a placeholder, or another line's)
-CardRow = tuple[int, "str | None", dict[str, object]]
+CardRow = tuple[int, "str | None", dict[str, Any]]
 #: what :func:`classify_line` and :func:`read_line` answer: a tuple led by the line's kind
-LineKind = tuple[object, ...]
+LineKind = tuple[Any, ...]
 
 # What a non-empty line is, independent of its number and of the section in force: the first
 # item of the tuple read_line() returns.
@@ -126,7 +127,7 @@ _ASCII_LETTER = re.compile(r"[A-Za-z]")
 _LABEL_START = re.compile(r"#*\s*[^\W\d_]")
 
 
-def _classify_line(raw: str) -> tuple:
+def _classify_line(raw: str) -> LineKind:
     """What the non-blank line ``raw`` is, as a tuple led by its kind; a pure function of ``raw``.
 
     ``(CARD, count, name, set_code, number, tag)``, ``(HEADER, section, label, count)``,
@@ -152,7 +153,7 @@ def _classify_line(raw: str) -> tuple:
     return _card_fields(raw) or (UNPARSED, stripped)
 
 
-def _common_card(raw: str) -> tuple | None:
+def _common_card(raw: str) -> LineKind | None:
     """The fast path for the usual ``4 Nest Ball SVI 181 [PH]``: what :func:`_card_fields` reads, or None.
 
     Single blanks and nothing around the line, no bullet, a count of 1 to 999 without
@@ -191,7 +192,7 @@ def _common_card(raw: str) -> tuple | None:
     return (CARD, int(count), name, code.upper(), number, tag)
 
 
-def _read_line(raw: str) -> tuple:
+def _read_line(raw: str) -> LineKind:
     """What the non-empty line ``raw`` is, for :func:`read`: :func:`_classify_line`, except that a
     card line is ``(CARD, fields)`` (the fields of a :data:`CardRow`), a header ``(HEADER,
     section, fields)`` (a Header's instance dict, line 0) and a line of blanks ``(BLANK,)``."""
@@ -207,7 +208,9 @@ def _read_line(raw: str) -> tuple:
     return kind
 
 
-def row_fields(raw: str, count: int, name: str, set_code: str | None, number: str | None, tag: str | None) -> dict:
+def row_fields(
+    raw: str, count: int, name: str, set_code: str | None, number: str | None, tag: str | None
+) -> dict[str, Any]:
     """A :data:`CardRow`'s fields: a CardLine's instance dict, with line 0 and no section."""
     return {
         "line": 0,
@@ -266,7 +269,7 @@ _TIMES = frozenset({"x", "X", "×"})
 _TIMES_SP = frozenset(t + " " for t in _TIMES)
 
 
-def _card_fields(raw: str) -> tuple | None:
+def _card_fields(raw: str) -> LineKind | None:
     """Read ``raw`` as a card line: ``(CARD, ...)``, ``(BAD_COUNT, ...)`` for a bad count, or None."""
     tokens = raw.split()
     lo, hi = 0, len(tokens)  # the tokens not yet taken are tokens[lo:hi]

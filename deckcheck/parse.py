@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from .decklimits import MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES, count_lines, measure_lines, over_line_limit
 from .jsondeck import JSON_SHAPES, json_entries, looks_like_json, read_json
@@ -35,6 +36,7 @@ from .lineread import (
     MAX_COPIES,
     TOTAL,
     CardRow,
+    LineKind,
     read_line,
     shorten,
 )
@@ -88,7 +90,7 @@ class CardLine:
     section: str | None = None
     tag: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -101,7 +103,7 @@ class Header:
     label: str  # as written, e.g. "Dresseur"
     count: int | None  # advisory: tools disagree on what it counts
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -117,7 +119,7 @@ class ParseResult:
     source: str = "text"  # text | json
     decorations: list[int] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "cards": [card.to_dict() for card in self.cards],
@@ -270,7 +272,7 @@ def card_rows(result: ParseResult) -> list[CardRow]:
     return [(card.line, card.section, vars(card)) for card in result.cards]
 
 
-def _file_other(result: ParseResult, n: int, kind: tuple) -> None:
+def _file_other(result: ParseResult, n: int, kind: LineKind) -> None:
     """File a line that is neither a card line, a header nor blank into ``result``."""
     what = kind[0]
     if what == TOTAL:

@@ -7,7 +7,8 @@ a database of ~21,000 cards makes none of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 from dataclasses import dataclass, field
 
 import orjson
@@ -52,7 +53,7 @@ class Card:
     series: str
     key: str
     #: what :meth:`to_dict` answers, made on its first call; a cache, not part of the card's value
-    _view: dict | None = field(default=None, init=False, repr=False, compare=False)
+    _view: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
     #: what :meth:`json_fragment` answers, made on its first call; a cache too
     _json: orjson.Fragment | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -76,7 +77,7 @@ class Card:
         prefix = self.set_id + "-"
         return self.id[len(prefix) :] if self.id.startswith(prefix) and len(self.id) > len(prefix) else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         # a report asks for the same few cards again and again: a copy of the view made once,
         # with new lists (the view itself never leaves the card, so no caller can change it)
         view = self._view
@@ -141,7 +142,7 @@ class CardTable(Mapping[str, Card]):
 
     __slots__ = ("_ids", "_made", "_make")
 
-    def __init__(self, ids: dict[str, int], make):
+    def __init__(self, ids: dict[str, int], make: Callable[[int], Card]) -> None:
         self._ids = ids  # card id -> its row (the last row of an id)
         self._made: list[Card | None] = [None] * (max(ids.values()) + 1 if ids else 0)
         self._make = make
@@ -156,20 +157,20 @@ class CardTable(Mapping[str, Card]):
     def __getitem__(self, card_id: str) -> Card:
         return self.at(self._ids[card_id])
 
-    def get(self, card_id, default=None):
+    def get(self, card_id: str, default: Card | None = None) -> Card | None:  # type: ignore[override]
         row = self._ids.get(card_id)
         return default if row is None else self.at(row)
 
-    def __contains__(self, card_id) -> bool:
+    def __contains__(self, card_id: object) -> bool:
         return card_id in self._ids
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
 
     def __len__(self) -> int:
         return len(self._ids)
 
-    def values(self) -> list[Card]:  # type: ignore[override] - a list: every card, made now
+    def values(self) -> list[Card]:  # type: ignore[override]  # a list: every card, made now
         at = self.at
         return [at(row) for row in self._ids.values()]
 
@@ -178,14 +179,15 @@ class CardTable(Mapping[str, Card]):
         return [(card_id, at(row)) for card_id, row in self._ids.items()]
 
 
-class PrintingTable(Mapping[str, tuple[Card, ...]]):
+class PrintingTable(Mapping[Any, tuple[Card, ...]]):
     """A lookup key -> the printings (a tuple of cards), from an index table key -> rows;
     each tuple made on first use and kept."""
 
     __slots__ = ("_cards", "_made", "_rows")
 
-    def __init__(self, rows: dict[str, list[int]], cards: CardTable):
-        self._rows, self._cards, self._made = rows, cards, {}
+    def __init__(self, rows: dict[str, list[int]], cards: CardTable) -> None:
+        self._rows, self._cards = rows, cards
+        self._made: dict[str, tuple[Card, ...]] = {}
 
     def slot(self, key: str) -> tuple[Card, ...]:
         """The printings under the index's own key (empty when there are none)."""
@@ -198,22 +200,22 @@ class PrintingTable(Mapping[str, tuple[Card, ...]]):
             hit = self._made[key] = tuple([at(row) for row in rows])
         return hit
 
-    def _key(self, key):
+    def _key(self, key: Any) -> Any:
         return key
 
-    def __getitem__(self, key) -> tuple[Card, ...]:
+    def __getitem__(self, key: Any) -> tuple[Card, ...]:
         hit = self.slot(self._key(key))
         if not hit:
             raise KeyError(key)
         return hit
 
-    def get(self, key, default=None):
+    def get(self, key: Any, default: Any = None) -> Any:
         return self.slot(self._key(key)) or default
 
-    def __contains__(self, key) -> bool:
+    def __contains__(self, key: object) -> bool:
         return self._key(key) in self._rows
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._rows)
 
     def __len__(self) -> int:
@@ -225,11 +227,11 @@ class NumberTable(PrintingTable):
 
     __slots__ = ()
 
-    def _key(self, key):
+    def _key(self, key: Any) -> str:
         set_id, (prefix, digits, suffix) = key
         return f"{set_id}{SEP}{prefix}{digits}{suffix}" if digits >= 0 else f"{set_id}{SEP}{prefix}"
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[str, tuple[str, int, str]]]:
         for key in self._rows:
             set_id, _, norm = key.partition(SEP)
             yield set_id, number_key(norm)
