@@ -226,8 +226,8 @@ def _gc_paused() -> Iterator[None]:
     """No cyclic garbage collection while a database is read and indexed.
 
     Loading makes a few hundred thousand containers and no reference cycles; every
-    collection the allocations would trigger meanwhile walks the whole growing heap, about
-    40% of the loading time. The collector's previous state comes back afterwards (two
+    collection the allocations would trigger meanwhile walks the whole growing heap (its cost:
+    BENCHMARKS.md). The collector's previous state comes back afterwards (two
     loads at once leave it enabled as long as it was enabled before the first).
     """
     was_enabled = gc.isenabled()
@@ -252,7 +252,7 @@ def get_db() -> CardDB:
                 _current = load()
                 # the database's ~400,000 objects (and what the process imported) never become
                 # garbage: out of the collector's generations, no collection walks them again,
-                # interpreter exit included (~0.25 s of CPU at the end of a short CLI run), and a
+                # interpreter exit included (BENCHMARKS.md: gc.freeze), and a
                 # forked worker does not touch their pages to do so
                 gc.freeze()
     return _current

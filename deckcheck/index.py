@@ -2,8 +2,8 @@
 
 Loading a database used to compute, for each of its ~21,000 cards, the normalised name
 (:func:`deckcheck.names.name_key`), the collector-number key and the place of the card
-among the printings of its name, and to build a ``Card`` object for every row: about two
-thirds of the start-up time. :func:`build_index` does that work when the database file is
+among the printings of its name, and to build a ``Card`` object for every row (most of the
+start-up time: BENCHMARKS.md). :func:`build_index` does that work when the database file is
 written (``deckcheck db build`` and ``db sync``, through ``build.write_database``) and the
 file carries the result as plain JSON beside the card rows::
 

@@ -133,7 +133,7 @@ class _CombiningMarks(dict[int, int | None]):
     """A ``str.translate`` table that deletes combining characters: code point -> None for a
     combining one, else itself. Filled as characters are met (``str.translate`` asks
     ``__missing__`` for a code point not in it): a table of all 131,072 code points below
-    :data:`COMBINING_LIMIT` took ~40 ms to make, paid by the first name with an accent."""
+    :data:`COMBINING_LIMIT`, made at once, was paid by the first name with an accent (BENCHMARKS.md)."""
 
     def __missing__(self, cp: int) -> int | None:
         value = None if cp < COMBINING_LIMIT and unicodedata.combining(chr(cp)) else cp

@@ -157,8 +157,8 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     """:func:`parse`, with the card lines as rows instead of :class:`CardLine` objects (the
     result's ``cards`` stays empty). Never raises.
 
-    The engine copies rows straight into its own lines: CardLines it would drop at once were a
-    third of the time of a parse. ``fields`` dicts are shared with the line memo: only read them.
+    The engine copies rows straight into its own lines, without CardLines it would drop at once
+    (BENCHMARKS.md, issue #3). ``fields`` dicts are shared with the line memo: only read them.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
