@@ -246,7 +246,7 @@ class Format:
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised."""
         table = self.legality_table(db, on)
-        hit = table.get(card.id)
+        hit: tuple[Card | None, Ban | None] | None = table.get(card.id)
         if hit is None:
             hit = table.put(card.id, (self.legal_via(card, db, on), self.ban_for(card, db, on)))
         return hit
