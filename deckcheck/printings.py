@@ -8,8 +8,8 @@ a database of ~21,000 cards makes none of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
