@@ -16,8 +16,9 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from .names import ENERGY_TYPES, basic_energy_type
+from .names import ENERGY_TYPES, basic_energy_type, without_subtitle
 from .problems import CATALOGUE, ERROR, INFO, WARNING, Problem, Report
+from .wording import plural
 
 if TYPE_CHECKING:
     from .cards import Card
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 #: a run's results: (path, report) for each deck
 Results = Sequence[tuple[str, Report]]
 
-_SUBTITLE = re.compile(r"\s*\([^()]*\)\s*$")
 _SYMBOL_OF = {v: k for k, v in ENERGY_TYPES.items()}
 SECTIONS = (("Pokémon", "Pokémon"), ("Trainer", "Trainer"), ("Energy", "Energy"))
 
@@ -34,7 +34,7 @@ def export_name(card: Card) -> str:
     """The name as PTCGL writes it: ``Basic {R} Energy``; no trainer subtitle."""
     if card.is_basic_energy and (t := basic_energy_type(card.name)) is not None:
         return f"Basic {{{_SYMBOL_OF[t]}}} Energy"
-    return _SUBTITLE.sub("", card.name)
+    return without_subtitle(card.name)
 
 
 def _export_groups(report: Report) -> dict[str, dict[tuple[str, str, str], list[int]]]:
@@ -130,19 +130,15 @@ def fails(report: Report, fail_on: str = ERROR) -> bool:
     return not report.valid or (fail_on == WARNING and bool(report.warnings))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def summary_line(results: Results, fail_on: str = ERROR) -> str:
     """``Checked 3 decks: 1 passed, 2 failed (15 errors, 1 warning, 2 info).`` (passing follows ``fail_on``)"""
     if not results:
         return "No decklists checked."
     failed = sum(fails(r, fail_on) for _, r in results)
     tally = {s: sum(p.severity == s for _, r in results for p in r.problems) for s in (ERROR, WARNING, INFO)}
-    words = [_plural(tally[ERROR], "error"), _plural(tally[WARNING], "warning"), f"{tally[INFO]} info"]
+    words = [plural(tally[ERROR], "error"), plural(tally[WARNING], "warning"), f"{tally[INFO]} info"]
     counts = ", ".join(w for w, n in zip(words, tally.values(), strict=True) if n)
-    head = f"Checked {_plural(len(results), 'deck')}: "
+    head = f"Checked {plural(len(results), 'deck')}: "
     head += f"{len(results) - failed} passed, {failed} failed" if failed else "all passed"
     return head + (f" ({counts})." if counts else ".")
 
@@ -242,7 +238,7 @@ def render_github(results: Results, opts: Options = Options()) -> str:
             rest.append(_one_line(f"{where} {p.rule}{level} {_sentence(p)}"))
     if rest:
         out.append(
-            f"{_plural(len(rest), 'more problem')} not annotated (GitHub shows "
+            f"{plural(len(rest), 'more problem')} not annotated (GitHub shows "
             f"{GITHUB_ANNOTATIONS_PER_LEVEL} errors, {GITHUB_ANNOTATIONS_PER_LEVEL} warnings and "
             f"{GITHUB_ANNOTATIONS_PER_LEVEL} notices per step); every problem is in the job summary:"
         )

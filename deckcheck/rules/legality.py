@@ -4,7 +4,7 @@ its reprint."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..registry import ERROR, INFO, Finding, rule
 from .words import join_and, label
@@ -24,16 +24,15 @@ def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
         return
     # the reason and hint depend on the printing, the database and the date only: memoised beside
     # the legality answers (looking for a differently worded legal printing walks every printing)
-    memo: dict[Any, Any] = ctx.format.legality_table(ctx.db, ctx.as_of)
+    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
     tail = f" is not legal in {ctx.format.name} on {ctx.as_of.isoformat()}: "
     for ln in outside:
         card = ln.card
         explained = memo.get(("why", card.id))
         if explained is None:
-            explained = memo[("why", card.id)] = (
-                label(card),
-                ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
-                _other_printing_hint(card, ctx),
+            explained = memo.put(
+                ("why", card.id),
+                (label(card), ctx.format.why_not_legal(card, ctx.db, ctx.as_of), _other_printing_hint(card, ctx)),
             )
         name, why, hint = explained
         yield Finding(f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,), cards=(card.id,), hint=hint)
@@ -86,7 +85,7 @@ def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
 def _newest_reprint(card: Card, ctx: Context) -> Card | None:
     """The newest printing out on the date with the same name and functional text, when it is
     from another set than ``card`` (else None); memoised beside the legality answers."""
-    memo: dict[Any, Any] = ctx.format.legality_table(ctx.db, ctx.as_of)
+    memo = ctx.format.legality_table(ctx.db, ctx.as_of)
     key = ("newest", card.id)
     if key in memo:
         known: Card | None = memo[key]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -10,16 +9,13 @@ if TYPE_CHECKING:
     from ..cards import Card, CardDB
     from ..engine import KnownLine
 
-_SUBTITLE = re.compile(r"\s*\([^()]*\)$")
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
+from ..names import without_subtitle
+from ..wording import plural as plural
 
 
 def display_name(card: Card) -> str:
     """The card's name as players say it: ``Professor's Research``, not ``... (Professor Oak)``."""
-    return _SUBTITLE.sub("", card.name) or card.name
+    return without_subtitle(card.name)
 
 
 def label(card: Card) -> str:
