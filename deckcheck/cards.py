@@ -23,7 +23,7 @@ from pathlib import Path
 
 import orjson
 
-from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .deckrules import DeckRule, load_rules
 from .index import (
     SEP,
@@ -607,7 +607,7 @@ def _load_aliases(directory: Path | None) -> dict[str, _Alias]:
 
 
 def from_dict(raw: dict, version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
-    """Index a database dict (as written by :mod:`deckcheck.build`).
+    """Index a database dict (as written by :mod:`deckcheck.sync.build`).
 
     Every row is checked here, so a card made later from its row cannot fail. The lookup
     index stored in the file (:mod:`deckcheck.index`) is used when this code made it, after

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import click
 
-from . import build as _build
 from . import cards as _cards
 from . import config as _config
 from . import github_env as _github_env
@@ -31,6 +30,7 @@ from .formats import Format, FormatError, default_formats
 from .parse import parse
 from .problems import Counts, Problem, Report
 from .render import OUTPUT_FORMATS, Options, fails, ptcgl_export, render
+from .sync import build as _build
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)
 MAX_BYTES = _parse.MAX_DECKLIST_BYTES
@@ -529,7 +529,11 @@ class _LazyGroup(click.Group):
 
 @cli.group(
     cls=_LazyGroup,
-    lazy={"sync": ".sync:sync_command", "publish": ".publish:publish_command", "pull": ".publish:pull_command"},
+    lazy={
+        "sync": ".sync.command:sync_command",
+        "publish": ".sync.command:publish_command",
+        "pull": ".sync.command:pull_command",
+    },
 )
 def db() -> None:
     """Build and inspect the card database."""

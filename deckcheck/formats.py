@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .build import data_dir
 from .cards import Card, CardDB, number_key
+from .dbfile import data_dir
 from .names import name_key
 
 POOL_KINDS = ("regulation-marks", "sets", "all")

@@ -6,8 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from deckcheck import build, cards
+from deckcheck import cards, dbfile
 from deckcheck.cli import cli
+from deckcheck.sync import build
 
 
 def _card(cid, name, supertype, subtypes, **extra):
@@ -109,7 +110,7 @@ def test_build_ships_facts_not_text():
     db_dict = build.build(SOURCE, built_at="2026-01-01T00:00:00Z")
     blob = json.dumps(db_dict)
     assert "provides" not in blob and "Tackle" not in blob
-    assert db_dict["fields"] == list(build.FIELDS)
+    assert db_dict["fields"] == list(dbfile.FIELDS)
     assert db_dict["meta"]["sources"] == {"tcgdex": "abc123", "pokemon-tcg-data": "def456"}
     assert db_dict["meta"]["built_at"] == "2026-01-01T00:00:00Z"
 

@@ -3,41 +3,27 @@
 Used by ``deckcheck db build --from PATH`` (the merged catalogue in
 ``cards.json.gz``) and by ``deckcheck db sync`` (TCGdex records mapped to the
 same shape first). The output keeps card facts and a fingerprint of the
-functional text, never the text itself.
+functional text, never the text itself; its row layout and the data tables it reads
+are described by :mod:`deckcheck.dbfile`.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from . import deckrules, nameaudit
-from .names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
-
-#: the columns of one card row in the shipped database, in order
-FIELDS = (
-    "id",
-    "name",
-    "supertype",
-    "subtypes",
-    "evolves_from",
-    "types",
-    "mark",
-    "set_id",
-    "number",
-    "rarity",
-    "fingerprint",
-)
-SCHEMA_VERSION = 1
+from .. import deckrules
+from ..dbfile import FIELDS, SCHEMA_VERSION, TableError
+from ..dbfile import read_table as _read_table
+from ..names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
+from . import nameaudit
 
 #: what TCGdex writes where it lacks a card's text
 MISSING_TEXT = "$$$CARD.RULES.MISSING.TOKEN$$$"
@@ -49,29 +35,18 @@ class BuildError(Exception):
     """The source data cannot be turned into a database."""
 
 
-def data_dir() -> Path:
-    """The folder holding the shipped tables: ``$DECKCHECK_DATA_DIR``, else the checkout's
-    ``data/`` (an editable install), else the copy a wheel carries as ``deckcheck/data``."""
-    env = os.environ.get("DECKCHECK_DATA_DIR")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    checkout = here.parent / "data"
-    return checkout if (checkout / "formats").is_dir() else here / "data"
-
-
 def read_table(name: str, directory: Path | None = None) -> list[dict]:
-    """Rows of a reviewed CSV table in ``data/``; ``#`` lines are comments."""
-    path = (directory or data_dir()) / name
+    """Rows of a reviewed CSV table in ``data/`` (:func:`deckcheck.dbfile.read_table`).
+
+    :raises BuildError: when the file cannot be read.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BuildError(f"cannot read data table {path}: {exc.strerror}") from exc
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    return list(csv.DictReader(io.StringIO("\n".join(lines))))
+        return _read_table(name, directory)
+    except TableError as exc:
+        raise BuildError(str(exc)) from exc
 
 
-def normalise_text(text: str, rewordings: list[tuple[str, str]] = ()) -> str:
+def normalise_text(text: str, rewordings: Sequence[tuple[str, str]] = ()) -> str:
     """Lower-case words only, energy symbols spelled out, known rewordings applied.
 
     A rewording may delete a phrase (reminder text), so spaces are tidied afterwards.
@@ -230,7 +205,7 @@ def build(
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
 
     With a ``splits`` list, same-name text splits with no verdict do not fail the build:
-    every split is described in the list instead (:mod:`deckcheck.reprints`).
+    every split is described in the list instead (:mod:`deckcheck.sync.reprints`).
 
     :raises BuildError: when the source or a data table is broken.
     """
@@ -336,7 +311,7 @@ def set_image_path(s: dict) -> str | None:
 
 def audit_names(rows: list[list], directory: Path | None = None) -> None:
     """Fail on any two printed names the name key merges without a reviewed row
-    (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.nameaudit`)."""
+    (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.sync.nameaudit`)."""
     try:
         nameaudit.check(
             ((r[1], r[2]) for r in rows),
@@ -425,7 +400,7 @@ def _borrow_fingerprints(rows: list[list], pending: list[tuple[list, dict]]) -> 
     in the same set (secret-rare reprints), else one made from its rules lines, else
     one made from its name alone (marked ``name:``)."""
     fp_at = FIELDS.index("fingerprint")
-    by_set_name = {}
+    by_set_name: dict[tuple[str, str], str] = {}
     for row in rows:
         if row[fp_at]:
             by_set_name.setdefault((row[7], name_key(row[1])), row[fp_at])
@@ -452,7 +427,7 @@ def load_source(path: str | os.PathLike) -> dict:
 def write_database(db: dict, path: str | os.PathLike) -> None:
     """Write atomically: a temporary file beside the target, then a rename. The file carries the
     lookup index of its cards (:mod:`deckcheck.index`), made here, so loading it computes none."""
-    from .index import build_index
+    from ..index import build_index
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     db = {**db, "index": build_index(db["cards"], releases)}
@@ -474,4 +449,4 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
 def iter_rows(db: dict) -> Iterable[dict]:
     """The card rows as dicts (for tests and tools)."""
     for row in db["cards"]:
-        yield dict(zip(db["fields"], row))
+        yield dict(zip(db["fields"], row, strict=False))

@@ -2,7 +2,7 @@
 
 Tournament Handbook 4.1.3 (reference 3.9): an older printing may be played when a
 printing with the same name and *functionally identical* text is legal. The build
-fingerprints each printing's normalised text (:func:`deckcheck.build.fingerprint`);
+fingerprints each printing's normalised text (:func:`deckcheck.sync.build.fingerprint`);
 printings of one card that still carry more than one fingerprint form a *split*, and
 ``data/reprint-groups.csv`` gives each split a reviewed verdict:
 
@@ -29,8 +29,9 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from .build import FIELDS, BuildError, read_table
-from .names import name_key
+from ..dbfile import FIELDS
+from ..names import name_key
+from .build import BuildError, read_table
 
 TABLE = "reprint-groups.csv"
 VERDICTS = ("identical", "different")
@@ -68,7 +69,7 @@ def scope_key(card: dict, row: list) -> tuple | None:
 def splits(cards: list[dict], rows: list[list]) -> dict[tuple, dict[str, list[list]]]:
     """scope -> fingerprint -> rows, for the scopes with more than one fingerprint."""
     scopes: dict[tuple, dict[str, list[list]]] = defaultdict(lambda: defaultdict(list))
-    for card, row in zip(cards, rows):
+    for card, row in zip(cards, rows, strict=True):
         key = scope_key(card, row)
         if key is not None:
             scopes[key][row[_FP]].append(row)
@@ -115,7 +116,7 @@ def apply_verdicts(
         contradiction, or a split with an undecided pair of groups.
     """
     found = splits(cards, rows)
-    text_of = {row[0]: _text(card) for card, row in zip(cards, rows)} if report is not None else {}
+    text_of = {row[0]: _text(card) for card, row in zip(cards, rows, strict=True)} if report is not None else {}
     scope_of: dict[str, tuple] = {}
     fp_of: dict[str, str] = {}
     for scope, groups in found.items():
