@@ -223,6 +223,45 @@ def build(
     ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
     rules_table = deckrules.read_rows(read_table(deckrules.TABLE, directory))
     categories = _deck_rule_categories(cards, rules_table)
+    rows = _card_rows(cards, ace_ids, categories, rewordings)
+    from .reprints import apply_verdicts  # reprints builds on this module
+
+    # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
+    # variants off (a variant is a verdict of its own) and checks its pairs stay apart
+    apply_verdicts(
+        cards,
+        rows,
+        {s["id"]: s.get("ptcgl_code") or "" for s in sets},
+        directory,
+        splits,
+        {s["id"]: s.get("releaseDate") or "" for s in sets},
+    )
+    _check_apart(_apply_exceptions(rows, sets_by_code, directory))
+    audit_names(rows, directory)
+    out_sets = [_set_record(s) for s in sets]
+    return {
+        "schema": SCHEMA_VERSION,
+        "meta": {
+            "built_at": built_at or dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "sources": {
+                "tcgdex": meta.get("tcgdex_commit"),
+                "pokemon-tcg-data": meta.get("ptcgio_commit"),
+            },
+            "cards": len(rows),
+            "sets": len(out_sets),
+            "newest_set": newest_set(out_sets, rows),
+        },
+        "fields": list(FIELDS),
+        "sets": out_sets,
+        "cards": rows,
+    }
+
+
+def _card_rows(
+    cards: list[dict], ace_ids: set[str], categories: dict[str, list[str]], rewordings: list[tuple[str, str]]
+) -> list[list]:
+    """One database row per card (:data:`FIELDS`), with the data fixes and its fingerprint; a
+    printing with no text borrows one (:func:`_borrow_fingerprints`)."""
     rows = []
     pending_text = []
     for card in cards:
@@ -246,48 +285,20 @@ def build(
         if fp is None:
             pending_text.append((row, card))
     _borrow_fingerprints(rows, pending_text)
-    from .reprints import apply_verdicts  # reprints builds on this module
+    return rows
 
-    # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
-    # variants off (a variant is a verdict of its own) and checks its pairs stay apart
-    apply_verdicts(
-        cards,
-        rows,
-        {s["id"]: s.get("ptcgl_code") or "" for s in sets},
-        directory,
-        splits,
-        {s["id"]: s.get("releaseDate") or "" for s in sets},
-    )
-    _check_apart(_apply_exceptions(rows, sets_by_code, directory))
-    audit_names(rows, directory)
-    out_sets = [
-        {
-            "id": s["id"],
-            "name": s["name"],
-            "series": s.get("series_id"),
-            "code": s.get("ptcgl_code"),
-            "aliases": sorted(set(s.get("code_aliases") or [])),
-            "release": s.get("releaseDate"),
-            "official_count": s.get("official_count"),
-            "image": set_image_path(s),
-        }
-        for s in sets
-    ]
+
+def _set_record(s: dict) -> dict:
+    """A set of the source as the database records it."""
     return {
-        "schema": SCHEMA_VERSION,
-        "meta": {
-            "built_at": built_at or dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "sources": {
-                "tcgdex": meta.get("tcgdex_commit"),
-                "pokemon-tcg-data": meta.get("ptcgio_commit"),
-            },
-            "cards": len(rows),
-            "sets": len(out_sets),
-            "newest_set": newest_set(out_sets, rows),
-        },
-        "fields": list(FIELDS),
-        "sets": out_sets,
-        "cards": rows,
+        "id": s["id"],
+        "name": s["name"],
+        "series": s.get("series_id"),
+        "code": s.get("ptcgl_code"),
+        "aliases": sorted(set(s.get("code_aliases") or [])),
+        "release": s.get("releaseDate"),
+        "official_count": s.get("official_count"),
+        "image": set_image_path(s),
     }
 
 
