@@ -20,30 +20,16 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .. import deckrules
-from ..dbfile import FIELDS, SCHEMA_VERSION, TableError
-from ..dbfile import read_table as _read_table
+from ..dbfile import FIELDS, SCHEMA_VERSION
 from ..names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
 from . import nameaudit
+from .reprints import apply_verdicts
+from .tables import BuildError, read_table
 
 #: what TCGdex writes where it lacks a card's text
 MISSING_TEXT = "$$$CARD.RULES.MISSING.TOKEN$$$"
 _WORDS = re.compile(r"[^0-9a-z]+")
 _BASIC_ENERGY_NAME = re.compile(r"^(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy$", re.IGNORECASE)
-
-
-class BuildError(Exception):
-    """The source data cannot be turned into a database."""
-
-
-def read_table(name: str, directory: Path | None = None) -> list[dict]:
-    """Rows of a reviewed CSV table in ``data/`` (:func:`deckcheck.dbfile.read_table`).
-
-    :raises BuildError: when the file cannot be read.
-    """
-    try:
-        return _read_table(name, directory)
-    except TableError as exc:
-        raise BuildError(str(exc)) from exc
 
 
 def normalise_text(text: str, rewordings: Sequence[tuple[str, str]] = ()) -> str:
@@ -224,8 +210,6 @@ def build(
     rules_table = deckrules.read_rows(read_table(deckrules.TABLE, directory))
     categories = _deck_rule_categories(cards, rules_table)
     rows = _card_rows(cards, ace_ids, categories, rewordings)
-    from .reprints import apply_verdicts  # reprints builds on this module
-
     # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
     # variants off (a variant is a verdict of its own) and checks its pairs stay apart
     apply_verdicts(

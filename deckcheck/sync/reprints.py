@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..dbfile import FIELDS
 from ..names import name_key
-from .build import BuildError, read_table
+from .tables import BuildError, read_table
 
 TABLE = "reprint-groups.csv"
 VERDICTS = ("identical", "different")
