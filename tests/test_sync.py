@@ -625,6 +625,19 @@ def test_pokemontcg_cross_check_reports_divergences_and_writes_nothing(api, path
     assert out.read_bytes() == old_db
 
 
+@pytest.mark.slow
+def test_pokemontcg_command_exit_codes(api, paths, old_db, tmp_path):
+    """Only the command turns the cross-check's failures into exit codes: 3 for a database that cannot be
+    read (as everywhere in the CLI), 1 for an answer without pokemontcg.io's ``data`` array."""
+    out, _cache = paths
+    missing = tmp_path / "none.json.gz"
+    result = _cli(["--source", "pokemontcg", "--api-url", api.base + TCGDEX, "--output", str(missing)])
+    assert result.exit_code == 3 and result.output.startswith("Error: ") and str(missing) in result.output
+    result = _cli(["--source", "pokemontcg", "--api-url", api.base + TCGDEX, "--output", str(out), "--backoff", "0"])
+    assert result.exit_code == 1
+    assert result.output == f"Error: the set list at {api.base + TCGDEX}/sets has no 'data' array\n"
+
+
 # ---------------------------------------------------------------------------
 # Sets announced but not filled yet (issue 19)
 # ---------------------------------------------------------------------------
