@@ -24,6 +24,7 @@ from collections.abc import Callable
 from urllib.parse import urlencode
 
 from .problems import ERROR, INFO, WARNING, Problem, Report, line_list
+from .sharelink import encode_deck
 
 #: Discord's limit for a message's content
 LIMIT = 2000
@@ -163,8 +164,6 @@ def reply(
 
 def share_url(base_url: str, text: str, report: Report) -> str:
     """The web page's share link that reproduces this result (the web page's own encoding, date pinned)."""
-    from .web import encode_deck
-
     query = urlencode({"d": encode_deck(text), "format": report.format, "as_of": report.as_of})
     return f"{base_url.rstrip('/')}/?{query}"
 

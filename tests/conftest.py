@@ -75,13 +75,13 @@ def free_port() -> int:
 def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = None, workers: int = 1):
     """Start a real gunicorn on a free loopback port; return (process, base_url)."""
     port = free_port()
-    # the package's own settings, as `deckcheck serve` runs them (deckcheck/gunicorn_conf.py)
+    # the package's own settings, as `deckcheck serve` runs them (deckcheck/service/gunicorn_conf.py)
     cmd = [
         sys.executable,
         "-m",
         "gunicorn",
         "--config",
-        "python:deckcheck.gunicorn_conf",
+        "python:deckcheck.service.gunicorn_conf",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
@@ -109,9 +109,9 @@ def wait_for_healthz(proc: subprocess.Popen, base: str, seconds: float) -> None:
             err = err.decode() if isinstance(err, bytes) else err
             raise RuntimeError(f"the server exited {proc.returncode}: {err[-2000:]}")
         try:
-            requests.get(base + "/healthz", timeout=1)
+            requests.get(base + "/healthz", timeout=5)
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or a worker still starting
             time.sleep(0.1)
     raise RuntimeError(f"the server did not answer within {seconds:g} s")
 

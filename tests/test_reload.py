@@ -1,7 +1,7 @@
 """A running service swaps in a new card database file: in process, and under a real gunicorn.
 
 The database files here are tiny (two printings) so that every load is instant; the
-gunicorn tests use the package's deckcheck/gunicorn_conf.py (preloaded app, gthread workers).
+gunicorn tests use the package's deckcheck/service/gunicorn_conf.py (preloaded app, gthread workers).
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def refuse_new_connections(listener) -> bool:
     and clients connect faster than a worker can accept-then-close; with new SYNs dropped, the queue can be
     emptied first and a late client is refused (its retried SYN finds no socket) instead of reset after
     sending its request. The filter is on the socket all workers share, and stays until it closes: only for
-    a server that stops (the gunicorn master, before it closes its copy: deckcheck.runtime.install_drain),
+    a server that stops (the gunicorn master, before it closes its copy: deckcheck.service.runtime.install_drain),
     never for a worker that is replaced. False where the system refuses it."""
     import ctypes
     import struct

@@ -8,7 +8,7 @@ timestamp more than ``DISCORD_MAX_AGE`` seconds (300) from the server's clock, i
 a 401 in the error envelope. Without ``DISCORD_PUBLIC_KEY`` the endpoint answers
 503 (``service_unavailable``) saying so.
 
-Commands (see :func:`commands`; ``python -m deckcheck.discord`` prints them for
+Commands (see :func:`commands`; ``python -m deckcheck.service.discord`` prints them for
 registration):
 
 * ``/decklist list:<text> format:<choice> date:<YYYY-MM-DD>``: an embed built from
@@ -35,18 +35,22 @@ import json
 import re
 import sys
 import time
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from . import __version__, chat, errors, limits
-from .config import parse_date
-from .engine import check
-from .formats import default_formats
-from .parse import measure_lines, over_line_limit
+from .. import __version__, chat
+from ..dates import parse_date
+from ..engine import check
+from ..formats import default_formats
+from ..parse import measure_lines, over_line_limit
+from . import errors, ratelimit
+from .paths import API_PREFIX
+from .settings import DEFAULTS
 
-bp = Blueprint("discord", __name__, url_prefix="/api/v1/discord")
+bp = Blueprint("discord", __name__, url_prefix=API_PREFIX + "/discord")
 
 # interaction types, response types, flags (Discord API v10)
 PING, APPLICATION_COMMAND, MODAL_SUBMIT = 1, 2, 5
@@ -64,8 +68,6 @@ LIST_INPUT = "list"
 MAX_OPTION_LENGTH = 6000
 MAX_INPUT_LENGTH = 4000
 GREEN, RED = 0x2ECC71, 0xE74C3C
-DEFAULT_MAX_AGE = 300
-DEFAULT_USER_LIMIT = "10 per minute"
 #: longest share link used as the embed's title link
 MAX_EMBED_URL = 2048
 
@@ -144,7 +146,7 @@ def verify(
     timestamp: str | None,
     body: bytes,
     now: float | None = None,
-    max_age: float = DEFAULT_MAX_AGE,
+    max_age: float = DEFAULTS["DISCORD_MAX_AGE"],
 ) -> str | None:
     """Why the request is not Discord's (a sentence), or None when the signature and timestamp are good."""
     if not signature or not timestamp:
@@ -174,14 +176,14 @@ def _check_key(state) -> None:
     key = state.app.config.get("DISCORD_PUBLIC_KEY")
     if key:
         verify_key(str(key))
-    limits._check_limit("DISCORD_RATELIMIT", state.app.config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT))
+    ratelimit._check_limit("DISCORD_RATELIMIT", state.app.config["DISCORD_RATELIMIT"])
 
 
 # -- answers ----------------------------------------------------------------------
 
 
 def message(text: str, ephemeral: bool = True) -> dict:
-    data = {"content": chat.truncate(text, chat.LIMIT), "allowed_mentions": {"parse": []}}
+    data: dict[str, object] = {"content": chat.truncate(text, chat.LIMIT), "allowed_mentions": {"parse": []}}
     if ephemeral:
         data["flags"] = EPHEMERAL
     return {"type": CHANNEL_MESSAGE, "data": data}
@@ -275,11 +277,11 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     (lines, unit), max_lines = measure_lines(text), config["MAX_DECKLIST_LINES"]
     if lines > max_lines:
         return message(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most {max_lines:,}.")
-    wait = limits.hit(config.get("DISCORD_RATELIMIT", DEFAULT_USER_LIMIT), "discord", _user_id(interaction))
+    wait = ratelimit.hit(config["DISCORD_RATELIMIT"], "discord", _user_id(interaction))
     if wait is not None:
         return message(
             f"You are checking decks faster than this service allows "
-            f"({config.get('DISCORD_RATELIMIT', DEFAULT_USER_LIMIT)}): try again in {wait} second"
+            f"({config['DISCORD_RATELIMIT']}): try again in {wait} second"
             f"{'' if wait == 1 else 's'}."
         )
     report = check(text, fmt or config["DEFAULT_FORMAT"], date, max_db_age=config.get("MAX_DB_AGE"))
@@ -345,9 +347,9 @@ def on_command(interaction: dict) -> dict:
     fmt, date, complaint = _read_options(options.get("format"), options.get("date"))
     if complaint:
         return message(complaint)
-    text = options.get("list")
-    if isinstance(text, str) and text.strip():
-        return answer(unflatten(strip_code_block(text)), fmt, date, interaction)
+    listed = options.get("list")
+    if isinstance(listed, str) and listed.strip():
+        return answer(unflatten(strip_code_block(listed)), fmt, date, interaction)
     if options.get("message"):
         return message(MESSAGE_LINK_HELP)
     return modal(fmt, date)
@@ -358,8 +360,8 @@ def on_modal_submit(interaction: dict) -> dict:
     kind, _, rest = str(data.get("custom_id") or "").partition("|")
     if kind != MODAL_ID:
         return message("This form does not belong to deckcheck.")
-    fmt, _, date = rest.partition("|")
-    fmt, date, complaint = _read_options(fmt or None, date or None)
+    fmt_id, _, day = rest.partition("|")
+    fmt, date, complaint = _read_options(fmt_id or None, day or None)
     if complaint:
         return message(complaint)
     text = _find_input(data.get("components"), LIST_INPUT) or ""
@@ -379,13 +381,15 @@ def interactions():
         request.headers.get("X-Signature-Ed25519"),
         request.headers.get("X-Signature-Timestamp"),
         body,
-        max_age=float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE)),
+        max_age=float(config["DISCORD_MAX_AGE"]),
     )
     if reason:
         return errors.envelope(401, reason, {}, name="Unauthorized")
-    max_age = float(config.get("DISCORD_MAX_AGE", DEFAULT_MAX_AGE))
+    max_age = float(config["DISCORD_MAX_AGE"])
     # a signature is good for max_age either side of the server's clock: remember it that long, twice
-    if not limits.first_use("discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(), 2 * max_age):
+    if not ratelimit.first_use(
+        "discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(), 2 * max_age
+    ):
         return errors.envelope(401, "This signed request was already received: a replay.", {}, name="Unauthorized")
     try:
         interaction = json.loads(body)
@@ -432,7 +436,8 @@ _SHAPE = {
 def malformed(interaction: dict) -> str | None:
     """The first field of ``interaction`` of the wrong JSON type (e.g. "data is not an object"), or None."""
     for path, kind in _SHAPE.items():
-        value, parent = interaction, None
+        value: Any = interaction
+        parent: Any = None
         for part in path.split("."):
             parent = value
             value = value.get(part) if isinstance(value, dict) else None
@@ -457,7 +462,7 @@ def malformed(interaction: dict) -> str | None:
 
 
 def main() -> int:
-    """``python -m deckcheck.discord``: print the command definitions to register, as JSON."""
+    """``python -m deckcheck.service.discord``: print the command definitions to register, as JSON."""
     json.dump(commands(), sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

@@ -18,12 +18,12 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from .cards import Card, CardDB, get_db
-from .formats import Format
-from .parse import looks_like_json, parse
-from .problems import ERROR, INFO, WARNING
-from .render import export_name
-from .rules import label
+from ..cards import Card, CardDB, get_db
+from ..formats import Format
+from ..parse import looks_like_json, parse
+from ..problems import ERROR, INFO, WARNING
+from ..render import export_name
+from ..rules import label
 
 #: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name)
 MAX_EDITS = 20
@@ -175,7 +175,7 @@ def header_notes(text: str) -> dict[int, str]:
         return {}
     starts = [h.line for h in parsed.headers] + [float("inf")]
     notes = {}
-    for header, end in zip(parsed.headers, starts[1:]):
+    for header, end in zip(parsed.headers, starts[1:], strict=False):
         if header.count is None:
             continue
         block = [c for c in parsed.cards if header.line < c.line < end]
@@ -315,7 +315,7 @@ def echo_rows(text: str, report, problems: list[ProblemView], host: str | None =
         for n, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
             if raw.strip():
                 rows[n] = by_line.get(n) or Row(n, raw, note=notes.get(n))
-    for pv, problem in zip(problems, report.problems):
+    for pv, problem in zip(problems, report.problems, strict=False):
         for n in problem.lines:
             row = rows.setdefault(n, Row(n, ""))
             row.problems.append(pv)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import pathspec
 
-from .config import Config, compile_globs
-from .problems import Problem
+from ..problems import Problem
+from .repoconfig import Config, compile_globs
 
 STDIN = "-"
 IGNORE_FILES = (".gitignore",)

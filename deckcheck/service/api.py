@@ -1,7 +1,7 @@
 """The JSON API under /api/v1, and the /healthz and /readyz probes.
 
 Built on flask-smorest: each view declares its arguments and responses with
-the schemas of :mod:`deckcheck.schemas`, and the OpenAPI document is generated
+the schemas of :mod:`deckcheck.service.schemas`, and the OpenAPI document is generated
 from those declarations.
 """
 
@@ -17,11 +17,13 @@ from marshmallow import ValidationError
 from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
-from . import __version__, cards, chat, errors, runtime
-from .engine import ResolvedLine, check
-from .formats import default_formats
-from .names import lookup_key
-from .parse import looks_like_json, measure_lines, over_line_limit
+from .. import __version__, cards, chat
+from ..engine import ResolvedLine, check
+from ..formats import default_formats
+from ..names import lookup_key
+from ..parse import looks_like_json, measure_lines, over_line_limit
+from . import errors, runtime
+from .paths import API_PREFIX
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,
@@ -72,7 +74,8 @@ class DecklistBodyParser(FlaskParser):
     """Reads the body of ``POST /validate``: a JSON object, or the decklist itself as text/plain."""
 
     def load_json(self, req, schema):
-        req = request._get_current_object()  # webargs passes the proxy: look it up once, not per attribute
+        # webargs passes the proxy: look it up once, not per attribute
+        req = request._get_current_object()  # type: ignore[attr-defined]
         if webargs_core.is_json(req.mimetype):
             return _json_body(_read_body(req))
         if req.mimetype in TEXT_TYPES:
@@ -145,6 +148,7 @@ def _utf8(raw: bytes, what: str) -> str:
             message=f"The {what} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} ({exc.reason}).",
             details={"offset": exc.start},
         )
+        raise AssertionError("abort() raises") from exc  # flask-smorest's abort is not typed NoReturn
 
 
 def _json_body(raw: bytes):
@@ -219,7 +223,7 @@ def check_limits(text: str) -> None:
         )
 
 
-bp = _Blueprint("api", __name__, url_prefix="/api/v1", description="Validate decklists, list formats, look up cards.")
+bp = _Blueprint("api", __name__, url_prefix=API_PREFIX, description="Validate decklists, list formats, look up cards.")
 ops = _Blueprint("ops", __name__, description="Liveness and readiness probes for load balancers and orchestrators.")
 
 
@@ -357,7 +361,7 @@ def init_app(app: Flask) -> None:
         "API_TITLE": "deckcheck",
         "API_VERSION": __version__,
         "OPENAPI_VERSION": "3.0.3",
-        "OPENAPI_URL_PREFIX": "/api/v1",
+        "OPENAPI_URL_PREFIX": API_PREFIX,
         "OPENAPI_JSON_PATH": "openapi.json",
         "API_SPEC_OPTIONS": {
             "info": {

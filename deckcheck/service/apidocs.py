@@ -13,7 +13,9 @@ import re
 from flask import Blueprint, current_app, render_template
 from markupsafe import Markup, escape
 
-bp = Blueprint("apidocs", __name__, url_prefix="/api/v1")
+from .paths import API_PREFIX
+
+bp = Blueprint("apidocs", __name__, url_prefix=API_PREFIX)
 
 METHODS = ("get", "post", "put", "patch", "delete")
 _CODE = re.compile(r"`([^`]+)`")
@@ -54,7 +56,9 @@ def type_label(schema: dict) -> Markup:
 
 def prose(text: str) -> Markup:
     """Paragraphs (split on blank lines), ``* `` bullet lists and `code` spans of a description, escaped."""
-    out, items, words = [], [], []
+    out: list[Markup] = []
+    items: list[Markup] = []
+    words: list[str] = []
 
     def flush() -> None:
         if items:
@@ -116,8 +120,9 @@ def operations(spec: dict) -> list[dict]:
 def _response(spec: dict, resp: dict) -> dict:
     if "$ref" in resp:
         resp = spec["components"]["responses"][_ref_name(resp["$ref"])]
-    content = resp.get("content", {})
-    schema = next(iter(content.values()), {}).get("schema", {})
+    content: dict = resp.get("content", {})
+    first: dict = next(iter(content.values()), {})
+    schema = first.get("schema", {})
     return {"description": resp.get("description", ""), "schema": schema}
 
 

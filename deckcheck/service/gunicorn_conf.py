@@ -1,5 +1,5 @@
 """gunicorn settings for deckcheck: ``deckcheck serve`` runs gunicorn with this module
-(``--config python:deckcheck.gunicorn_conf``), so an installed wheel carries them.
+(``--config python:deckcheck.service.gunicorn_conf``), so an installed wheel carries them.
 
 Every value can be changed without editing it: ``DECKCHECK_BIND``,
 ``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS`` and ``DECKCHECK_TIMEOUT`` here, and
@@ -14,8 +14,8 @@ import tempfile
 
 def _cpus() -> int:
     """CPUs this process may use: the affinity mask, narrowed by a cgroup CPU quota (a container's
-    CPU limit), at least 1 (deckcheck/runtime.py)."""
-    from deckcheck.runtime import cpu_count
+    CPU limit), at least 1 (deckcheck/service/runtime.py)."""
+    from deckcheck.service.runtime import cpu_count
 
     return cpu_count()
 
@@ -47,8 +47,8 @@ bind = os.environ.get("DECKCHECK_BIND", "127.0.0.1:8000").replace(",", " ").spli
 # slow clients never hold a worker; exposed directly, raise DECKCHECK_THREADS.
 workers = _int("DECKCHECK_WORKERS", _cpus() + 1)
 # gthread, with request heads and bodies taken in off-thread: slow and idle clients wait in the
-# worker's poller, not on a thread (deckcheck/worker.py; DECKCHECK_HEADER_TIMEOUT, _BODY_TIMEOUT)
-worker_class = "deckcheck.worker.DeckcheckWorker"
+# worker's poller, not on a thread (deckcheck/service/worker.py; DECKCHECK_HEADER_TIMEOUT, _BODY_TIMEOUT)
+worker_class = "deckcheck.service.worker.DeckcheckWorker"
 threads = _int("DECKCHECK_THREADS", 1)
 
 # import the app (and load the card database) once in the master, then fork:
@@ -61,9 +61,9 @@ keepalive = 5
 
 accesslog = "-"  # stdout, for the container's log collector
 errorlog = "-"  # stderr
-# JSON lines with a request ID, one access line per request (deckcheck/logs.py); the format below
+# JSON lines with a request ID, one access line per request (deckcheck/service/logs.py); the format below
 # is used with DECKCHECK_LOG_FORMAT=text
-logger_class = "deckcheck.logs.GunicornLogger"
+logger_class = "deckcheck.service.logs.GunicornLogger"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s" %({x-request-id}o)s'
 
 # /metrics adds up every worker's numbers: prometheus_client's multiprocess mode needs a
@@ -102,7 +102,7 @@ os.environ["DECKCHECK_DB_RELOAD_INTERVAL"] = "0"
 
 
 def on_starting(server):
-    from deckcheck import runtime
+    from deckcheck.service import runtime
 
     runtime.set_draining(False)
 
@@ -111,8 +111,8 @@ def when_ready(server):
     """In the master, after the app (and so the card database) loaded, before any worker forks."""
     import gc
 
-    from deckcheck import runtime
     from deckcheck.cards import get_db
+    from deckcheck.service import runtime
 
     info = get_db().info()
     # the database is ~100,000 long-lived objects: frozen, the workers' garbage collector never
@@ -134,8 +134,8 @@ def on_reload(server):
     the last good database), then gunicorn forks new workers from it."""
     from pathlib import Path
 
-    from deckcheck import runtime
     from deckcheck.cards import get_db
+    from deckcheck.service import runtime
 
     path = get_db().path
     runtime.load_into_master(Path(path) if path else None, server.log)
@@ -155,16 +155,16 @@ def on_exit(server):
 
 def post_fork(server, worker):
     """In each new worker: with memory:// rate-limit counters, each worker allows its share of the limit."""
-    from deckcheck import limits
+    from deckcheck.service import ratelimit
 
-    limits.set_processes(server.num_workers)
+    ratelimit.set_processes(server.num_workers)
 
 
 def post_worker_init(worker):
     """In each worker: SIGHUP (``kill -HUP <worker pid>``) swaps in a new card database file
     in place, on the worker's next request (deckcheck.cards.DatabaseWatcher)."""
-    from deckcheck import observe
     from deckcheck.cards import install_sighup_handler
+    from deckcheck.service import observe
 
     install_sighup_handler()
     # the worker's database gauge from its start, not from its first request: /metrics lists

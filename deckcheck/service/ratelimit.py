@@ -22,7 +22,8 @@
   alone, so under gunicorn each worker allows its share of the limit (the limit divided
   by the worker count, rounded up; :func:`set_processes`, called by the gunicorn
   configuration): a client never gets more than the limit from one instance, and may be
-  refused a little before it when its requests land unevenly on the workers. If Redis becomes unreachable, each process falls back to counting in
+  refused a little before it when its requests land unevenly on the workers. If Redis becomes
+  unreachable, each process falls back to counting in
   memory (and logs it) rather than failing requests, and returns to Redis once it
   answers again.
 * CORS (flask-cors) on ``/api/*`` for the origins in ``CORS_ORIGINS`` ("*" or a
@@ -53,10 +54,11 @@ from markupsafe import escape
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors
+from .paths import API_PREFIX, API_ROOT
 
-LIMITED_PREFIX = "/api/v1/"
+LIMITED_PREFIX = API_PREFIX + "/"
 #: under LIMITED_PREFIX but with limits of their own (Discord) or for people to read (documentation)
-EXEMPT_PREFIXES = ("/api/v1/discord/", "/api/v1/docs", "/api/v1/openapi.json")
+EXEMPT_PREFIXES = (API_PREFIX + "/discord/", API_PREFIX + "/docs", API_PREFIX + "/openapi.json")
 #: web page routes that run a check: always (POST), or a share link (GET with one of these arguments)
 PAGE_CHECKS = {"/": ("d", "deck"), "/extras": ()}
 EXPOSED_HEADERS = [
@@ -70,18 +72,8 @@ ALLOWED_HEADERS = ["Content-Type", "Authorization", "X-API-Key"]
 #: how long browsers may cache a preflight answer (seconds)
 CORS_MAX_AGE = 600
 #: where CORS applies (a flask-cors resource pattern)
-CORS_PATHS = r"/api/*"
+CORS_PATHS = API_ROOT + "/*"
 EXTENSION = "deckcheck.limits"
-
-DEFAULTS = {
-    "RATELIMIT_ENABLED": True,
-    "RATELIMIT_DEFAULT": "60 per minute",
-    "RATELIMIT_KEYED": "600 per minute",
-    "RATELIMIT_STORAGE_URI": "memory://",
-    "API_KEYS": "",
-    "CORS_ORIGINS": "*",
-    "TRUSTED_PROXIES": 0,
-}
 
 
 def split_list(value) -> list[str]:
@@ -111,14 +103,9 @@ def _check_limit(name: str, value) -> str:
 
 def init_app(app: Flask) -> None:
     """Rate limits, API keys and CORS for ``app`` (call after the API is registered)."""
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    config = app.config
+    config = app.config  # its defaults: deckcheck/service/settings.py
     config["RATELIMIT_DEFAULT"] = _check_limit("RATELIMIT_DEFAULT", config["RATELIMIT_DEFAULT"])
     config["RATELIMIT_KEYED"] = _check_limit("RATELIMIT_KEYED", config["RATELIMIT_KEYED"])
-    # our own names for Flask-Limiter's knobs: prefix shared storage, survive a Redis outage
-    config.setdefault("RATELIMIT_KEY_PREFIX", "deckcheck")
-    config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     if str(config["RATELIMIT_STORAGE_URI"]).startswith(("redis://", "rediss://", "redis+")):
         # a Redis that stops answering must cost a request half a second, not the OS's connect timeout
         config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_connect_timeout": 0.5, "socket_timeout": 0.5})
@@ -126,7 +113,9 @@ def init_app(app: Flask) -> None:
 
     proxies = int(config["TRUSTED_PROXIES"] or 0)
     if proxies > 0:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's way to add middleware
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
 
     # before the limiter's own before_request: the key decides the bucket
     app.before_request(_identify_client)

@@ -3,7 +3,7 @@
 ``GET /`` shows the form; with a share link's query (``d=`` zlib+base64url of
 the exact text, or ``deck=`` plain text, plus ``format`` and ``as_of``) it
 shows the result directly, and with ``fix=<line>:<new line>`` it applies a fix
-and redirects to the fixed list's share link (:mod:`deckcheck.deckview`).
+and redirects to the fixed list's share link (:mod:`deckcheck.service.deckview`).
 ``POST /`` is the JavaScript-free form submit. The page's own script
 (``static/deckcheck.js``) checks while typing through ``POST /extras``, which
 answers the result rendered by the same template, so the result has a single
@@ -16,17 +16,22 @@ only ever rendered as text.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import datetime as dt
 import re
-import zlib
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from . import forecast as _forecast
-from .cards import get_db
+from .. import forecast as _forecast
+from .. import sharelink
+from ..cards import get_db
+from ..engine import check
+from ..formats import default_formats
+from ..odds import p_basic_in_opening_hand, percent
+from ..parse import measure_lines, over_line_limit
+from ..problems import ERROR, INFO, WARNING
+from ..render import ptcgl_export, section_counts
+from ..sharelink import encode_deck
 from .deckview import (
     IMAGE_SIZE,
     FixError,
@@ -39,12 +44,6 @@ from .deckview import (
     is_json_deck,
     read_edits,
 )
-from .engine import check
-from .formats import default_formats
-from .odds import p_basic_in_opening_hand, percent
-from .parse import measure_lines, over_line_limit
-from .problems import ERROR, INFO, WARNING
-from .render import ptcgl_export, section_counts
 
 bp = Blueprint("web", __name__)
 
@@ -94,13 +93,9 @@ def page_headers(config) -> dict[str, str]:
 
 #: cards in an opening hand
 HAND = 7
-#: longest share link offered (config MAX_SHARE_URL_LENGTH): deckcheck/gunicorn_conf.py accepts request
-#: lines up to 8190 bytes ("GET " + link + " HTTP/1.1"), nginx and Apache 8 KiB by default
-DEFAULT_MAX_SHARE_URL = 8000
 #: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)
 MAX_FIX_LINKS = 50
 
-_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 _SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
 BROKEN_LINK = (
     "This share link is broken or incomplete, so no decklist could be read from it. "
@@ -120,37 +115,13 @@ class InputError(Exception):
 # -- share links --------------------------------------------------------------
 
 
-def encode_deck(text: str) -> str:
-    """The exact text, zlib-compressed and base64url-encoded without padding."""
-    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).rstrip(b"=").decode("ascii")
-
-
 def decode_deck(token: str, max_bytes: int) -> str:
-    """Inverse of :func:`encode_deck`; anything else is an :class:`InputError`, never a crash.
-
-    Decompression stops at ``max_bytes`` so a small link cannot expand into a
-    huge text.
-    """
-    # zlib output is at most ~0.1% bigger than its input, and base64 adds a third
-    if not token or len(token) > 2 * max_bytes + 64 or not _TOKEN.fullmatch(token):
-        raise InputError(BROKEN_LINK)
+    """The decklist a share link carries (:func:`deckcheck.sharelink.decode_deck`); anything else is an
+    :class:`InputError`, never a crash."""
     try:
-        data = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    except (binascii.Error, ValueError):
-        raise InputError(BROKEN_LINK) from None
-    inflater = zlib.decompressobj()
-    try:
-        raw = inflater.decompress(data, max_bytes + 1)
-    except zlib.error:
-        raise InputError(BROKEN_LINK) from None
-    if len(raw) > max_bytes or inflater.unconsumed_tail:
-        raise InputError(too_big_message(max_bytes), 413)
-    if not inflater.eof or inflater.unused_data:
-        raise InputError(BROKEN_LINK)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(BROKEN_LINK) from None
+        return sharelink.decode_deck(token, max_bytes)
+    except sharelink.LinkError as exc:
+        raise (InputError(too_big_message(max_bytes), 413) if exc.too_big else InputError(BROKEN_LINK)) from None
 
 
 def share_path(text: str, format_id: str, as_of: str) -> str:
@@ -226,7 +197,7 @@ def opening_hand(report) -> dict | None:
 
 def share_info(text: str, report) -> dict:
     path = share_path(text, report.format, report.as_of)
-    limit = current_app.config.get("MAX_SHARE_URL_LENGTH", DEFAULT_MAX_SHARE_URL)
+    limit = current_app.config["MAX_SHARE_URL_LENGTH"]
     if len(path) > limit:
         return {
             "path": None,
@@ -257,7 +228,7 @@ def result_view(text: str, report) -> dict:
                 fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
             ]
         unknown = {r.line: r for r in rows if r.status == "unknown"}
-        for pv, p in zip(problems, report.problems):
+        for pv, p in zip(problems, report.problems, strict=False):
             if p.rule == "unknown-card" and len(p.lines) == 1:
                 pv.pick = unknown.get(p.lines[0])
     return {
@@ -340,9 +311,10 @@ def index():
             else:
                 text = request.args["deck"]
             if "fix" in request.args:
-                text = _apply_fix(text, page["format"], page["as_of"])
-                if isinstance(text, tuple):  # the fixed list's share link: the address to keep
-                    return redirect(text[0], 303)
+                fixed = _apply_fix(text, page["format"], page["as_of"])
+                if isinstance(fixed, tuple):  # the fixed list's share link: the address to keep
+                    return redirect(fixed[0], 303)
+                text = fixed
             page["decklist"] = text
         else:
             page["format"] = request.args.get("format", page["format"])
@@ -369,7 +341,7 @@ def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str
         if as_of
         else url_for("web.index", d=encode_deck(fixed), format=fmt)
     )
-    if len(path) > current_app.config.get("MAX_SHARE_URL_LENGTH", DEFAULT_MAX_SHARE_URL):
+    if len(path) > current_app.config["MAX_SHARE_URL_LENGTH"]:
         return fixed
     return (path + "#verdict",)
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from . import __version__, cards, parse
-from .formats import FormatError, default_formats
+from .. import __version__, cards
+from ..formats import FormatError, default_formats
+from . import settings
+from .paths import is_api_path
 
 #: the request body may be this many times the decklist limit: JSON escapes
 #: (\n, \u00e9...) make a body larger than the text it carries
@@ -45,37 +49,22 @@ class FastJSONProvider(DefaultJSONProvider):
             default=self.default,
             option=self._OPTIONS | orjson.OPT_APPEND_NEWLINE,
         )
-        return self._app.response_class(body, mimetype=self.mimetype)
+        # self._app is typed as the sans-IO App, whose response class takes no body
+        return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """Build the app: defaults, then ``DECKCHECK_*`` environment, then ``config``.
+    """Build the app: defaults (:data:`deckcheck.service.settings.DEFAULTS`), then ``DECKCHECK_*`` environment,
+    then ``config``.
 
     The card database is loaded here, once per process (before gunicorn forks).
     """
     app = Flask(__name__)
     app.json = FastJSONProvider(app)
-    app.config.from_mapping(
-        CARD_DB_PATH=None,  # None: the embedded database (data/cards.json.gz)
-        DEFAULT_FORMAT="standard",
-        MAX_DECKLIST_BYTES=parse.MAX_DECKLIST_BYTES,
-        MAX_DECKLIST_LINES=parse.MAX_DECKLIST_LINES,
-        # shared use (deckcheck/limits.py, deckcheck/discord.py; the README lists them)
-        RATELIMIT_ENABLED=True,
-        RATELIMIT_DEFAULT="60 per minute",  # per client address, over all of /api/v1
-        RATELIMIT_KEYED="600 per minute",  # per API key
-        RATELIMIT_STORAGE_URI="memory://",  # redis://host:port when several instances run
-        API_KEYS="",  # comma-separated
-        CORS_ORIGINS="*",  # comma-separated origins allowed to call /api from a browser
-        TRUSTED_PROXIES=0,  # reverse proxies in front whose X-Forwarded-* headers are trusted
-        PUBLIC_BASE_URL=None,  # links in chat replies; None: the request's host URL
-        DISCORD_PUBLIC_KEY=None,  # hex; None: /api/v1/discord/interactions answers 503
-        DISCORD_RATELIMIT="10 per minute",  # checks per Discord user
-        DISCORD_MAX_AGE=300,  # seconds a signed Discord request stays acceptable
-        CARD_IMAGES=True,  # the page shows card images from CARD_IMAGE_HOST; False: text only
-        CARD_IMAGE_HOST=None,  # None: TCGdex's asset server (web.DEFAULT_IMAGE_HOST)
-        MAX_DB_AGE=None,  # days; a check warns (stale-database) when the newest set is older than this
-    )
+    app.config.from_mapping(settings.DEFAULTS)
+    for name, instead in settings.ENV_REFUSED.items():
+        if name in os.environ:
+            raise ValueError(f"{name} is not a setting: set {instead} instead (the one knob for it)")
     app.config.from_prefixed_env("DECKCHECK")
     if config:
         app.config.update(config)
@@ -95,21 +84,17 @@ def create_app(config: dict | None = None) -> Flask:
         cards.get_db()
     cards.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
 
-    from . import api, discord, limits, web
+    from . import api, discord, ratelimit, web
 
     api.init_app(app)
     app.register_blueprint(web.bp)
     app.register_blueprint(discord.bp)
-    limits.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
+    ratelimit.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
     from . import observe
 
-    observe.init_app(app)  # /metrics, request IDs (deckcheck/observe.py)
-    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))
+    observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
+    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))  # type: ignore[method-assign]
     return app
-
-
-def _is_api_path(path: str) -> bool:
-    return path == "/api" or path.startswith("/api/")
 
 
 class StandardHeaders:
@@ -134,7 +119,7 @@ class StandardHeaders:
         self.nosniff = ("X-Content-Type-Options", "nosniff")
 
     def __call__(self, environ, start_response):
-        api = _is_api_path(environ.get("PATH_INFO", ""))
+        api = is_api_path(environ.get("PATH_INFO", ""))
         vary = api and "HTTP_ORIGIN" not in environ
         version, page_headers, nosniff = self.version, self.page_headers, self.nosniff
 

@@ -15,14 +15,14 @@ turns the endpoint off; ``deploy/nginx`` keeps it from the internet):
   ``deckcheck_database_newest_set_age_days``: days since its newest set was released.
 
 Under gunicorn every worker's numbers are added up: prometheus_client's multiprocess mode,
-with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``deckcheck/gunicorn_conf.py`` (a fresh temporary directory
+with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``deckcheck/service/gunicorn_conf.py`` (a fresh temporary directory
 unless one is given; a dead worker's gauges are dropped in ``child_exit``). Without that
 variable (tests, one process) the process's own registry is served.
 
 Request IDs: a request's ``X-Request-ID`` is kept when it is 1-128 characters of letters,
 digits and ``._:-`` (what proxies and tracing systems send), otherwise a new one is made;
 the answer carries it back in ``X-Request-ID`` and every log line of the request has it
-(:mod:`deckcheck.logs`).
+(:mod:`deckcheck.service.logs`).
 """
 
 from __future__ import annotations
@@ -31,12 +31,14 @@ import datetime as dt
 import os
 import re
 import time
+from typing import Any
 
 from flask import Flask, Response, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
-from . import cards, engine, logs
+from .. import cards, engine
+from . import logs
 
 EXTENSION = "deckcheck.metrics"
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -111,8 +113,8 @@ class Metrics:
 
     def __init__(self) -> None:
         self._database: tuple[str, str] | None = None
-        self._db = None
-        self._pid = None
+        self._db: cards.CardDB | None = None
+        self._pid: int | None = None
 
     def rate_limited(self, req) -> None:
         RATE_LIMITED.labels(route=_route(req)).inc()
@@ -213,7 +215,7 @@ class RequestIds:
             logs.request_id.reset(token)
 
 
-_counters: dict[tuple, object] = {}
+_counters: dict[tuple, Any] = {}  # (route, method, status) -> its labelled Counter
 _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 
 
@@ -231,11 +233,10 @@ def _count(response):
 
 def init_app(app: Flask) -> Metrics:
     """Request IDs, request counting and ``/metrics`` for ``app``."""
-    app.config.setdefault("METRICS_ENABLED", True)
     metrics = Metrics()
     app.extensions[EXTENSION] = metrics
     app.after_request(_count)
-    app.wsgi_app = RequestIds(app.wsgi_app)
+    app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]  # Flask's way to add middleware
     if _observe_report not in engine.REPORT_LISTENERS:
         engine.REPORT_LISTENERS.append(_observe_report)
     metrics.note_database()

@@ -31,6 +31,8 @@ from typing import Any
 
 import pathspec
 
+from ..dates import parse_date
+
 FILES = ("deckcheck.toml", "pyproject.toml")
 KEYS = ("as-of", "exclude", "fail-on", "format", "include", "max-db-age", "overrides")
 OVERRIDE_KEYS = ("as-of", "format")
@@ -56,21 +58,10 @@ DEFAULT_EXCLUDE = (
     "CHANGELOG*",
 )
 FAIL_ON = ("error", "warning")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class ConfigError(ValueError):
     """A configuration file is broken; the message names the file and the key."""
-
-
-def parse_date(value: str) -> dt.date:
-    """``YYYY-MM-DD`` and nothing looser. Raises ValueError naming the value."""
-    if _DATE.fullmatch(value):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)")
 
 
 def compile_globs(globs: Iterable[str]) -> tuple:

@@ -70,9 +70,9 @@ def cgroup_cpu_quota(root: Path = CGROUP_ROOT, proc_cgroup: str | None = None) -
                 continue
             here = Path(_own_cgroup(proc_cgroup, "cpu").lstrip("/"))
             for folder in [here, *here.parents]:
-                quota, period = _read(base / folder / "cpu.cfs_quota_us"), _read(base / folder / "cpu.cfs_period_us")
-                if quota and period and int(quota) > 0 and int(period) > 0:
-                    quotas.append(int(quota) / int(period))
+                us, per = _read(base / folder / "cpu.cfs_quota_us"), _read(base / folder / "cpu.cfs_period_us")
+                if us and per and int(us) > 0 and int(per) > 0:
+                    quotas.append(int(us) / int(per))
             break
     return min(quotas) if quotas else None
 
@@ -125,7 +125,7 @@ def install_drain(server, seconds: float) -> None:
         if draining() or seconds <= 0:
             set_draining()
             # the whole server stops (not a worker being replaced): new connection attempts are ignored from
-            # now on, so the workers can empty the socket's queue before it closes (see deckcheck.worker)
+            # now on, so the workers can empty the socket's queue before it closes (see deckcheck.service.worker)
             from .worker import refuse_new_connections
 
             for listener in getattr(server, "LISTENERS", ()):
@@ -148,11 +148,12 @@ class MasterReloader:
     workers restarted (SIGHUP), so they share it. ``interval`` seconds between looks."""
 
     def __init__(self, server, interval: float):
-        from . import cards
+        from .. import cards
 
         self.server = server
         self.interval = interval
-        self.path = Path(cards.get_db().path) if cards.get_db().path else None
+        path = cards.get_db().path
+        self.path = Path(path) if path else None
         self._stop = threading.Event()
 
     def start(self) -> None:
@@ -161,10 +162,12 @@ class MasterReloader:
         threading.Thread(target=self._run, name="deckcheck-db-watch", daemon=True).start()
 
     def _run(self) -> None:
-        from . import cards
+        from .. import cards
 
+        path = self.path
+        assert path is not None  # start() runs this only with a file to watch
         while not self._stop.wait(self.interval):
-            stamp = cards._file_stamp(self.path)
+            stamp = cards._file_stamp(path)
             if stamp is None or stamp == _tried:
                 continue
             if self.load():
@@ -186,7 +189,7 @@ def load_into_master(path: Path | None, logger=log, force: bool = False) -> bool
     so the new workers do not load it again each on its own.
     """
     global _tried
-    from . import cards
+    from .. import cards
 
     if path is None:
         return False

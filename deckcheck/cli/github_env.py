@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from urllib.parse import quote
 
-from .render import Options, fails, github_summary
+from ..render import Options, fails, github_summary
 
 STDIN_LABEL = "<stdin>"
 

@@ -13,11 +13,12 @@ import re
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
-from .cards import DatabaseError
+from ..cards import DatabaseError
+from .paths import API_PREFIX, is_api_path
 from .schemas import ERROR_CODES
 
-#: path prefixes whose errors are JSON
-JSON_PATHS = ("/api/", "/healthz", "/readyz")
+#: paths (beside the API's, :func:`deckcheck.service.paths.is_api_path`) whose errors are JSON
+JSON_PATHS = ("/healthz", "/readyz")
 
 
 def error_code(status: int, name: str = "") -> str:
@@ -34,7 +35,7 @@ def envelope(status: int, message: str, details: dict | None = None, name: str =
 
 
 def wants_json(path: str) -> bool:
-    return path == "/api" or path.startswith(JSON_PATHS)
+    return is_api_path(path) or path.startswith(JSON_PATHS)
 
 
 def summarise_messages(messages: dict) -> str:
@@ -63,7 +64,7 @@ def _default_message(error: HTTPException) -> tuple[str, dict]:
     code = error.code or 500
     if code == 404:
         return (
-            f"No such endpoint: {request.method} {request.path}. The endpoints are listed at /api/v1/openapi.json."
+            f"No such endpoint: {request.method} {request.path}. The endpoints are listed at {API_PREFIX}/openapi.json."
         ), {}
     if code == 405:
         allowed = sorted(m for m in getattr(error, "valid_methods", None) or [] if m not in ("HEAD", "OPTIONS"))

@@ -2,12 +2,12 @@
 
 Every line has ``time`` (ISO 8601, UTC, milliseconds), ``level``, ``logger``, ``message`` and,
 inside a request, ``request_id`` (the client's ``X-Request-ID`` when it sent a usable one,
-otherwise a new one; the answer echoes it: :mod:`deckcheck.observe`). Access lines (one per
+otherwise a new one; the answer echoes it: :mod:`deckcheck.service.observe`). Access lines (one per
 request, from gunicorn) add ``method``, ``path``, ``status``, ``bytes``, ``duration_ms``,
 ``remote`` and ``user_agent``. Every library's records reach the root handler: Flask-Limiter's
 "storage unreachable" warnings, for one, which its own ``NullHandler`` used to swallow.
 
-gunicorn uses :class:`GunicornLogger` (``logger_class`` in ``deckcheck/gunicorn_conf.py``);
+gunicorn uses :class:`GunicornLogger` (``logger_class`` in ``deckcheck/service/gunicorn_conf.py``);
 ``DECKCHECK_LOG_FORMAT=text`` keeps gunicorn's plain text lines instead.
 """
 
@@ -22,7 +22,7 @@ import sys
 
 from gunicorn.glogging import Logger
 
-#: the current request's ID (set by deckcheck.observe around each request)
+#: the current request's ID (set by deckcheck.service.observe around each request)
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("deckcheck_request_id", default=None)
 
 #: attributes every LogRecord has; anything else on a record was passed in ``extra=`` and is logged too

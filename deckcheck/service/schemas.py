@@ -12,10 +12,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .formats import default_formats
-from .problems import CATALOGUE, SEVERITIES
+from ..formats import default_formats
+from ..problems import CATALOGUE, SEVERITIES
 
-#: the stable ``error.code`` values, by HTTP status (see :mod:`deckcheck.errors`)
+#: the stable ``error.code`` values, by HTTP status (see :mod:`deckcheck.service.errors`)
 ERROR_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -223,7 +223,10 @@ class CountsSchema(ma.Schema):
     pokemon = fields.Integer(required=True)
     trainer = fields.Integer(required=True)
     energy = fields.Integer(required=True)
-    unknown = fields.Integer(required=True, metadata=_doc("Copies of cards that could not be resolved."))
+    # a field named like marshmallow's `unknown` option (a report's count of unresolved copies)
+    unknown = fields.Integer(  # type: ignore[assignment]
+        required=True, metadata=_doc("Copies of cards that could not be resolved.")
+    )
     total = fields.Integer(required=True)
 
 
@@ -298,7 +301,8 @@ class ForecastSchema(ma.Schema):
         fields.Nested(ForecastLineSchema),
         required=True,
         metadata=_doc(
-            "Lines whose printing rotates out but a functionally identical reprint keeps legal (rotation-forecast info)."
+            "Lines whose printing rotates out but a functionally identical reprint keeps legal "
+            "(rotation-forecast info)."
         ),
     )
 
