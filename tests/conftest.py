@@ -36,6 +36,23 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.server)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _test_client_reads_whole_responses():
+    """Flask's test client leaves a streamed answer (a static file) open until the garbage collector finds it,
+    a ResourceWarning (an error here); a buffered answer is read and closed at once, as a server would."""
+    from flask.testing import FlaskClient
+
+    patch = pytest.MonkeyPatch()
+    unbuffered = FlaskClient.open
+
+    def open_buffered(self, *args, buffered=True, **kwargs):
+        return unbuffered(self, *args, buffered=buffered, **kwargs)
+
+    patch.setattr(FlaskClient, "open", open_buffered)
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def db():
     from deckcheck.cards import get_db

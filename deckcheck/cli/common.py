@@ -14,6 +14,7 @@ from .. import cards as _cards
 from .. import parse as _parse
 from ..cards import CardDB, DatabaseError, default_path
 from ..dates import parse_date
+from ..decklimits import byte_limit, line_limit
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
 
@@ -86,10 +87,10 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
                 blob = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         return None, Problem("unreadable-file", f"The file could not be read: {exc.strerror or exc}.")
-    if len(blob) > MAX_BYTES:
-        return None, Problem(
-            "input-limit",
-            f"The file is larger than {MAX_BYTES // 1024} KiB, the most a decklist may be; it was not checked.",
+    over = byte_limit(len(blob), MAX_BYTES)
+    if over is not None:
+        return None, over.problem(
+            f"The file is larger than {over.limit // 1024} KiB, the most a decklist may be; it was not checked."
         )
     if b"\0" in blob:
         return None, Problem(
@@ -103,11 +104,9 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
             f"The file is not UTF-8 text (byte 0x{blob[exc.start]:02x} at "
             f"offset {exc.start}); save it as UTF-8 to have it checked.",
         )
-    lines, unit = _parse.measure_lines(text)
-    if lines > MAX_LINES:
-        return None, Problem(
-            "input-limit",
-            f"The file has {_parse.over_line_limit(lines, unit)}; a decklist "
-            f"may have at most {MAX_LINES:,}, so it was not checked.",
+    over = line_limit(text, MAX_LINES)
+    if over is not None:
+        return None, over.problem(
+            f"The file has {over.measured}; a decklist may have at most {over.limit:,}, so it was not checked."
         )
     return text, None

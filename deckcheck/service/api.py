@@ -18,10 +18,10 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
 from .. import __version__, cards, chat
+from ..decklimits import decklist_limit
 from ..engine import ResolvedLine, check
 from ..formats import default_formats
 from ..names import lookup_key
-from ..parse import looks_like_json, measure_lines, over_line_limit
 from . import errors, runtime
 from .paths import API_PREFIX
 from .schemas import (
@@ -202,25 +202,14 @@ def _validate_body() -> dict:
 def check_limits(text: str) -> None:
     """413 when the decklist is over MAX_DECKLIST_BYTES or MAX_DECKLIST_LINES."""
     config = current_app.config  # one proxy lookup, not two
-    max_bytes, max_lines = config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"]
-    size = len(text) if text.isascii() else len(text.encode("utf-8"))  # ASCII: a byte per character
-    if size > max_bytes:
-        abort(
-            413,
-            message=f"The decklist is {size:,} bytes of UTF-8; the limit is {max_bytes:,} bytes.",
-            details={"limit": max_bytes, "size": size, "unit": "bytes"},
-        )
-    # lines <= line-break characters + 1: the exact count only when that bound is over the limit
-    # (a JSON deck counts its card entries, whatever its lines)
-    if text.count("\n") + text.count("\r") < max_lines and not looks_like_json(text.removeprefix("\ufeff")):
+    over = decklist_limit(text, config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"])
+    if over is None:
         return
-    lines, unit = measure_lines(text)
-    if lines > max_lines:
-        abort(
-            413,
-            message=f"The decklist has {over_line_limit(lines, unit)}; the limit is {max_lines:,} lines.",
-            details={"limit": max_lines, "size": lines, "unit": "lines"},
-        )
+    if over.unit == "bytes":
+        message = f"The decklist is {over.size:,} bytes of UTF-8; the limit is {over.limit:,} bytes."
+    else:
+        message = f"The decklist has {over.measured}; the limit is {over.limit:,} lines."
+    abort(413, message=message, details=over.details())
 
 
 bp = _Blueprint("api", __name__, url_prefix=API_PREFIX, description="Validate decklists, list formats, look up cards.")

@@ -8,7 +8,7 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from .. import __version__, cards
+from .. import __version__, cards, dbwatch
 from ..formats import FormatError, default_formats
 from . import settings
 from .paths import is_api_path
@@ -82,7 +82,7 @@ def create_app(config: dict | None = None) -> Flask:
         cards.set_db(cards.load(app.config["CARD_DB_PATH"]))
     else:
         cards.get_db()
-    cards.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
+    dbwatch.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
 
     from . import api, discord, ratelimit, web
 

@@ -43,9 +43,9 @@ from nacl.signing import VerifyKey
 
 from .. import __version__, chat
 from ..dates import parse_date
+from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
-from ..parse import measure_lines, over_line_limit
 from . import errors, ratelimit
 from .paths import API_PREFIX
 from .settings import DEFAULTS
@@ -271,12 +271,10 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     config = current_app.config
     if not text.strip():
         return message("There is no decklist to check: paste the list, one card per line, like “4 Nest Ball SVI 181”.")
-    size, max_bytes = len(text.encode("utf-8")), config["MAX_DECKLIST_BYTES"]
-    if size > max_bytes:
-        return message(f"This decklist is {size:,} bytes; this service checks at most {max_bytes:,}.")
-    (lines, unit), max_lines = measure_lines(text), config["MAX_DECKLIST_LINES"]
-    if lines > max_lines:
-        return message(f"This decklist has {over_line_limit(lines, unit)}; this service checks at most {max_lines:,}.")
+    over = decklist_limit(text, config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"])
+    if over is not None:
+        verb = "is" if over.unit == "bytes" else "has"
+        return message(f"This decklist {verb} {over.measured}; this service checks at most {over.limit:,}.")
     wait = ratelimit.hit(config["DISCORD_RATELIMIT"], "discord", _user_id(interaction))
     if wait is not None:
         return message(

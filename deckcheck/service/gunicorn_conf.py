@@ -162,8 +162,8 @@ def post_fork(server, worker):
 
 def post_worker_init(worker):
     """In each worker: SIGHUP (``kill -HUP <worker pid>``) swaps in a new card database file
-    in place, on the worker's next request (deckcheck.cards.DatabaseWatcher)."""
-    from deckcheck.cards import install_sighup_handler
+    in place, on the worker's next request (deckcheck.dbwatch.DatabaseWatcher)."""
+    from deckcheck.dbwatch import install_sighup_handler
     from deckcheck.service import observe
 
     install_sighup_handler()

@@ -162,12 +162,12 @@ class MasterReloader:
         threading.Thread(target=self._run, name="deckcheck-db-watch", daemon=True).start()
 
     def _run(self) -> None:
-        from .. import cards
+        from .. import dbwatch
 
         path = self.path
         assert path is not None  # start() runs this only with a file to watch
         while not self._stop.wait(self.interval):
-            stamp = cards._file_stamp(path)
+            stamp = dbwatch._file_stamp(path)
             if stamp is None or stamp == _tried:
                 continue
             if self.load():
@@ -189,13 +189,13 @@ def load_into_master(path: Path | None, logger=log, force: bool = False) -> bool
     so the new workers do not load it again each on its own.
     """
     global _tried
-    from .. import cards
+    from .. import cards, dbwatch
 
     if path is None:
         return False
-    stamp = cards._file_stamp(path)
-    if cards._watcher is not None:
-        cards._watcher._stamp = stamp
+    stamp = dbwatch._file_stamp(path)
+    if dbwatch._watcher is not None:
+        dbwatch._watcher._stamp = stamp
     if stamp == _tried and not force:
         return False
     _tried = stamp

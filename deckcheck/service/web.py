@@ -25,10 +25,10 @@ from werkzeug.exceptions import HTTPException
 from .. import forecast as _forecast
 from .. import sharelink
 from ..cards import get_db
+from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..odds import p_basic_in_opening_hand, percent
-from ..parse import measure_lines, over_line_limit
 from ..problems import ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
 from ..sharelink import encode_deck
@@ -141,16 +141,12 @@ def too_big_message(max_bytes: int) -> str:
 
 def check_limits(text: str) -> None:
     """The API's limits: MAX_DECKLIST_BYTES of UTF-8 and MAX_DECKLIST_LINES lines."""
-    max_bytes = current_app.config["MAX_DECKLIST_BYTES"]
-    max_lines = current_app.config["MAX_DECKLIST_LINES"]
-    if len(text.encode("utf-8")) > max_bytes:
-        raise InputError(too_big_message(max_bytes), 413)
-    lines, unit = measure_lines(text)
-    if lines > max_lines:
+    over = decklist_limit(text, current_app.config["MAX_DECKLIST_BYTES"], current_app.config["MAX_DECKLIST_LINES"])
+    if over is not None and over.unit == "bytes":
+        raise InputError(too_big_message(over.limit), 413)
+    if over is not None:
         raise InputError(
-            f"This decklist has {over_line_limit(lines, unit)}; this service checks at most "
-            f"{max_lines:,}. Paste only the list.",
-            413,
+            f"This decklist has {over.measured}; this service checks at most {over.limit:,}. Paste only the list.", 413
         )
 
 
