@@ -22,8 +22,8 @@ from typing import Any, TypeGuard
 
 import orjson
 
-from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .carddb import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
+from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .deckrules import load_rules
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
