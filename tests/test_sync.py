@@ -24,7 +24,8 @@ from click.testing import CliRunner
 
 from deckcheck import cards as _cards
 from deckcheck import dbfile
-from deckcheck.sync import command, install, mapping, payloads, pokemontcg, tcgdex
+from deckcheck.cli import dbsync as command
+from deckcheck.sync import install, mapping, payloads, pokemontcg, tcgdex
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tcgdex"
 TCGDEX = "/v2/en"

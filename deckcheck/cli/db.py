@@ -37,9 +37,9 @@ class _LazyGroup(click.Group):
 @click.group(
     cls=_LazyGroup,
     lazy={
-        "sync": ".sync.command:sync_command",
-        "publish": ".sync.command:publish_command",
-        "pull": ".sync.command:pull_command",
+        "sync": ".cli.dbsync:sync_command",
+        "publish": ".cli.dbsync:publish_command",
+        "pull": ".cli.dbsync:pull_command",
     },
 )
 def db() -> None:

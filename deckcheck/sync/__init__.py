@@ -10,7 +10,7 @@
   (:mod:`~deckcheck.sync.install`); the optional cross-check against pokemontcg.io
   (:mod:`~deckcheck.sync.pokemontcg`);
 - ``db publish`` and ``db pull`` (:mod:`~deckcheck.sync.publish`), for a fleet;
-- the click commands of ``db sync``, ``db publish`` and ``db pull`` (:mod:`~deckcheck.sync.command`).
+- the click commands of ``db sync``, ``db publish`` and ``db pull`` (:mod:`~deckcheck.cli.dbsync`).
 
 It imports the core, never the reverse: the core reads the shipped file through
 :mod:`deckcheck.dbfile`. This ``__init__`` imports nothing, so ``deckcheck db build`` does not

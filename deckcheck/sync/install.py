@@ -12,7 +12,7 @@ One run:
    installed.
 
 Nothing here exits the process: :func:`sync` returns a :class:`SyncResult` (refused or not) or
-raises :class:`~deckcheck.sync.tcgdex.SyncError`; :mod:`deckcheck.sync.command` turns them
+raises :class:`~deckcheck.sync.tcgdex.SyncError`; :mod:`deckcheck.cli.dbsync` turns them
 into exit codes (0 written, unchanged or dry run; 1 refused, the current file is kept; 4 the
 catalogue could not be downloaded completely, nothing written, cached payloads are kept, so
 running again resumes).

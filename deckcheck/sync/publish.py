@@ -1,5 +1,5 @@
 """One sync, every replica: what ``deckcheck db publish`` and ``deckcheck db pull`` do (the commands
-are in :mod:`deckcheck.sync.command`).
+are in :mod:`deckcheck.cli.dbsync`).
 
 A fleet syncs once (``deckcheck db sync``, a scheduled job) and *publishes* the result:
 ``db publish --to DIR`` puts the database file and its checksum side by side

@@ -17,11 +17,11 @@ import click
 import requests
 
 from .. import cards as _cards
-from ..cli import DatabaseMissing  # the CLI loads this module by name: no import cycle
-from .install import sync
-from .pokemontcg import DEFAULT_PTCGIO_URL, crosscheck_pokemontcg
-from .publish import PullError, publish, pull
-from .tcgdex import DEFAULT_API_URL, SyncError
+from ..sync.install import sync
+from ..sync.pokemontcg import DEFAULT_PTCGIO_URL, crosscheck_pokemontcg
+from ..sync.publish import PullError, publish, pull
+from ..sync.tcgdex import DEFAULT_API_URL, SyncError
+from .common import DatabaseMissing
 
 
 @click.command("sync")
