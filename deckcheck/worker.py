@@ -43,6 +43,8 @@ from gunicorn import util
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import gthread
 
+from . import runtime
+
 #: seconds from the first look at a connection (or the end of its previous request) to a complete head
 DEFAULT_HEADER_TIMEOUT = 10.0
 #: seconds a request body may stall before the request ends with a 408
@@ -292,12 +294,17 @@ class DeckcheckWorker(gthread.ThreadWorker):
         super().set_accept_enabled(enabled)
 
     def handle_exit(self, sig, frame):
-        """SIGTERM: stop new connections from queueing at the socket (see _refuse_new_connections), take
+        """SIGTERM while the whole service stops (the master marked it draining, deckcheck/runtime.py): stop
+        new connections from queueing at the socket (see _refuse_new_connections), take
         every connection already queued, then close this worker's copy of the socket. Each queued
         connection is answered (``Connection: close``) rather than reset, and once every worker has closed
         its copy (the master closed its own before), new connections are refused by the system."""
         super().handle_exit(sig, frame)
         if _DEFER is None or self.tpool is None or self.poller is None:
+            return
+        if not runtime.draining():
+            # one worker replaced (a reload, SIGHUP): the service goes on, and the others (and the new workers)
+            # keep accepting from the same socket: a SYN filter on it would refuse every new connection for good
             return
         self.set_accept_enabled(False)  # off the poller first: run() then finds nothing to unregister
         for listener in self.sockets:
