@@ -167,7 +167,7 @@ def variant(text: str, rng: random.Random) -> str:
         rng.shuffle(counts)
         rests = [r for _, _, r in cardlines]
         rng.shuffle(rests)
-        out.extend(f"{c} {r}" for c, r in zip(counts, rests))
+        out.extend(f"{c} {r}" for c, r in zip(counts, rests, strict=True))
         block.clear()
 
     for line in text.splitlines():

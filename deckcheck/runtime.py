@@ -124,6 +124,12 @@ def install_drain(server, seconds: float) -> None:
     def handle_term():
         if draining() or seconds <= 0:
             set_draining()
+            # the whole server stops (not a worker being replaced): new connection attempts are ignored from
+            # now on, so the workers can empty the socket's queue before it closes (see deckcheck.worker)
+            from .worker import refuse_new_connections
+
+            for listener in getattr(server, "LISTENERS", ()):
+                refuse_new_connections(listener)
             return stop()
         set_draining()
         server.log.info("deckcheck: draining for %gs (/readyz answers 503), then stopping", seconds)

@@ -18,9 +18,10 @@ clients made ``/healthz`` unreachable. This worker changes two things:
   app refuses with a 413 without reading them) are read by the thread, and a read that stalls
   for ``DECKCHECK_BODY_TIMEOUT`` seconds ends the request with a 408 in the error envelope.
 
-On SIGTERM the worker makes the listening socket ignore new connection attempts (a socket filter
-dropping SYNs), accepts the connections already queued at the socket, so they are answered instead of
-reset, and closes its copy of the listening socket. While it stops, a
+On SIGTERM the worker accepts the connections already queued at the socket, so they are answered
+instead of reset, and closes its copy of the listening socket. When the whole server stops, the master
+first makes the socket ignore new connection attempts (a socket filter dropping SYNs), so that queue
+empties for good before the socket closes. While it stops, a
 connection whose request has not fully arrived is waited for by a thread (up to its deadline) rather
 than handed back to the poller, which gthread would close unanswered.
 
@@ -43,8 +44,6 @@ import time
 from gunicorn import util
 from gunicorn.http.errors import NoMoreData
 from gunicorn.workers import gthread
-
-from . import runtime
 
 #: seconds from the first look at a connection (or the end of its previous request) to a complete head
 DEFAULT_HEADER_TIMEOUT = 10.0
@@ -118,12 +117,14 @@ _DROP_SYN = (
 HANDSHAKE_GRACE = 0.02
 
 
-def _refuse_new_connections(listener) -> bool:
+def refuse_new_connections(listener) -> bool:
     """Make a TCP listening socket ignore new connection attempts (their SYN) while the connections already
     queued, or mid-handshake, stay. Closing a listening socket resets every connection still in its queue,
     and clients connect faster than a worker can accept-then-close; with new SYNs dropped, the queue can be
     emptied first and a late client is refused (its retried SYN finds no socket) instead of reset after
-    sending its request. The filter is on the socket all workers share. False where the system refuses it."""
+    sending its request. The filter is on the socket all workers share, and stays until it closes: only for
+    a server that stops (the gunicorn master, before it closes its copy: deckcheck.runtime.install_drain),
+    never for a worker that is replaced. False where the system refuses it."""
     import ctypes
     import struct
 
@@ -323,25 +324,22 @@ class DeckcheckWorker(gthread.ThreadWorker):
         super().set_accept_enabled(enabled)
 
     def handle_exit(self, sig, frame):
-        """SIGTERM while the whole service stops (the master marked it draining, deckcheck/runtime.py): stop
-        new connections from queueing at the socket (see _refuse_new_connections), take
-        every connection already queued, then close this worker's copy of the socket. Each queued
-        connection is answered (``Connection: close``) rather than reset, and once every worker has closed
-        its copy (the master closed its own before), new connections are refused by the system."""
+        """SIGTERM: take every connection already queued at the socket, then close this worker's copy of
+        the socket. Each queued connection is answered (``Connection: close``) rather than reset, and once
+        every worker has closed its copy (the master closed its own before), new connections are refused
+        by the system."""
         super().handle_exit(sig, frame)
         if _DEFER is None or self.tpool is None or self.poller is None:
             return
-        if not runtime.draining():
-            # one worker replaced (a reload, SIGHUP): the service goes on, and the others (and the new workers)
-            # keep accepting from the same socket: a SYN filter on it would refuse every new connection for good
-            return
         self.set_accept_enabled(False)  # off the poller first: run() then finds nothing to unregister
         for listener in self.sockets:
-            refusing = _refuse_new_connections(listener)
             self._accept_queued(listener)
-            if refusing:  # handshakes already under way finish (a round trip) and queue: take those too
-                time.sleep(HANDSHAKE_GRACE)
-                self._accept_queued(listener)
+            # connections mid-handshake finish (a round trip) and queue: take those too. When the whole server
+            # stops, the master has made the socket ignore new connection attempts (refuse_new_connections),
+            # so this empties the queue for good; when only this worker is replaced, the others go on
+            # accepting from the same socket
+            time.sleep(HANDSHAKE_GRACE)
+            self._accept_queued(listener)
             listener.close()
 
     def _accept_queued(self, listener) -> None:

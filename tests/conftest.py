@@ -25,6 +25,17 @@ DECKS = Path(__file__).resolve().parent / "decks"
 UNTHROTTLED = "1000000 per minute"
 
 
+#: fixtures that start real servers (gunicorn, redis, nginx): a test using one (directly or through another
+#: fixture) is a ``server`` test, so ``-m "not server"`` leaves it out without a marker on each test
+SERVER_FIXTURES = frozenset({"live_server", "served", "redis_url", "plain_gunicorn_behind_nginx"})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SERVER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.server)
+
+
 @pytest.fixture(scope="session")
 def db():
     from deckcheck.cards import get_db

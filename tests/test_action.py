@@ -38,6 +38,7 @@ def action() -> dict:
 # -- the YAML ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_action_yml_validates_against_the_github_action_schema():
     proc = subprocess.run(
         [
@@ -55,6 +56,7 @@ def test_action_yml_validates_against_the_github_action_schema():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_action_script_passes_shellcheck():
     shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).parent / "shellcheck")
     if not os.path.exists(shellcheck):
@@ -164,6 +166,7 @@ def run_script(command: str, cwd: Path, venv: Path, tmp_path: Path, **inputs: st
     return proc, outputs, (summary.read_text(encoding="utf-8") if summary.exists() else ""), runner_temp
 
 
+@pytest.mark.slow
 def test_check_writes_annotations_summary_outputs_report_and_sarif(workspace, venv, tmp_path):
     sarif = tmp_path / "out" / "deckcheck.sarif"
     sarif.parent.mkdir()
@@ -199,6 +202,7 @@ def test_check_writes_annotations_summary_outputs_report_and_sarif(workspace, ve
     assert "[line 13](https://github.com/owner/decks/blob/0123abc/decks/my%20bad%20deck.txt#L13)" in summary
 
 
+@pytest.mark.slow
 def test_check_passes_with_defaults_and_names_the_report(workspace, venv, tmp_path):
     (workspace / "decks" / "my bad deck.txt").unlink()
     proc, outputs, summary, temp = run_script("check", workspace, venv, tmp_path, INPUT_PATHS="decks")
@@ -232,6 +236,7 @@ def pr_repo(workspace: Path) -> str:
     return base
 
 
+@pytest.mark.slow
 def test_changed_only_checks_the_decks_the_pull_request_changed(workspace, venv, tmp_path):
     base = pr_repo(workspace)
     event = tmp_path / "event.json"
@@ -255,6 +260,7 @@ def test_changed_only_checks_the_decks_the_pull_request_changed(workspace, venv,
     assert outputs["checked-count"] == "2"
 
 
+@pytest.mark.slow
 def test_changed_only_finds_changed_decks_with_non_ascii_names(workspace, venv, tmp_path):
     # git quotes such paths ("d\303\251ck.txt") unless core.quotePath is off: they must still match
     base = pr_repo(workspace)
@@ -285,6 +291,7 @@ def test_changed_only_finds_changed_decks_with_non_ascii_names(workspace, venv, 
     assert outputs["checked-count"] == "4" and outputs["invalid-count"] == "1"
 
 
+@pytest.mark.slow
 def test_changed_only_without_a_base_checks_everything_and_says_so(workspace, venv, tmp_path):
     pr_repo(workspace)
     event = tmp_path / "event.json"
@@ -306,6 +313,7 @@ def test_changed_only_without_a_base_checks_everything_and_says_so(workspace, ve
     assert outputs["checked-count"] == "3"
 
 
+@pytest.mark.slow
 def test_changed_only_with_nothing_changed_checks_nothing(workspace, venv, tmp_path):
     git(workspace, "init", "-q")
     git(workspace, "add", ".")
@@ -329,6 +337,7 @@ def test_changed_only_with_nothing_changed_checks_nothing(workspace, venv, tmp_p
     assert outputs["checked-count"] == "0" and outputs["valid"] == "true"
 
 
+@pytest.mark.slow
 def test_key_names_interpreter_and_pins(venv, tmp_path):
     proc, outputs, _, _ = run_script("key", tmp_path, venv, tmp_path, DECKCHECK_PYTHON=sys.executable)
     assert proc.returncode == 0, proc.stderr
@@ -337,6 +346,7 @@ def test_key_names_interpreter_and_pins(venv, tmp_path):
     assert proc.stdout.strip() == outputs["key"]
 
 
+@pytest.mark.slow
 def test_install_reuses_a_restored_environment(venv, tmp_path):
     proc, _, _, _ = run_script("install", tmp_path, venv, tmp_path)
     assert proc.returncode == 0, proc.stderr

@@ -50,7 +50,7 @@ class Answer:
         return json.loads(self.body)
 
 
-@pytest.fixture(params=["flask", "gunicorn"])
+@pytest.fixture(params=["flask", pytest.param("gunicorn", marks=pytest.mark.server)])
 def call(request, client):
     """``call(method, path, data=bytes|None, content_type=str|None) -> Answer``."""
     if request.param == "flask":
@@ -299,7 +299,8 @@ ERROR_CASES = [
             {
                 "json": {
                     "_schema": [
-                        'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
+                        "The JSON body must be an object, e.g. "
+                        '{"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
                     ]
                 }
             },
@@ -319,7 +320,8 @@ ERROR_CASES = [
             {
                 "json": {
                     "_schema": [
-                        'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
+                        "The JSON body must be an object, e.g. "
+                        '{"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
                     ]
                 }
             },
@@ -563,6 +565,7 @@ ERROR_CASES = [
     [case[1:] for case in ERROR_CASES],
     ids=[case[0] for case in ERROR_CASES],
 )
+@pytest.mark.slow
 def test_error_envelope(call, method, path, data, content_type, status, expected):
     answer = call(method, path, data, content_type)
     assert (answer.status, answer.json) == (status, expected)
@@ -641,9 +644,10 @@ def test_json_body_options_win_over_the_query(call):
     assert summary_of(answer)[2:4] == ("standard", DATE)
 
 
+@pytest.mark.slow
 def test_a_repeated_json_key_takes_its_last_value(call):
     raw = (
-        '{"decklist": %s, "format": "standard", "format": "expanded", "as_of": "%s"}' % (json.dumps(ILLEGAL), DATE)
+        f'{{"decklist": {json.dumps(ILLEGAL)}, "format": "standard", "format": "expanded", "as_of": "{DATE}"}}'
     ).encode()
     assert summary_of(call("POST", VALIDATE, raw, JSON))[2:4] == ("expanded", DATE)
 
@@ -666,11 +670,13 @@ def test_null_options_mean_the_defaults(call):
     assert answer.json["format"] == "standard"
 
 
+@pytest.mark.slow
 def test_unknown_query_parameters_are_ignored(call):
     answer = call("POST", f"{VALIDATE}?utm_source=discord&as_of={DATE}", LEGAL.encode(), TEXT)
     assert summary_of(answer)[:2] == (200, True)
 
 
+@pytest.mark.slow
 def test_empty_decklist_is_a_report_with_a_deck_size_error(call):
     answer = call("POST", f"{VALIDATE}?as_of={DATE}", b"", TEXT)
     assert summary_of(answer) == (
@@ -798,6 +804,7 @@ def test_which_paths_get_json_errors(path, json_errors):
     assert wants_json(path) is json_errors
 
 
+@pytest.mark.slow
 def test_formats_lists_every_format_with_rules_pool_and_bans(call):
     answer = call("GET", "/api/v1/formats")
     data = answer.json
@@ -816,6 +823,7 @@ def test_cards_fuzzy_search_puts_nest_ball_first(call):
     assert 1 <= len(found) <= 20
 
 
+@pytest.mark.slow
 def test_cards_exact_printing(call):
     answer = call("GET", "/api/v1/cards?set=SVI&number=181")
     assert answer.status == 200
@@ -836,6 +844,7 @@ def test_cards_exact_printing(call):
         ("set=SVI&number=9999", 0),
     ],
 )
+@pytest.mark.slow
 def test_cards_result_counts(call, query, count):
     answer = call("GET", f"/api/v1/cards?{query}")
     assert (answer.status, len(answer.json["cards"])) == (200, count)

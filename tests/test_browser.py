@@ -473,7 +473,9 @@ def test_export_headers_agree_with_the_counts_table(open_page, script):
     fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30"))
     submit(page)
     expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
-    table = dict(zip(page.locator(".counts th").all_inner_texts(), page.locator(".counts td").all_inner_texts()))
+    table = dict(
+        zip(page.locator(".counts th").all_inner_texts(), page.locator(".counts td").all_inner_texts(), strict=True)
+    )
     export = page.locator("#export").input_value()
     headers = dict(re.findall(r"^(Pokémon|Trainer|Energy): (\d+)$", export, re.MULTILINE))
     assert (

@@ -28,6 +28,7 @@ def make_app(**config):
     return create_app({"TESTING": True, **config})
 
 
+@pytest.mark.slow
 def test_every_check_counts_against_one_budget_per_client():
     client = make_app(RATELIMIT_DEFAULT=f"{len(CHECKS)} per minute").test_client()
     for method, path, kwargs in CHECKS:

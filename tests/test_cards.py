@@ -101,6 +101,7 @@ def test_card_to_dict_is_a_new_dict_every_time(db):
     assert rebuilt == card and hash(rebuilt) == hash(card) and repr(rebuilt) == repr(card)
 
 
+@pytest.mark.slow
 def test_ace_spec_flags_cover_both_eras(db):
     names = {c.name for c in db.cards.values() if c.is_ace_spec}
     assert {
@@ -179,6 +180,7 @@ def test_resolve_memo_is_bounded(db, monkeypatch):
     db.clear_memo()
 
 
+@pytest.mark.slow
 def test_a_swapped_in_database_never_answers_from_the_old_ones_memo(db):
     text = "4 Nest Ball SVI 181\n4 Iono PAL 185"
     assert [ln.card.id for ln in engine.resolve_lines(parse(text), db)] == ["sv01-181", "sv02-185"]
@@ -203,6 +205,7 @@ def test_number_key_takes_any_length():
     assert number_key(None) is None
 
 
+@pytest.mark.slow
 def test_indexes_are_ordered(db):
     """Printings of a name: newest set first, then collector number, then id; basic Energy: newest."""
     for printings in db._by_name.values():
@@ -217,6 +220,7 @@ def test_indexes_are_ordered(db):
     assert sum(len(found) for found in db._by_number.values()) == len(db.cards)
 
 
+@pytest.mark.slow
 def test_loading_leaves_the_garbage_collector_as_it_was(tmp_path):
     assert gc.isenabled()
     cards.load()

@@ -152,6 +152,7 @@ problems_strategy = st.lists(
     format_name=st.text(min_size=1, max_size=300),
     total=st.integers(0, 10**9),
 )
+@pytest.mark.slow
 def test_a_reply_never_exceeds_the_limit(problems, link, format_name, total):
     result = Report("x", format_name, DATE, problems, [], Counts(pokemon=total), {})
     text = chat.reply(result, link)

@@ -599,6 +599,7 @@ def test_no_progress_bar_when_piped(runner, repo):
     assert result.stderr == "" and "Checking decklists" not in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_progress_bar_on_a_terminal(tmp_path):
     import pty
@@ -632,6 +633,7 @@ def test_progress_bar_on_a_terminal(tmp_path):
 # -- as a real process ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_real_process_exit_codes_and_output():
     env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_DB"}
     cmd = [sys.executable, "-m", "deckcheck", "check", "decks", "--as-of", ON]
@@ -689,6 +691,7 @@ def _pre_commit(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow
 def test_pre_commit_hook_definition_runs_for_real(tmp_path):
     """The published hook (entry, files, serial) run by pre-commit itself, as a local system hook.
 

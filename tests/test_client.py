@@ -143,6 +143,7 @@ class ServedApp:
         self.server.server_close()
 
 
+@pytest.mark.slow
 def test_over_the_limit_is_rate_limited_with_retry_after_and_not_retried():
     served = ServedApp(RATELIMIT_DEFAULT="2 per minute")
     try:
@@ -215,7 +216,7 @@ class Scripted:
         if sock is not None:
             self.server.socket.close()
             self.server.socket = sock
-        self.url = "http://127.0.0.1:%d" % self.server.socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.server.socket.getsockname()[1]}"
 
     def start(self) -> Scripted:
         if self.listen_late:
@@ -233,6 +234,7 @@ def unavailable(retry_after: str | None = "0"):
     return 503, headers, json.dumps(UNAVAILABLE).encode()
 
 
+@pytest.mark.slow
 def test_a_503_is_retried_then_the_real_answer_comes_through(live_server):
     server = Scripted([unavailable(), unavailable(None)], upstream=live_server).start()
     try:
@@ -243,6 +245,7 @@ def test_a_503_is_retried_then_the_real_answer_comes_through(live_server):
         server.close()
 
 
+@pytest.mark.slow
 def test_retry_after_on_a_503_is_honoured(live_server):
     server = Scripted([unavailable("1")], upstream=live_server).start()
     try:
@@ -271,6 +274,7 @@ def test_503s_past_the_retries_are_a_server_error_with_the_envelope():
         server.close()
 
 
+@pytest.mark.slow
 def test_a_retry_after_longer_than_the_client_waits_is_raised_at_once():
     server = Scripted([unavailable("3600")]).start()
     try:
@@ -283,6 +287,7 @@ def test_a_retry_after_longer_than_the_client_waits_is_raised_at_once():
         server.close()
 
 
+@pytest.mark.slow
 def test_other_errors_are_not_retried_and_need_no_envelope():
     server = Scripted([(502, {"Content-Type": "text/html"}, b"<h1>Bad Gateway</h1>")]).start()
     try:
@@ -294,6 +299,7 @@ def test_other_errors_are_not_retried_and_need_no_envelope():
         server.close()
 
 
+@pytest.mark.slow
 def test_a_refused_connection_is_retried_until_the_server_listens(live_server):
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))  # bound but not listening: connections are refused
@@ -317,6 +323,7 @@ def test_nothing_listening_is_a_connection_failure():
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.slow
 def test_every_call_has_a_timeout_and_a_slow_answer_is_not_retried(live_server):
     server = Scripted([("sleep", 2)], upstream=live_server).start()
     try:

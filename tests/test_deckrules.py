@@ -159,6 +159,7 @@ def test_a_row_must_name_its_printing_as_the_source_does():
         build.build(_source(wrong), built_at="x")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SOURCE.exists(), reason=f"needs the card source at {SOURCE} (DECKCHECK_CARD_SOURCE)")
 def test_the_whole_card_pool_scan_matches_the_table():
     with gzip.open(SOURCE, "rt", encoding="utf-8") as fh:

@@ -71,6 +71,7 @@ def test_read_edits_refuses_malformed_fixes(values):
     assert str(caught.value) == BROKEN_FIX
 
 
+@pytest.mark.slow
 @given(st.lists(st.text(alphabet="ab \n", max_size=8), min_size=1, max_size=8), st.data())
 def test_an_edit_touches_only_its_line(lines, data):
     def split(text):  # the lines, without the empty "line" after a final line end
@@ -87,6 +88,7 @@ def test_an_edit_touches_only_its_line(lines, data):
 # -- fix links without JavaScript ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fixes_are_links_to_the_fixed_list(client):
     page = body(post(client, FIXABLE))
     assert summary(page) == "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning."
@@ -114,6 +116,7 @@ def test_fixes_are_links_to_the_fixed_list(client):
     )
 
 
+@pytest.mark.slow
 def test_legal_printing_fix(client):
     page = body(post(client, ONE_BAD))
     link = fix_links(page)["Use the legal printing, Chansey (TWM 133)"]
@@ -123,6 +126,7 @@ def test_legal_printing_fix(client):
     )
 
 
+@pytest.mark.slow
 def test_copy_limit_fix_over_several_lines_takes_from_the_last(client):
     deck = "3 Nest Ball SVI 181\n2 Nest Ball PAF 84\n1 Nest Ball SVI 181\n"
     link = fix_links(body(post(client, deck)))["Set to the limit, 4"]
@@ -131,6 +135,7 @@ def test_copy_limit_fix_over_several_lines_takes_from_the_last(client):
     assert decode_deck(parse_qs(urlsplit(fixed).query)["d"][0], 65536) == "3 Nest Ball SVI 181\n1 Nest Ball PAF 84\n"
 
 
+@pytest.mark.slow
 def test_fix_text_is_shown_as_text(client):
     token = encode_deck("4 Nest Ball SVI 181\n")
     link = f"/?d={token}&format=standard&fix=1:<script>alert(1)</script>"
@@ -138,6 +143,7 @@ def test_fix_text_is_shown_as_text(client):
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fix", ["9:x", "0:x", "x", "1:a\nb"])
 def test_broken_fix_link_is_a_message(client, fix):
     resp = client.get("/", query_string={"d": encode_deck("4 Nest Ball SVI 181\n"), "fix": fix})
@@ -161,6 +167,7 @@ def test_notes_are_apart_from_problems(client):
     assert "Notes (1)" in notes and "has no set code, so it was matched by name" in html.unescape(notes)
 
 
+@pytest.mark.slow
 def test_only_lines_with_problems_is_the_default_for_an_invalid_deck(client):
     assert re.search(r'id="only-problems" checked>', body(post(client, ONE_BAD)))
     # a valid deck with a warning (Total Cards: 61) opens on the whole deck; one without any has no switch
@@ -169,6 +176,7 @@ def test_only_lines_with_problems_is_the_default_for_an_invalid_deck(client):
     assert 'id="only-problems"' not in body(post(client, LEGAL))
 
 
+@pytest.mark.slow
 def test_counts_table_agrees_with_the_export(client):
     page = body(post(client, FIXABLE))
     table = dict(re.findall(r'<tr><th scope="row">([^<]+)</th><td>(\d+)</td></tr>', page))

@@ -75,6 +75,7 @@ def test_the_deployment_probes_drains_and_is_bounded():
     assert env["DECKCHECK_DB"].startswith("/db/") and env["PROMETHEUS_MULTIPROC_DIR"].startswith("/tmp/")
 
 
+@pytest.mark.slow
 def test_no_replica_syncs_it_pulls_what_the_cronjob_published():
     pod = _app()
     commands = [" ".join(c.get("command", []) + c.get("args", [])) for c in pod["containers"] + pod["initContainers"]]
@@ -91,6 +92,7 @@ def test_no_replica_syncs_it_pulls_what_the_cronjob_published():
     )
 
 
+@pytest.mark.server
 def test_service_hpa_and_pdb_point_at_the_deployment():
     labels = find("Deployment", "deckcheck")["spec"]["template"]["metadata"]["labels"]
     assert find("Service", "deckcheck")["spec"]["selector"] == labels
@@ -108,6 +110,7 @@ def compose_schema() -> dict:
     return json.loads(vendored.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_the_compose_file_follows_the_compose_specification():
     doc = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
     jsonschema.validate(doc, compose_schema())

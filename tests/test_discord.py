@@ -372,6 +372,7 @@ def test_the_commands_to_register(capsys):
 # -- over real HTTP -----------------------------------------------------------------------
 
 
+@pytest.mark.server
 def test_under_gunicorn_configured_from_the_environment():
     proc, base = start_gunicorn(
         env={"DECKCHECK_DISCORD_PUBLIC_KEY": PUBLIC, "DECKCHECK_PUBLIC_BASE_URL": "https://decks.example.org"}

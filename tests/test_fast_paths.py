@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,12 +82,14 @@ def lines(draw):
     return draw(st.sampled_from(["", " ", "\t"])) + out + draw(st.sampled_from(["", "", " ", "\u3000"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(lines())
 def test_fast_path_matches_the_regular_expression(raw):
     assert parse._common_card(raw) == _oracle(raw)
 
 
+@pytest.mark.slow
 @given(st.text(max_size=40))
 @settings(max_examples=1000, deadline=None)
 def test_fast_path_matches_the_regular_expression_on_any_text(raw):
@@ -120,6 +123,7 @@ def _fold_oracle(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.text(max_size=12))
 def test_fold_deletes_exactly_the_combining_characters(text):
@@ -137,6 +141,7 @@ def _is_set_code_oracle(text: str) -> bool:
     return bool(parse._SET_CODE.fullmatch(text)) and text.partition("-")[0] not in parse._NAME_SUFFIXES
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(st.text(alphabet="ABCSVIPLxyzé0129-ÀßǅＡ", max_size=10), st.text(max_size=10)))
 def test_is_set_code_fast_path_matches_the_pattern(text):

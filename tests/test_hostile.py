@@ -166,18 +166,21 @@ HOSTILE = settings(
 )
 
 
+@pytest.mark.slow
 @HOSTILE
 @given(text=hostile_texts())
 def test_name_key_is_linear(per_byte, text):
     _assert_linear("name_key", _timed(lambda: names.name_key(text)), text, per_byte)
 
 
+@pytest.mark.slow
 @HOSTILE
 @given(text=hostile_texts())
 def test_parse_is_linear(per_byte, text):
     _assert_linear("parse", _timed(lambda: parse.parse(text)), text, per_byte)
 
 
+@pytest.mark.slow
 @HOSTILE
 @given(text=hostile_texts())
 def test_check_is_linear(per_byte, text):
@@ -198,6 +201,7 @@ def test_check_is_linear(per_byte, text):
     ],
     ids=["spaces", "nbsp", "ideographic-space", "parens", "open-parens", "hyphens", "deltas", "1000-unknown-names"],
 )
+@pytest.mark.slow
 def test_the_reported_worst_inputs_are_linear(per_byte, text):
     """The reproductions of the issue (5.3 s for 8,000 spaces, 44.6 s for 20,000 "(x)") at the limit."""
     assert len(text.encode()) <= LIMIT_BYTES and text.count("\n") < LIMIT_LINES
@@ -212,6 +216,7 @@ def test_keys_of_long_runs():
     assert names.name_key("A" + "(x)" * 20_000) == "a" + " x" * 20_000
 
 
+@pytest.mark.slow
 def test_combining_marks_all_lie_below_the_limit():
     """fold() deletes combining characters through a table of the code points below COMBINING_LIMIT."""
     import unicodedata
@@ -274,6 +279,7 @@ def _memo_sizes(db, fmt, on) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow
 def test_ten_thousand_unique_long_names_keep_every_memo_bounded():
     db, fmt = cards.get_db(), default_formats()["standard"]
     on = dt.date.fromisoformat(ON)

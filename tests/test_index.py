@@ -32,6 +32,7 @@ def _lookups(db):
     )
 
 
+@pytest.mark.slow
 def test_the_shipped_database_carries_the_index_this_code_makes(raw):
     """Fails when names.py or index.py changed and data/cards.json.gz was not written again
     (``deckcheck db build``); loading still works then, by indexing the cards itself."""
@@ -41,6 +42,7 @@ def test_the_shipped_database_carries_the_index_this_code_makes(raw):
     assert cards._usable(stored, raw["cards"], _releases(raw), "shipped")
 
 
+@pytest.mark.slow
 def test_a_database_loads_the_same_with_and_without_its_index(raw):
     with_index = cards.from_dict(raw, "a")
     without = cards.from_dict({k: v for k, v in raw.items() if k != "index"}, "b")
@@ -48,6 +50,7 @@ def test_a_database_loads_the_same_with_and_without_its_index(raw):
     assert with_index.find("SVI", "181").id == "sv01-181" == without.find("svi", "0181").id
 
 
+@pytest.mark.slow
 def test_an_index_of_other_rows_or_other_code_is_not_used(raw, caplog):
     edited = copy.deepcopy(raw)
     edited["cards"] = [row for row in edited["cards"] if row[0] != "sv01-181"]  # rows changed, index not
@@ -71,6 +74,7 @@ def test_an_index_of_other_rows_or_other_code_is_not_used(raw, caplog):
         lambda ix: ix.__setitem__("by_name", []),
     ],
 )
+@pytest.mark.slow
 def test_a_malformed_index_is_never_used(raw, breakage):
     broken = copy.deepcopy(raw)
     breakage(broken["index"])
@@ -91,6 +95,7 @@ def test_a_malformed_index_is_never_used(raw, breakage):
         (lambda rows: rows[0].__setitem__(7, "no-such-set"), "names unknown set no-such-set"),
     ],
 )
+@pytest.mark.slow
 def test_every_row_is_checked_when_the_file_is_loaded(raw, tmp_path, change, message):
     """Cards are made on first use, so loading checks every row first: a broken row fails the
     load, never a later request."""
@@ -102,6 +107,7 @@ def test_every_row_is_checked_when_the_file_is_loaded(raw, tmp_path, change, mes
         cards.load(path)
 
 
+@pytest.mark.slow
 def test_cards_are_made_on_first_use_and_kept(raw):
     db = cards.from_dict(raw, "lazy")
     assert db.cards._made.count(None) == len(db.cards._made) - len(db._basic_energy)
@@ -114,6 +120,7 @@ def test_cards_are_made_on_first_use_and_kept(raw):
     assert len(db.cards.values()) == len(db.cards) == len(raw["cards"])
 
 
+@pytest.mark.slow
 def test_written_databases_carry_their_index(tmp_path, raw):
     path = tmp_path / "cards.json.gz"
     build.write_database({k: v for k, v in raw.items() if k != "index"}, path)

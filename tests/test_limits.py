@@ -90,6 +90,7 @@ def test_each_client_address_has_its_own_bucket():
     assert [status("10.0.0.1"), status("10.0.0.1"), status("10.0.0.2")] == [200, 429, 200]
 
 
+@pytest.mark.slow
 def test_forwarded_for_counts_only_behind_trusted_proxies():
     def statuses(app):
         client = app.test_client()
@@ -124,6 +125,7 @@ def test_a_malformed_limit_stops_the_app_at_start_up(name, value):
 KEYS = "alpha-key-0123456789, bravo-key-9876543210"
 
 
+@pytest.mark.slow
 def test_an_api_key_lifts_the_anonymous_limit_with_a_bucket_of_its_own():
     client = make_app(RATELIMIT_DEFAULT="1 per minute", RATELIMIT_KEYED="3 per minute", API_KEYS=KEYS).test_client()
     assert client.get(FORMATS).status_code == 200
@@ -318,6 +320,7 @@ def redis_url(tmp_path_factory):
         proc.kill()
 
 
+@pytest.mark.server
 def test_two_instances_share_the_limit_through_redis(redis_url):
     config = {
         "RATELIMIT_DEFAULT": "4 per minute",
@@ -332,6 +335,7 @@ def test_two_instances_share_the_limit_through_redis(redis_url):
     assert redis.Redis.from_url(redis_url).keys("LIMITS:LIMITER/test-shared/*")
 
 
+@pytest.mark.server
 def test_in_memory_instances_count_alone():
     """Why Redis: with the default memory:// storage each instance (and gunicorn worker) counts apart."""
     one, two = (make_app(RATELIMIT_DEFAULT="1 per minute").test_client() for _ in range(2))
@@ -353,6 +357,7 @@ def test_an_unreachable_redis_does_not_fail_requests():
     assert [client.get(FORMATS).status_code for _ in range(3)] == [200, 200, 429]
 
 
+@pytest.mark.server
 def test_gunicorn_workers_share_the_limit_through_redis(redis_url):
     """Two gunicorn workers, configured through the environment, count against one Redis limit."""
     proc, base = start_gunicorn(

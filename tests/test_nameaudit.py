@@ -57,6 +57,7 @@ def tables():
     return build.read_table("name-merges.csv"), build.read_table("name-parts.csv")
 
 
+@pytest.mark.slow
 def test_every_merge_in_the_shipped_pool_is_reviewed(pool, tables):
     assert nameaudit.audit(pool, *tables) == []
 
@@ -82,6 +83,7 @@ def test_the_merges_the_review_kept(tables):
     ]
 
 
+@pytest.mark.slow
 def test_an_unreviewed_merge_fails_the_audit(pool, tables):
     """The check that guards the table: a name the key merges without a row is an error."""
     fake = [*pool, ("Nest-Ball", "Trainer")]  # a new printed spelling of Nest Ball

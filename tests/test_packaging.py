@@ -127,6 +127,7 @@ def test_the_package_without_extras_needs_no_server_stack():
     assert SERVER_STACK - {"redis"} <= server
 
 
+@pytest.mark.server
 def test_the_command_line_never_imports_flask():
     """`deckcheck check` and `--version` run without Flask even where it is installed (as here), and without
     what only `db sync` needs (requests, marshmallow: imported when that command runs)."""

@@ -521,6 +521,7 @@ def _accounted(result: ParseResult) -> list[int]:
     return sorted(lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, suppress_health_check=[HealthCheck.filter_too_much])
 @given(_deck_text)
 def test_every_non_blank_line_is_accounted_for_once(text: str) -> None:
@@ -535,6 +536,7 @@ def test_every_non_blank_line_is_accounted_for_once(text: str) -> None:
         assert card.name in card.raw and card.name == card.name.strip()
 
 
+@pytest.mark.slow
 @given(st.one_of(_deck_text, st.text(st.sampled_from("a \r\n\u2028\x0b"))))
 def test_count_lines_counts_the_lines_parse_numbers(text: str) -> None:
     """str.split on LF when there is no CR, the regular expression otherwise: the same count."""
@@ -567,6 +569,7 @@ _json_entry = st.one_of(
 )
 
 
+@pytest.mark.slow
 @given(st.lists(_json_entry, max_size=8))
 def test_every_json_entry_is_accounted_for_once(entries: list) -> None:
     result = parse(json.dumps({"cards": entries}))
@@ -735,6 +738,7 @@ _token = st.one_of(
     st.lists(_token, max_size=5),
     st.sampled_from(["", " PH", " x4", " - Basic", "  ", "\t"]),
 )
+@pytest.mark.slow
 def test_fast_path_never_changes_a_reading(count: str, tokens: list[str], tail: str) -> None:
     line = " ".join([count, *tokens]) + tail
     general = parse_module._card_fields(line) or (parse_module._UNPARSED, line.strip())

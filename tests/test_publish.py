@@ -38,6 +38,7 @@ def db_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "deckcheck", "db", *args], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_publish_writes_the_file_and_its_checksum(tmp_path):
     source = tmp_path / "cards.json.gz"
     write_db(source, "2026-01-01T00:00:00Z")
@@ -48,6 +49,7 @@ def test_publish_writes_the_file_and_its_checksum(tmp_path):
     assert (tmp_path / "out" / "cards.json.gz.sha256").read_text() == f"{digest}  cards.json.gz\n"
 
 
+@pytest.mark.slow
 def test_publish_refuses_a_file_that_does_not_load(tmp_path):
     source = tmp_path / "cards.json.gz"
     write_broken(source)
@@ -56,6 +58,7 @@ def test_publish_refuses_a_file_that_does_not_load(tmp_path):
     assert not (tmp_path / "out" / "cards.json.gz.sha256").exists()
 
 
+@pytest.mark.slow
 def test_pull_checks_the_checksum_and_that_the_file_loads(served_folder, tmp_path):
     folder, base = served_folder
     source = tmp_path / "cards.json.gz"

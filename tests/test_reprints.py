@@ -312,6 +312,7 @@ def test_db_splits_lists_every_split_with_its_texts(tmp_path):
 from tests.test_sync import api, paths, run_sync  # noqa: E402,F401  (fixtures: the recorded TCGdex API)
 
 
+@pytest.mark.slow
 def test_db_sync_refuses_a_catalogue_with_an_unreviewed_split(api, paths, tmp_path, monkeypatch):  # noqa: F811
     """The fixture catalogue has Rocky Helmet BCR 133 and its reworded reprint SVI 193; without
     their row the synced database is refused and the current one stays."""

@@ -34,5 +34,6 @@ def api_schema(live_server):
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
+@pytest.mark.slow
 def test_api_conforms_to_its_openapi_document(case):
     case.call_and_validate(checks=CHECKS, timeout=30)

@@ -72,6 +72,7 @@ def served():
     logs["rc"], logs["stdout"], logs["stderr"] = stop(proc)
 
 
+@pytest.mark.slow
 def test_serve_answers_probes_and_validates(served, db):
     base, _proc, _logs = served
     assert requests.get(base + "/healthz", timeout=10).json()["status"] == "ok"
@@ -118,6 +119,7 @@ def test_serve_becomes_gunicorn_in_the_same_process(served):
     assert cmdline[cmdline.index(b"--config") + 1] == b"python:deckcheck.gunicorn_conf"
 
 
+@pytest.mark.server
 def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
     base, proc, logs = served
     requests.get(base + "/api/v1/formats", timeout=10)
@@ -135,6 +137,7 @@ def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
     assert "Shutting down: Master" in err
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("decoy", ["a checkout's parent", "another deckcheck package"])
 def test_serve_from_a_folder_holding_a_deckcheck_folder_serves_the_installed_package(tmp_path, decoy):
     """gunicorn puts its working directory first on sys.path: a ``deckcheck/`` there must not shadow the package."""
@@ -164,6 +167,7 @@ def test_serve_from_a_folder_holding_a_deckcheck_folder_serves_the_installed_pac
     assert "decoy" not in err
 
 
+@pytest.mark.slow
 def test_serve_without_a_database_exits_3_with_one_line(tmp_path):
     missing = tmp_path / "cards.json.gz"
     proc = deckcheck("serve", env={"DECKCHECK_DB": str(missing), "DECKCHECK_BIND": f"127.0.0.1:{free_port()}"})
@@ -184,6 +188,7 @@ def test_serve_without_a_database_exits_3_with_one_line(tmp_path):
         ),
     ],
 )
+@pytest.mark.slow
 def test_serve_usage_errors_exit_2(args, message):
     proc = deckcheck("serve", *args)
     out, err = proc.communicate(timeout=60)
@@ -191,6 +196,7 @@ def test_serve_usage_errors_exit_2(args, message):
     assert err.splitlines()[-1] == message
 
 
+@pytest.mark.server
 def test_serve_dry_run_prints_the_gunicorn_command(db):
     proc = deckcheck("serve", "--dry-run", "--bind", "127.0.0.1:9", "--workers", "3")
     out, err = proc.communicate(timeout=60)

@@ -182,7 +182,7 @@ def old_db(api, paths):
 
 def rows(path: Path) -> dict[str, dict]:
     raw = json.loads(gzip.decompress(path.read_bytes()))
-    return {r[0]: dict(zip(raw["fields"], r)) for r in raw["cards"]}
+    return {r[0]: dict(zip(raw["fields"], r, strict=True)) for r in raw["cards"]}
 
 
 def card_hits(api: FakeAPI) -> int:
@@ -194,6 +194,7 @@ def card_hits(api: FakeAPI) -> int:
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_normal_sync_maps_fixes_and_codes(api, paths):
     out, cache = paths
     result = run_sync(api, out, cache)
@@ -229,6 +230,7 @@ def test_normal_sync_maps_fixes_and_codes(api, paths):
     assert any("Cards: 40 in 5 sets" in line for line in result.lines)
 
 
+@pytest.mark.slow
 def test_second_sync_is_served_from_the_cache_and_changes_nothing(api, paths):
     out, cache = paths
     run_sync(api, out, cache)
@@ -243,6 +245,7 @@ def test_second_sync_is_served_from_the_cache_and_changes_nothing(api, paths):
     assert card_hits(api) == 2 * FIXTURE_CARDS and result.status == "unchanged"
 
 
+@pytest.mark.slow
 def test_same_rows_as_db_build_for_the_same_records(api, paths):
     """Synced with the shipped database as its base, every fixture card gets exactly the row
     that ``db build`` made from the merged catalogue (fingerprints included)."""
@@ -267,7 +270,7 @@ def test_same_rows_as_db_build_for_the_same_records(api, paths):
                 card.rarity,
                 card.fingerprint,
             ]
-            assert dict(zip(fields, row)) == dict(zip(fields, expected))
+            assert dict(zip(fields, row, strict=True)) == dict(zip(fields, expected, strict=True))
     # without a base, only what TCGdex cannot tell differs: pokemon-tcg-data's "Tera" here
     bare, _ = _sync.build_database(catalogue, None, "test")
     fp_at = fields.index("fingerprint")
@@ -281,6 +284,7 @@ def test_same_rows_as_db_build_for_the_same_records(api, paths):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_500_then_success(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/cards/sv01-001", ("status", 500), ("status", 503))
@@ -296,6 +300,7 @@ def test_500_then_success(api, paths, old_db):
     assert "Cards added (1): sv01-181" in text
 
 
+@pytest.mark.slow
 def test_a_read_timeout_is_retried(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/cards/sve-003", ("sleep", 1.5))
@@ -306,6 +311,7 @@ def test_a_read_timeout_is_retried(api, paths, old_db):
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.slow
 def test_timeouts_that_do_not_stop_leave_the_old_file_and_the_rerun_resumes(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/cards/me04-084", *[("sleep", 0.8)] * 2)
@@ -322,6 +328,7 @@ def test_timeouts_that_do_not_stop_leave_the_old_file_and_the_rerun_resumes(api,
     assert card_hits(api) == FIXTURE_CARDS - len(fetched_before)
 
 
+@pytest.mark.slow
 def test_429_with_retry_after_is_honoured(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/sets/me04", ("status", 429, {"Retry-After": "1"}))
@@ -332,6 +339,7 @@ def test_429_with_retry_after_is_honoured(api, paths, old_db):
     assert time.monotonic() - started >= 1.0
 
 
+@pytest.mark.slow
 def test_retries_run_out(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/sets", *[("status", 502)] * 3)
@@ -341,6 +349,7 @@ def test_retries_run_out(api, paths, old_db):
     assert out.read_bytes() == old_db
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["truncate", "cut"])
 def test_a_body_cut_short_once_is_fetched_again(api, paths, old_db, kind):
     out, cache = paths
@@ -350,6 +359,7 @@ def test_a_body_cut_short_once_is_fetched_again(api, paths, old_db, kind):
     assert api.hits[f"{TCGDEX}/cards/bw7-133"] == 2
 
 
+@pytest.mark.slow
 def test_truncated_json_every_time_leaves_the_old_file(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/sets/bw7", *[("truncate",)] * 3)
@@ -364,6 +374,7 @@ def test_truncated_json_every_time_leaves_the_old_file(api, paths, old_db):
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_record_missing_required_fields_is_reported_and_skipped(api, paths, old_db):
     out, cache = paths
     spewpa = {k: v for k, v in api.card("sv01-009").items() if k != "name"}
@@ -390,9 +401,10 @@ def test_a_record_missing_required_fields_is_reported_and_skipped(api, paths, ol
 
 def rows_of(blob: bytes) -> dict[str, dict]:
     raw = json.loads(gzip.decompress(blob))
-    return {r[0]: dict(zip(raw["fields"], r)) for r in raw["cards"]}
+    return {r[0]: dict(zip(raw["fields"], r, strict=True)) for r in raw["cards"]}
 
 
+@pytest.mark.slow
 def test_bad_set_payloads_are_reported(api, paths):
     out, cache = paths
     listing = api.payload(f"{TCGDEX}/sets")
@@ -405,6 +417,7 @@ def test_bad_set_payloads_are_reported(api, paths):
     assert "mep" not in _cards.load(out).sets
 
 
+@pytest.mark.slow
 def test_a_catalogue_that_shrank_is_refused_unless_forced(api, paths, old_db):
     out, cache = paths
     listing = api.payload(f"{TCGDEX}/sets")
@@ -421,6 +434,7 @@ def test_a_catalogue_that_shrank_is_refused_unless_forced(api, paths, old_db):
     assert any(line.startswith("Warning (--force)") for line in result.lines)
 
 
+@pytest.mark.slow
 def test_a_small_shrink_is_allowed_but_a_database_that_fails_its_checks_never_is(api, paths, old_db):
     out, cache = paths
     sv01 = api.payload(f"{TCGDEX}/sets/sv01")
@@ -437,6 +451,7 @@ def test_a_small_shrink_is_allowed_but_a_database_that_fails_its_checks_never_is
     assert out.read_bytes() == current
 
 
+@pytest.mark.slow
 def test_dry_run_writes_nothing(api, paths, old_db):
     out, cache = paths
     result = run_sync(api, out, cache, dry_run=True)
@@ -455,6 +470,7 @@ def _cli(args):
     return CliRunner().invoke(_sync.sync_command, args, catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_command_exit_codes(api, paths, old_db):
     out, cache = paths
     common = [
@@ -580,6 +596,7 @@ class PtcgioAPI(FakeAPI):
         return path
 
 
+@pytest.mark.slow
 def test_pokemontcg_cross_check_reports_divergences_and_writes_nothing(api, paths, old_db):
     out, _cache = paths
     ptcg = PtcgioAPI(FIXTURES / "pokemontcg")
@@ -649,6 +666,7 @@ def new_card(api: FakeAPI, number: int, *, filled: bool) -> dict:
     return card
 
 
+@pytest.mark.slow
 def test_a_set_listed_with_no_cards_is_skipped_with_a_note_and_every_other_set_kept(api, paths, old_db):
     out, cache = paths
     before = _cards.load(out)
@@ -666,6 +684,7 @@ def test_a_set_listed_with_no_cards_is_skipped_with_a_note_and_every_other_set_k
     assert db.info()["newest_set"]["id"] == "me04"
 
 
+@pytest.mark.slow
 def test_a_set_that_empties_upstream_keeps_its_current_cards(api, paths, old_db):
     out, cache = paths
     mep = api.payload(f"{TCGDEX}/sets/mep")
@@ -678,6 +697,7 @@ def test_a_set_that_empties_upstream_keeps_its_current_cards(api, paths, old_db)
     assert {"mep-028", "mep-030", "mep-031"} <= set(db.cards) and db.sets["mep"].code == "MEP"
 
 
+@pytest.mark.slow
 def test_a_new_sets_cards_are_picked_up_over_several_syncs(api, paths, old_db):
     out, cache = paths
     announce(api, [new_card(api, 1, filled=True), new_card(api, 2, filled=False), new_card(api, 3, filled=False)])
@@ -705,6 +725,7 @@ def test_a_new_sets_cards_are_picked_up_over_several_syncs(api, paths, old_db):
     assert len(_cards.load(out).cards) == FIXTURE_CARDS + 3
 
 
+@pytest.mark.slow
 def test_a_set_of_placeholders_only_is_skipped(api, paths, old_db):
     out, cache = paths
     announce(api, [new_card(api, 1, filled=False), {**new_card(api, 2, filled=True), "name": "???"}])

@@ -102,6 +102,7 @@ def test_a_named_fifo_is_a_problem_and_never_opened(runner, deck_repo):
     ]
 
 
+@pytest.mark.slow
 def test_a_real_process_does_not_hang_on_a_fifo(deck_repo):
     proc = subprocess.run(
         [sys.executable, "-m", "deckcheck", "check", "--as-of", ON, "-q"],
@@ -329,6 +330,7 @@ def test_a_glob_no_regular_expression_can_express_is_never_a_traceback(runner, r
         assert f"deckcheck.toml: {where}: '[z-a]' is not a valid glob (bad character range z-a)" in result.stderr
 
 
+@pytest.mark.slow
 def test_git_s_escaped_bracket_works_without_a_python_warning(repo):
     write(repo / "decks" / "[x].txt", VALID)
     write(repo / "decks" / "x.txt", VALID)
@@ -372,6 +374,7 @@ def test_quoted_globs_expand_as_the_shell_with_globstar_would(runner, repo, glob
     assert sorted(p for p, _ in checked(result)) == expected
 
 
+@pytest.mark.slow
 def test_a_fifo_named_gitignore_does_not_hang_the_walk(repo):
     write(repo / "decks" / "a.txt", VALID)
     os.mkfifo(repo / "decks" / ".gitignore")

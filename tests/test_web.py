@@ -77,6 +77,7 @@ def test_form_renders_with_labels_and_assets(client):
         assert got.status_code == 200 and got.data
 
 
+@pytest.mark.slow
 def test_security_headers_on_pages_and_assets(client):
     for resp in (client.get("/"), post(client, LEGAL), client.get("/static/deckcheck.js"), client.get("/nowhere")):
         assert resp.headers["Content-Security-Policy"] == CSP
@@ -168,6 +169,7 @@ def test_crlf_from_the_browser_is_the_same_list(client):
     assert share_href(a) == share_href(b)
 
 
+@pytest.mark.slow
 def test_date_out_of_range_marks_lines_unchecked(client):
     body = page(post(client, LEGAL, as_of="2001-01-01"))
     assert "Legality not checked" in text_of(element(body, "line-2"))
@@ -262,6 +264,7 @@ def test_decode_deck_unit():
     assert err.value.status == 413
 
 
+@pytest.mark.slow
 def test_share_link_too_long_for_a_url(client):
     lines = "\n".join(f"1 Card number {i} with a long unique name {i * 7919} XYZ {i}" for i in range(900))
     body = page(post(client, lines))
@@ -305,6 +308,7 @@ def test_oversize_bytes(client):
     assert "larger than the 64 KiB" in body and 'id="decklist"' in body and 'role="alert"' in body
 
 
+@pytest.mark.slow
 def test_oversize_lines(client):
     resp = post(client, "1 Iono PAL 185\n" * 1001)
     assert resp.status_code == 413 and "1,001 lines" in page(resp) and "at most 1,000" in page(resp)
@@ -331,6 +335,7 @@ def test_get_preselects_format(client):
 # -- the script's extras endpoint -------------------------------------------------
 
 
+@pytest.mark.slow
 def test_extras(client):
     resp = client.post("/extras", json={"decklist": LEGAL, "format": "standard", "as_of": DATE})
     assert resp.status_code == 200
@@ -379,6 +384,7 @@ def test_extras_refuses_json_nested_too_deeply_to_read(client, raw):
     assert resp.get_json() == {"error": "Send a JSON object with a “decklist” string."}
 
 
+@pytest.mark.slow
 def test_footer_names_the_card_data_in_use(client, db):
     """Every page says how far the card data goes (issue 19): a newer set is unknown to it."""
     for resp in (client.get("/"), post(client, "4 Pikachu ex ZZZ 57\n")):
