@@ -13,11 +13,16 @@ Apps: the trivial Flask endpoint of ``wrk_validate.py`` and deckcheck's ``POST /
 with the same body; gunicorn settings from ``deckcheck/gunicorn_conf.py`` (its JSON access log
 written to /dev/null, prometheus_client in multiprocess mode as under gunicorn).
 
+``--source LABEL=DIR`` (repeatable) also runs every contender with another checkout's deckcheck (its
+worker, app, metrics and logs; e.g. main's tree from ``git archive``): each round then runs each
+checkout in a fresh process, one after the other, the order reversed every other round.
+
 What it leaves out: the poller's side (epoll, the hand-off between threads and the GIL), which
 ``wrk_validate.py`` measures with the rest, noise and all.
 
     python benchmarks/bench_worker.py [--requests 2000] [--rounds 7] [--apps trivial,validate]
                                       [--patterns keepalive,close] [--workers gthread,deckcheck,...]
+                                      [--source LABEL=DIR ...]
 """
 
 from __future__ import annotations
@@ -30,12 +35,15 @@ import json
 import os
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+#: the checkout whose deckcheck is measured (--source runs this script again with another)
+ROOT = Path(os.environ.get("BENCH_WORKER_ROOT") or HERE.parent)
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="deckcheck-bench-metrics-"))
 os.environ["DECKCHECK_RATELIMIT_ENABLED"] = "false"
@@ -165,7 +173,17 @@ def main(argv: list[str] | None = None) -> int:
         default="gthread,deckcheck",
         help="contenders: gthread, deckcheck, or module:Class / path/to/file.py:Class (name=spec to label one)",
     )
+    parser.add_argument(
+        "--source",
+        action="append",
+        default=[],
+        metavar="LABEL=DIR",
+        help="another checkout of deckcheck to measure as well (repeat for more); each round runs each in a new process",
+    )
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.source:
+        return compare_sources(args, argv if argv is not None else sys.argv[1:])
 
     body = json.dumps(
         {"decklist": DECK.read_text(encoding="utf-8"), "format": "standard", "as_of": "2026-05-01"}
@@ -174,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     apps = {}
     for name in args.apps.split(","):
         if name == "trivial":
-            sys.path.insert(0, str(ROOT / "benchmarks"))
+            sys.path.insert(0, str(HERE))
             from trivial_app import app as trivial
 
             apps[name] = trivial
@@ -205,21 +223,66 @@ def main(argv: list[str] | None = None) -> int:
                     finally:
                         sys.stdout = stdout
                     results.setdefault((app_name, pattern, label), []).append(per)
+    if args.child:
+        print(json.dumps([[*key, value] for key, value in results.items()]))
+        return 0
+    show(results, args)
+    return 0
+
+
+def show(results: dict[tuple, list[float]], args: argparse.Namespace) -> None:
     print(
         f"CPU per request (thread_time, median of {args.rounds} alternating rounds of {args.requests}); "
         f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}"
     )
-    first = next(iter(contenders))
-    for app_name in apps:
+    labels = list(dict.fromkeys(key[2] for key in results))
+    first = labels[0]
+    for app_name in args.apps.split(","):
         for pattern in args.patterns.split(","):
             base = statistics.median(results[(app_name, pattern, first)])
-            for label in contenders:
+            for label in labels:
                 runs = results[(app_name, pattern, label)]
                 med = statistics.median(runs)
                 print(
                     f"{app_name:<9} {pattern:<10} {label:<24} {med * 1e6:8.1f} µs  ({med / base:5.2f}x {first}; "
                     f"rounds {min(runs) * 1e6:.0f}-{max(runs) * 1e6:.0f})"
                 )
+
+
+def compare_sources(args: argparse.Namespace, argv: list[str]) -> int:
+    """Each round: this checkout and every --source in a new process each (one round in each), alternating."""
+    sources = [("this", HERE.parent)]
+    for item in args.source:
+        label, sep, folder = item.partition("=")
+        if not sep or not label or not Path(folder, "deckcheck", "__init__.py").is_file():
+            raise SystemExit(f"--source wants LABEL=DIR, DIR a checkout of deckcheck: {item!r}")
+        sources.append((label, Path(folder).resolve()))
+    child_args = []
+    skip = False
+    for arg in argv:  # the same options, one round, no --source
+        if skip:
+            skip = False
+        elif arg in ("--source", "--rounds"):
+            skip = True
+        elif not arg.startswith(("--source=", "--rounds=")):
+            child_args.append(arg)
+    results: dict[tuple, list[float]] = {}
+    for round_no in range(args.rounds):
+        order = sources if round_no % 2 == 0 else list(reversed(sources))
+        for label, root in order:
+            env = {**os.environ, "BENCH_WORKER_ROOT": str(root)}
+            env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
+            done = subprocess.run(
+                [sys.executable, str(Path(__file__).resolve()), *child_args, "--rounds", "1", "--child"],
+                env=env,
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            for app_name, pattern, worker, values in json.loads(done.stdout.strip().splitlines()[-1]):
+                results.setdefault((app_name, pattern, f"{label} {worker}"), []).extend(values)
+    show(results, args)
     return 0
 
 
