@@ -18,7 +18,7 @@ WORKDIR /app
 RUN groupadd --system --gid 10001 deckcheck \
     && useradd --system --uid 10001 --gid deckcheck --home-dir /app --shell /usr/sbin/nologin deckcheck
 
-# the package (with its gunicorn settings, deckcheck/gunicorn_conf.py), its data (formats, alias
+# the package (with its gunicorn settings, deckcheck/service/gunicorn_conf.py), its data (formats, alias
 # tables, cards.json.gz) and the licences; installed with the server extra at the versions the
 # tests ran with (requirements.lock)
 COPY pyproject.toml README.md LICENSE NOTICE requirements.lock ./

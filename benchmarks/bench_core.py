@@ -67,10 +67,12 @@ TARGET_START_MB = 100.0
 
 def clear_line_caches(db) -> None:
     """Forget every per-line memo (those that exist in this version of the code)."""
-    for holder, attr in ((parse_mod, "_classify"), (names, "_basic_energy_type")):
+    line_holder = sys.modules.get("deckcheck.lineread", parse_mod)  # read_line, once parse._classify
+    for holder, attr in ((parse_mod, "_classify"), (line_holder, "read_line"), (names, "_basic_energy_type")):
         fn = getattr(holder, attr, None)
-        if hasattr(fn, "cache_clear"):
-            fn.cache_clear()
+        clear = getattr(fn, "cache_clear", None) or getattr(fn, "clear", None)  # lru_cache or memo.Memoised
+        if clear is not None:
+            clear()
     clear = getattr(db, "clear_memo", None)
     if clear is not None:
         clear()

@@ -183,10 +183,12 @@ def variant(text: str, rng: random.Random) -> str:
 
 def clear_line_caches(db) -> None:
     """Forget every per-line memo of this version of the code (parse, names, the database's)."""
-    for holder, attr in ((parse_mod, "_classify"), (names, "_basic_energy_type")):
+    line_holder = sys.modules.get("deckcheck.lineread", parse_mod)  # read_line, once parse._classify
+    for holder, attr in ((parse_mod, "_classify"), (line_holder, "read_line"), (names, "_basic_energy_type")):
         fn = getattr(holder, attr, None)
-        if hasattr(fn, "cache_clear"):
-            fn.cache_clear()
+        clear = getattr(fn, "cache_clear", None) or getattr(fn, "clear", None)  # lru_cache or memo.Memoised
+        if clear is not None:
+            clear()
     db.clear_memo()
 
 

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import deckcheck  # noqa: E402
-from deckcheck import cards, names, parse  # noqa: E402
-from deckcheck.formats import default_formats  # noqa: E402
+from deckcheck import cards, lineread, names, parse  # noqa: E402
+from deckcheck.formats import FORMAT_MEMOS, default_formats  # noqa: E402
 
 LIMIT = parse.MAX_DECKLIST_BYTES
 ON = "2026-05-01"
@@ -56,11 +56,11 @@ def inputs() -> dict[str, str]:
 
 def _clear(db) -> None:
     db.clear_memo()
-    names._name_key_memo.cache_clear()
-    names._basic_energy_type.cache_clear()
-    parse._classify.cache_clear()
+    names._name_key_memo.clear()
+    names._basic_energy_type.clear()
+    lineread.read_line.clear()
     for fmt in default_formats().values():
-        fmt._lines.clear()
+        FORMAT_MEMOS.of(fmt).lines.clear()
 
 
 def _once(db, text: str) -> float:

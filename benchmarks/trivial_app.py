@@ -3,7 +3,7 @@
 It reads the same JSON body the validate benchmark posts and answers a small
 JSON object, so the two runs differ only by the work deckcheck does.
 
-    gunicorn --config python:deckcheck.gunicorn_conf 'benchmarks.trivial_app:app'
+    gunicorn --config python:deckcheck.service.gunicorn_conf 'benchmarks.trivial_app:app'
 """
 
 from flask import Flask, jsonify, request

@@ -1,7 +1,7 @@
 """Benchmark: ``POST /api/v1/validate`` under wrk, against a trivial Flask JSON endpoint on the same gunicorn.
 
 Starts gunicorn twice on free loopback ports with the committed
-``deckcheck/gunicorn_conf.py`` (same workers, threads and logging): once for deckcheck
+``deckcheck/service/gunicorn_conf.py`` (same workers, threads and logging): once for deckcheck
 (``deckcheck:create_app()``), once for ``benchmarks/trivial_app.py``. Then wrk
 (Debian's package) posts a real 60-card list as JSON
 (``tests/decks/standard-legal-dragapult.txt``, Standard, as of 2026-05-01) to
@@ -84,7 +84,7 @@ def start(
         "-m",
         "gunicorn",
         "--config",
-        "python:deckcheck.gunicorn_conf",
+        "python:deckcheck.service.gunicorn_conf",
         "--bind",
         f"127.0.0.1:{port}",
     ]
@@ -253,13 +253,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (concurrent clients)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads")
     parser.add_argument(
-        "--workers", type=int, default=None, help="gunicorn workers (default: deckcheck/gunicorn_conf.py)"
+        "--workers", type=int, default=None, help="gunicorn workers (default: deckcheck/service/gunicorn_conf.py)"
     )
     parser.add_argument(
         "--worker-threads",
         type=int,
         default=None,
-        help="gunicorn threads per worker (default: deckcheck/gunicorn_conf.py)",
+        help="gunicorn threads per worker (default: deckcheck/service/gunicorn_conf.py)",
     )
     parser.add_argument("--rounds", type=int, default=12, help="interleaved measurements per app; medians are reported")
     parser.add_argument(
@@ -313,7 +313,7 @@ def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: li
     ratio = validate["rps"] / trivial["rps"]
     shown = " ".join(cmd[:-3] + ["post.lua", "http://127.0.0.1:PORT" + PATH])
     print(
-        f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; deckcheck/gunicorn_conf.py, workers "
+        f"wrk: {shown}  (rounds: {args.rounds}, warm-up {args.warmup}s; deckcheck/service/gunicorn_conf.py, workers "
         f"{args.workers or 'from the config'}, threads {args.worker_threads or 'from the config'}, "
         f"CPUs {os.cpu_count()})"
     )

@@ -26,7 +26,7 @@ def __getattr__(name: str):
 
 def create_app(config=None):
     """Build the Flask application (imported lazily so the library needs no Flask)."""
-    from .app import create_app as _create_app
+    from .service.app import create_app as _create_app
 
     return _create_app(config)
 

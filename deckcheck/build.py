@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from . import deckrules, nameaudit
-from .names import BASIC_ENERGY_TYPES, expand_symbols, fold, name_key
+from .names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
 
 #: the columns of one card row in the shipped database, in order
 FIELDS = (
@@ -42,7 +42,6 @@ SCHEMA_VERSION = 1
 #: what TCGdex writes where it lacks a card's text
 MISSING_TEXT = "$$$CARD.RULES.MISSING.TOKEN$$$"
 _WORDS = re.compile(r"[^0-9a-z]+")
-_BASIC_ENERGY_NAME = re.compile(r"^(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy$", re.IGNORECASE)
 
 
 class BuildError(Exception):
@@ -126,7 +125,9 @@ def is_basic_energy(card: dict) -> bool:
     """Basic Energy is decided from the name and the absence of text, never from ``energyType``."""
     if card["supertype"] != "Energy":
         return False
-    return bool(_BASIC_ENERGY_NAME.match(card["name"].strip())) and not card.get("effect") and not card.get("attacks")
+    return (
+        bool(BASIC_ENERGY_NAME.fullmatch(card["name"].strip())) and not card.get("effect") and not card.get("attacks")
+    )
 
 
 def _fixed_subtypes(card: dict, ace_spec_ids: set[str]) -> list[str]:

@@ -24,6 +24,8 @@ from collections.abc import Callable
 from urllib.parse import urlencode
 
 from .problems import ERROR, INFO, WARNING, Problem, Report, line_list
+from .sharelink import encode_deck
+from .wording import plural
 
 #: Discord's limit for a message's content
 LIMIT = 2000
@@ -61,22 +63,18 @@ def truncate(text: str, limit: int) -> str:
     return text[:end].rstrip() + ELLIPSIS
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def verdict(report: Report) -> str:
     """The first line: ``✅ Valid for Standard on 2026-05-01 (60 cards).`` or ``❌ Not valid ...: 3 errors.``"""
     errors, warnings = len(report.errors), len(report.warnings)
     where = " ".join(f"for {report.format_name} on {report.as_of}".split())  # one line, whatever the name
     if report.valid:
-        text = f"✅ Valid {where} ({_plural(report.counts.total, 'card')})"
+        text = f"✅ Valid {where} ({plural(report.counts.total, 'card')})"
         if warnings:
-            text += f", with {_plural(warnings, 'warning')}"
+            text += f", with {plural(warnings, 'warning')}"
     else:
-        text = f"❌ Not valid {where}: {_plural(errors, 'error')}"
+        text = f"❌ Not valid {where}: {plural(errors, 'error')}"
         if warnings:
-            text += f", {_plural(warnings, 'warning')}"
+            text += f", {plural(warnings, 'warning')}"
     return truncate(text + ".", MAX_LINE)
 
 
@@ -163,8 +161,6 @@ def reply(
 
 def share_url(base_url: str, text: str, report: Report) -> str:
     """The web page's share link that reproduces this result (the web page's own encoding, date pinned)."""
-    from .web import encode_deck
-
     query = urlencode({"d": encode_deck(text), "format": report.format, "as_of": report.as_of})
     return f"{base_url.rstrip('/')}/?{query}"
 

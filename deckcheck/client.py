@@ -33,6 +33,7 @@ from urllib3.util.retry import Retry
 
 from . import __version__
 from .problems import Report
+from .service.paths import API_PREFIX  # imports nothing: no Flask here
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_RETRIES = 3
@@ -159,7 +160,8 @@ def _retry_after_seconds(response: requests.Response) -> float | None:
 def error_from_response(response: requests.Response) -> DeckcheckError:
     """The exception for a non-2xx answer, from its error envelope (or its status when there is none)."""
     status = response.status_code
-    code, message, details = f"http_{status}", f"{status} {response.reason or ''}".strip(), {}
+    code, message = f"http_{status}", f"{status} {response.reason or ''}".strip()
+    details: dict = {}
     try:
         body = response.json()
     except ValueError:
@@ -168,7 +170,8 @@ def error_from_response(response: requests.Response) -> DeckcheckError:
     if isinstance(error, dict):
         code = str(error.get("code") or code)
         message = str(error.get("message") or message)
-        details = error.get("details") if isinstance(error.get("details"), dict) else {}
+        found = error.get("details")
+        details = found if isinstance(found, dict) else {}
     elif response.text.strip():
         message = f"{message}: {response.text.strip()[:200]}"
     if status == 429:
@@ -276,14 +279,14 @@ class Client:
         ``format`` and ``as_of`` default to the service's (standard, today).
         """
         return Report.from_dict(
-            self.request("POST", "/api/v1/validate", json={"decklist": text, **self._options(format, as_of)})
+            self.request("POST", API_PREFIX + "/validate", json={"decklist": text, **self._options(format, as_of)})
         )
 
     def chat(self, text: str, format: str | None = None, as_of: str | dt.date | None = None) -> str:
         """The verdict as a chat message of at most 2,000 characters (``POST /api/v1/validate?style=chat``)."""
         data = self.request(
             "POST",
-            "/api/v1/validate",
+            API_PREFIX + "/validate",
             params={"style": "chat"},
             json={"decklist": text, **self._options(format, as_of)},
         )
@@ -291,11 +294,11 @@ class Client:
 
     def formats(self) -> dict:
         """``{"default": <id>, "formats": [<format>, ...]}``: every format's rules, pool and bans."""
-        return self.request("GET", "/api/v1/formats")
+        return self.request("GET", API_PREFIX + "/formats")
 
     def format(self, format_id: str) -> dict:
         """One format (:class:`NotFound` for an unknown id)."""
-        return self.request("GET", f"/api/v1/formats/{requests.utils.quote(format_id, safe='')}")
+        return self.request("GET", f"{API_PREFIX}/formats/{requests.utils.quote(format_id, safe='')}")
 
     def cards(
         self, query: str = "", set: str | None = None, number: str | None = None, limit: int | None = None
@@ -308,4 +311,4 @@ class Client:
             params["number"] = number
         if limit is not None:
             params["limit"] = limit
-        return self.request("GET", "/api/v1/cards", params=params)["cards"]
+        return self.request("GET", API_PREFIX + "/cards", params=params)["cards"]

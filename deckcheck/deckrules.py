@@ -38,8 +38,12 @@ that is not in the table; the rules (``deckcheck.rules``) read the table at run 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from .names import BASIC_ENERGY_NAME
 
 #: kinds of row in ``data/deck-rules.csv``
 CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
@@ -62,9 +66,6 @@ _NAMED_KINDS = {
     "Radiant Pokémon": "radiant",
     "◇ card with the same name": "prism-star",
 }
-_BASIC_ENERGY_NAME = re.compile(
-    r"(?:basic\s+)?(?:grass|fire|water|lightning|psychic|fighting|darkness|metal|fairy)\s+energy", re.IGNORECASE
-)
 _STAGES = frozenset({"Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "MEGA", "Level-Up", "Restored"})
 
 
@@ -81,12 +82,12 @@ class Finding:
     text: str = ""
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[str, str, int | None, str | None]:
         """What a scan finding and a table row must agree on."""
         return (self.id, self.kind, self.limit, self.group)
 
 
-def _texts(card: dict):
+def _texts(card: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """``(field, text)`` for every piece of text a source record has."""
     for rule in card.get("rules") or ():
         yield "rules", rule
@@ -121,9 +122,9 @@ def read_clause(sentence: str, card_name: str) -> tuple[str, int | None, str | N
     raise ValueError(f"unrecognised deck-building clause: {text!r}")
 
 
-def scan_card(card: dict, subtypes: list[str]) -> list[Finding]:
+def scan_card(card: dict[str, Any], subtypes: list[str]) -> list[Finding]:
     """Every clause and category trap of one source record (``subtypes`` before the table's fixes)."""
-    found: dict[tuple, Finding] = {}
+    found: dict[tuple[object, ...], Finding] = {}
     for field, text in _texts(card):
         for sentence in _SENTENCE_END.split(text):
             try:
@@ -135,7 +136,7 @@ def scan_card(card: dict, subtypes: list[str]) -> list[Finding]:
                 finding = Finding(card["id"], card["name"], kind, limit, group, field, sentence.strip())
                 found.setdefault(finding.key, finding)
     name, supertype = card["name"].strip(), card["supertype"]
-    if supertype == "Energy" and _BASIC_ENERGY_NAME.fullmatch(name) and (card.get("effect") or card.get("attacks")):
+    if supertype == "Energy" and BASIC_ENERGY_NAME.fullmatch(name) and (card.get("effect") or card.get("attacks")):
         text = card.get("effect") or ""
         found.setdefault(
             (card["id"], "special-energy"),
@@ -149,7 +150,7 @@ def scan_card(card: dict, subtypes: list[str]) -> list[Finding]:
     return list(found.values())
 
 
-def read_rows(rows: list[dict], where: str = TABLE) -> list[Finding]:
+def read_rows(rows: list[dict[str, str]], where: str = TABLE) -> list[Finding]:
     """The rows of ``data/deck-rules.csv`` (as :func:`deckcheck.build.read_table` gives them)."""
     out = []
     for n, row in enumerate(rows, start=1):

@@ -5,20 +5,19 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import orjson
 
 from . import cards as _cards
+from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
 from .cards import Card, CardDB, Resolution
 from .formats import Ban, Format, FormatError, default_formats
-from .names import MEMO_MAX_LEN, name_key
+from .memo import memoise
+from .names import name_key
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Counts, Problem, Report, sort_problems
 from .rules import stale_database
 
-#: most card lines one format remembers per database version and date (see :class:`LineFacts`)
-LINE_MEMO_SIZE = 2048
 #: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
 #: search of every card name); the rest get none and the report says how many (suggestions-skipped)
 SUGGEST_MAX_NAMES = 25
@@ -268,11 +267,7 @@ def resolve_rows(
             via = ban = None
             if card is not None and table is not None:
                 via, ban = table.get(card.id) or fmt.legality(card, db, on)
-            facts = LineFacts(count, name, set_code, number, res, via, ban)
-            if len(raw) <= MEMO_MAX_LEN:
-                if len(memo) >= LINE_MEMO_SIZE:
-                    memo.clear()
-                memo[raw] = facts
+            facts = memo.put(raw, LineFacts(count, name, set_code, number, res, via, ban))
         # ResolvedLine(...) set slot by slot, inline: the generated __init__ behind a class call
         # (or any helper call) was a third of a line's resolution
         ln = new(ResolvedLine)
@@ -317,7 +312,7 @@ def _as_date(as_of) -> dt.date:
 
 
 #: dates as given to check(), read once each: a service sees a handful of distinct ones
-_iso_date = lru_cache(maxsize=256)(dt.date.fromisoformat)
+_iso_date = memoise(256)(dt.date.fromisoformat)
 
 
 def get_format(format: str | Format) -> Format:

@@ -107,7 +107,7 @@ def forecast(lines, fmt: Format, on: dt.date, db) -> Forecast:
         pool = replace(
             fmt.pool, rotations=fmt.pool.rotations + (Rotation(rotation.date, rotation.lowest_mark, rotation.source),)
         )
-        future = replace(fmt, pool=pool, _memo={}, _plan=[], _lines={})
+        future = replace(fmt, pool=pool)  # a new format: memos of its own (formats.FORMAT_MEMOS)
     when, hint = rotation.described, None if rotation.announced else rotation.source
     problems, rotating, kept = [], [], []
     for ln in lines:

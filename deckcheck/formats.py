@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .build import data_dir
-from .cards import Card, CardDB, number_key
+from .cards import LINE_MEMO_SIZE, Card, CardDB, number_key
+from .memo import Memo, MemosOf, memoise
 from .names import name_key
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
@@ -98,15 +101,28 @@ class Pool:
         return None
 
 
-def _memo_for(memos: dict, key: tuple, most: int) -> dict:
-    """The memo dict ``memos`` holds for ``key``, new if need be; all are forgotten when a
-    new key would make more than ``most``."""
-    memo = memos.get(key)
-    if memo is None:
-        if len(memos) >= most:
-            memos.clear()
-        memo = memos[key] = {}
-    return memo
+#: the answers one legality memo keeps (one per database version and date): :meth:`Format.legality`
+#: by card id, and the rules' explanations beside them (a few per card: a database of 21,000 cards
+#: never fills it)
+LEGALITY_MEMO_SIZE = 1 << 17
+
+
+class FormatMemos:
+    """The memos of one :class:`Format` (a frozen value), held beside it by :data:`FORMAT_MEMOS`:
+    per (database version, date), at most 64 legality memos and 4 of the engine's line memos,
+    and the rule plan."""
+
+    __slots__ = ("legality", "lines", "plan")
+
+    def __init__(self) -> None:
+        self.legality: Memo[tuple[str, dt.date], Memo[Hashable, Any]] = Memo(64)
+        self.lines: Memo[tuple[str, dt.date], Memo[str, Any]] = Memo(4)
+        self.plan: list[tuple[Any, dict[str, Any]]] = []
+
+
+#: every format's memos, by the format's identity (a format can be made with other values, as the
+#: rotation forecast does: that one starts with memos of its own)
+FORMAT_MEMOS: MemosOf[Format, FormatMemos] = MemosOf(FormatMemos)
 
 
 @dataclass(frozen=True)
@@ -121,9 +137,6 @@ class Format:
     extends: str | None = None
     path: str = ""
     rule_sources: dict[str, str] = field(default_factory=dict)  # rule -> format id that set it
-    _memo: dict = field(default_factory=dict, compare=False, repr=False)
-    _plan: list = field(default_factory=list, compare=False, repr=False)
-    _lines: dict = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict:
         """The public description served by ``GET /api/v1/formats``."""
@@ -216,32 +229,37 @@ class Format:
                 return other
         return None
 
-    def legality_table(self, db: CardDB, on: dt.date) -> dict[str, tuple[Card | None, Ban | None]]:
+    def legality_table(self, db: CardDB, on: dt.date) -> Memo[Hashable, Any]:
         """The memo of :meth:`legality` answers for one database and date (card id -> answer);
         a long-running service sees few distinct dates: at most 64 are kept."""
-        return _memo_for(self._memo, (db.version, on), 64)
+        tables, key = FORMAT_MEMOS.of(self).legality, (db.version, on)
+        table = tables.get(key)
+        return tables.put(key, Memo(LEGALITY_MEMO_SIZE)) if table is None else table
 
-    def line_memo(self, db: CardDB, on: dt.date) -> dict:
+    def line_memo(self, db: CardDB, on: dt.date) -> Memo[str, Any]:
         """The engine's memo of card lines in this format for one database and date (line text ->
         ``engine.LineFacts``); a service sees one or two dates at a time: at most 4 are kept."""
-        return _memo_for(self._lines, (db.version, on), 4)
+        memos, key = FORMAT_MEMOS.of(self).lines, (db.version, on)
+        memo = memos.get(key)
+        return memos.put(key, Memo(LINE_MEMO_SIZE)) if memo is None else memo
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised."""
         table = self.legality_table(db, on)
-        hit = table.get(card.id)
+        hit: tuple[Card | None, Ban | None] | None = table.get(card.id)
         if hit is None:
-            hit = table[card.id] = (self.legal_via(card, db, on), self.ban_for(card, db, on))
+            hit = table.put(card.id, (self.legal_via(card, db, on), self.ban_for(card, db, on)))
         return hit
 
     def rule_plan(self) -> list[tuple]:
         """(rule function, parameters) for each rule, in file order; built once."""
-        if not self._plan:
+        plan = FORMAT_MEMOS.of(self).plan
+        if not plan:
             from .rules import REGISTRY
 
             # slice assignment is atomic, so threads racing here store the same plan once
-            self._plan[:] = [(REGISTRY[name].fn, params) for name, params in self.rules.items()]
-        return self._plan
+            plan[:] = [(REGISTRY[name].fn, params) for name, params in self.rules.items()]
+        return plan
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
         """The first ban in force on ``on`` that covers this printing, or None."""
@@ -274,7 +292,6 @@ class Format:
         return f"its set, {cset.name}, is not in the card pool{reprint}"  # pragma: no cover - "all" takes every set
 
 
-@lru_cache(maxsize=4096)
 def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
     """``release``: that day. ``third-friday``: the third Friday counting a Friday release day as the first.
 
@@ -282,6 +299,12 @@ def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
     2023-03-31) was legal on 2023-04-14, Temporal Forces (2024-03-22) on 2024-04-05 and
     Journey Together (2025-03-28) on 2025-04-11: two weeks after a Friday release.
     """
+    return _legal_date((rule, release))
+
+
+@memoise(4096)
+def _legal_date(key: tuple[str, str | None]) -> dt.date | None:
+    rule, release = key
     if not release:
         return None
     day = dt.date.fromisoformat(release)

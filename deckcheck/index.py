@@ -2,8 +2,8 @@
 
 Loading a database used to compute, for each of its ~21,000 cards, the normalised name
 (:func:`deckcheck.names.name_key`), the collector-number key and the place of the card
-among the printings of its name, and to build a ``Card`` object for every row: about two
-thirds of the start-up time. :func:`build_index` does that work when the database file is
+among the printings of its name, and to build a ``Card`` object for every row (most of the
+start-up time: BENCHMARKS.md). :func:`build_index` does that work when the database file is
 written (``deckcheck db build`` and ``db sync``, through ``build.write_database``) and the
 file carries the result as plain JSON beside the card rows::
 
@@ -30,10 +30,12 @@ import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, overload
 
 import orjson
 
-from .names import MEMO_MAX_LEN, basic_energy_type, name_key
+from .memo import memoise
+from .names import basic_energy_type, name_key
 
 #: bump when the index's layout or order changes without a change to names.py or this file
 INDEX_LAYOUT = 1
@@ -48,14 +50,18 @@ class IndexError_(ValueError):
     """A stored index is malformed."""
 
 
+@overload
+def number_key(number: str) -> tuple[str, int, str]: ...
+@overload
+def number_key(number: None) -> None: ...
 def number_key(number: str | None) -> tuple[str, int, str] | None:
     """Collector numbers compare as (prefix, integer, suffix): ``TG01`` == ``TG1``, ``007`` == ``7``."""
     if number is None:
         return None
-    return _number_key(number) if len(number) <= MEMO_MAX_LEN else _number_key.__wrapped__(number)
+    return _number_key(number)
 
 
-@lru_cache(maxsize=8192)
+@memoise(8192)
 def _number_key(number: str) -> tuple[str, int, str]:
     text = number.strip().upper()
     m = _NUMBER.match(text)
@@ -90,7 +96,7 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def rows_digest(rows: list, release: dict[str, str]) -> str:
+def rows_digest(rows: list[Any], release: dict[str, str]) -> str:
     """A digest of the card rows and the set release dates (all an index is made from)."""
     return hashlib.blake2b(orjson.dumps([release, rows]), digest_size=16).hexdigest()
 
@@ -100,7 +106,7 @@ def _neg_date(iso: str) -> int:
     return -int(iso.replace("-", "") or 0)
 
 
-def build_index(rows: list, release: dict[str, str], kept: dict[str, int] | None = None) -> dict:
+def build_index(rows: list[Any], release: dict[str, str], kept: dict[str, int] | None = None) -> dict[str, Any]:
     """The index of the card rows (``build.FIELDS`` order). ``release`` maps a set id to its
     release date; ``kept`` maps a card id to its row (the last row of an id wins, as in a
     dict), made here when not given."""
@@ -108,9 +114,9 @@ def build_index(rows: list, release: dict[str, str], kept: dict[str, int] | None
         kept = {row[0]: i for i, row in enumerate(rows)}
     keys = [name_key(row[_NAME]) for row in rows]
     by_number: dict[str, list[int]] = {}
-    by_name: dict[str, list[tuple]] = {}
+    by_name: dict[str, list[tuple[int, tuple[str, int, str], str, int]]] = {}
     lowered: dict[str, str] = {}
-    energies = []
+    energies: list[tuple[str, str, int]] = []
     for i, row in enumerate(rows):
         if kept[row[0]] != i:
             continue
@@ -139,7 +145,7 @@ def build_index(rows: list, release: dict[str, str], kept: dict[str, int] | None
     }
 
 
-def check_index(index, rows: int) -> None:
+def check_index(index: object, rows: int) -> None:
     """Raise :class:`IndexError_` unless ``index`` is a well-formed index of ``rows`` card rows."""
     if not isinstance(index, dict):
         raise IndexError_("the index is not an object")
@@ -157,7 +163,7 @@ def check_index(index, rows: int) -> None:
     _check_rows("basic_energy", list(energy.values()), rows)
 
 
-def _check_rows(part: str, found: list, rows: int) -> None:
+def _check_rows(part: str, found: list[Any], rows: int) -> None:
     """Every entry of ``found`` is a row number (an int, not a bool) below ``rows``."""
     if found and (set(map(type, found)) - {int} or min(found) < 0 or max(found) >= rows):
         raise IndexError_(f"the index's {part} table names rows that are not there")

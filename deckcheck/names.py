@@ -15,7 +15,8 @@ translation"):
 - symbols, wherever they stand: ``◇`` (Prism Star; also written ``{*}``, ``<>``,
   ``♢``, ``Prism Star``), ``☆`` (Pokémon Star; also ``★``, ``{star}``), and the
   gender signs ``♀`` ``♂`` (Nidoran♀ and Nidoran♂ are different Pokémon; 3.2
-  corrections, 2026-12), also typed ``Nidoran F``, ``Nidoran (M)``, ``Nidoran Female``; ``&`` (TAG TEAM), ``+`` (``Poké Blower +``), and a
+  corrections, 2026-12), also typed ``Nidoran F``, ``Nidoran (M)``, ``Nidoran Female``;
+  ``&`` (TAG TEAM), ``+`` (``Poké Blower +``), and a
   ``!`` or ``?`` standing alone (the Unown marks ``Unown !`` and ``Unown ?``;
   the ``!`` of ``Challenge!`` is punctuation);
 - letters of any alphabet: ``α β γ`` (``Miracle Sphere α``), a ``δ`` that is
@@ -54,14 +55,17 @@ translation"):
 
 Every step is linear in the input: one pass of :func:`fold`, fixed-width
 patterns, one ``findall`` of a pattern without a backtracking tail, and list
-work on the tokens. Memos keep texts of at most :data:`MEMO_MAX_LEN` characters.
+work on the tokens. Memos keep texts of at most :data:`MEMO_MAX_LEN` characters
+(:mod:`deckcheck.memo`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+
+from .memo import MEMO_MAX_LEN as MEMO_MAX_LEN
+from .memo import Memo, memoise
 
 #: the nine basic Energy types with their PTCGL symbol letters
 ENERGY_TYPES = {
@@ -79,15 +83,19 @@ ENERGY_TYPES = {
 }
 BASIC_ENERGY_TYPES = ("Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness", "Metal", "Fairy")
 
-#: the longest text (a line, a name, a set code, a number) any of deckcheck's memos keeps: they
-#: hold the short texts real lists repeat, and a flood of long ones cannot fill memory
-MEMO_MAX_LEN = 200
 #: most names :func:`name_key` and :func:`basic_energy_type` remember (the pool has ~4,500)
 NAME_MEMO_SIZE = 16384
 
 #: Trainer families whose prints carry a subtitle in parentheses that is not part of the name
 #: (as keys: the subtitle of ``Professor's Research (Professor Oak)`` is dropped)
 SUBTITLED = frozenset({"professors research", "bosss orders"})
+#: a part in parentheses at the end of a printed name: the subtitle players leave out when they
+#: name a card (``Professor's Research (Professor Turo)`` is Professor's Research); linear: no
+#: parenthesis inside, and matched once from each start
+SUBTITLE = re.compile(r"\s*\([^()]*\)\s*$")
+#: a basic Energy card's printed name, ``Fire Energy`` or ``Basic Fire Energy`` (any case, one run
+#: of blanks between words): the test of a card row, before the database knows it (use fullmatch)
+BASIC_ENERGY_NAME = re.compile(r"(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy", re.IGNORECASE)
 #: parenthesised class labels a source appends to a name (the card's subtype, not its name)
 LABELS = frozenset({"rockets secret machine"})
 #: names (as keys, without the letter) whose trailing ``δ`` is part of the name, not Delta Species
@@ -121,11 +129,11 @@ COMBINING_LIMIT = 0x20000
 _COMBINING_KEPT = 8192
 
 
-class _CombiningMarks(dict):
+class _CombiningMarks(dict[int, int | None]):
     """A ``str.translate`` table that deletes combining characters: code point -> None for a
     combining one, else itself. Filled as characters are met (``str.translate`` asks
     ``__missing__`` for a code point not in it): a table of all 131,072 code points below
-    :data:`COMBINING_LIMIT` took ~40 ms to make, paid by the first name with an accent."""
+    :data:`COMBINING_LIMIT`, made at once, was paid by the first name with an accent (BENCHMARKS.md)."""
 
     def __missing__(self, cp: int) -> int | None:
         value = None if cp < COMBINING_LIMIT and unicodedata.combining(chr(cp)) else cp
@@ -178,10 +186,10 @@ def basic_energy_type(name: str) -> str | None:
     if len(name) <= MEMO_MAX_LEN:
         return _basic_energy_type(name)
     # the longest basic Energy name has 22 characters besides blanks (marks and width folded away)
-    return None if len("".join(name.split())) > MEMO_MAX_LEN else _basic_energy_type.__wrapped__(name)
+    return None if len("".join(name.split())) > MEMO_MAX_LEN else _basic_energy_type.fn(name)
 
 
-@lru_cache(maxsize=NAME_MEMO_SIZE)
+@memoise(NAME_MEMO_SIZE)
 def _basic_energy_type(name: str) -> str | None:
     tokens = _tokens(name)
     return _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None
@@ -278,23 +286,17 @@ def _name_key(name: str) -> str:
     return " ".join(t if t in ("EX", "GX") else t.lower() for t in tokens)
 
 
-_name_key_memo = lru_cache(maxsize=NAME_MEMO_SIZE)(_name_key)
-
-
-_last_long: tuple[str, str] = ("", "")  # the last long name and its key: a line's lookups ask 2-3 times
+_name_key_memo = memoise(NAME_MEMO_SIZE)(_name_key)
+#: the last long name and its key (a line's lookups ask 2-3 times): one entry, whatever its length
+_last_long: Memo[str, str] = Memo(1, max_len=None)
 
 
 def name_key(name: str) -> str:
     """The normalised name: equal keys mean the same name for the copy rule."""
-    global _last_long
     if len(name) <= MEMO_MAX_LEN:
         return _name_key_memo(name)
-    last = _last_long
-    if last[0] == name:
-        return last[1]
-    key = _name_key(name)
-    _last_long = (name, key)
-    return key
+    key = _last_long.get(name)
+    return _last_long.put(name, _name_key(name)) if key is None else key
 
 
 def lookup_key(name: str) -> str:
@@ -305,6 +307,12 @@ def lookup_key(name: str) -> str:
 def memo_sizes() -> dict[str, int]:
     """How many entries each memo of this module holds (tests check they stay bounded)."""
     return {
-        "name_key": _name_key_memo.cache_info().currsize,
-        "basic_energy_type": _basic_energy_type.cache_info().currsize,
+        "name_key": len(_name_key_memo.memo),
+        "basic_energy_type": len(_basic_energy_type.memo),
     }
+
+
+def without_subtitle(name: str) -> str:
+    """The name as players say it: ``Professor's Research (Professor Oak)`` -> ``Professor's
+    Research`` (:data:`SUBTITLE`); a name that is all parentheses stays as it is."""
+    return SUBTITLE.sub("", name) or name

@@ -15,7 +15,7 @@ from math import comb
 __all__ = ["p_basic_in_opening_hand", "percent"]
 
 
-def _count(name: str, value) -> int:
+def _count(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if value < 0:

@@ -7,7 +7,7 @@ yield :class:`Problem` values and the engine collects them into a report.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 ERROR = "error"
 WARNING = "warning"
@@ -93,9 +93,6 @@ class Problem:
     def line(self) -> int | None:
         """The first line the problem points at, if any."""
         return self.lines[0] if self.lines else None
-
-    def with_severity(self, severity: str) -> Problem:
-        return replace(self, severity=severity)
 
     def to_dict(self) -> dict:
         return {

@@ -17,10 +17,10 @@ from urllib.parse import quote
 
 import click
 
-from .names import ENERGY_TYPES, basic_energy_type
+from .names import ENERGY_TYPES, basic_energy_type, without_subtitle
 from .problems import CATALOGUE, ERROR, INFO, WARNING
+from .wording import plural
 
-_SUBTITLE = re.compile(r"\s*\([^()]*\)\s*$")
 _SYMBOL_OF = {v: k for k, v in ENERGY_TYPES.items()}
 SECTIONS = (("Pokémon", "Pokémon"), ("Trainer", "Trainer"), ("Energy", "Energy"))
 
@@ -30,7 +30,7 @@ def export_name(card) -> str:
     if card.is_basic_energy:
         t = basic_energy_type(card.name)
         return f"Basic {{{_SYMBOL_OF[t]}}} Energy"
-    return _SUBTITLE.sub("", card.name)
+    return without_subtitle(card.name)
 
 
 def _export_groups(report) -> dict[str, dict[tuple, list]]:
@@ -125,19 +125,15 @@ def fails(report, fail_on: str = ERROR) -> bool:
     return not report.valid or (fail_on == WARNING and bool(report.warnings))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def summary_line(results, fail_on: str = ERROR) -> str:
     """``Checked 3 decks: 1 passed, 2 failed (15 errors, 1 warning, 2 info).`` (passing follows ``fail_on``)"""
     if not results:
         return "No decklists checked."
     failed = sum(fails(r, fail_on) for _, r in results)
     tally = {s: sum(p.severity == s for _, r in results for p in r.problems) for s in (ERROR, WARNING, INFO)}
-    words = [_plural(tally[ERROR], "error"), _plural(tally[WARNING], "warning"), f"{tally[INFO]} info"]
+    words = [plural(tally[ERROR], "error"), plural(tally[WARNING], "warning"), f"{tally[INFO]} info"]
     counts = ", ".join(w for w, n in zip(words, tally.values()) if n)
-    head = f"Checked {_plural(len(results), 'deck')}: "
+    head = f"Checked {plural(len(results), 'deck')}: "
     head += f"{len(results) - failed} passed, {failed} failed" if failed else "all passed"
     return head + (f" ({counts})." if counts else ".")
 
@@ -230,7 +226,7 @@ def render_github(results, opts: Options = Options()) -> str:
             rest.append(_one_line(f"{where} {p.rule}{level} {_sentence(p)}"))
     if rest:
         out.append(
-            f"{_plural(len(rest), 'more problem')} not annotated (GitHub shows "
+            f"{plural(len(rest), 'more problem')} not annotated (GitHub shows "
             f"{GITHUB_ANNOTATIONS_PER_LEVEL} errors, {GITHUB_ANNOTATIONS_PER_LEVEL} warnings and "
             f"{GITHUB_ANNOTATIONS_PER_LEVEL} notices per step); every problem is in the job summary:"
         )

@@ -15,8 +15,9 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .names import name_key
+from .names import name_key, without_subtitle
 from .problems import ERROR, INFO, Problem, line_list
+from .wording import plural
 
 RuleFn = Callable[..., Iterator[Problem]]
 
@@ -57,8 +58,6 @@ PLAYED_AS_POKEMON = frozenset(
         "antique skull fossil",
     }
 )
-
-_SUBTITLE = re.compile(r"\s*\([^()]*\)$")
 
 
 @dataclass(frozen=True)
@@ -121,13 +120,9 @@ def check_rule_params(name: str, params: dict, where: str) -> dict:
 # -- wording helpers ------------------------------------------------------------
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def display_name(card) -> str:
     """The card's name as players say it: ``Professor's Research``, not ``... (Professor Oak)``."""
-    return _SUBTITLE.sub("", card.name) or card.name
+    return without_subtitle(card.name)
 
 
 def label(card) -> str:
@@ -217,7 +212,7 @@ def unknown_set(deck, ctx):
             yield Problem(
                 "unknown-set",
                 f'{head}, and no card named "{ln.name}" was found; its '
-                f"{_plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
+                f"{plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
                 "toward the deck size.",
                 lines=(ln.line,),
                 hint=hint,
@@ -246,7 +241,7 @@ def stale_database(db, on, max_age: int) -> Problem | None:
     return Problem(
         "stale-database",
         f"The card database's newest set is {newest_set_phrase(db)}, "
-        f"{_plural(age, 'day')} before {on.isoformat()}; the most allowed is {_plural(max_age, 'day')}.",
+        f"{plural(age, 'day')} before {on.isoformat()}; the most allowed is {plural(max_age, 'day')}.",
         hint=f"Cards from sets released after {newest.name} are unknown to it: {UPDATE_ADVICE}.",
     )
 
@@ -263,7 +258,7 @@ def unknown_card(deck, ctx):
         yield Problem(
             "unknown-card",
             f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
-            f"found in the card database; its {_plural(ln.count, 'copy', 'copies')} still "
+            f"found in the card database; its {plural(ln.count, 'copy', 'copies')} still "
             f"{'counts' if ln.count == 1 else 'count'} toward the deck size.",
             lines=(ln.line,),
             hint=hint,
@@ -331,9 +326,9 @@ def deck_size(deck, ctx, size):
         hint = None
         if deck.unknown:
             n = sum(ln.count for ln in deck.unknown)
-            hint = f"The total includes {_plural(n, 'card')} that could not be identified."
+            hint = f"The total includes {plural(n, 'card')} that could not be identified."
         yield Problem(
-            "deck-size", f"Your deck has {_plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint
+            "deck-size", f"Your deck has {plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint
         )
 
 
@@ -370,7 +365,7 @@ def copy_limit(deck, ctx, limit):
         nums, ids = _lines(lines)
         yield Problem(
             "copy-limit",
-            f"You have {_plural(total, 'card')} named {display_name(card)}{line_list(nums)}; the limit is {limit}.",
+            f"You have {plural(total, 'card')} named {display_name(card)}{line_list(nums)}; the limit is {limit}.",
             lines=nums,
             cards=ids,
             hint=hint,
@@ -444,7 +439,7 @@ def prism_star_limit(deck, ctx, limit):
             nums, ids = _lines(lines)
             yield Problem(
                 "prism-star-limit",
-                f"You have {_plural(total, 'card')} named {display_name(lines[0].card)}"
+                f"You have {plural(total, 'card')} named {display_name(lines[0].card)}"
                 f"{line_list(nums)}; the limit for a Prism Star card is {limit}.",
                 lines=nums,
                 cards=ids,
@@ -490,7 +485,7 @@ def printed_copy_limit(deck, ctx):
             nums, ids = _lines(lines)
             yield Problem(
                 "printed-copy-limit",
-                f"You have {_plural(total, 'card')} named {display_name(ln.card)}"
+                f"You have {plural(total, 'card')} named {display_name(ln.card)}"
                 f'{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
                 lines=nums,
                 cards=ids,
@@ -514,7 +509,7 @@ def name_group_limit(deck, ctx):
             nums, ids = _lines(lines)
             yield Problem(
                 "name-group-limit",
-                f"You have {_plural(total, 'Basic Pokémon card')} with {clause.group} in "
+                f"You have {plural(total, 'Basic Pokémon card')} with {clause.group} in "
                 f'their names{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
                 lines=nums,
                 cards=ids,

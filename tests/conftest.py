@@ -36,6 +36,23 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.server)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _test_client_reads_whole_responses():
+    """Flask's test client leaves a streamed answer (a static file) open until the garbage collector finds it,
+    a ResourceWarning (an error here); a buffered answer is read and closed at once, as a server would."""
+    from flask.testing import FlaskClient
+
+    patch = pytest.MonkeyPatch()
+    unbuffered = FlaskClient.open
+
+    def open_buffered(self, *args, buffered=True, **kwargs):
+        return unbuffered(self, *args, buffered=buffered, **kwargs)
+
+    patch.setattr(FlaskClient, "open", open_buffered)
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def db():
     from deckcheck.cards import get_db
@@ -75,13 +92,13 @@ def free_port() -> int:
 def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = None, workers: int = 1):
     """Start a real gunicorn on a free loopback port; return (process, base_url)."""
     port = free_port()
-    # the package's own settings, as `deckcheck serve` runs them (deckcheck/gunicorn_conf.py)
+    # the package's own settings, as `deckcheck serve` runs them (deckcheck/service/gunicorn_conf.py)
     cmd = [
         sys.executable,
         "-m",
         "gunicorn",
         "--config",
-        "python:deckcheck.gunicorn_conf",
+        "python:deckcheck.service.gunicorn_conf",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
@@ -109,9 +126,9 @@ def wait_for_healthz(proc: subprocess.Popen, base: str, seconds: float) -> None:
             err = err.decode() if isinstance(err, bytes) else err
             raise RuntimeError(f"the server exited {proc.returncode}: {err[-2000:]}")
         try:
-            requests.get(base + "/healthz", timeout=1)
+            requests.get(base + "/healthz", timeout=5)
             return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or a worker still starting
             time.sleep(0.1)
     raise RuntimeError(f"the server did not answer within {seconds:g} s")
 

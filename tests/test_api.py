@@ -21,11 +21,11 @@ import deckcheck
 from deckcheck import cards as cards_module
 from deckcheck import create_app
 from deckcheck.engine import check
-from deckcheck.errors import wants_json
 from deckcheck.formats import default_formats
 from deckcheck.parse import count_lines
 from deckcheck.problems import REPORT_KEYS
-from deckcheck.schemas import CardSchema, FormatSchema, ReportSchema
+from deckcheck.service.errors import wants_json
+from deckcheck.service.schemas import CardSchema, FormatSchema, ReportSchema
 
 DECKS = Path(__file__).resolve().parent / "decks"
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -654,7 +654,7 @@ def test_a_repeated_json_key_takes_its_last_value(call):
 
 def test_an_absent_query_string_is_an_empty_query():
     """validate skips reading an empty query string: right only while this holds."""
-    from deckcheck.api import VALIDATE_QUERY
+    from deckcheck.service.api import VALIDATE_QUERY
 
     assert VALIDATE_QUERY.load({}) == {}
     assert not [

@@ -7,7 +7,7 @@ from werkzeug.test import Client
 from werkzeug.wrappers import Response
 
 import deckcheck
-from deckcheck.app import StandardHeaders
+from deckcheck.service.app import StandardHeaders, create_app
 
 PAGE = {"Content-Security-Policy": "default-src 'self'", "X-Content-Type-Options": "nosniff"}
 VERSION = ("X-Deckcheck-Version", deckcheck.__version__)
@@ -57,3 +57,11 @@ def test_standard_headers(path, origin, sent, expected):
     answer = answering(*sent).get(path, headers=headers)
     got = [(name, value) for name, value in answer.headers.items() if name not in ("Content-Type", "Content-Length")]
     assert got == expected
+
+
+def test_the_database_has_one_knob_deckcheck_db(monkeypatch):
+    """DECKCHECK_CARD_DB_PATH would be a second way to name the database file: refused, naming the one knob."""
+    monkeypatch.setenv("DECKCHECK_CARD_DB_PATH", "/nowhere/cards.json.gz")
+    with pytest.raises(ValueError) as err:
+        create_app({"TESTING": True})
+    assert str(err.value) == "DECKCHECK_CARD_DB_PATH is not a setting: set DECKCHECK_DB instead (the one knob for it)"

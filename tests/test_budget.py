@@ -1,4 +1,5 @@
-"""One rate limit for all checking work: the API, the page form, share links, /extras (deckcheck/limits.py)."""
+"""One rate limit for all checking work: the API, the page form, share links, /extras
+(deckcheck/service/ratelimit.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import requests
 from conftest import start_gunicorn
 from test_limits import redis_url  # noqa: F401 - the module's redis-server fixture
 
-from deckcheck import create_app, limits
+from deckcheck import create_app
+from deckcheck.service import ratelimit
 
 DECK = "4 Nest Ball SVI 181\n"
 D = base64.urlsafe_b64encode(zlib.compress(DECK.encode())).decode().rstrip("=")
@@ -46,10 +48,10 @@ def test_every_check_counts_against_one_budget_per_client():
 
 
 def test_share_of_divides_each_amount_rounding_up():
-    assert limits.share_of("60 per minute", 3) == "20 per 1 minute"
-    assert limits.share_of("10 per second; 1000 per day", 3) == "4 per 1 second; 334 per 1 day"
-    assert limits.share_of("60 per minute", 1) == "60 per minute"
-    assert limits.share_of("", 4) == ""
+    assert ratelimit.share_of("60 per minute", 3) == "20 per 1 minute"
+    assert ratelimit.share_of("10 per second; 1000 per day", 3) == "4 per 1 second; 334 per 1 day"
+    assert ratelimit.share_of("60 per minute", 1) == "60 per minute"
+    assert ratelimit.share_of("", 4) == ""
 
 
 def _statuses(base: str, n: int) -> list[requests.Response]:

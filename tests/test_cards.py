@@ -18,6 +18,11 @@ def line(name, set_code=None, number=None, count=1):
     return CardLine(line=1, raw="", count=count, name=name, set_code=set_code, number=number)
 
 
+def resolve(db, ln):
+    """The resolution of a parsed card line (only its name, set code and number matter)."""
+    return db.resolve_parts(ln.name, ln.set_code, ln.number)
+
+
 @pytest.mark.parametrize(
     ("name", "set_code", "number", "method", "card_id"),
     [
@@ -45,7 +50,7 @@ def line(name, set_code=None, number=None, count=1):
     ],
 )
 def test_resolution_ladder(db, name, set_code, number, method, card_id):
-    res = db.resolve(line(name, set_code, number))
+    res = resolve(db, line(name, set_code, number))
     assert (res.method, res.card.id) == (method, card_id)
 
 
@@ -57,12 +62,12 @@ def test_resolution_ladder(db, name, set_code, number, method, card_id):
     ],
 )
 def test_unresolved_with_suggestions(db, name, suggestions):
-    res = db.resolve(line(name))
+    res = resolve(db, line(name))
     assert (res.card, res.method, res.suggestions) == (None, "unresolved", suggestions)
 
 
 def test_gibberish_has_no_suggestions(db):
-    res = db.resolve(line("zzqx vvvv"))
+    res = resolve(db, line("zzqx vvvv"))
     assert (res.card, res.suggestions) == (None, ())
 
 
@@ -160,23 +165,25 @@ def _raw_database():
 
 def test_resolve_is_memoised_on_name_set_and_number(db):
     db.clear_memo()
-    first = db.resolve(line("Nest Ball", "SVI", "181"))
-    assert db.resolve(line("Nest Ball", "SVI", "181", count=4)) is first  # the count does not matter
-    assert db.resolve(line("Nest Ball", "SVI", "999")).method == "name-and-set"
-    assert db.resolve(line("Nest Ball", "svi", "181")) == first  # its own entry, the same answer
-    unresolved = db.resolve(line("Nest Bal"))
-    assert db.resolve(line("Nest Bal")) is unresolved and unresolved.suggestions
+    first = resolve(db, line("Nest Ball", "SVI", "181"))
+    assert resolve(db, line("Nest Ball", "SVI", "181", count=4)) is first  # the count does not matter
+    assert resolve(db, line("Nest Ball", "SVI", "999")).method == "name-and-set"
+    assert resolve(db, line("Nest Ball", "svi", "181")) == first  # its own entry, the same answer
+    unresolved = resolve(db, line("Nest Bal"))
+    assert resolve(db, line("Nest Bal")) is unresolved and unresolved.suggestions
 
 
 def test_resolve_memo_is_bounded(db, monkeypatch):
-    monkeypatch.setattr(cards, "RESOLVE_MEMO_SIZE", 5)
+    memo = db.resolution_memo()
+    assert memo.size == cards.RESOLVE_MEMO_SIZE
+    monkeypatch.setattr(memo, "size", 5)
     db.clear_memo()
     for number in range(1, 30):
-        db.resolve(line("Nest Ball", "SVI", str(number)))
-        assert len(db._memo) <= 5
+        resolve(db, line("Nest Ball", "SVI", str(number)))
+        assert len(memo) <= 5
     long_name = "Nest Ball " * 30
-    res = db.resolve(line(long_name))
-    assert res.method == "unresolved" and (long_name, None, None) not in db._memo
+    res = resolve(db, line(long_name))
+    assert res.method == "unresolved" and (long_name, None, None) not in memo
     db.clear_memo()
 
 
@@ -187,7 +194,7 @@ def test_a_swapped_in_database_never_answers_from_the_old_ones_memo(db):
     raw = _raw_database()
     raw["cards"] = [row for row in raw["cards"] if row[0] != "sv01-181"]
     other = cards.from_dict(raw, "test-swap")
-    assert other._memo == {}
+    assert len(other.resolution_memo()) == 0 and len(other.line_memo()) == 0
     try:
         cards.set_db(other)
         lines = deckcheck.check(text, "standard", "2026-05-01").lines
@@ -293,7 +300,7 @@ def test_older_promo_codes_and_pokemontcg_io_set_ids_are_known(db, set_code, num
 )
 def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, set_code, number, card_id):
     """PTCGO exports ``* 4 Unit Energy GRW UPR 137``: the same card as TCGdex's ``Unit Energy GrassFireWater``."""
-    res = db.resolve(line(name, set_code, number))
+    res = resolve(db, line(name, set_code, number))
     assert (res.card.id, res.name_differs) == (card_id, False)
 
 
@@ -312,5 +319,5 @@ def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, 
     ],
 )
 def test_a_special_energy_named_like_a_basic_type_is_found_in_its_set(db, name, set_code, number, method, card_id):
-    res = db.resolve(line(name, set_code, number))
+    res = resolve(db, line(name, set_code, number))
     assert (res.method, res.card.id) == (method, card_id)

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deckcheck import chat, check, web
+from deckcheck import chat, check
 from deckcheck.problems import CATALOGUE, SEVERITIES, Counts, Problem, Report
+from deckcheck.service import web
 
 DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"
@@ -211,7 +212,7 @@ def test_unknown_style_is_a_422(client):
 
 @pytest.mark.parametrize("deck", ["standard-legal-dragapult.txt", "ptcgl-en-charizard.txt"])
 def test_report_schema_accepts_the_chat_field(client, deck):
-    from deckcheck.schemas import ReportSchema
+    from deckcheck.service.schemas import ReportSchema
 
     data = client.post(
         "/api/v1/validate?style=chat", json={"decklist": (DECKS / deck).read_text(encoding="utf-8"), "as_of": DATE}

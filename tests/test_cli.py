@@ -22,8 +22,10 @@ import yaml
 from click.testing import CliRunner
 
 import deckcheck
-from deckcheck import config as dconfig
-from deckcheck.cli import MAX_BYTES, MAX_LINES, cli, show_progress
+from deckcheck.cli import cli
+from deckcheck.cli import repoconfig as dconfig
+from deckcheck.cli.check import show_progress
+from deckcheck.cli.common import MAX_BYTES, MAX_LINES
 from deckcheck.formats import default_formats
 from deckcheck.render import OUTPUT_FORMATS
 

@@ -1,4 +1,4 @@
-"""The deck page's additions (deckcheck/deckview.py and the result template): fixes, card
+"""The deck page's additions (deckcheck/service/deckview.py and the result template): fixes, card
 images, notes apart from problems, counts that agree with the export, header checks."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deckcheck import create_app
-from deckcheck.deckview import (
+from deckcheck.service.deckview import (
     BROKEN_FIX,
     FixError,
     apply_edits,
@@ -21,7 +21,7 @@ from deckcheck.deckview import (
     image_url,
     read_edits,
 )
-from deckcheck.web import decode_deck, encode_deck, page_headers
+from deckcheck.service.web import decode_deck, encode_deck, page_headers
 
 DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"
@@ -259,7 +259,7 @@ def test_problem_shows_the_cards_it_is_about(client):
 
 def test_fix_links_are_bounded(client):
     """Each fix link carries the whole list: past MAX_FIX_LINKS a fix is a button for the script."""
-    from deckcheck.web import MAX_FIX_LINKS
+    from deckcheck.service.web import MAX_FIX_LINKS
 
     page = body(post(client, "".join(f"1 Nest Bel {n}\n" for n in range(MAX_FIX_LINKS + 10))))
     assert len(set(re.findall(r'<a class="fix" href="([^"]+)"', page))) == MAX_FIX_LINKS
@@ -280,8 +280,8 @@ def test_fix_links_are_bounded(client):
     ],
 )
 def test_is_json_deck_follows_the_parser(text, json):
-    from deckcheck.deckview import is_json_deck
     from deckcheck.parse import parse
+    from deckcheck.service.deckview import is_json_deck
 
     assert is_json_deck(text) is json
     assert (parse(text).source == "json") is json

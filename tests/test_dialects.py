@@ -51,7 +51,7 @@ def test_every_card_of_a_set_resolves_by_its_tcgdex_id(db):
     assert len(cards) > 700
     for card in cards:
         (line,) = parse(f"1 {card.name} {card.id}").cards
-        res = db.resolve(line)
+        res = db.resolve_parts(line.name, line.set_code, line.number)
         assert (res.card.id, res.method, res.name_differs) == (card.id, "printing", False), card.id
 
 
@@ -68,7 +68,8 @@ def test_every_card_of_a_set_resolves_by_its_tcgdex_id(db):
 )
 def test_pokemontcg_io_ids_resolve_through_the_alias_table(db, written, card_id):
     name = db.get(card_id).name
-    res = db.resolve(parse(f"1 {name} {written}").cards[0])
+    (line,) = parse(f"1 {name} {written}").cards
+    res = db.resolve_parts(line.name, line.set_code, line.number)
     assert (res.card.id, res.method) == (card_id, "alias")
 
 

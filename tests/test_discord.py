@@ -1,4 +1,5 @@
-"""The Discord interactions endpoint (deckcheck/discord.py): signatures, PING, /decklist, forms, message command.
+"""The Discord interactions endpoint (deckcheck/service/discord.py): signatures, PING, /decklist, forms,
+message command.
 
 Every request is signed in the test with a freshly generated Ed25519 key pair,
 as Discord signs them; tampered bodies, wrong keys and replayed timestamps are
@@ -18,8 +19,9 @@ from conftest import start_gunicorn
 from nacl.signing import SigningKey
 
 import deckcheck
-from deckcheck import chat, check, create_app, discord, web
+from deckcheck import chat, check, create_app
 from deckcheck.formats import default_formats
+from deckcheck.service import discord, web
 
 DECKS = Path(__file__).resolve().parent / "decks"
 DATE = "2026-05-01"

@@ -93,12 +93,12 @@ def test_healthcheck_probes_healthz_on_that_port():
         "LICENSE",
         "NOTICE",
         "requirements.lock",
-        "deckcheck/gunicorn_conf.py",
+        "deckcheck/service/gunicorn_conf.py",
         "deckcheck",
         "data",
         "data/cards.json.gz",
         "data/formats/standard.toml",
-        "deckcheck/templates/apidocs/reference.html",
+        "deckcheck/service/templates/apidocs/reference.html",
     ],
 )
 def test_build_context_keeps_what_the_image_needs(path):

@@ -1,5 +1,6 @@
 """Running as part of a fleet: worker count from the cgroup CPU quota, drain on SIGTERM, reloads that never
-go back to an older database (deckcheck/runtime.py, deckcheck/gunicorn_conf.py, deckcheck/worker.py)."""
+go back to an older database (deckcheck/service/runtime.py, deckcheck/service/gunicorn_conf.py,
+deckcheck/service/worker.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from conftest import free_port
 from test_reload import NEST_BALL, ULTRA_BALL, _children, _start, _stop, _wait_for_version, write_broken, write_db
 from test_serve import wait_until_up
 
-from deckcheck import runtime
+from deckcheck.service import runtime
 
 
 def _v2_tree(tmp_path: Path, cpu_max: dict[str, str]) -> Path:
@@ -67,7 +68,9 @@ def test_gunicorn_takes_its_worker_count_from_the_quota(monkeypatch):
     monkeypatch.setattr(runtime, "cgroup_cpu_quota", lambda *a, **k: 1.0)
     monkeypatch.delenv("DECKCHECK_WORKERS", raising=False)
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", os.path.join("/tmp", "deckcheck-test-metrics"))
-    settings = runpy.run_path(str(Path(__file__).resolve().parent.parent / "deckcheck" / "gunicorn_conf.py"))
+    settings = runpy.run_path(
+        str(Path(__file__).resolve().parent.parent / "deckcheck" / "service" / "gunicorn_conf.py")
+    )
     assert settings["workers"] == 2  # one CPU, plus one
 
 
@@ -225,7 +228,7 @@ def test_a_stopping_worker_ignores_a_readable_event_for_the_socket_it_closed():
     accept that follows must not raise (that would end the worker and reset its connections)."""
     import socket
 
-    from deckcheck.worker import DeckcheckWorker
+    from deckcheck.service.worker import DeckcheckWorker
 
     worker = object.__new__(DeckcheckWorker)
     closed = socket.socket()

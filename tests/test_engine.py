@@ -343,7 +343,8 @@ def test_the_line_memo_is_bounded(monkeypatch, with_format):
 
     db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
     memo = fmt.line_memo(db, on) if with_format else db.line_memo()
-    monkeypatch.setattr(engine, "LINE_MEMO_SIZE", 3)
+    assert memo.size == engine.LINE_MEMO_SIZE
+    monkeypatch.setattr(memo, "size", 3)
     text = "\n".join(f"{n} Basic {{P}} Energy SVE 5" for n in range(1, 9))
     for _ in range(2):
         lines = engine.resolve_lines(parse(text), db, *((fmt, on) if with_format else ()))
@@ -368,11 +369,12 @@ def test_a_long_line_is_not_kept_in_the_memo():
 
 def test_a_format_keeps_line_memos_for_few_dates():
     from deckcheck import cards
+    from deckcheck.formats import FORMAT_MEMOS
 
     db, fmt = cards.get_db(), engine.get_format("standard")
     dates = [dt.date(2026, 4, day) for day in range(5, 12)]  # across the 2026-04-10 rotation
     memos = [fmt.line_memo(db, on) for on in dates]
-    assert len(fmt._lines) <= 4 and fmt.line_memo(db, dates[-1]) is memos[-1]
+    assert len(FORMAT_MEMOS.of(fmt).lines) <= 4 and fmt.line_memo(db, dates[-1]) is memos[-1]
     for on in dates:
         assert deckcheck.check("4 Iono PAL 185", fmt, on).lines[0].legal is (on < dt.date(2026, 4, 10))
 

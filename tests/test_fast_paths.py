@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckcheck import names, parse
+from deckcheck import lineread, names
 
 #: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
 _COMMON_CARD = re.compile(
@@ -24,11 +24,11 @@ def _oracle(raw: str):
     # a name that starts with a lone times sign ("2 x Pidgeot ex OBF 164") goes the long way
     if (
         m
-        and parse._is_set_code(m.group(3))
-        and parse._ASCII_LETTER.search(m.group(2))
+        and lineread._is_set_code(m.group(3))
+        and lineread._ASCII_LETTER.search(m.group(2))
         and m.group(2)[:2] not in ("x ", "X ", "× ")
     ):
-        return (parse._CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
+        return (lineread.CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
     return None
 
 
@@ -86,21 +86,21 @@ def lines(draw):
 @settings(max_examples=3000, deadline=None)
 @given(lines())
 def test_fast_path_matches_the_regular_expression(raw):
-    assert parse._common_card(raw) == _oracle(raw)
+    assert lineread._common_card(raw) == _oracle(raw)
 
 
 @pytest.mark.slow
 @given(st.text(max_size=40))
 @settings(max_examples=1000, deadline=None)
 def test_fast_path_matches_the_regular_expression_on_any_text(raw):
-    assert parse._common_card(raw) == _oracle(raw)
+    assert lineread._common_card(raw) == _oracle(raw)
 
 
 def test_fast_path_examples():
-    assert parse._common_card("4 Nest Ball SVI 181") == (parse._CARD, 4, "Nest Ball", "SVI", "181", None)
-    assert parse._common_card("1 Iono PAL 185 PH") == (parse._CARD, 1, "Iono", "PAL", "185", "PH")
-    assert parse._common_card("2 Pikachu ex SV-P 12") == (parse._CARD, 2, "Pikachu ex", "SV-P", "12", None)
-    assert parse._common_card("1 PH PAL 185 PH") == (parse._CARD, 1, "PH", "PAL", "185", "PH")
+    assert lineread._common_card("4 Nest Ball SVI 181") == (lineread.CARD, 4, "Nest Ball", "SVI", "181", None)
+    assert lineread._common_card("1 Iono PAL 185 PH") == (lineread.CARD, 1, "Iono", "PAL", "185", "PH")
+    assert lineread._common_card("2 Pikachu ex SV-P 12") == (lineread.CARD, 2, "Pikachu ex", "SV-P", "12", None)
+    assert lineread._common_card("1 PH PAL 185 PH") == (lineread.CARD, 1, "PH", "PAL", "185", "PH")
     for raw in (
         "4  Nest Ball SVI 181",
         "2 x Pidgeot ex OBF 164",
@@ -113,7 +113,7 @@ def test_fast_path_examples():
         "4 Nest Ball SVI 181 ",
         "4 123 SVI 181",
     ):
-        assert parse._common_card(raw) is None, raw
+        assert lineread._common_card(raw) is None, raw
 
 
 def _fold_oracle(text: str) -> str:
@@ -138,18 +138,18 @@ def test_the_combining_table_stays_bounded():
 
 
 def _is_set_code_oracle(text: str) -> bool:
-    return bool(parse._SET_CODE.fullmatch(text)) and text.partition("-")[0] not in parse._NAME_SUFFIXES
+    return bool(lineread._SET_CODE.fullmatch(text)) and text.partition("-")[0] not in lineread._NAME_SUFFIXES
 
 
 @pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(st.text(alphabet="ABCSVIPLxyzé0129-ÀßǅＡ", max_size=10), st.text(max_size=10)))
 def test_is_set_code_fast_path_matches_the_pattern(text):
-    assert parse._is_set_code(text) == _is_set_code_oracle(text)
+    assert lineread._is_set_code(text) == _is_set_code_oracle(text)
 
 
 def test_is_set_code_examples():
     for code in ("SVI", "SV1", "ME05", "SV-P", "SWSH-123"):
-        assert parse._is_set_code(code), code
+        assert lineread._is_set_code(code), code
     for text in ("GX", "V", "123", "svi", "S", "ABCDEFGHI", "SVé", "ǅA", "ＡＢ", "SV-"):
-        assert not parse._is_set_code(text), text
+        assert not lineread._is_set_code(text), text

@@ -20,7 +20,7 @@ from deckcheck.engine import check, get_format
 from deckcheck.forecast import next_rotation
 from deckcheck.formats import load_formats
 from deckcheck.problems import ERROR, INFO, WARNING, Report
-from deckcheck.schemas import ReportSchema
+from deckcheck.service.schemas import ReportSchema
 
 DECKS = Path(__file__).resolve().parent / "decks"
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import deckcheck
-from deckcheck import cards, engine, names, parse
-from deckcheck.formats import default_formats
+from deckcheck import cards, engine, lineread, names, parse
+from deckcheck.formats import FORMAT_MEMOS, default_formats
 
 LIMIT_BYTES, LIMIT_LINES = parse.MAX_DECKLIST_BYTES, parse.MAX_DECKLIST_LINES
 NORMAL = (Path(__file__).resolve().parent / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
@@ -83,11 +83,11 @@ PIECES = [
 def _clear() -> None:
     db = cards.get_db()
     db.clear_memo()
-    names._name_key_memo.cache_clear()
-    names._basic_energy_type.cache_clear()
-    parse._classify.cache_clear()
+    names._name_key_memo.clear()
+    names._basic_energy_type.clear()
+    lineread.read_line.clear()
     for fmt in default_formats().values():
-        fmt._lines.clear()
+        FORMAT_MEMOS.of(fmt).lines.clear()
 
 
 def _median(fn, runs: int = 5) -> float:
@@ -270,12 +270,12 @@ def test_a_query_too_long_to_match_costs_no_fuzzy_search():
 def _memo_sizes(db, fmt, on) -> dict[str, int]:
     return {
         **names.memo_sizes(),
-        "parse": parse._classify.cache_info().currsize,
+        "parse": len(lineread.read_line.memo),
         "resolve": len(db.resolution_memo()),
-        "suggest": len(db._suggested),
+        "suggest": len(db._memos.suggested),
         "lines": len(db.line_memo()),
         "format-lines": len(fmt.line_memo(db, on)),
-        "format-memos": len(fmt._lines),
+        "format-memos": len(FORMAT_MEMOS.of(fmt).lines),
     }
 
 
@@ -286,7 +286,7 @@ def test_ten_thousand_unique_long_names_keep_every_memo_bounded():
     bounds = {
         "name_key": names.NAME_MEMO_SIZE,
         "basic_energy_type": names.NAME_MEMO_SIZE,
-        "parse": parse._classify.cache_info().maxsize,
+        "parse": lineread.read_line.memo.size,
         "resolve": cards.RESOLVE_MEMO_SIZE,
         "suggest": cards.RESOLVE_MEMO_SIZE,
         "lines": engine.LINE_MEMO_SIZE,

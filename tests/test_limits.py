@@ -1,4 +1,4 @@
-"""Limits for shared use (deckcheck/limits.py): rate limits per client, API keys, Redis storage, CORS.
+"""Limits for shared use (deckcheck/service/ratelimit.py): rate limits per client, API keys, Redis storage, CORS.
 
 The Redis tests start Debian's ``redis-server`` on a free loopback port (no
 persistence) and stop it afterwards. Like the browser tests, they never skip:
@@ -19,7 +19,7 @@ from conftest import free_port, start_gunicorn
 
 import deckcheck
 from deckcheck import create_app
-from deckcheck.schemas import ErrorSchema
+from deckcheck.service.schemas import ErrorSchema
 
 FORMATS = "/api/v1/formats"
 DECK = "4 Nest Ball SVI 181\n"

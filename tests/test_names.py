@@ -161,13 +161,13 @@ def test_fold_of_ascii_is_the_unicode_fold():
 def test_basic_energy_type_memo_is_bounded_and_takes_long_names():
     from deckcheck import names
 
-    assert names._basic_energy_type.cache_info().maxsize is not None
+    assert names._basic_energy_type.memo.size == names.NAME_MEMO_SIZE
     long_name = "Basic " + " " * 300 + "{R} Energy"
-    names._basic_energy_type.cache_clear()
+    names._basic_energy_type.clear()
     assert basic_energy_type(long_name) == "Fire"
-    assert names._basic_energy_type.cache_info().currsize == 0
+    assert len(names._basic_energy_type.memo) == 0
     assert basic_energy_type("Basic {R} Energy") == basic_energy_type("Basic {R} Energy") == "Fire"
-    assert names._basic_energy_type.cache_info().hits == 1
+    assert list(names._basic_energy_type.memo) == ["Basic {R} Energy"]
 
 
 def test_expand_symbols_without_a_symbol_is_the_same_text():
@@ -185,13 +185,13 @@ def test_keys_of_the_reference_examples():
 def test_name_key_memo_keeps_short_names_only():
     from deckcheck import names
 
-    names._name_key_memo.cache_clear()
+    names._name_key_memo.clear()
     long_name = "Nest" + " " * (names.MEMO_MAX_LEN + 10) + "Ball"
     assert name_key(long_name) == "nest ball"
     assert names.memo_sizes()["name_key"] == 0
     assert name_key("Nest Ball") == "nest ball"
     assert names.memo_sizes()["name_key"] == 1
-    assert names._name_key_memo.cache_info().maxsize == names.NAME_MEMO_SIZE
+    assert names._name_key_memo.memo.size == names.NAME_MEMO_SIZE
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ from conftest import free_port
 from prometheus_client.parser import text_string_to_metric_families
 from test_serve import serve_on_free_port, stop
 
-from deckcheck import create_app, logs, observe
+from deckcheck import create_app
+from deckcheck.service import logs, observe
 
 DECKS = Path(__file__).resolve().parent / "decks"
 LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")

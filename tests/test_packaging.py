@@ -201,10 +201,12 @@ def test_the_wheel_carries_the_gunicorn_settings_the_data_and_the_licences(dist)
         metadata = email.message_from_bytes(wheel.read(info))
     dist_info = info.rsplit("/", 1)[0]
     assert {
-        "deckcheck/gunicorn_conf.py",
+        "deckcheck/service/gunicorn_conf.py",
+        "deckcheck/service/static/deckcheck.js",
+        "deckcheck/cli/__init__.py",
         "deckcheck/data/cards.json.gz",
         "deckcheck/data/formats/standard.toml",
-        "deckcheck/templates/apidocs/reference.html",
+        "deckcheck/service/templates/apidocs/reference.html",
         f"{dist_info}/licenses/LICENSE",
         f"{dist_info}/licenses/NOTICE",
     } <= names
@@ -227,7 +229,7 @@ def test_the_sdist_is_the_package_source_without_the_tests(dist):
         "README.md",
         "pyproject.toml",
         "requirements.lock",
-        "deckcheck/gunicorn_conf.py",
+        "deckcheck/service/gunicorn_conf.py",
         "data/cards.json.gz",
         "data/formats/standard.toml",
     } <= names

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from deckcheck import lineread
 from deckcheck import parse as parse_module
 from deckcheck.parse import CardLine, Header, ParseResult, parse
 
@@ -600,17 +601,17 @@ def test_memo_keeps_line_numbers_and_sections() -> None:
 def test_memo_gives_the_same_result_as_a_fresh_parse() -> None:
     texts = [_read(p.name) for p in sorted(DECKS.glob("*.txt"))]
     warm = [parse(text) for text in texts]
-    parse_module._classify.cache_clear()
+    lineread.read_line.clear()
     assert [parse(text) for text in texts] == warm
     assert [parse(text) for text in texts] == warm
 
 
 def test_memo_is_bounded_and_skips_long_lines() -> None:
-    assert parse_module._classify.cache_info().maxsize is not None
-    parse_module._classify.cache_clear()
+    assert lineread.read_line.memo.size == 8192
+    lineread.read_line.clear()
     long_name = "Very " * 60 + "Long Ball"
     line = f"4 {long_name} SVI 181"
-    assert len(line) > parse_module.MEMO_MAX_LEN
+    assert len(line) > lineread.read_line.memo.max_len
     card = _only(parse(f"Trainer: 1\n{line}"))
     assert (card.line, card.count, card.name, card.set_code, card.number, card.section) == (
         2,
@@ -620,7 +621,7 @@ def test_memo_is_bounded_and_skips_long_lines() -> None:
         "181",
         "trainer",
     )
-    assert parse_module._classify.cache_info().currsize == 1  # the header only
+    assert len(lineread.read_line.memo) == 1  # the header only
 
 
 def test_card_lines_are_ordinary_frozen_card_lines() -> None:
@@ -686,12 +687,12 @@ _NOT_FAST_PATH = [
 
 @pytest.mark.parametrize("line", _FAST_PATH + _NOT_FAST_PATH)
 def test_fast_path_reads_like_the_token_reader(line: str) -> None:
-    fast = parse_module._common_card(line)
+    fast = lineread._common_card(line)
     assert (fast is not None) == (line in _FAST_PATH)
-    general = parse_module._card_fields(line) or (parse_module._UNPARSED, line.strip())
-    assert parse_module._classify_line(line) == general
+    general = lineread._card_fields(line) or (lineread.UNPARSED, line.strip())
+    assert lineread._classify_line(line) == general
     if fast is not None:
-        assert fast == parse_module._card_fields(line)
+        assert fast == lineread._card_fields(line)
 
 
 _token = st.one_of(
@@ -741,9 +742,9 @@ _token = st.one_of(
 @pytest.mark.slow
 def test_fast_path_never_changes_a_reading(count: str, tokens: list[str], tail: str) -> None:
     line = " ".join([count, *tokens]) + tail
-    general = parse_module._card_fields(line) or (parse_module._UNPARSED, line.strip())
-    assert parse_module._classify_line(line) == general
-    fast = parse_module._common_card(line)
+    general = lineread._card_fields(line) or (lineread.UNPARSED, line.strip())
+    assert lineread._classify_line(line) == general
+    fast = lineread._common_card(line)
     assert fast is None or fast == general
 
 

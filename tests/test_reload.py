@@ -1,7 +1,7 @@
 """A running service swaps in a new card database file: in process, and under a real gunicorn.
 
 The database files here are tiny (two printings) so that every load is instant; the
-gunicorn tests use the package's deckcheck/gunicorn_conf.py (preloaded app, gthread workers).
+gunicorn tests use the package's deckcheck/service/gunicorn_conf.py (preloaded app, gthread workers).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import requests
 
 from deckcheck import build as _build
 from deckcheck import cards as _cards
+from deckcheck import dbwatch as _dbwatch
 
 SET = {
     "id": "sv01",
@@ -65,10 +66,10 @@ def write_broken(path: Path) -> None:
 @pytest.fixture()
 def keep_global_db():
     """The tests swap the process-wide database: put the real one back afterwards."""
-    before, watcher = _cards._current, _cards._watcher
+    before, watcher = _cards._current, _dbwatch._watcher
     handler = signal.getsignal(signal.SIGHUP)
     yield
-    _cards._current, _cards._watcher = before, watcher
+    _cards._current, _dbwatch._watcher = before, watcher
     signal.signal(signal.SIGHUP, handler)
 
 
@@ -90,7 +91,7 @@ def test_the_watcher_swaps_a_new_file_when_the_interval_is_due(tmp_path, keep_gl
     v1 = write_db(path, "2026-01-01T00:00:00Z")
     _cards.set_db(_cards.load(path))
     clock = Clock()
-    watcher = _cards.DatabaseWatcher(path, 30, background=False, clock=clock)
+    watcher = _dbwatch.DatabaseWatcher(path, 30, background=False, clock=clock)
     held = _cards.get_db()  # a request in flight
     v2 = write_db(path, "2026-02-01T00:00:00Z", rows=(NEST_BALL, ULTRA_BALL))
     watcher.maybe_reload()
@@ -109,7 +110,7 @@ def test_a_broken_file_is_logged_and_the_current_database_stays(tmp_path, keep_g
     write_db(path, "2026-01-01T00:00:00Z")
     _cards.set_db(_cards.load(path))
     clock = Clock()
-    watcher = _cards.DatabaseWatcher(path, 5, background=False, clock=clock)
+    watcher = _dbwatch.DatabaseWatcher(path, 5, background=False, clock=clock)
     v1 = _cards.get_db().version
     write_broken(path)
     clock.now += 5
@@ -137,14 +138,14 @@ def test_interval_zero_waits_for_sighup(tmp_path, keep_global_db):
     write_db(path, "2026-01-01T00:00:00Z")
     _cards.set_db(_cards.load(path))
     clock = Clock()
-    watcher = _cards._watcher = _cards.DatabaseWatcher(path, 0, background=False, clock=clock)
+    watcher = _dbwatch._watcher = _dbwatch.DatabaseWatcher(path, 0, background=False, clock=clock)
     v1 = _cards.get_db().version
     v2 = write_db(path, "2026-02-01T00:00:00Z")
     clock.now += 3600
     watcher.maybe_reload()
     assert _cards.get_db().version == v1
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    assert _cards.install_sighup_handler()
+    assert _dbwatch.install_sighup_handler()
     os.kill(os.getpid(), signal.SIGHUP)  # the handler only sets a flag
     deadline = time.monotonic() + 5
     while not watcher._requested and time.monotonic() < deadline:
@@ -158,7 +159,7 @@ def test_a_database_set_from_another_file_is_left_alone(tmp_path, keep_global_db
     write_db(watched, "2026-01-01T00:00:00Z")
     write_db(other, "2026-01-02T00:00:00Z")
     _cards.set_db(_cards.load(other))
-    watcher = _cards.DatabaseWatcher(watched, 0, background=False)
+    watcher = _dbwatch.DatabaseWatcher(watched, 0, background=False)
     write_db(watched, "2026-02-01T00:00:00Z")
     watcher.request_reload()
     watcher.maybe_reload()

@@ -115,8 +115,8 @@ def test_requests_gunicorn_refuses_itself_are_answered_in_the_error_envelope(
 def test_serve_becomes_gunicorn_in_the_same_process(served):
     _base, proc, _logs = served
     cmdline = Path(f"/proc/{proc.pid}/cmdline").read_bytes().split(b"\0")
-    assert cmdline[1:5] == [b"-P", b"-m", b"deckcheck.serve", b"--config"]
-    assert cmdline[cmdline.index(b"--config") + 1] == b"python:deckcheck.gunicorn_conf"
+    assert cmdline[1:5] == [b"-P", b"-m", b"deckcheck.service.serve", b"--config"]
+    assert cmdline[cmdline.index(b"--config") + 1] == b"python:deckcheck.service.gunicorn_conf"
 
 
 @pytest.mark.server
@@ -146,7 +146,9 @@ def test_serve_from_a_folder_holding_a_deckcheck_folder_serves_the_installed_pac
     (folder / "pyproject.toml").write_text("[project]\nname = 'deckcheck'\n")
     if decoy == "another deckcheck package":
         (folder / "__init__.py").write_text("raise ImportError('the decoy deckcheck was imported')\n")
-        (folder / "gunicorn_conf.py").write_text("raise ImportError('the decoy settings were imported')\n")
+        (folder / "service").mkdir()
+        (folder / "service" / "__init__.py").write_text("raise ImportError('the decoy service was imported')\n")
+        (folder / "service" / "gunicorn_conf.py").write_text("raise ImportError('the decoy settings were imported')\n")
     port = free_port()
     # -P: as the console script does, keep the working directory off the CLI's own sys.path
     proc = subprocess.Popen(
@@ -202,13 +204,13 @@ def test_serve_dry_run_prints_the_gunicorn_command(db):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0
     assert err == (
-        f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -P -m deckcheck.serve "
-        "--config python:deckcheck.gunicorn_conf --bind 127.0.0.1:9 --workers 3\n"
+        f"deckcheck: card database {db.info()['version']} ({db.info()['cards']} cards); -P -m deckcheck.service.serve "
+        "--config python:deckcheck.service.gunicorn_conf --bind 127.0.0.1:9 --workers 3\n"
     )
 
 
 def _settings(monkeypatch, **env) -> dict:
-    """The module-level settings gunicorn reads from deckcheck/gunicorn_conf.py, under ``env``."""
+    """The module-level settings gunicorn reads from deckcheck/service/gunicorn_conf.py, under ``env``."""
     import runpy
 
     for name in ("DECKCHECK_WORKERS", "DECKCHECK_THREADS", "DECKCHECK_TIMEOUT", "DECKCHECK_BIND"):
@@ -217,14 +219,14 @@ def _settings(monkeypatch, **env) -> dict:
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", os.path.join(tempfile.gettempdir(), "deckcheck-test-metrics"))
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    return runpy.run_path(str(ROOT / "deckcheck" / "gunicorn_conf.py"))
+    return runpy.run_path(str(ROOT / "deckcheck" / "service" / "gunicorn_conf.py"))
 
 
 def test_gunicorn_settings_default_to_one_thread_per_worker_and_a_worker_per_cpu_plus_one(monkeypatch):
     settings = _settings(monkeypatch)
     cpus = len(os.sched_getaffinity(0))
     assert (settings["worker_class"], settings["workers"], settings["threads"]) == (
-        "deckcheck.worker.DeckcheckWorker",
+        "deckcheck.service.worker.DeckcheckWorker",
         cpus + 1,
         1,
     )

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import config as dconfig
 from deckcheck.cli import cli
+from deckcheck.cli import repoconfig as dconfig
 
 HERE = Path(__file__).resolve().parent / "cli"
 VALID = (HERE / "decks" / "valid.txt").read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from deckcheck.parse import count_lines
-from deckcheck.web import SECURITY_HEADERS, InputError, decode_deck, encode_deck, page_headers
+from deckcheck.service.web import SECURITY_HEADERS, InputError, decode_deck, encode_deck, page_headers
 
 DECKS = Path(__file__).resolve().parent / "decks"
 
@@ -92,7 +92,7 @@ def test_api_paths_keep_their_own_headers(client):
 
 
 def test_script_never_uses_inner_html():
-    js = (DECKS.parent.parent / "deckcheck" / "static" / "deckcheck.js").read_text(encoding="utf-8")
+    js = (DECKS.parent.parent / "deckcheck" / "service" / "static" / "deckcheck.js").read_text(encoding="utf-8")
     assert "innerHTML" not in js and "outerHTML" not in js and "insertAdjacentHTML" not in js
     assert "document.write" not in js and "eval(" not in js
     # the one HTML it parses is the server's result template, answered by POST /extras

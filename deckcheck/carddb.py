@@ -1,0 +1,322 @@
+"""The card database: all printings with their indexes, and card resolution.
+
+A card's identity is its printing (set and collector number). Resolution goes
+(set code, number) -> alias tables -> (name, set) -> name only (newest
+printing) -> unresolved with "did you mean" suggestions. Its memos (:mod:`deckcheck.memo`)
+are held by the database object's :class:`DBMemos`, so a swapped-in database starts empty.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .deckrules import DeckRule
+from .index import SEP, number_norm
+from .memo import Memo
+from .names import basic_energy_type, lookup_key
+from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
+
+#: resolutions and suggestions a database keeps (each memo emptied when full)
+RESOLVE_MEMO_SIZE = 8192
+#: card lines the engine's line memos keep (one per database, one per format, database and date)
+LINE_MEMO_SIZE = 2048
+
+
+class DBMemos:
+    """The memos of one card database, held by it: a swapped-in database starts empty and never
+    answers from another one's cards."""
+
+    __slots__ = ("resolved", "suggested", "lines")
+
+    def __init__(self) -> None:
+        #: (name, set code, number) -> Resolution
+        self.resolved: Memo[tuple[str, str | None, str | None], Resolution] = Memo(RESOLVE_MEMO_SIZE)
+        #: (name, limit) -> what :meth:`CardDB.suggest` found
+        self.suggested: Memo[tuple[str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
+        #: the engine's card lines resolved without a format (line text -> engine.LineFacts)
+        self.lines: Memo[str, Any] = Memo(LINE_MEMO_SIZE)
+
+    def clear(self) -> None:
+        """Forget every entry of every memo."""
+        self.resolved.clear()
+        self.suggested.clear()
+        self.lines.clear()
+
+
+def _no_card(row: int) -> Card:
+    raise KeyError(row)  # an empty table has no rows
+
+
+@dataclass
+class CardDB:
+    """All printings with their indexes. Build with :func:`load`; never mutated after."""
+
+    cards: CardTable
+    sets: dict[str, CardSet]
+    meta: dict[str, Any]
+    version: str
+    path: str | None = None
+    _by_code: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _aliases: dict[str, SetAlias] = field(default_factory=dict)
+    #: (set id, number key) -> printings; find() asks it by the index's own key (number_slot)
+    _by_number: NumberTable = field(default_factory=lambda: NumberTable({}, CardTable({}, _no_card)))
+    #: lookup key (lower-cased name key) -> printings, newest first
+    _by_name: PrintingTable = field(default_factory=lambda: PrintingTable({}, CardTable({}, _no_card)))
+    _names: list[str] = field(default_factory=list)
+    _basic_energy: dict[str, Card] = field(default_factory=dict)
+    #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
+    _deck_rules: dict[str, DeckRule] = field(default_factory=dict)
+    #: the memos of resolution, suggestions and the engine's lines, held by this object
+    _memos: DBMemos = field(default_factory=DBMemos, repr=False, compare=False)
+    #: the longest name key (how long a query can be and still be close to a name)
+    _longest_name: int = 0
+    #: what :meth:`info` answers, made on its first call
+    _info: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
+    _newest: CardSet | None = field(default=None, repr=False, compare=False)
+    #: every set id, upper-cased (:meth:`knows_set`)
+    _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    def info(self) -> dict[str, Any]:
+        """What a report says about the database it used (a new dict each call): its version,
+        build time, sources' versions, size and newest set (``/readyz``, ``db status``, metrics)."""
+        info = self._info
+        if info is None:  # the database never changes: made once, copied for each report
+            newest = self.newest_set()
+            info = self._info = {
+                "version": self.version,
+                "built_at": self.meta.get("built_at"),
+                "sources": self.meta.get("sources", {}),
+                "cards": len(self.cards),
+                "sets": len(self.sets),
+                "newest_set": newest_set_info(newest) if newest else None,
+            }
+        return info.copy()
+
+    def newest_set(self) -> CardSet | None:
+        """The set with the latest release date that has cards in this database (None when empty).
+
+        The database knows nothing released after it: a decklist naming a newer set is the
+        sign that the database, not the list, is out of date.
+        """
+        return self._newest
+
+    def knows_set(self, code: str) -> bool:
+        """Is ``code`` (any case) a set this database knows: a set's own code, one of its
+        aliases, a row of ``data/set-aliases.csv`` (including the ``by-name`` and ``energy``
+        pseudo sets) or a set id (``me05``)? The one place that decides whether a line's set
+        is unknown."""
+        key = code.upper()
+        return key in self._by_code or key in self._aliases or key in self._set_ids
+
+    def age_days(self, on: dt.date) -> int | None:
+        """Days from the newest set's release to ``on`` (a date); None when that is not known."""
+        newest = self._newest
+        if newest is None or not newest.release:
+            return None
+        return (on - dt.date.fromisoformat(newest.release)).days
+
+    # -- lookups -------------------------------------------------------------
+
+    def get(self, card_id: str) -> Card | None:
+        return self.cards.get(card_id)
+
+    def by_name(self, name: str) -> tuple[Card, ...]:
+        """Every printing with this name, newest first."""
+        return self._by_name.slot(lookup_key(name))
+
+    def printings_of(self, card: Card) -> tuple[Card, ...]:
+        return self._by_name.slot(card.key.lower())
+
+    def sets_for_code(self, code: str) -> tuple[str, ...]:
+        code = code.upper()
+        alias = self._aliases.get(code)
+        own = self._by_code.get(code, ())
+        return own + tuple(s for s in (alias.sets if alias else ()) if s not in own)
+
+    def find(self, set_code: str, number: str) -> Card | None:
+        """The printing with this set code and collector number, through the alias table."""
+        code = set_code.upper()
+        slot = self._by_number.slot
+        norm = SEP + number_norm(number)
+        for set_id in self._by_code.get(code, ()):
+            hit = slot(set_id + norm)
+            if hit:
+                return hit[0]
+        alias = self._aliases.get(code)
+        if alias is None or alias.action != "lookup":
+            return None
+        for candidate in _alias_numbers(number, alias):
+            norm = SEP + number_norm(candidate)
+            for set_id in alias.sets:
+                hit = slot(set_id + norm)
+                if hit:
+                    return hit[0]
+        return None
+
+    def deck_rules(self) -> dict[str, DeckRule]:
+        """Card id -> the deck-building clause that printing carries (read only)."""
+        return self._deck_rules
+
+    def basic_energy(self, energy_type: str) -> Card | None:
+        return self._basic_energy.get(energy_type)
+
+    def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
+        """Up to ``limit`` card names close to ``name`` (rapidfuzz; memoised for short names)."""
+        memo = self._memos.suggested
+        hit = memo.get((name, limit))
+        if hit is None:
+            hit = memo.put((name, limit), self._suggest(name, limit))
+        return hit
+
+    def _suggest(self, name: str, limit: int) -> tuple[str, ...]:
+        query = lookup_key(name)
+        # QRatio is at most 200*m/(n+m) for lengths n > m, under the cutoff of 60 once n > 7m/3:
+        # a query that long cannot match any name, and is not compared with 4,500 of them
+        if not query or 3 * len(query) > 7 * self._longest_name:
+            return ()
+        # imported here: only a line that resolves to nothing needs it
+        from rapidfuzz import fuzz, process
+
+        hits = process.extract(query, self._names, scorer=fuzz.QRatio, limit=limit * 3, score_cutoff=60)
+        seen, out = set(), []
+        for key, _score, _ in hits:
+            display = self._by_name[key][0].name
+            if display not in seen:
+                seen.add(display)
+                out.append(display)
+        return tuple(out[:limit])
+
+    def search(
+        self, query: str = "", set_code: str | None = None, number: str | None = None, limit: int = 20
+    ) -> list[Card]:
+        """Cards for lookup and autocomplete: exact printing, else exact name, else fuzzy names."""
+        if set_code and number:
+            hit = self.find(set_code, number)
+            return [hit] if hit else []
+        pool_sets = set(self.sets_for_code(set_code)) if set_code else None
+        keep: Callable[[Card], bool] = (lambda c: c.set_id in pool_sets) if pool_sets is not None else (lambda c: True)
+        key = lookup_key(query or "")
+        if not key:
+            # no name to look for (empty, blanks or punctuation): a set's cards, or nothing
+            return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
+        from rapidfuzz import fuzz, process
+
+        out: list[Card] = [c for c in self.by_name(query) if keep(c)]
+        prefixed = [k for k in self._names if k.startswith(key) and k != key]
+        fuzzy = (
+            [k for k, _s, _i in process.extract(key, self._names, scorer=fuzz.QRatio, limit=limit, score_cutoff=60)]
+            if 3 * len(key) <= 7 * self._longest_name
+            else []
+        )  # see _suggest
+        for k in prefixed[:limit] + fuzzy:
+            out.extend(c for c in self._by_name[k] if keep(c))
+            if len(out) >= limit:
+                break
+        seen, unique = set(), []
+        for c in out:
+            if c.id not in seen:
+                seen.add(c.id)
+                unique.append(c)
+        return unique[:limit]
+
+    # -- resolution ----------------------------------------------------------
+
+    def resolve_parts(self, name: str, set_code: str | None, number: str | None, suggest: bool = True) -> Resolution:
+        """Match a card line's name, set code and number to a printing; never raises.
+
+        Only these matter, so answers are memoised on them (at most
+        :data:`RESOLVE_MEMO_SIZE`, in this database object only). An unresolved answer gets
+        suggestions from :meth:`suggest` unless ``suggest`` is false (the engine asks for them
+        itself, for a bounded number of names per deck).
+        """
+        key = (name, set_code, number)
+        memo = self._memos.resolved
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo.put(key, self._resolve(name, set_code, number))
+        if suggest and hit.card is None and not hit.suggestions:
+            found = self.suggest(name)
+            if found:
+                hit = Resolution(None, hit.method, found)
+                if key in memo:
+                    memo.put(key, hit)
+        return hit
+
+    def resolution_memo(self) -> Memo[tuple[str, str | None, str | None], Resolution]:
+        """The memo of :meth:`resolve_parts`, ``(name, set code, number) -> Resolution``: a hot
+        loop may look in it first and call ``resolve_parts`` on a miss. Read only."""
+        return self._memos.resolved
+
+    def line_memo(self) -> Memo[str, Any]:
+        """The engine's memo of card lines resolved without a format (line text -> ``engine.LineFacts``)."""
+        return self._memos.lines
+
+    def clear_memo(self) -> None:
+        """Forget the memoised resolutions, suggestions and lines (benchmarks use it to time cold lookups)."""
+        self._memos.clear()
+
+    def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+        code = (set_code or "").upper()
+        alias = self._aliases.get(code)
+        energy = basic_energy_type(name)
+        if code and number and (alias is None or alias.action == "lookup"):
+            card = self.find(code, number)
+            if card is not None:
+                if energy and not card.is_basic_energy and lookup_key(name) != card.key.lower():
+                    # a basic Energy name on a wrong number: fall through to the type (the printing
+                    # given is kept when it has that name: Darkness Energy EX 158 is a Special Energy)
+                    card = None
+                else:
+                    # a basic Energy of another type than the name says is flagged too (the printing wins)
+                    differs = lookup_key(name) != card.key.lower()
+                    return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
+        if energy and self.basic_energy(energy):
+            if code and (alias is None or alias.action == "lookup"):
+                # a wrong number in a set whose card of this name is a Special Energy named like a
+                # basic type (Darkness Energy N1 105 for N1 104): that card, never the basic Energy
+                in_set = set(self.sets_for_code(code))
+                for card in self.by_name(name):
+                    if card.set_id in in_set and not card.is_basic_energy:
+                        return Resolution(card, "name-and-set")
+            # a set code that found no printing (a wrong number, the Limitless builder's "BRS R",
+            # an unknown set): matched by its type, and the line says so; the Limitless "Energy"
+            # pseudo set and a bare name are no printing to miss
+            missed = code and (alias is None or alias.action == "lookup")
+            return Resolution(self.basic_energy(energy), "name" if missed else "basic-energy")
+        if code and not number:
+            # "Unown [A]", "Ancient Technical Machine [Rock]": the bracket the parser took for a set
+            # code is part of a printed name
+            bracketed = self.by_name(f"{name} [{set_code}]")
+            if bracketed:
+                return Resolution(bracketed[0], "name")
+        named = self.by_name(name)
+        if named and code and (alias is None or alias.action == "lookup"):
+            in_set = set(self.sets_for_code(code))
+            for card in named:
+                if card.set_id in in_set:
+                    return Resolution(card, "name-and-set")
+        if named:
+            return Resolution(named[0], "name")
+        return Resolution(None, "unresolved")
+
+
+def _alias_numbers(number: str, alias: SetAlias) -> list[str]:
+    """Candidate collector numbers for an alias row (prefix and Limitless offsets)."""
+    digits = number.strip()
+    if not digits.isdigit():
+        return [digits]
+    out = []
+    if alias.offset and int(digits) > alias.offset:
+        out.append(f"{alias.prefix}{int(digits) - alias.offset}")
+    elif not alias.offset:
+        out.append(f"{alias.prefix}{digits}")
+    return out
+
+
+def newest_set_info(s: CardSet) -> dict[str, str | None]:
+    """A set as the database's facts name it: ``{"id", "name", "code", "release"}``."""
+    return {"id": s.id, "name": s.name, "code": s.code, "release": s.release}

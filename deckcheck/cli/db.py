@@ -1,0 +1,138 @@
+"""``deckcheck db``: build and inspect the card database (``db sync``, ``publish`` and ``pull`` load lazily)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import click
+
+from .. import build as _build
+from ..cards import default_path
+from .common import DatabaseMissing, _database, _date_option
+
+
+class _LazyGroup(click.Group):
+    """A group whose commands in ``lazy`` (name -> "module:attribute") are imported when first used:
+    ``db sync``, ``db publish`` and ``db pull`` bring requests (and marshmallow), which ``deckcheck check`` and
+    ``--version`` never need."""
+
+    def __init__(self, *args, lazy: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy and name not in self.commands:
+            import importlib
+
+            module, attribute = self.lazy[name].split(":")
+            # the table's relative names are relative to the deckcheck package
+            self.add_command(getattr(importlib.import_module(module, "deckcheck"), attribute), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(
+    cls=_LazyGroup,
+    lazy={"sync": ".sync:sync_command", "publish": ".publish:publish_command", "pull": ".publish:pull_command"},
+)
+def db() -> None:
+    """Build and inspect the card database."""
+
+
+@db.command("build")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Merged card catalogue (cards.json.gz).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where to write the database (default: the service's database path).",
+)
+def db_build(source: str, output: str | None) -> None:
+    """Build the shipped card database from a merged catalogue."""
+    try:
+        db_dict = _build.build(_build.load_source(source))
+    except _build.BuildError as exc:
+        raise DatabaseMissing(str(exc)) from exc
+    target = output or str(default_path())
+    _build.write_database(db_dict, target)
+    meta = db_dict["meta"]
+    click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
+
+
+@db.command("splits")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Merged card catalogue (cards.json.gz).",
+)
+def db_splits(source: str) -> None:
+    """List every card whose printings carry more than one text, with its verdicts.
+
+    Each numbered group is one card as data/reprint-groups.csv decides it; a split with
+    UNDECIDED pairs needs a row before the database builds.
+    """
+    lines: list[str] = []
+    try:
+        _build.build(_build.load_source(source), splits=lines)
+    except _build.BuildError as exc:
+        raise DatabaseMissing(str(exc)) from exc
+    for line in lines:
+        click.echo(line)
+    undecided = sum(1 for line in lines if line.endswith("UNDECIDED"))
+    click.echo(f"{sum(1 for line in lines if not line.startswith(' '))} splits, {undecided} with undecided pairs.")
+    if undecided:
+        raise SystemExit(1)
+
+
+@db.command("status")
+@click.option("--json", "as_json", is_flag=True, help="The facts as JSON (the report's database object).")
+@click.option(
+    "--as-of",
+    metavar="YYYY-MM-DD",
+    callback=_date_option,
+    help="Say how old the newest set is on this date (default: today).",
+)
+def db_status(as_json: bool, as_of: dt.date | None) -> None:
+    """Which card database is in use, when it was built, from what, and its newest set."""
+    db = _database()
+    info = db.info()
+    info["path"] = db.path
+    on = as_of or dt.date.today()
+    info["age_days"] = db.age_days(on)
+    if as_json:
+        click.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        return
+    for line in status_lines(info, on):
+        click.echo(line)
+
+
+def status_lines(info: dict, on: dt.date) -> list[str]:
+    """``deckcheck db status`` in text: the file, version, build time, sources, size, newest set."""
+    newest = info.get("newest_set")
+    sources = info.get("sources") or {}
+    if newest:
+        age = info.get("age_days")
+        when = f", {age} days before {on.isoformat()}" if age is not None and age >= 0 else ""
+        newest_line = f"{newest['name']} ({newest.get('code') or newest['id']}), released {newest['release']}{when}"
+    else:
+        newest_line = "none (the database has no dated set with cards)"
+    return [
+        f"File:       {info.get('path') or '-'}",
+        f"Version:    {info['version']}",
+        f"Built:      {info.get('built_at') or 'unknown'}",
+        "Sources:    " + (", ".join(f"{k} {v or '-'}" for k, v in sources.items()) or "unknown"),
+        f"Cards:      {info['cards']} in {info['sets']} sets",
+        f"Newest set: {newest_line}",
+        "Update:     deckcheck db sync (or a newer release of deckcheck)",
+    ]

@@ -1,0 +1,364 @@
+"""Per-repository settings: ``[tool.deckcheck]`` in ``pyproject.toml``, or a ``deckcheck.toml``.
+
+The file is found by walking up from the working directory to the repository
+root (the first folder holding ``.git``); in one folder ``deckcheck.toml`` wins
+over ``pyproject.toml``, and a ``pyproject.toml`` without ``[tool.deckcheck]``
+is passed over. Patterns are ``.gitignore`` globs relative to the folder holding the file::
+
+    [tool.deckcheck]
+    format = "standard"
+    as-of = 2026-05-01
+    exclude = ["drafts", "archive/old/**"]
+
+    [tool.deckcheck.overrides]
+    "glc" = "glc"
+    "archive/2024/**" = { format = "expanded", as-of = 2024-06-01 }
+
+A broken file is a :class:`ConfigError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import tomllib
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from ..dates import parse_date
+
+FILES = ("deckcheck.toml", "pyproject.toml")
+KEYS = ("as-of", "exclude", "fail-on", "format", "include", "max-db-age", "overrides")
+OVERRIDE_KEYS = ("as-of", "format")
+DEFAULT_INCLUDE = ("*.txt", "*.json")
+#: files and folders of other tools that are never decklists, left out before ``exclude`` applies
+#: (``!name`` in ``exclude`` takes one back)
+DEFAULT_EXCLUDE = (
+    "node_modules/",
+    "__pycache__/",
+    "site-packages/",
+    "venv/",
+    "requirements*.txt",
+    "constraints*.txt",
+    "package.json",
+    "package-lock.json",
+    "composer.json",
+    "tsconfig*.json",
+    "jsconfig.json",
+    "renovate.json",
+    "CMakeLists.txt",
+    "robots.txt",
+    "LICENSE*",
+    "CHANGELOG*",
+)
+FAIL_ON = ("error", "warning")
+
+
+class ConfigError(ValueError):
+    """A configuration file is broken; the message names the file and the key."""
+
+
+def compile_globs(globs: Iterable[str]) -> tuple:
+    """Each glob as pathspec's ``.gitignore`` pattern (its ``regex`` and ``include``), in order.
+
+    Raises ``re.error`` for a glob no regular expression can express (``[z-a]``). Python's
+    FutureWarning about ``[[]`` (git's way to write a literal ``[``) is not the user's concern.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return tuple(pathspec.GitIgnoreSpec.from_lines(list(globs)).patterns)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A glob with exactly ``.gitignore``'s meaning (pathspec), relative to the configuration's folder.
+
+    No ``/`` but a trailing one: a file or folder name at any depth (``glc``, ``*.txt``); a ``/``
+    at the start or in the middle: a path from the configuration's folder (``decks/glc/**``,
+    ``/top.txt``); ``**`` crosses folders; a folder's match covers every file below it; a
+    leading ``!`` (in ``exclude``) takes a match back.
+    """
+
+    glob: str
+    compiled: Any = field(compare=False)  # pathspec's pattern: .regex, .include
+
+    @classmethod
+    def of(cls, glob: str) -> Pattern:
+        try:
+            found = compile_globs([glob])
+        except re.error as exc:
+            raise ValueError(f"{glob!r} is not a valid glob ({exc.msg})") from None
+        if len(found) != 1 or found[0].regex is None:
+            raise ValueError(f"{glob!r} is not a glob")
+        return cls(glob, found[0])
+
+    @property
+    def include(self) -> bool:
+        """False for a ``!`` pattern."""
+        return bool(self.compiled.include)
+
+    @property
+    def anchored(self) -> bool:
+        return "/" in self.glob.rstrip("/")
+
+    def matches(self, relative: str | None, name: str) -> bool:
+        """Does it match a path given relative to the configuration's folder (None: outside it)?
+
+        Outside that folder only a name pattern can match, against the name alone.
+        """
+        if relative is None:
+            if self.anchored:
+                return False
+            relative = name
+        return self.compiled.regex.match(relative) is not None
+
+
+BUILTIN_EXCLUDE = tuple(Pattern.of(g) for g in DEFAULT_EXCLUDE)
+
+
+@dataclass(frozen=True)
+class Override:
+    pattern: Pattern
+    format: str | None = None
+    as_of: dt.date | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings for one run; every field is optional and the command line wins over all of them.
+
+    :param path: the file the settings came from (None: built-in defaults).
+    :param root: the folder globs are relative to.
+    """
+
+    path: Path | None = None
+    root: Path = field(default_factory=Path.cwd)
+    format: str | None = None
+    as_of: dt.date | None = None
+    fail_on: str | None = None
+    include: tuple[Pattern, ...] = tuple(Pattern.of(g) for g in DEFAULT_INCLUDE)
+    exclude: tuple[Pattern, ...] = ()
+    overrides: tuple[Override, ...] = ()
+    #: days the card database's newest set may be older than a check's date (None: no limit)
+    max_db_age: int | None = None
+    #: ("exclude" | "overrides", index) of the globs that have matched in this run
+    used: set = field(default_factory=set, compare=False, repr=False)
+
+    def relative(self, path: str | os.PathLike) -> str | None:
+        """``path`` relative to :attr:`root` with ``/`` separators, or None when it lies outside."""
+        rel = os.path.relpath(os.path.abspath(path), self.root)
+        if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
+            return None
+        return rel.replace(os.sep, "/")
+
+    def _where(self, path: str | os.PathLike) -> tuple[str | None, str]:
+        rel = self.relative(path)
+        return rel, os.path.basename(os.path.normpath(path))
+
+    def included(self, path: str | os.PathLike) -> bool:
+        """Is a file found in a folder a decklist to check?"""
+        rel, name = self._where(path)
+        return any(p.matches(rel, name) for p in self.include)
+
+    def excluded(self, path: str | os.PathLike, folder: bool = False) -> bool:
+        """Is a file or folder left out (or inside one that is), even when named on the command line?
+
+        The built-in :data:`DEFAULT_EXCLUDE` come first, then ``exclude``; as in ``.gitignore`` the
+        last pattern that matches decides, so ``!package.json`` takes a built-in one back. Each
+        ``exclude`` pattern that decides is remembered for :meth:`unused`.
+        """
+        rel, name = self._where(path)
+        if folder and rel is not None:
+            rel += "/"
+        decided = None
+        for i, p in enumerate(self._all_excludes):
+            if p.matches(rel, name):
+                decided = i  # the last match decides
+        if decided is None:
+            return False
+        if decided >= len(BUILTIN_EXCLUDE):
+            self.used.add(("exclude", decided - len(BUILTIN_EXCLUDE)))
+        return self._all_excludes[decided].include
+
+    @property
+    def _all_excludes(self) -> tuple[Pattern, ...]:
+        return BUILTIN_EXCLUDE + self.exclude
+
+    def settings_for(self, path: str | os.PathLike | None) -> tuple[str | None, dt.date | None]:
+        """(format, as-of) for one deck: the last matching override's, else the file-wide ones."""
+        fmt, as_of = self.format, self.as_of
+        if path is not None:
+            rel, name = self._where(path)
+            for i, o in enumerate(self.overrides):
+                if o.pattern.matches(rel, name):
+                    fmt, as_of = o.format or fmt, o.as_of or as_of
+                    self.used.add(("overrides", i))
+        return fmt, as_of
+
+    def unused(self) -> list[str]:
+        """A warning for each ``exclude`` glob that left nothing out and each override that matched no
+        deck, so far in this run (ask after every path has been walked and checked)."""
+        shown = _shown(self.path) if self.path else "configuration"
+        out = [
+            f"{shown}: exclude {p.glob!r} matches nothing"
+            for i, p in enumerate(self.exclude)
+            if p.include and ("exclude", i) not in self.used
+        ]
+        out += [
+            f"{shown}: override {o.pattern.glob!r} matches none of the decks checked"
+            for i, o in enumerate(self.overrides)
+            if ("overrides", i) not in self.used
+        ]
+        return out
+
+
+def find(start: str | os.PathLike) -> Path | None:
+    """The nearest configuration file at or above ``start``, stopping at the repository root."""
+    folder = Path(start).resolve()
+    for here in (folder, *folder.parents):
+        for name in FILES:
+            candidate = here / name
+            if candidate.is_file() and (name != "pyproject.toml" or _has_table(candidate)):
+                return candidate
+        if (here / ".git").exists():
+            return None
+    return None
+
+
+def _has_table(pyproject: Path) -> bool:
+    try:
+        tool = _read(pyproject).get("tool", {})
+        return isinstance(tool, dict) and "deckcheck" in tool
+    except ConfigError:
+        return False  # a broken pyproject.toml that is not ours is someone else's problem
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{_shown(path)}: cannot be read as TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:  # TOML is UTF-8
+        raise ConfigError(
+            f"{_shown(path)}: cannot be read as TOML: it is not UTF-8 (byte 0x{exc.object[exc.start]:02x} "
+            f"at offset {exc.start})"
+        ) from None
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
+
+
+def load(path: str | os.PathLike, known_formats: Iterable[str]) -> Config:
+    """Read and check one configuration file. Raises :class:`ConfigError`."""
+    path = Path(path).resolve()
+    raw = _read(path)
+    if path.name == "pyproject.toml":
+        table, where = raw.get("tool", {}).get("deckcheck", {}), "[tool.deckcheck]"
+    else:
+        table, where = raw, ""
+    return _Checker(f"{_shown(path)}", where, sorted(known_formats)).config(table, path)
+
+
+def discover(start: str | os.PathLike, known_formats: Iterable[str]) -> Config:
+    """The settings in force for a run started in ``start`` (defaults when there is no file)."""
+    path = find(start)
+    return load(path, known_formats) if path else Config(root=Path(start).resolve())
+
+
+@dataclass
+class _Checker:
+    """Turns a parsed table into a :class:`Config`, naming file and key in every complaint."""
+
+    file: str
+    where: str
+    known: list[str]
+
+    def fail(self, key: str, why: str) -> ConfigError:
+        return ConfigError(f"{self.file}: {key}: {why}")
+
+    def config(self, table: dict, path: Path) -> Config:
+        if not isinstance(table, dict):
+            raise ConfigError(f"{self.file}: {self.where or 'the file'} must be a table")
+        self.unknown(table, KEYS, self.where)
+        fail_on = table.get("fail-on")
+        if fail_on is not None and fail_on not in FAIL_ON:
+            raise self.fail("fail-on", f"must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
+        include = self.globs(table, "include") if "include" in table else Config.include
+        overrides = table.get("overrides", {})
+        if not isinstance(overrides, dict):
+            raise self.fail("overrides", 'must be a table of glob = format, e.g. "glc/**" = "glc"')
+        max_db_age = table.get("max-db-age")
+        if max_db_age is not None and (
+            not isinstance(max_db_age, int) or isinstance(max_db_age, bool) or max_db_age < 0
+        ):
+            raise self.fail("max-db-age", f"must be a whole number of days >= 0, not {max_db_age!r}")
+        return Config(
+            path,
+            path.parent,
+            self.format(table.get("format"), "format"),
+            self.date(table.get("as-of"), "as-of"),
+            fail_on,
+            include,
+            self.globs(table, "exclude"),
+            tuple(self.override(k, v) for k, v in overrides.items()),
+            max_db_age,
+        )
+
+    def unknown(self, table: dict, allowed: tuple[str, ...], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                close = key.replace("_", "-").lower()
+                hint = f"; did you mean '{close}'?" if close in allowed else f" (known: {', '.join(allowed)})"
+                raise ConfigError(f"{self.file}: unknown key '{key}'{' in ' + where if where else ''}{hint}")
+
+    def format(self, value, key: str) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or value.lower() not in self.known:
+            raise self.fail(key, f"unknown format {value!r} (known: {', '.join(self.known)})")
+        return value.lower()
+
+    def date(self, value, key: str) -> dt.date | None:
+        if value is None or (isinstance(value, dt.date) and not isinstance(value, dt.datetime)):
+            return value
+        if not isinstance(value, str):
+            raise self.fail(key, f"{value!r} is not a date (YYYY-MM-DD)")
+        try:
+            return parse_date(value)
+        except ValueError as exc:
+            raise self.fail(key, str(exc)) from None
+
+    def globs(self, table: dict, key: str) -> tuple[Pattern, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(g, str) and g for g in value):
+            raise self.fail(key, 'must be a list of globs, e.g. ["*.txt"]')
+        try:
+            return tuple(Pattern.of(g) for g in value)
+        except ValueError as exc:
+            raise self.fail(key, str(exc)) from None
+
+    def override(self, glob: str, value) -> Override:
+        key = f'overrides."{glob}"'
+        try:
+            pattern = Pattern.of(glob)
+        except ValueError as exc:
+            raise self.fail(key, str(exc)) from None
+        if isinstance(value, str):
+            return Override(pattern, self.format(value, key))
+        if not isinstance(value, dict):
+            raise self.fail(key, "must be a format name or a table with format and/or as-of")
+        self.unknown(value, OVERRIDE_KEYS, key)
+        return Override(
+            pattern, self.format(value.get("format"), f"{key}.format"), self.date(value.get("as-of"), f"{key}.as-of")
+        )

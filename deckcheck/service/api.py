@@ -1,0 +1,370 @@
+"""The JSON API under /api/v1, and the /healthz and /readyz probes.
+
+Built on flask-smorest: each view declares its arguments and responses with
+the schemas of :mod:`deckcheck.service.schemas`, and the OpenAPI document is generated
+from those declarations.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import orjson
+from flask import Flask, current_app, jsonify, request
+from flask_smorest import Api, Blueprint, abort
+from marshmallow import ValidationError
+from webargs import core as webargs_core
+from webargs.flaskparser import FlaskParser
+
+from .. import __version__, cards, chat
+from ..decklimits import decklist_limit
+from ..engine import ResolvedLine, check
+from ..formats import default_formats
+from ..names import lookup_key
+from . import errors, runtime
+from .paths import API_PREFIX
+from .schemas import (
+    CardQuerySchema,
+    CardSearchSchema,
+    ErrorSchema,
+    FormatListSchema,
+    FormatSchema,
+    HealthSchema,
+    ReadySchema,
+    ReportSchema,
+    ValidateQuerySchema,
+    ValidateRequestSchema,
+)
+
+TEXT_TYPES = ("text/plain",)
+UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
+EXAMPLE_DECK = (
+    "Pokémon: 1\n4 Pikachu ex SSP 57\n\nTrainer: 1\n4 Nest Ball SVI 181\n\nEnergy: 1\n52 Basic {L} Energy SVE 4\n"
+)
+API_DESCRIPTION = """\
+Validate Pokémon TCG decklists against Standard, Expanded, Unlimited and Gym Leader Challenge.
+
+* An illegal deck is a successful check: 200 with `valid: false` and the problems.
+* Every error is `{{"error": {{"code", "message", "details"}}}}` with a stable `code`.
+* Limits: a decklist of {max_bytes:,} bytes of UTF-8 and {max_lines:,} lines, a body of {max_body:,} bytes, at most.
+* Unknown query parameters are ignored; unknown JSON fields are a 422.
+* Every response carries the service version in the `X-Deckcheck-Version` header.
+* Rate limits per client address over all of /api/v1 (an API key in `X-API-Key` or `Authorization: Bearer` has its \
+own, higher limit; an unknown key is a 401): past the limit, a 429 `rate_limited` with `Retry-After` in seconds.
+* CORS: pages on other origins may call the API from a browser.
+"""
+VERSION_HEADER = {"X-Deckcheck-Version": {"description": "deckcheck package version", "schema": {"type": "string"}}}
+RETRY_AFTER_HEADER = {
+    "Retry-After": {"description": "Seconds until the client may call again.", "schema": {"type": "integer"}}
+}
+RATE_LIMITED = "Too many requests from this client (address or API key): wait Retry-After seconds."
+
+
+class DeckcheckApi(Api):
+    """flask-smorest's Api with deckcheck's error envelope (documented and rendered)."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def _register_error_handlers(self):
+        errors.init_app(self._app)
+
+
+class DecklistBodyParser(FlaskParser):
+    """Reads the body of ``POST /validate``: a JSON object, or the decklist itself as text/plain."""
+
+    def load_json(self, req, schema):
+        # webargs passes the proxy: look it up once, not per attribute
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        if webargs_core.is_json(req.mimetype):
+            return _json_body(_read_body(req))
+        if req.mimetype in TEXT_TYPES:
+            return {"decklist": _text_body(_read_body(req), req.mimetype_params.get("charset"))}
+        shown = f"Content-Type {req.mimetype!r}" if req.mimetype else "no Content-Type"
+        abort(
+            415,
+            message=f"The request has {shown}: send a JSON object as application/json, "
+            "or the decklist itself as text/plain.",
+            details={"content_type": req.mimetype or None, "accepted": ["application/json", "text/plain"]},
+        )
+
+
+class _Blueprint(Blueprint):
+    """flask-smorest's Blueprint; its documentation-only decorators add no call to a request.
+
+    ``alt_response`` and ``doc`` wrap the view in a pass-through function that only
+    carries documentation (``_apidoc``): five such layers cost more per request than
+    a rule of the check. Here the documentation goes on the view itself.
+    """
+
+    ARGUMENTS_PARSER = DecklistBodyParser()
+
+    @staticmethod
+    def _document_only(decorate):
+        def decorator(func):
+            func._apidoc = decorate(func)._apidoc
+            return func
+
+        return decorator
+
+    def alt_response(self, *args, **kwargs):
+        return self._document_only(super().alt_response(*args, **kwargs))
+
+    def arguments(self, schema, *, in_view: bool = False, **kwargs):
+        """``in_view=True``: document the arguments only; the view reads them itself with the
+        blueprint's webargs parser (``ARGUMENTS_PARSER.parse``: the same loading, unknown-field
+        handling and 422 errors), without two call layers per argument set."""
+        decorate = super().arguments(schema, **kwargs)
+        return self._document_only(decorate) if in_view else decorate
+
+    def response(self, status_code, schema=None, *, in_view: bool = False, **kwargs):
+        """``in_view=True``: document the response only; the view returns a finished Response."""
+        decorate = super().response(status_code, schema, **kwargs)
+        return self._document_only(decorate) if in_view else decorate
+
+    def doc(self, **kwargs):
+        return self._document_only(super().doc(**kwargs))
+
+
+def _read_body(req) -> bytes:
+    """The body; werkzeug raises 413 past MAX_CONTENT_LENGTH, but a chunked body it only cuts short."""
+    raw = req.get_data(cache=True)
+    limit = req.max_content_length
+    if req.content_length is None and limit is not None and len(raw) >= limit:
+        abort(
+            413,
+            message=f"The request body is larger than the limit of {limit:,} bytes.",
+            details={"limit": limit, "unit": "bytes"},
+        )
+    return raw
+
+
+def _utf8(raw: bytes, what: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        abort(
+            400,
+            message=f"The {what} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} ({exc.reason}).",
+            details={"offset": exc.start},
+        )
+        raise AssertionError("abort() raises") from exc  # flask-smorest's abort is not typed NoReturn
+
+
+def _json_body(raw: bytes):
+    """The parsed JSON body; 400 when it is empty, not UTF-8 or not JSON."""
+    if not raw.strip():
+        abort(400, message='The request body is empty: send a JSON object such as {"decklist": "..."}.')
+    try:  # the fast reader; anything it refuses is read again below, for the precise message
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
+    text = _utf8(raw, "request body").removeprefix("\ufeff")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        abort(
+            400,
+            message=f"The request body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+            details={"line": exc.lineno, "column": exc.colno},
+        )
+    except RecursionError:
+        abort(400, message="The request body nests JSON arrays or objects too deeply to read.")
+    except ValueError as exc:  # e.g. an integer literal longer than Python converts
+        abort(400, message=f"The request body is not JSON this service can read: {exc}.")
+
+
+def _text_body(raw: bytes, charset: str | None) -> str:
+    if charset and charset.lower() not in UTF8_NAMES:
+        abort(
+            415,
+            message=f"A text/plain decklist must be UTF-8; the request declares charset={charset}.",
+            details={"charset": charset, "accepted": ["utf-8"]},
+        )
+    return _utf8(raw, "decklist")
+
+
+def _validate_body() -> dict:
+    """The loaded JSON (or text/plain) body of ``POST /validate``.
+
+    A body that loads is read by the parser and the schema directly: webargs' parse()
+    would add nothing but calls around the same two steps (its unknown-field setting
+    for a JSON body is the schema's own). A body that does not load goes through
+    webargs' parse() again, for exactly its 422 (the messages under "json").
+    """
+    parser = bp.ARGUMENTS_PARSER
+    try:
+        return VALIDATE_BODY.load(parser.load_json(request, VALIDATE_BODY))
+    except ValidationError:
+        return parser.parse(VALIDATE_BODY, location="json")
+
+
+def check_limits(text: str) -> None:
+    """413 when the decklist is over MAX_DECKLIST_BYTES or MAX_DECKLIST_LINES."""
+    config = current_app.config  # one proxy lookup, not two
+    over = decklist_limit(text, config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"])
+    if over is None:
+        return
+    if over.unit == "bytes":
+        message = f"The decklist is {over.size:,} bytes of UTF-8; the limit is {over.limit:,} bytes."
+    else:
+        message = f"The decklist has {over.measured}; the limit is {over.limit:,} lines."
+    abort(413, message=message, details=over.details())
+
+
+bp = _Blueprint("api", __name__, url_prefix=API_PREFIX, description="Validate decklists, list formats, look up cards.")
+ops = _Blueprint("ops", __name__, description="Liveness and readiness probes for load balancers and orchestrators.")
+
+
+# schema instances, made once: webargs would build (and deep-copy the fields of) a new one per request
+VALIDATE_BODY, VALIDATE_QUERY = ValidateRequestSchema(), ValidateQuerySchema()
+
+
+@bp.route("/validate", methods=["POST"])
+@bp.arguments(
+    VALIDATE_BODY,
+    location="json",
+    in_view=True,
+    example={"decklist": EXAMPLE_DECK, "format": "standard", "as_of": "2026-05-01"},
+    description="A JSON object, or (text/plain) the decklist itself with format and as_of in the query.",
+)
+@bp.arguments(VALIDATE_QUERY, location="query", in_view=True)
+@bp.doc(requestBody={"content": {"text/plain": {"schema": {"type": "string"}, "example": EXAMPLE_DECK}}})
+@bp.response(
+    200,
+    ReportSchema,
+    headers=VERSION_HEADER,
+    in_view=True,
+    description="The verdict. An illegal deck is a 200 too, with valid false and its problems.",
+)
+@bp.alt_response(400, schema=ErrorSchema, description="The body is empty, not UTF-8 or not JSON.")
+@bp.alt_response(413, schema=ErrorSchema, description="The body, the decklist or its line count is over the limit.")
+@bp.alt_response(415, schema=ErrorSchema, description="The body is neither application/json nor UTF-8 text/plain.")
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
+@bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
+def validate():
+    """Validate a decklist
+
+    Checks the deck against a format on a date (default: the standard format, today).
+    Options in the JSON body take precedence over the same options in the query string.
+    """
+    # the busiest endpoint reads its documented arguments here, body first, as the
+    # decorators would (see _Blueprint.arguments)
+    body = _validate_body()
+    # no query string loads as {} (the query schema has no defaults nor required fields; tested)
+    query = bp.ARGUMENTS_PARSER.parse(VALIDATE_QUERY, location="query") if request.query_string else {}
+    text = body["decklist"]
+    check_limits(text)
+    fmt = body.get("format") or query.get("format") or current_app.config["DEFAULT_FORMAT"]
+    as_of = body.get("as_of") or query.get("as_of")
+    forecast = body.get("forecast")
+    report = check(
+        text,
+        fmt,
+        as_of,
+        max_db_age=current_app.config["MAX_DB_AGE"],
+        forecast=bool(query.get("forecast") if forecast is None else forecast),
+    )
+    # the dict already has ReportSchema's exact shape (tests hold them together); a
+    # second marshmallow dump would cost as much as the check itself. Card lines go in
+    # as JSON encoded once per line text (format and date), but for the line number.
+    data = report.to_dict(line_view=ResolvedLine.json_fragment)
+    if query.get("style") == "chat":
+        base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url
+        data["chat"] = chat.reply(report, chat.link_for(base, text, report))
+    return jsonify(data)
+
+
+@bp.route("/formats")
+@bp.response(200, FormatListSchema, headers=VERSION_HEADER)
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
+def list_formats():
+    """List the formats
+
+    Each format with its rules and their parameters, its card pool and its ban list.
+    """
+    formats = default_formats()
+    return {
+        "default": current_app.config["DEFAULT_FORMAT"],
+        "formats": [formats[fid].to_dict() for fid in sorted(formats)],
+    }
+
+
+@bp.route("/formats/<format_id>")
+@bp.response(200, FormatSchema, headers=VERSION_HEADER)
+@bp.alt_response(404, schema=ErrorSchema, description="No format has this id.")
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
+def get_format(format_id: str):
+    """Describe one format"""
+    formats = default_formats()
+    if format_id not in formats:
+        abort(404, message=f"Unknown format {format_id!r}. Known formats: {', '.join(sorted(formats))}.")
+    return formats[format_id].to_dict()
+
+
+@bp.route("/cards")
+@bp.arguments(CardQuerySchema(), location="query")
+@bp.response(200, CardSearchSchema, headers=VERSION_HEADER)
+@bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
+@bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
+def search_cards(args):
+    """Look up cards
+
+    Autocomplete and lookup: an exact printing for set and number, otherwise the
+    printings of the exact name, names starting with q, then close names (fuzzy).
+    """
+    query = args["q"].strip()
+    if not lookup_key(query):  # nothing searchable left (blanks, punctuation)
+        query = ""
+    found = cards.get_db().search(query, args.get("set"), args.get("number"), limit=args["limit"])
+    return {"cards": [card.to_dict() for card in found[: args["limit"]]]}
+
+
+@ops.route("/healthz")
+@ops.response(200, HealthSchema, headers=VERSION_HEADER)
+def healthz():
+    """Liveness: the process answers"""
+    return {"status": "ok", "version": __version__}
+
+
+@ops.route("/readyz")
+@ops.response(200, ReadySchema, headers=VERSION_HEADER)
+@ops.alt_response(
+    503,
+    schema=ErrorSchema,
+    description="The card database could not be loaded, or the service is shutting down (draining).",
+)
+def readyz():
+    """Readiness: the card database is loaded and the service is not shutting down"""
+    if runtime.draining():
+        return errors.envelope(503, "The service is shutting down: send new requests elsewhere.", {"draining": True})
+    db = cards.get_db()
+    return {"status": "ready", "database": db.info(), "database_age_days": db.age_days(dt.date.today())}
+
+
+def init_app(app: Flask) -> None:
+    """Attach flask-smorest (OpenAPI at /api/v1/openapi.json), the API and the probes."""
+    from . import apidocs
+
+    for key, value in {
+        "API_TITLE": "deckcheck",
+        "API_VERSION": __version__,
+        "OPENAPI_VERSION": "3.0.3",
+        "OPENAPI_URL_PREFIX": API_PREFIX,
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "API_SPEC_OPTIONS": {
+            "info": {
+                "license": {"name": "MIT"},
+                "description": API_DESCRIPTION.format(
+                    max_bytes=app.config["MAX_DECKLIST_BYTES"],
+                    max_lines=app.config["MAX_DECKLIST_LINES"],
+                    max_body=app.config["MAX_CONTENT_LENGTH"],
+                ),
+            }
+        },
+    }.items():
+        app.config.setdefault(key, value)
+    api = DeckcheckApi(app)
+    api.register_blueprint(bp)
+    api.register_blueprint(ops)
+    app.register_blueprint(apidocs.bp)

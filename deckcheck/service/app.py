@@ -1,0 +1,153 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import os
+
+import orjson
+from flask import Flask
+from flask.json.provider import DefaultJSONProvider
+
+from .. import __version__, cards, dbwatch
+from ..formats import FormatError, default_formats
+from . import settings
+from .paths import is_api_path
+
+#: the request body may be this many times the decklist limit: JSON escapes
+#: (\n, \u00e9...) make a body larger than the text it carries
+BODY_ALLOWANCE = 4
+
+
+class FastJSONProvider(DefaultJSONProvider):
+    """Flask's JSON with orjson underneath: a report is ~10 KB of JSON, and the standard
+    library's encoder took longer over it than the whole deck check. Compact; non-ASCII is
+    written as UTF-8 rather than ``\\u`` escapes.
+
+    Keys are written in the order the code builds them (``valid`` and ``summary`` first in a
+    report, a schema's fields in their declared order), not sorted as Flask's default
+    provider does: a dict's order is already fixed, and sorting every object of a report cost
+    more than a third of encoding it.
+    """
+
+    sort_keys = False
+    _OPTIONS = orjson.OPT_NON_STR_KEYS
+
+    def dumps(self, obj, **kwargs) -> str:
+        # Flask's response() asks for compact separators: that is orjson's only layout;
+        # anything else (an indent in debug mode) goes to the standard library
+        if kwargs and kwargs != {"separators": (",", ":")}:
+            return super().dumps(obj, **kwargs)
+        return orjson.dumps(obj, default=self.default, option=self._OPTIONS).decode("utf-8")
+
+    def response(self, *args, **kwargs):
+        """jsonify(): orjson's bytes go out as they are (Flask's own would decode them to a
+        str and the response encode it again); the same body, a line break at the end."""
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)
+        body = orjson.dumps(
+            self._prepare_response_obj(args, kwargs),
+            default=self.default,
+            option=self._OPTIONS | orjson.OPT_APPEND_NEWLINE,
+        )
+        # self._app is typed as the sans-IO App, whose response class takes no body
+        return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app: defaults (:data:`deckcheck.service.settings.DEFAULTS`), then ``DECKCHECK_*`` environment,
+    then ``config``.
+
+    The card database is loaded here, once per process (before gunicorn forks).
+    """
+    app = Flask(__name__)
+    app.json = FastJSONProvider(app)
+    app.config.from_mapping(settings.DEFAULTS)
+    for name, instead in settings.ENV_REFUSED.items():
+        if name in os.environ:
+            raise ValueError(f"{name} is not a setting: set {instead} instead (the one knob for it)")
+    app.config.from_prefixed_env("DECKCHECK")
+    if config:
+        app.config.update(config)
+    if app.config.get("MAX_CONTENT_LENGTH") is None:
+        app.config["MAX_CONTENT_LENGTH"] = BODY_ALLOWANCE * app.config["MAX_DECKLIST_BYTES"]
+    max_age = app.config["MAX_DB_AGE"]
+    if max_age is not None and (not isinstance(max_age, int) or isinstance(max_age, bool) or max_age < 0):
+        raise ValueError(f"MAX_DB_AGE (DECKCHECK_MAX_DB_AGE) must be a whole number of days >= 0, not {max_age!r}")
+    formats = default_formats()  # a broken format file fails here, at start-up
+    if app.config["DEFAULT_FORMAT"] not in formats:
+        raise FormatError(
+            f"DEFAULT_FORMAT {app.config['DEFAULT_FORMAT']!r} is not a format (known: {', '.join(sorted(formats))})"
+        )
+    if app.config["CARD_DB_PATH"]:
+        cards.set_db(cards.load(app.config["CARD_DB_PATH"]))
+    else:
+        cards.get_db()
+    dbwatch.init_app(app)  # a new database file (deckcheck db sync) is swapped in without a restart
+
+    from . import api, discord, ratelimit, web
+
+    api.init_app(app)
+    app.register_blueprint(web.bp)
+    app.register_blueprint(discord.bp)
+    ratelimit.init_app(app)  # rate limits and API keys on /api/v1, CORS on /api
+    from . import observe
+
+    observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
+    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))  # type: ignore[method-assign]
+    return app
+
+
+class StandardHeaders:
+    """WSGI middleware: the headers every answer carries, whoever made it.
+
+    * ``X-Deckcheck-Version`` on every response, so bug reports and caches can tell;
+    * outside ``/api``, and on an HTML page under it (the API reference): the page security
+      headers (``web.page_headers``: CSP and friends) unless the response set its own;
+    * under ``/api``, for a request without ``Origin`` (not from a browser page, so
+      flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer
+      apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
+      answer, so a browser never takes JSON for something else.
+
+    As Flask ``after_request`` hooks these cost ~10 µs each per request (werkzeug's
+    Headers, the request proxy); here they are plain ``(name, value)`` pairs.
+    """
+
+    def __init__(self, wsgi_app, page_headers: dict[str, str]) -> None:
+        self.wsgi_app = wsgi_app
+        self.page_headers = list(page_headers.items())
+        self.version = ("X-Deckcheck-Version", __version__)
+        self.nosniff = ("X-Content-Type-Options", "nosniff")
+
+    def __call__(self, environ, start_response):
+        api = is_api_path(environ.get("PATH_INFO", ""))
+        vary = api and "HTTP_ORIGIN" not in environ
+        version, page_headers, nosniff = self.version, self.page_headers, self.nosniff
+
+        def start(status, headers, exc_info=None):
+            headers.append(version)
+            if api:
+                headers.append(nosniff)
+            if vary:
+                _add_vary_origin(headers)
+            if not api or _is_html(headers):
+                present = {name.lower() for name, _ in headers}
+                headers.extend(h for h in page_headers if h[0].lower() not in present)
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
+
+
+def _is_html(headers: list) -> bool:
+    """Whether an answer is a page for people (the API reference under ``/api``): it gets the
+    page security headers like any other page."""
+    return any(name.lower() == "content-type" and value.startswith("text/html") for name, value in headers)
+
+
+def _add_vary_origin(headers: list) -> None:
+    """``Vary: Origin``, merged into a Vary header the response already has."""
+    for i, (name, value) in enumerate(headers):
+        if name.lower() == "vary":
+            if "origin" not in {v.strip().lower() for v in value.split(",")}:
+                headers[i] = (name, f"{value}, Origin")
+            return
+    headers.append(("Vary", "Origin"))

@@ -1,0 +1,345 @@
+"""The result as the web page shows it: lines and cards with their marks, fixes a click
+applies, card images, header checks.
+
+Part of the web edge (``web.py`` renders it, with Flask; this module needs none): it reads a
+report with the database and format that made it and never changes either.
+
+A **fix** is a list of edits to the pasted text, each ``(line number, new line)`` with an
+empty new line meaning "remove the line". Every fix is offered as a link,
+``/?d=<the list>&format=..&as_of=..&fix=12:4 Nest Ball SVI 181``: the server applies it and
+redirects to the share link of the fixed list (no JavaScript needed), and the page's script
+applies the same edits to the text box and checks again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from ..cards import Card, CardDB, get_db
+from ..formats import Format
+from ..parse import looks_like_json, parse
+from ..problems import ERROR, INFO, WARNING
+from ..render import export_name
+from ..rules import label
+
+#: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name)
+MAX_EDITS = 20
+#: most card images shown beside one problem
+MAX_PROBLEM_CARDS = 3
+#: most printings offered for one unknown card
+MAX_SUGGESTIONS = 3
+#: the size TCGdex's ``low`` card images are served at (width, height in CSS pixels)
+IMAGE_SIZE = (245, 337)
+#: what is appended to a card's image base URL: TCGdex's small WebP
+IMAGE_SUFFIX = "/low.webp"
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_EDIT = re.compile(r"([1-9][0-9]{0,5}):(.*)", re.DOTALL)
+
+BROKEN_FIX = (
+    "This fix link is broken, so it was not applied. Open the list's share link again, or edit the list in the form."
+)
+
+
+#: the deck grid's groups, in order; a card that did not resolve is in the last
+GROUPS = ("Pokémon", "Trainer", "Energy", "Not recognised")
+
+
+class FixError(ValueError):
+    """A ``fix`` parameter that is not ``<line>:<text>`` for a line of the list."""
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One click's worth of change: ``label`` says what it does."""
+
+    label: str
+    edits: tuple[tuple[int, str], ...]
+
+    @property
+    def params(self) -> list[str]:
+        return [f"{line}:{text}" for line, text in self.edits]
+
+
+# -- applying fixes -------------------------------------------------------------
+
+
+def read_edits(values: list[str]) -> list[tuple[int, str]]:
+    """``fix`` query values -> edits; a :class:`FixError` for anything malformed."""
+    if not values or len(values) > MAX_EDITS:
+        raise FixError(BROKEN_FIX)
+    edits = []
+    for value in values:
+        m = _EDIT.fullmatch(value)
+        if m is None or _LINE_BREAK.search(m.group(2)):
+            raise FixError(BROKEN_FIX)
+        edits.append((int(m.group(1)), m.group(2)))
+    return edits
+
+
+def apply_edits(text: str, edits: list[tuple[int, str]]) -> str:
+    """The text with each edited line replaced (or removed, for an empty new line).
+
+    Line numbers are those of ``text``, as the page showed them; line ends become ``\\n``.
+    """
+    lines = _LINE_BREAK.split(text)
+    trailing = lines[-1] == "" and len(lines) > 1
+    if trailing:
+        lines.pop()
+    out: list[str | None] = list(lines)
+    for n, new in edits:
+        if not 1 <= n <= len(lines):
+            raise FixError(BROKEN_FIX)
+        out[n - 1] = new if new.strip() else None
+    return "\n".join(x for x in out if x is not None) + ("\n" if trailing else "")
+
+
+# -- finding fixes ----------------------------------------------------------------
+
+
+def card_line(count: int, card: Card) -> str:
+    """A card line as the PTCGL export writes it: ``4 Nest Ball SVI 181``."""
+    return f"{count} {export_name(card)} {card.set_code} {card.number}"
+
+
+def _playable(name: str, fmt: Format, db: CardDB, on: dt.date | None) -> Card | None:
+    """The newest printing with this name that is legal and not banned, else the newest one."""
+    printings = db.by_name(name)
+    if on is not None:
+        for card in printings:
+            via, ban = fmt.legality(card, db, on)
+            if via is not None and ban is None:
+                return card
+    return printings[0] if printings else None
+
+
+def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
+    """Problem index (in ``report.problems``) -> the fixes offered for it.
+
+    * ``unknown-card``: each suggested name, as its newest legal printing;
+    * ``not-in-format``: the legal printing of that name whose text differs, when there is one;
+    * ``copy-limit``: set the count to the limit (the last lines give up copies first).
+    """
+    unchecked = any(p.rule == "date-out-of-range" for p in report.problems)
+    on = None if unchecked else dt.date.fromisoformat(report.as_of)
+    by_line = {ln.line: ln for ln in report.lines}
+    out: dict[int, list[Fix]] = {}
+    for i, problem in enumerate(report.problems):
+        fixes: list[Fix] = []
+        ln = by_line.get(problem.lines[0]) if len(problem.lines) == 1 else None
+        if problem.rule == "unknown-card" and ln is not None:
+            for name in ln.suggestions[:MAX_SUGGESTIONS]:
+                card = _playable(name, fmt, db, on)
+                if card is not None:
+                    fixes.append(Fix(f"Use {label(card)}", ((ln.line, card_line(ln.count, card)),)))
+        elif problem.rule == "not-in-format" and ln is not None and ln.card is not None and on is not None:
+            other = fmt.legal_other_printing(ln.card, db, on)
+            if other is not None:
+                fixes.append(Fix(f"Use the legal printing, {label(other)}", ((ln.line, card_line(ln.count, other)),)))
+        elif problem.rule == "copy-limit":
+            limit = (fmt.rules.get("copy-limit") or {}).get("limit")
+            lines = [by_line[n] for n in problem.lines if n in by_line and by_line[n].card is not None]
+            if isinstance(limit, int) and lines and len(lines) <= MAX_EDITS:
+                fixes.append(Fix(f"Set to the limit, {limit}", _reduce(lines, limit)))
+        if fixes:
+            out[i] = fixes
+    return out
+
+
+def _reduce(lines, limit: int) -> tuple[tuple[int, str], ...]:
+    """Edits that leave ``limit`` copies over ``lines``, taking copies off the last lines first."""
+    excess = sum(ln.count for ln in lines) - limit
+    edits = []
+    for ln in reversed(lines):
+        if excess <= 0:
+            break
+        take = min(ln.count, excess)
+        excess -= take
+        edits.append((ln.line, card_line(ln.count - take, ln.card) if ln.count > take else ""))
+    return tuple(sorted(edits))
+
+
+# -- headers ------------------------------------------------------------------------
+
+_SECTION_NAMES = {"pokemon": "Pokémon", "trainer": "Trainer", "energy": "Energy"}
+
+
+def header_notes(text: str) -> dict[int, str]:
+    """Line number -> a note, for each section header whose count matches neither the cards
+    nor the lines under it (PTCGL writes the number of lines, Limitless the number of cards)."""
+    parsed = parse(text)
+    if parsed.source != "text" or not parsed.headers:
+        return {}
+    starts = [h.line for h in parsed.headers] + [float("inf")]
+    notes = {}
+    for header, end in zip(parsed.headers, starts[1:], strict=False):
+        if header.count is None:
+            continue
+        block = [c for c in parsed.cards if header.line < c.line < end]
+        copies, lines = sum(c.count for c in block), len(block)
+        if header.count in (copies, lines):
+            continue
+        name = _SECTION_NAMES.get(header.section, header.label)
+        notes[header.line] = (
+            f"This header says {header.count}, but the {name} section under it has "
+            f"{copies} card{'s' if copies != 1 else ''} on {lines} line{'s' if lines != 1 else ''}."
+        )
+    return notes
+
+
+# -- images ---------------------------------------------------------------------------
+
+
+def image_url(card: Card | None, db: CardDB, host: str | None) -> str | None:
+    """The card's small image at ``host`` (TCGdex's asset server), or None when images are off or
+    the database has no image for it."""
+    if card is None or not host:
+        return None
+    cset = db.sets.get(card.set_id)
+    local = card.image_id
+    if cset is None or not cset.image or local is None:
+        return None
+    return f"{host}/{cset.image}/{local}{IMAGE_SUFFIX}"
+
+
+# -- the result's lines, as the template shows them -------------------------------------
+
+
+def is_json_deck(text: str) -> bool:
+    """Does the parser read ``text`` as a JSON deck (whose "lines" are its entries), on its own
+    or inside a code fence?"""
+    text = text.removeprefix("\ufeff")
+    if looks_like_json(text):
+        return True
+    return "```" in text and parse(text).source == "json"
+
+
+@dataclass
+class FixView:
+    label: str
+    href: str | None  # reloads the page with the fix applied; None when the list is too long for a link
+    edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
+
+
+@dataclass
+class ProblemView:
+    id: str
+    code: str
+    severity: str
+    message: str
+    hint: str | None
+    lines: tuple[int, ...]
+    fixes: list[FixView] = field(default_factory=list)
+    pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
+    cards: list[Row] = field(default_factory=list)  # up to MAX_PROBLEM_CARDS lines whose card image it shows
+
+
+@dataclass
+class Row:
+    """One line of the list echoed back with its marks."""
+
+    line: int
+    text: str
+    status: str | None = None  # legal | not-legal | banned | unknown | unchecked | unread
+    status_text: str = ""
+    icon: str = ""
+    card: str | None = None  # resolved name and set, e.g. "Iono (PAL 185)"
+    via: str | None = None  # the legal reprint, when it is another printing
+    suggestions: tuple[str, ...] = ()
+    problems: list[ProblemView] = field(default_factory=list)
+    count: int = 0  # copies, for a card line
+    title: str = ""  # the card's name (as written, for a card that did not resolve)
+    printing: str = ""  # "PAL 185"
+    group: str | None = None  # one of GROUPS, for a card line
+    image: str | None = None
+    note: str | None = None  # a header whose count disagrees with the cards under it
+
+    @property
+    def flagged(self) -> bool:
+        """Shown by "only lines with problems": an error or a warning, or a header note."""
+        return self.note is not None or any(p.severity in (ERROR, WARNING) for p in self.problems)
+
+    @property
+    def worst(self) -> str | None:
+        sev = {p.severity for p in self.problems}
+        return next((s for s in (ERROR, WARNING, INFO) if s in sev), None)
+
+
+_STATUS = {
+    "legal": ("✓", "Legal"),
+    "not-legal": ("✗", "Not legal"),
+    "banned": ("✗", "Banned"),
+    "unknown": ("?", "Unknown card"),
+    "unchecked": ("–", "Legality not checked"),
+    "unread": ("✗", "Not a card line"),
+}
+
+
+def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
+    row = Row(ln.line, ln.raw, count=ln.count)
+    if ln.card is None:
+        row.status = "unknown"
+        row.suggestions = tuple(ln.suggestions)
+        row.title, row.group = ln.name, GROUPS[-1]
+        row.printing = " ".join(x for x in (ln.set_code, ln.number) if x)
+    else:
+        row.card = ln.card.label
+        row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
+        row.image = image_url(ln.card, db, host)
+        if unchecked:
+            row.status = "unchecked"
+        elif ln.ban is not None:
+            row.status = "banned"
+        elif ln.legal:
+            row.status = "legal"
+            if ln.legal_via is not None and ln.legal_via is not ln.card:
+                row.via = ln.legal_via.label
+        else:
+            row.status = "not-legal"
+    return row
+
+
+def echo_rows(text: str, report, problems: list[ProblemView], host: str | None = None) -> list[Row]:
+    """Every non-blank line as pasted (JSON decks: every entry), with its marks."""
+    unchecked = any(p.rule == "date-out-of-range" for p in report.problems)
+    db = get_db()
+    by_line = {ln.line: _row_for_card(ln, unchecked, db, host) for ln in report.lines}
+    rows: dict[int, Row] = {}
+    if is_json_deck(text):
+        rows.update(by_line)
+    else:
+        notes = header_notes(text)
+        for n, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
+            if raw.strip():
+                rows[n] = by_line.get(n) or Row(n, raw, note=notes.get(n))
+    for pv, problem in zip(problems, report.problems, strict=False):
+        for n in problem.lines:
+            row = rows.setdefault(n, Row(n, ""))
+            row.problems.append(pv)
+            if row.image and len(pv.cards) < MAX_PROBLEM_CARDS:
+                pv.cards.append(row)
+            if problem.rule == "unparsed-line" and row.status is None:
+                row.status = "unread"
+    for row in rows.values():
+        if row.status:
+            row.icon, row.status_text = _STATUS[row.status]
+    return [rows[n] for n in sorted(rows)]
+
+
+def fix_view(fix: Fix, share_path_: str | None) -> FixView:
+    """The fix as the page offers it: a link from the list's share path, and the edits for the script."""
+    query = urlencode([("fix", p) for p in fix.params])
+    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query)
+
+
+def deck_groups(rows: list[Row]) -> list[dict]:
+    """The card lines by group (GROUPS order), each with its number of cards."""
+    out = []
+    for name in GROUPS:
+        items = [r for r in rows if r.group == name]
+        if items:
+            out.append({"name": name, "rows": items, "cards": sum(r.count for r in items)})
+    return out

@@ -1,0 +1,470 @@
+"""The Discord interactions endpoint: ``POST /api/v1/discord/interactions``.
+
+Discord posts every interaction with the application here, signed with Ed25519;
+the request is verified with the application's public key
+(``DISCORD_PUBLIC_KEY``, hex, from the Developer Portal) over
+``X-Signature-Timestamp`` + the raw body. A missing or bad signature, or a
+timestamp more than ``DISCORD_MAX_AGE`` seconds (300) from the server's clock, is
+a 401 in the error envelope. Without ``DISCORD_PUBLIC_KEY`` the endpoint answers
+503 (``service_unavailable``) saying so.
+
+Commands (see :func:`commands`; ``python -m deckcheck.service.discord`` prints them for
+registration):
+
+* ``/decklist list:<text> format:<choice> date:<YYYY-MM-DD>``: an embed built from
+  the chat reply (:mod:`deckcheck.chat`). Without ``list`` it opens a form (a
+  modal with a multi-line box) to paste the list into. A list that arrives on one
+  line (older Discord clients turn line breaks into spaces) is split back into
+  card lines before the same check.
+* ``/decklist message:<link>``: an application with no bot token cannot read
+  messages, so this answers (only to the user) how to check a message instead:
+* the message command "Check decklist" (right-click a message, Apps): Discord sends
+  the message's text with the interaction, so no token is needed.
+
+Input problems (unknown format, bad date, empty or oversized list, a user
+checking more than ``DISCORD_RATELIMIT`` decks, default "10 per minute") are
+answered with an ephemeral message (only the user sees it). The endpoint is not
+under the API's per-address rate limit: Discord calls from few addresses, so the
+limit is per Discord user instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import sys
+import time
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
+
+from .. import __version__, chat
+from ..dates import parse_date
+from ..decklimits import decklist_limit
+from ..engine import check
+from ..formats import default_formats
+from . import errors, ratelimit
+from .paths import API_PREFIX
+from .settings import DEFAULTS
+
+bp = Blueprint("discord", __name__, url_prefix=API_PREFIX + "/discord")
+
+# interaction types, response types, flags (Discord API v10)
+PING, APPLICATION_COMMAND, MODAL_SUBMIT = 1, 2, 5
+PONG, CHANNEL_MESSAGE, MODAL = 1, 4, 9
+EPHEMERAL = 64
+CHAT_INPUT, MESSAGE_COMMAND = 1, 3
+STRING_OPTION = 3
+ACTION_ROW, TEXT_INPUT, PARAGRAPH = 1, 4, 2
+
+COMMAND = "decklist"
+MESSAGE_COMMAND_NAME = "Check decklist"
+MODAL_ID = "decklist"
+LIST_INPUT = "list"
+#: Discord's limits: a string option's value, a text input's value
+MAX_OPTION_LENGTH = 6000
+MAX_INPUT_LENGTH = 4000
+GREEN, RED = 0x2ECC71, 0xE74C3C
+#: longest share link used as the embed's title link
+MAX_EMBED_URL = 2048
+
+NOT_CONFIGURED = (
+    "Discord interactions are not set up on this server: set DECKCHECK_DISCORD_PUBLIC_KEY to the "
+    "application's public key (Discord Developer Portal, General Information)."
+)
+MESSAGE_LINK_HELP = (
+    "I can't open message links: Discord only lets a bot with a token read messages, and this "
+    "service has none. Right-click the message (long-press on mobile), choose Apps, then "
+    f"“{MESSAGE_COMMAND_NAME}”; or run /decklist without options and paste the list."
+)
+
+
+def commands() -> list[dict]:
+    """The application commands to register with Discord (``PUT /applications/<id>/commands``)."""
+    formats = default_formats()
+    return [
+        {
+            "name": COMMAND,
+            "type": CHAT_INPUT,
+            "description": "Check a Pokémon TCG decklist against a format's rules",
+            "options": [
+                {
+                    "type": STRING_OPTION,
+                    "name": "list",
+                    "required": False,
+                    "max_length": MAX_OPTION_LENGTH,
+                    "description": "The decklist (PTCGL/PTCGO export). Leave it out to paste the list in a form.",
+                },
+                {
+                    "type": STRING_OPTION,
+                    "name": "format",
+                    "required": False,
+                    "description": "Format to check against (default: Standard)",
+                    "choices": [{"name": formats[f].name, "value": f} for f in sorted(formats)][:25],
+                },
+                {
+                    "type": STRING_OPTION,
+                    "name": "date",
+                    "required": False,
+                    "min_length": 10,
+                    "max_length": 10,
+                    "description": "Check legality on this date, YYYY-MM-DD (default: today)",
+                },
+                {
+                    "type": STRING_OPTION,
+                    "name": "message",
+                    "required": False,
+                    "description": f"A message link: use the “{MESSAGE_COMMAND_NAME}” message command instead",
+                },
+            ],
+        },
+        {"name": MESSAGE_COMMAND_NAME, "type": MESSAGE_COMMAND},
+    ]
+
+
+# -- signatures -------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4)
+def verify_key(public_key_hex: str) -> VerifyKey:
+    """The application's public key; ValueError unless it is 64 hexadecimal characters."""
+    value = public_key_hex.strip()
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", value):
+        raise ValueError(
+            "DISCORD_PUBLIC_KEY must be the application's public key: 64 hexadecimal characters "
+            "(Discord Developer Portal, General Information, Public Key)"
+        )
+    return VerifyKey(bytes.fromhex(value))
+
+
+def verify(
+    public_key_hex: str,
+    signature: str | None,
+    timestamp: str | None,
+    body: bytes,
+    now: float | None = None,
+    max_age: float = DEFAULTS["DISCORD_MAX_AGE"],
+) -> str | None:
+    """Why the request is not Discord's (a sentence), or None when the signature and timestamp are good."""
+    if not signature or not timestamp:
+        return "The request is not signed: X-Signature-Ed25519 and X-Signature-Timestamp are required."
+    if not re.fullmatch(r"[0-9a-fA-F]{128}", signature.strip()):
+        return "X-Signature-Ed25519 is not an Ed25519 signature (128 hexadecimal characters)."
+    try:
+        verify_key(public_key_hex).verify(timestamp.encode("utf-8") + body, bytes.fromhex(signature.strip()))
+    except BadSignatureError:
+        return "The signature does not match the request's timestamp and body."
+    try:
+        sent = int(timestamp.strip())
+    except ValueError:
+        return "X-Signature-Timestamp is not a Unix time in seconds."
+    age = (time.time() if now is None else now) - sent
+    if abs(age) > max_age:
+        return (
+            f"The request's timestamp is {abs(int(age))} seconds {'old' if age > 0 else 'in the future'} "
+            f"(at most {int(max_age)} allowed): a replayed or delayed request."
+        )
+    return None
+
+
+@bp.record_once
+def _check_key(state) -> None:
+    """A malformed DISCORD_PUBLIC_KEY stops the app at start-up, not at Discord's first call."""
+    key = state.app.config.get("DISCORD_PUBLIC_KEY")
+    if key:
+        verify_key(str(key))
+    ratelimit._check_limit("DISCORD_RATELIMIT", state.app.config["DISCORD_RATELIMIT"])
+
+
+# -- answers ----------------------------------------------------------------------
+
+
+def message(text: str, ephemeral: bool = True) -> dict:
+    data: dict[str, object] = {"content": chat.truncate(text, chat.LIMIT), "allowed_mentions": {"parse": []}}
+    if ephemeral:
+        data["flags"] = EPHEMERAL
+    return {"type": CHANNEL_MESSAGE, "data": data}
+
+
+_MARKDOWN = re.compile(r"([\\*_~`|>\[\]])")
+
+
+def escape_markdown(text: str) -> str:
+    """User text (quoted in problem messages) shown as typed, not as Discord markdown."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+_FENCE = re.compile(r"^\s*```[^\n]*\n(.*?)\n?```\s*$", re.S)
+_HEADER = r"(?:Pok[ée]mon|Trainers?|Energy)\s*(?::\s*\d+|\(\d+\))"
+_CARD_END = r"\b[A-Z][A-Z0-9]{1,4}(?:-[A-Z0-9]{1,4})?\s+[A-Za-z]{0,4}\d{1,4}[a-z]?(?:\s+PH)?"
+
+
+def strip_code_block(text: str) -> str:
+    """The list inside a ```code block```, as lists are often posted."""
+    found = _FENCE.match(text)
+    return found.group(1) if found else text
+
+
+def unflatten(text: str) -> str:
+    """A list pasted on one line (line breaks turned into spaces) split back into its lines.
+
+    Only a text without any line break is touched: a break goes before and after
+    each section header ("Pokémon: 12", "Trainer (36)") and after each "<SET> <number>" (and a
+    trailing "PH") that is followed by the next card's count.
+    """
+    if "\n" in text or "\r" in text:
+        return text
+    out = re.sub(rf"\s+(?=(?:{_HEADER}|Total Cards\s*:))", "\n", text.strip())
+    out = re.sub(rf"({_HEADER})\s+(?=\d)", r"\1\n", out)
+    return re.sub(rf"({_CARD_END})\s+(?=\d{{1,2}}\s+\S)", r"\1\n", out)
+
+
+def _user_id(interaction: dict) -> str:
+    user = (interaction.get("member") or {}).get("user") or interaction.get("user") or {}
+    return str(user.get("id") or "unknown")
+
+
+def _read_options(fmt, date) -> tuple[str | None, str | None, str | None]:
+    """(format, date, complaint): the command's format and date checked like the API checks them."""
+    formats = default_formats()
+    if fmt is not None and (not isinstance(fmt, str) or fmt not in formats):
+        return (
+            None,
+            None,
+            (
+                f"“{str(fmt)[:40]}” is not a format this service knows. "
+                f"Choose one of: {', '.join(formats[f].name for f in sorted(formats))}."
+            ),
+        )
+    if date:
+        try:
+            date = parse_date(str(date).strip()).isoformat()
+        except ValueError:
+            return None, None, f"“{str(date)[:40]}” is not a date: write it as YYYY-MM-DD, e.g. 2026-05-01."
+    return fmt or None, date or None, None
+
+
+def embed(text: str, report) -> dict:
+    """The verdict as the title, the problems (cut to fit, with the full-result link) as the description."""
+    base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url
+    link = chat.link_for(base, text, report)
+    result = {
+        "title": chat.truncate(chat.verdict(report), chat.EMBED_TITLE_LIMIT),
+        "color": GREEN if report.valid else RED,
+        "footer": {
+            "text": f"deckcheck {__version__} · {report.counts.total} cards · {report.format_name} on {report.as_of}"
+        },
+    }
+    description = chat.body(report, link, chat.EMBED_DESCRIPTION_LIMIT, escape=escape_markdown)
+    if description:
+        result["description"] = description
+    if link != base.rstrip("/") + "/" and len(link) <= MAX_EMBED_URL:
+        result["url"] = link
+    return result
+
+
+def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> dict:
+    """Check ``text`` and answer with the embed; input problems and over-eager users get an ephemeral note."""
+    config = current_app.config
+    if not text.strip():
+        return message("There is no decklist to check: paste the list, one card per line, like “4 Nest Ball SVI 181”.")
+    over = decklist_limit(text, config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"])
+    if over is not None:
+        verb = "is" if over.unit == "bytes" else "has"
+        return message(f"This decklist {verb} {over.measured}; this service checks at most {over.limit:,}.")
+    wait = ratelimit.hit(config["DISCORD_RATELIMIT"], "discord", _user_id(interaction))
+    if wait is not None:
+        return message(
+            f"You are checking decks faster than this service allows "
+            f"({config['DISCORD_RATELIMIT']}): try again in {wait} second"
+            f"{'' if wait == 1 else 's'}."
+        )
+    report = check(text, fmt or config["DEFAULT_FORMAT"], date, max_db_age=config.get("MAX_DB_AGE"))
+    return {"type": CHANNEL_MESSAGE, "data": {"embeds": [embed(text, report)], "allowed_mentions": {"parse": []}}}
+
+
+def modal(fmt: str | None, date: str | None) -> dict:
+    """A form with a multi-line box: the way to paste a list with its line breaks."""
+    return {
+        "type": MODAL,
+        "data": {
+            "custom_id": f"{MODAL_ID}|{fmt or ''}|{date or ''}",
+            "title": "Check a decklist",
+            "components": [
+                {
+                    "type": ACTION_ROW,
+                    "components": [
+                        {
+                            "type": TEXT_INPUT,
+                            "custom_id": LIST_INPUT,
+                            "style": PARAGRAPH,
+                            "label": "Decklist (PTCGL or PTCGO export)",
+                            "placeholder": "Pokémon: 12\n4 Dreepy TWM 128\n…",
+                            "min_length": 1,
+                            "max_length": MAX_INPUT_LENGTH,
+                            "required": True,
+                        }
+                    ],
+                }
+            ],
+        },
+    }
+
+
+def _find_input(components, custom_id: str) -> str | None:
+    """The value of the text input ``custom_id`` in a modal submission (action rows or labels)."""
+    for component in components or []:
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id and isinstance(component.get("value"), str):
+            return component["value"]
+        nested = component.get("components") or ([component["component"]] if component.get("component") else [])
+        found = _find_input(nested, custom_id)
+        if found is not None:
+            return found
+    return None
+
+
+def on_command(interaction: dict) -> dict:
+    data = interaction.get("data") or {}
+    if data.get("type") == MESSAGE_COMMAND or data.get("name") == MESSAGE_COMMAND_NAME:
+        target = ((data.get("resolved") or {}).get("messages") or {}).get(str(data.get("target_id"))) or {}
+        text = strip_code_block(target.get("content") or "")
+        if not text.strip():
+            return message(
+                "That message has no text to check (a list in an attached file or an image cannot be "
+                "read): paste the list with /decklist."
+            )
+        return answer(text, None, None, interaction)
+    if data.get("name") != COMMAND:
+        return message(f"This application has no command “{str(data.get('name'))[:40]}”: use /{COMMAND}.")
+    options = {o.get("name"): o.get("value") for o in data.get("options") or [] if isinstance(o, dict)}
+    fmt, date, complaint = _read_options(options.get("format"), options.get("date"))
+    if complaint:
+        return message(complaint)
+    listed = options.get("list")
+    if isinstance(listed, str) and listed.strip():
+        return answer(unflatten(strip_code_block(listed)), fmt, date, interaction)
+    if options.get("message"):
+        return message(MESSAGE_LINK_HELP)
+    return modal(fmt, date)
+
+
+def on_modal_submit(interaction: dict) -> dict:
+    data = interaction.get("data") or {}
+    kind, _, rest = str(data.get("custom_id") or "").partition("|")
+    if kind != MODAL_ID:
+        return message("This form does not belong to deckcheck.")
+    fmt_id, _, day = rest.partition("|")
+    fmt, date, complaint = _read_options(fmt_id or None, day or None)
+    if complaint:
+        return message(complaint)
+    text = _find_input(data.get("components"), LIST_INPUT) or ""
+    return answer(strip_code_block(text), fmt, date, interaction)
+
+
+@bp.route("/interactions", methods=["POST"])
+def interactions():
+    """Discord's interactions endpoint (set as the application's Interactions Endpoint URL)."""
+    config = current_app.config
+    public_key = config.get("DISCORD_PUBLIC_KEY")
+    if not public_key:
+        return errors.envelope(503, NOT_CONFIGURED)
+    body = request.get_data(cache=True)
+    reason = verify(
+        str(public_key),
+        request.headers.get("X-Signature-Ed25519"),
+        request.headers.get("X-Signature-Timestamp"),
+        body,
+        max_age=float(config["DISCORD_MAX_AGE"]),
+    )
+    if reason:
+        return errors.envelope(401, reason, {}, name="Unauthorized")
+    max_age = float(config["DISCORD_MAX_AGE"])
+    # a signature is good for max_age either side of the server's clock: remember it that long, twice
+    if not ratelimit.first_use(
+        "discord-signature", request.headers["X-Signature-Ed25519"].strip().lower(), 2 * max_age
+    ):
+        return errors.envelope(401, "This signed request was already received: a replay.", {}, name="Unauthorized")
+    try:
+        interaction = json.loads(body)
+    except (ValueError, RecursionError):
+        interaction = None
+    if not isinstance(interaction, dict):
+        return errors.envelope(400, "The interaction is not a JSON object.")
+    kind = interaction.get("type")
+    if kind == PING:
+        return jsonify(type=PONG)
+    if kind not in (APPLICATION_COMMAND, MODAL_SUBMIT):
+        return errors.envelope(
+            400,
+            f"Interactions of type {str(kind)[:20]!r} are not handled here.",
+            {"type": kind if isinstance(kind, str) or (isinstance(kind, int) and abs(kind) < 2**53) else None},
+        )
+    problem = malformed(interaction)
+    if problem:
+        return errors.envelope(400, f"The interaction is malformed: {problem}.", {"field": problem.split()[0]})
+    try:
+        answer = on_command(interaction) if kind == APPLICATION_COMMAND else on_modal_submit(interaction)
+    except (AttributeError, TypeError, KeyError) as exc:  # a shape malformed() does not know yet
+        current_app.logger.warning("malformed Discord interaction: %r", exc)
+        return errors.envelope(400, "The interaction is malformed.")
+    return jsonify(answer)
+
+
+_OBJECT, _LIST, _TEXT = dict, list, str
+#: the fields this module reads, and what each must be when present (None is always allowed)
+_SHAPE = {
+    "member": _OBJECT,
+    "member.user": _OBJECT,
+    "user": _OBJECT,
+    "data": _OBJECT,
+    "data.name": _TEXT,
+    "data.custom_id": _TEXT,
+    "data.options": _LIST,
+    "data.components": _LIST,
+    "data.resolved": _OBJECT,
+    "data.resolved.messages": _OBJECT,
+}
+
+
+def malformed(interaction: dict) -> str | None:
+    """The first field of ``interaction`` of the wrong JSON type (e.g. "data is not an object"), or None."""
+    for path, kind in _SHAPE.items():
+        value: Any = interaction
+        parent: Any = None
+        for part in path.split("."):
+            parent = value
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, kind) and isinstance(parent, dict):
+            name = {dict: "an object", list: "a list", str: "a string"}[kind]
+            return f"{path} is not {name}"
+    data = interaction.get("data")
+    # Discord always sends a command's name and a modal's custom_id
+    required = "name" if interaction.get("type") == APPLICATION_COMMAND else "custom_id"
+    if data is None:
+        return "data is missing"
+    if not isinstance(data.get(required), str):
+        return f"data.{required} is missing"
+    for option in data.get("options") or []:
+        if not isinstance(option, dict) or not isinstance(option.get("name", ""), str):
+            return "data.options holds something that is not an option object"
+    messages = (data.get("resolved") or {}).get("messages") or {}
+    for message_ in messages.values():
+        if not isinstance(message_, dict) or not isinstance(message_.get("content") or "", str):
+            return "data.resolved.messages holds something that is not a message object"
+    return None
+
+
+def main() -> int:
+    """``python -m deckcheck.service.discord``: print the command definitions to register, as JSON."""
+    json.dump(commands(), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,267 @@
+"""What the service is doing: ``/metrics`` for Prometheus, and a request ID on every request.
+
+Metrics (Prometheus text format at ``GET /metrics``; never rate limited; ``METRICS_ENABLED``
+turns the endpoint off; ``deploy/nginx`` keeps it from the internet):
+
+* ``deckcheck_http_requests_total{route, method, status}``: requests answered by the app, by
+  route pattern (``/api/v1/formats/<format_id>``; ``unmatched`` for a 404), never by raw path.
+* ``deckcheck_check_seconds{format}``: a histogram of the time the engine spent per check.
+* ``deckcheck_problems_total{rule}``: problems reported, by rule name.
+* ``deckcheck_rate_limited_total{route}``: requests refused by a rate limit (Discord's per-user
+  limit is ``route="discord"``).
+* ``deckcheck_database_info{version, built_at}``: 1 for the card database each worker serves.
+* ``deckcheck_database_build_timestamp_seconds``: when that database was built (Unix time);
+  ``deckcheck_database_age_seconds``: its age at the scrape, from the answering worker;
+  ``deckcheck_database_newest_set_age_days``: days since its newest set was released.
+
+Under gunicorn every worker's numbers are added up: prometheus_client's multiprocess mode,
+with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``deckcheck/service/gunicorn_conf.py`` (a fresh temporary directory
+unless one is given; a dead worker's gauges are dropped in ``child_exit``). Without that
+variable (tests, one process) the process's own registry is served.
+
+Request IDs: a request's ``X-Request-ID`` is kept when it is 1-128 characters of letters,
+digits and ``._:-`` (what proxies and tracing systems send), otherwise a new one is made;
+the answer carries it back in ``X-Request-ID`` and every log line of the request has it
+(:mod:`deckcheck.service.logs`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import time
+from typing import Any
+
+from flask import Flask, Response, current_app, request
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+
+from .. import cards, engine
+from . import logs
+
+EXTENSION = "deckcheck.metrics"
+REQUEST_ID_HEADER = "X-Request-ID"
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+#: check durations: a check takes ~50 us to a few ms; the slowest buckets catch a starved worker
+CHECK_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+REQUESTS = Counter("deckcheck_http_requests", "HTTP requests answered by the app", ["route", "method", "status"])
+CHECK_SECONDS = Histogram(
+    "deckcheck_check_seconds", "Time the engine spent checking one decklist", ["format"], buckets=CHECK_BUCKETS
+)
+PROBLEMS = Counter("deckcheck_problems", "Problems reported in checked decklists, by rule", ["rule"])
+RATE_LIMITED = Counter("deckcheck_rate_limited", "Requests refused by a rate limit", ["route"])
+DATABASE = Gauge(
+    "deckcheck_database_info",
+    "The card database a worker serves (1)",
+    ["version", "built_at"],
+    multiprocess_mode="liveall",
+)
+DATABASE_BUILT = Gauge(
+    "deckcheck_database_build_timestamp_seconds", "When the served card database was built", multiprocess_mode="liveall"
+)
+
+
+def database_built(info: dict) -> float | None:
+    """When a database was built, as Unix time, from its ``info()``.
+
+    The hook for database facts: today the build date (``built_at``); a database that records
+    when its newest data was published can be preferred here, and the age follows it.
+    """
+    value = info.get("built_at")
+    if not value:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return when.timestamp()
+
+
+class _DatabaseAge:
+    """A collector: the age of the answering worker's database at the moment of the scrape."""
+
+    def collect(self):
+        try:
+            built = database_built(cards.get_db().info())
+        except cards.DatabaseError:
+            built = None
+        family = GaugeMetricFamily(
+            "deckcheck_database_age_seconds", "Age of the served card database (since its build)"
+        )
+        if built is not None:
+            family.add_metric([], max(0.0, time.time() - built))
+        yield family
+        newest = GaugeMetricFamily(
+            "deckcheck_database_newest_set_age_days",
+            "Days since the newest set in the served card database was released",
+        )
+        try:
+            days = cards.get_db().age_days(dt.date.today())
+        except (cards.DatabaseError, AttributeError):
+            days = None
+        if days is not None:
+            newest.add_metric([], days)
+        yield newest
+
+
+#: this process's ID, kept up to date across forks (os.getpid() is a system call on every request otherwise)
+_pid = os.getpid()
+
+
+def _forked() -> None:
+    global _pid
+    _pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
+class Metrics:
+    """The app's side of the metrics (one per app; the metric objects are per process)."""
+
+    def __init__(self) -> None:
+        self._database: tuple[str, str] | None = None
+        self._db: cards.CardDB | None = None
+        self._pid: int | None = None
+
+    def rate_limited(self, req) -> None:
+        RATE_LIMITED.labels(route=_route(req)).inc()
+
+    def note_database(self) -> None:
+        """Keep ``deckcheck_database_info`` on the database this process serves (it can be swapped,
+        and a forked worker starts with gauges of its own). Costs two comparisons when nothing changed."""
+        try:
+            db, pid = cards.get_db(), _pid
+        except cards.DatabaseError:  # /readyz says so; the metrics keep what they had
+            return
+        if db is self._db and pid == self._pid:
+            return
+        info = db.info()
+        current = (info["version"], str(info.get("built_at") or ""))
+        if self._database is not None and self._database != current and pid == self._pid:
+            DATABASE.labels(*self._database).set(0)
+        DATABASE.labels(*current).set(1)
+        built = database_built(info)
+        if built is not None:
+            DATABASE_BUILT.set(built)
+        self._database, self._db, self._pid = current, db, pid
+
+
+def note_worker(app) -> None:
+    """In a new gunicorn worker: record the database it serves before its first request."""
+    metrics = getattr(app, "extensions", {}).get(EXTENSION)
+    if metrics is not None:
+        metrics.note_database()
+
+
+def _route(req) -> str:
+    if req.endpoint == "discord.interactions":
+        return "discord"
+    rule = req.url_rule
+    return rule.rule if rule is not None else "unmatched"
+
+
+#: labelled children looked up once (formats and rules are few and fixed; a labels() call costs a few µs)
+_check_seconds: dict[str, object] = {}
+_problems: dict[str, object] = {}
+
+
+def _observe_report(report, seconds: float) -> None:
+    child = _check_seconds.get(report.format)
+    if child is None:
+        child = _check_seconds[report.format] = CHECK_SECONDS.labels(format=report.format)
+    child.observe(seconds)
+    for problem in report.problems:
+        child = _problems.get(problem.rule)
+        if child is None:
+            child = _problems[problem.rule] = PROBLEMS.labels(rule=problem.rule)
+        child.inc()
+
+
+def registry() -> CollectorRegistry:
+    """What ``/metrics`` serves: every worker's numbers under gunicorn, else this process's."""
+    reg = CollectorRegistry()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.MultiProcessCollector(reg)
+    else:
+        from prometheus_client import REGISTRY
+
+        for collector in list(REGISTRY._collector_to_names):
+            reg.register(collector)
+    reg.register(_DatabaseAge())
+    return reg
+
+
+def metrics_view():
+    metrics: Metrics = _state()
+    metrics.note_database()
+    return Response(
+        generate_latest(registry()), content_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"}
+    )
+
+
+def _state() -> Metrics:
+    return current_app.extensions[EXTENSION]
+
+
+class RequestIds:
+    """WSGI middleware: the request's ID (kept or made), in the log context and echoed in the answer.
+
+    A middleware rather than Flask hooks: it costs ~2 us a request (a Flask hook pair cost ~10 us),
+    and answers made outside the view functions carry the ID too."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        sent = environ.get("HTTP_X_REQUEST_ID")
+        rid = sent.strip() if sent and _REQUEST_ID.fullmatch(sent.strip()) else os.urandom(16).hex()
+        environ["deckcheck.request_id"] = rid
+        header = (REQUEST_ID_HEADER, rid)
+
+        def start(status, headers, exc_info=None):
+            headers.append(header)
+            return start_response(status, headers, exc_info)
+
+        token = logs.request_id.set(rid)
+        try:
+            return self.wsgi_app(environ, start)
+        finally:
+            logs.request_id.reset(token)
+
+
+_counters: dict[tuple, Any] = {}  # (route, method, status) -> its labelled Counter
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+
+
+def _count(response):
+    """One more request for its route, method and status (the labelled child is looked up once)."""
+    req = request._get_current_object()  # one context lookup instead of one per attribute
+    method = req.method if req.method in _METHODS else "other"  # a client's method is not a label
+    key = (_route(req), method, response.status_code)
+    child = _counters.get(key)
+    if child is None:
+        child = _counters[key] = REQUESTS.labels(route=key[0], method=key[1], status=str(key[2]))
+    child.inc()
+    _state().note_database()
+    return response
+
+
+def init_app(app: Flask) -> Metrics:
+    """Request IDs, request counting and ``/metrics`` for ``app``."""
+    metrics = Metrics()
+    app.extensions[EXTENSION] = metrics
+    app.after_request(_count)
+    app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]  # Flask's way to add middleware
+    if _observe_report not in engine.REPORT_LISTENERS:
+        engine.REPORT_LISTENERS.append(_observe_report)
+    metrics.note_database()
+    if app.config["METRICS_ENABLED"]:
+        app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
+    return metrics

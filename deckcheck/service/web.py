@@ -1,0 +1,384 @@
+"""The paste-a-decklist web page at ``/``.
+
+``GET /`` shows the form; with a share link's query (``d=`` zlib+base64url of
+the exact text, or ``deck=`` plain text, plus ``format`` and ``as_of``) it
+shows the result directly, and with ``fix=<line>:<new line>`` it applies a fix
+and redirects to the fixed list's share link (:mod:`deckcheck.service.deckview`).
+``POST /`` is the JavaScript-free form submit. The page's own script
+(``static/deckcheck.js``) checks while typing through ``POST /extras``, which
+answers the result rendered by the same template, so the result has a single
+implementation here.
+
+Every response outside ``/api`` carries a strict Content-Security-Policy: no
+inline script or style anywhere, templates are autoescaped, and user text is
+only ever rendered as text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from .. import forecast as _forecast
+from .. import sharelink
+from ..cards import get_db
+from ..decklimits import decklist_limit
+from ..engine import check
+from ..formats import default_formats
+from ..odds import p_basic_in_opening_hand, percent
+from ..problems import ERROR, INFO, WARNING
+from ..render import ptcgl_export, section_counts
+from ..sharelink import encode_deck
+from .deckview import (
+    IMAGE_SIZE,
+    FixError,
+    ProblemView,
+    apply_edits,
+    deck_groups,
+    echo_rows,
+    fix_view,
+    fixes_for,
+    is_json_deck,
+    read_edits,
+)
+
+bp = Blueprint("web", __name__)
+
+
+@bp.context_processor
+def _card_data() -> dict:
+    """The footer's "card data up to Pitch Black, 2026-07-17": the database in use, on every page."""
+    return {"card_data": get_db().info()}
+
+
+#: on every response outside /api, unless it sets its own (added by app.StandardHeaders);
+#: ``{images}`` is the card image host when card images are on (:func:`page_headers`)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'{images}; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+#: where card images come from unless CARD_IMAGE_HOST says otherwise: TCGdex's asset server
+DEFAULT_IMAGE_HOST = "https://assets.tcgdex.net"
+_HOST = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?")
+
+
+def image_host(config) -> str | None:
+    """The card image origin (``CARD_IMAGE_HOST``) when ``CARD_IMAGES`` is on, else None.
+
+    :raises ValueError: for a host that is not ``http(s)://name[:port]`` (it goes into the CSP).
+    """
+    on = config.get("CARD_IMAGES", True)
+    if not on or (isinstance(on, str) and on.strip().lower() in ("0", "false", "no", "off", "")):
+        return None
+    host = str(config.get("CARD_IMAGE_HOST") or DEFAULT_IMAGE_HOST).rstrip("/")
+    if not _HOST.fullmatch(host):
+        raise ValueError(f"CARD_IMAGE_HOST {host!r} is not an origin such as {DEFAULT_IMAGE_HOST}")
+    return host
+
+
+def page_headers(config) -> dict[str, str]:
+    """The security headers with the CSP's ``img-src`` allowing exactly the card image host."""
+    host = image_host(config)
+    headers = dict(SECURITY_HEADERS)
+    headers["Content-Security-Policy"] = headers["Content-Security-Policy"].format(images=f" {host}" if host else "")
+    return headers
+
+
+#: cards in an opening hand
+HAND = 7
+#: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)
+MAX_FIX_LINKS = 50
+
+_SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
+BROKEN_LINK = (
+    "This share link is broken or incomplete, so no decklist could be read from it. "
+    "Ask for the link again, or paste the list into the form."
+)
+
+
+class InputError(Exception):
+    """Input the page cannot check; ``message`` is shown to the user as text."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+# -- share links --------------------------------------------------------------
+
+
+def decode_deck(token: str, max_bytes: int) -> str:
+    """The decklist a share link carries (:func:`deckcheck.sharelink.decode_deck`); anything else is an
+    :class:`InputError`, never a crash."""
+    try:
+        return sharelink.decode_deck(token, max_bytes)
+    except sharelink.LinkError as exc:
+        raise (InputError(too_big_message(max_bytes), 413) if exc.too_big else InputError(BROKEN_LINK)) from None
+
+
+def share_path(text: str, format_id: str, as_of: str) -> str:
+    """The root-relative link that reproduces a result (the date is pinned)."""
+    return url_for("web.index", d=encode_deck(text), format=format_id, as_of=as_of)
+
+
+# -- input --------------------------------------------------------------------
+
+
+def too_big_message(max_bytes: int) -> str:
+    return (
+        f"This decklist is larger than the {max_bytes // 1024} KiB this service checks. "
+        "A deck list is usually under 2 KiB: paste only the list."
+    )
+
+
+def check_limits(text: str) -> None:
+    """The API's limits: MAX_DECKLIST_BYTES of UTF-8 and MAX_DECKLIST_LINES lines."""
+    over = decklist_limit(text, current_app.config["MAX_DECKLIST_BYTES"], current_app.config["MAX_DECKLIST_LINES"])
+    if over is not None and over.unit == "bytes":
+        raise InputError(too_big_message(over.limit), 413)
+    if over is not None:
+        raise InputError(
+            f"This decklist has {over.measured}; this service checks at most {over.limit:,}. Paste only the list.", 413
+        )
+
+
+def read_format(value: str | None) -> str:
+    formats = default_formats()
+    value = (value or "").strip() or current_app.config.get("DEFAULT_FORMAT", "standard")
+    if value not in formats:
+        names = ", ".join(f.name for f in formats.values())
+        raise InputError(f"“{value[:60]}” is not a format this service knows. Choose one of: {names}.")
+    return value
+
+
+def read_date(value: str | None) -> str | None:
+    """An ISO date (YYYY-MM-DD) or None for today."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise InputError(
+            f"“{value[:40]}” is not a date. Use the form YYYY-MM-DD, for example 2026-05-01, "
+            "or leave the date empty for today."
+        ) from None
+
+
+# -- the result, as the template shows it ---------------------------------------
+
+
+def opening_hand(report) -> dict | None:
+    deck_size = report.counts.total
+    if deck_size <= 0:
+        return None
+    basics = min(report.basic_pokemon, deck_size)
+    p = p_basic_in_opening_hand(basics, deck_size, HAND)
+    return {
+        "basics": basics,
+        "deck_size": deck_size,
+        "hand": min(HAND, deck_size),
+        "probability": p,
+        "percent": percent(p),
+    }
+
+
+def share_info(text: str, report) -> dict:
+    path = share_path(text, report.format, report.as_of)
+    limit = current_app.config["MAX_SHARE_URL_LENGTH"]
+    if len(path) > limit:
+        return {
+            "path": None,
+            "url": None,
+            "note": f"This list is too long for a share link ({len(path):,} characters; "
+            f"servers refuse links over {limit:,}). Share the export below instead.",
+        }
+    return {"path": path, "url": request.host_url.rstrip("/") + path, "note": None}
+
+
+def result_view(text: str, report) -> dict:
+    host = image_host(current_app.config)
+    share = share_info(text, report)
+    problems = [
+        ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
+        for i, p in enumerate(report.problems, start=1)
+    ]
+    groups = [
+        {"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
+        for sev, label in _SEVERITY_LABELS
+    ]
+    rows = echo_rows(text, report, problems, host)
+    if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
+        fmt = default_formats()[report.format]
+        links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
+        for i, fixes in fixes_for(report, fmt, get_db()).items():
+            problems[i].fixes = [
+                fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
+            ]
+        unknown = {r.line: r for r in rows if r.status == "unknown"}
+        for pv, p in zip(problems, report.problems, strict=False):
+            if p.rule == "unknown-card" and len(p.lines) == 1:
+                pv.pick = unknown.get(p.lines[0])
+    return {
+        "report": report,
+        "groups": [g for g in groups if g["items"]],
+        "notes": [p for p in problems if p.severity == INFO],
+        "rows": rows,
+        "deck": deck_groups(rows),
+        "flagged": sum(r.flagged for r in rows),
+        "images": host is not None,
+        "image_size": IMAGE_SIZE,
+        "counts": report.counts,
+        "sections": section_counts(report),
+        "odds": opening_hand(report),
+        "export": ptcgl_export(report),
+        "share": share,
+        "forecast": forecast_view(report),
+    }
+
+
+def forecast_view(report):
+    """The next rotation's effect on the list (templates/web/_forecast.html); None outside Standard-like formats."""
+    fmt = default_formats().get(report.format)
+    if fmt is None or fmt.pool.kind != "regulation-marks":
+        return None
+    ahead = _forecast.forecast(report.lines, fmt, dt.date.fromisoformat(report.as_of), get_db())
+    return ahead if ahead.rotation else None
+
+
+def run_check(text: str, format_value: str | None, date_value: str | None):
+    """Validate the input like the API does, then check the deck."""
+    fmt = read_format(format_value)
+    as_of = read_date(date_value)
+    check_limits(text)
+    if not text.strip():
+        raise InputError("The decklist is empty: paste a list, one card per line, like “4 Nest Ball SVI 181”.")
+    return check(text, fmt, as_of, max_db_age=current_app.config["MAX_DB_AGE"])
+
+
+# -- views ----------------------------------------------------------------------
+
+
+def _body_too_big(per_byte: int) -> bool:
+    """Refuse a body that cannot hold an acceptable decklist before reading it.
+
+    A URL-encoded form spends at most 3 bytes per byte of text (``%XX``), JSON 6 (``\\uXXXX``).
+    """
+    length = request.content_length
+    return length is not None and length > per_byte * current_app.config["MAX_DECKLIST_BYTES"] + 4096
+
+
+@bp.route("/", methods=["GET", "POST"])
+def index():
+    formats = list(default_formats().values())
+    page = {
+        "formats": formats,
+        "decklist": "",
+        "format": current_app.config.get("DEFAULT_FORMAT", "standard"),
+        "as_of": "",
+        "error": None,
+        "result": None,
+    }
+    status = 200
+    text: str | None = None
+    try:
+        if request.method == "POST":
+            if _body_too_big(3):
+                raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
+            try:
+                form = request.form
+            except HTTPException as exc:  # e.g. 413 from Werkzeug's form size limit
+                raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
+            # browsers send a textarea with CRLF line ends; the textarea itself holds LF
+            text = form.get("decklist", "").replace("\r\n", "\n")
+            page.update(decklist=text, format=form.get("format", page["format"]), as_of=form.get("as_of", ""))
+        elif "d" in request.args or "deck" in request.args:
+            page.update(format=request.args.get("format", page["format"]), as_of=request.args.get("as_of", ""))
+            if "d" in request.args:
+                text = decode_deck(request.args["d"], current_app.config["MAX_DECKLIST_BYTES"])
+            else:
+                text = request.args["deck"]
+            if "fix" in request.args:
+                fixed = _apply_fix(text, page["format"], page["as_of"])
+                if isinstance(fixed, tuple):  # the fixed list's share link: the address to keep
+                    return redirect(fixed[0], 303)
+                text = fixed
+            page["decklist"] = text
+        else:
+            page["format"] = request.args.get("format", page["format"])
+            page["as_of"] = request.args.get("as_of", "")
+        if text is not None:
+            report = run_check(text, page["format"], page["as_of"])
+            page["result"] = result_view(text, report)
+            page["format"], page["as_of"] = report.format, page["as_of"].strip()
+    except InputError as exc:
+        page["error"], status = exc.message, exc.status
+    return render_template("web/index.html", **page), status
+
+
+def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str]:
+    """A fix link: the fixed text, or ``(share path of the fixed list,)`` when it has one."""
+    try:
+        fixed = apply_edits(text, read_edits(request.args.getlist("fix")))
+    except FixError as exc:
+        raise InputError(str(exc)) from None
+    check_limits(fixed)
+    fmt, as_of = read_format(format_value), read_date(date_value)
+    path = (
+        url_for("web.index", d=encode_deck(fixed), format=fmt, as_of=as_of)
+        if as_of
+        else url_for("web.index", d=encode_deck(fixed), format=fmt)
+    )
+    if len(path) > current_app.config["MAX_SHARE_URL_LENGTH"]:
+        return fixed
+    return (path + "#verdict",)
+
+
+@bp.route("/extras", methods=["POST"])
+def extras():
+    """The result for the page's script: ``html`` (the result template, as a form submit
+    gets it), plus the export, share link, odds and legal reprints as values.
+
+    JSON in (same as ``POST /api/v1/validate``): ``{"decklist", "format", "as_of"}``.
+    """
+    try:
+        if _body_too_big(6):
+            raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # nested past what the JSON reader can read: not a JSON object we take
+            body = None
+        except HTTPException as exc:  # e.g. 413 past MAX_CONTENT_LENGTH
+            raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
+        if not isinstance(body, dict) or not isinstance(body.get("decklist"), str):
+            raise InputError("Send a JSON object with a “decklist” string.")
+        fmt, as_of = body.get("format"), body.get("as_of")
+        if not isinstance(fmt, (str, type(None))) or not isinstance(as_of, (str, type(None))):
+            raise InputError("“format” and “as_of” must be strings.")
+        report = run_check(body["decklist"], fmt, as_of)
+    except InputError as exc:
+        return jsonify({"error": exc.message}), exc.status
+    return jsonify(
+        {
+            # the result as the page shows it, from the same template as a submitted form
+            "html": render_template("web/_result.html", result=result_view(body["decklist"], report)),
+            "export": ptcgl_export(report),
+            "share": share_info(body["decklist"], report),
+            "opening_hand": opening_hand(report),
+            # the API names a legal reprint by id; the page shows it as "Name (SET 123)"
+            "legal_via": {
+                str(ln.line): ln.legal_via.label
+                for ln in report.lines
+                if ln.legal_via is not None and ln.legal_via is not ln.card
+            },
+            "database": report.database,
+        }
+    )
