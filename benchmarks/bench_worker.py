@@ -1,6 +1,6 @@
 """Benchmark: the CPU one request costs in a gunicorn worker, in process, without wrk or scheduling noise.
 
-A worker object of each contender (``deckcheck.worker.DeckcheckWorker`` and gunicorn's plain
+A worker object of each contender (``deckcheck.service.worker.DeckcheckWorker`` and gunicorn's plain
 ``gthread``; any ``module:Class`` or ``path/to/file.py:Class``, e.g. an older copy of worker.py,
 can be added) serves requests over a local socket pair, its ``handle()`` called directly on the
 measuring thread, as a worker thread does: the request is written by the client side first, the
@@ -10,7 +10,7 @@ contenders, and the script prints the median CPU time (``time.thread_time``) per
 Two connection patterns: ``keepalive`` (one connection, every request after the first comes back
 from the poller, as wrk's do) and ``close`` (a new connection per request, ``Connection: close``).
 Apps: the trivial Flask endpoint of ``wrk_validate.py`` and deckcheck's ``POST /api/v1/validate``
-with the same body; gunicorn settings from ``deckcheck/gunicorn_conf.py`` (its JSON access log
+with the same body; gunicorn settings from ``deckcheck/service/gunicorn_conf.py`` (its JSON access log
 written to /dev/null, prometheus_client in multiprocess mode as under gunicorn).
 
 ``--source LABEL=DIR`` (repeatable) also runs every contender with another checkout's deckcheck (its
@@ -50,7 +50,7 @@ os.environ["DECKCHECK_RATELIMIT_ENABLED"] = "false"
 
 DECK = ROOT / "tests" / "decks" / "standard-legal-dragapult.txt"
 PATH = "/api/v1/validate"
-WORKERS = {"gthread": "gunicorn.workers.gthread:ThreadWorker", "deckcheck": "deckcheck.worker:DeckcheckWorker"}
+WORKERS = {"gthread": "gunicorn.workers.gthread:ThreadWorker", "deckcheck": "deckcheck.service.worker:DeckcheckWorker"}
 
 
 def load_class(spec: str):
@@ -61,15 +61,24 @@ def load_class(spec: str):
         module = importlib.util.module_from_spec(loaded)
         loaded.loader.exec_module(module)
     else:
-        module = importlib.import_module(module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            if not module_name.startswith("deckcheck.service."):
+                raise
+            # a checkout from before the service modules moved into deckcheck/service/ (--source)
+            module = importlib.import_module(module_name.replace("deckcheck.service.", "deckcheck.", 1))
     return getattr(module, name)
 
 
 def gunicorn_config():
-    """gunicorn's Config with the settings of deckcheck/gunicorn_conf.py, access log to /dev/null."""
+    """gunicorn's Config with the settings of deckcheck/service/gunicorn_conf.py, access log to /dev/null."""
     from gunicorn.config import Config
 
-    from deckcheck import gunicorn_conf
+    try:
+        from deckcheck.service import gunicorn_conf
+    except ImportError:  # a checkout from before the move into deckcheck/service/ (--source)
+        from deckcheck import gunicorn_conf
 
     cfg = Config()
     for name, value in vars(gunicorn_conf).items():

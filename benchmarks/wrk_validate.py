@@ -13,7 +13,7 @@ full check: the service caches no answers.
 Targets: validate throughput >= 70 % of the trivial endpoint's; validate p99 <= 20 ms.
 
 Contenders: ``--worker-class`` (repeatable) runs each app under each gunicorn worker class named
-(``gthread``, ``deckcheck.worker.DeckcheckWorker``; default: the config's), and ``--source LABEL=DIR``
+(``gthread``, ``deckcheck.service.worker.DeckcheckWorker``; default: the config's), and ``--source LABEL=DIR``
 (repeatable) runs each under another checkout of deckcheck as well as this one (e.g. main's tree from
 ``git archive``, for a before/after in one run). Every contender's two apps run at once, the rounds go
 through all of them (the order reversed every other round), and the report adds each contender's
@@ -79,12 +79,16 @@ def start(
     """gunicorn with the committed settings of the checkout at ``root`` on a free loopback port; returns
     (process, base URL)."""
     port = free_port()
+    # a checkout from before the service modules moved into deckcheck/service/ (--source) has them in deckcheck/
+    moved = (root / "deckcheck" / "service" / "gunicorn_conf.py").is_file()
+    if worker_class and not moved:
+        worker_class = worker_class.replace("deckcheck.service.", "deckcheck.", 1)
     cmd = [
         sys.executable,
         "-m",
         "gunicorn",
         "--config",
-        "python:deckcheck.service.gunicorn_conf",
+        "python:deckcheck.service.gunicorn_conf" if moved else "python:deckcheck.gunicorn_conf",
         "--bind",
         f"127.0.0.1:{port}",
     ]

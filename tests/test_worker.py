@@ -1,4 +1,4 @@
-"""The slow-client worker (deckcheck/worker.py) in process: a real DeckcheckWorker serving the real app over
+"""The slow-client worker (deckcheck/service/worker.py) in process: a real DeckcheckWorker serving the real app over
 real loopback TCP connections, its ``handle`` called as a worker thread calls it and ``finish_request`` as
 the poller's thread does (tests/test_slow_clients.py runs it under gunicorn)."""
 
@@ -16,7 +16,7 @@ from gunicorn.config import Config
 from gunicorn.glogging import Logger
 from gunicorn.workers.gthread import TConn
 
-from deckcheck import worker as dcworker
+from deckcheck.service import worker as dcworker
 
 HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
 #: what ``handle`` returns to hand a connection back to the poller
@@ -26,7 +26,7 @@ DEFER = dcworker._DEFER
 @pytest.fixture()
 def make(app, monkeypatch):
     """A worker (timeouts in seconds, None: the defaults) and new connections to it: (conn, client)."""
-    opened = []
+    opened, workers = [], []
 
     def make_worker(header=None, body=None):
         for name, value in (("DECKCHECK_HEADER_TIMEOUT", header), ("DECKCHECK_BODY_TIMEOUT", body)):
@@ -35,6 +35,7 @@ def make(app, monkeypatch):
         cfg = Config()
         w = dcworker.DeckcheckWorker(0, os.getppid(), [], None, 30, cfg, Logger(cfg))
         w.wsgi, w.alive = app, True
+        workers.append(w)
 
         def connect():
             with socket.create_server(("127.0.0.1", 0)) as listener:
@@ -42,14 +43,18 @@ def make(app, monkeypatch):
                 server, addr = listener.accept()
             server.setblocking(True)  # as gthread's accept
             w.nr_conns += 1
-            opened.extend((server, client))
-            return TConn(cfg, server, addr, ("127.0.0.1", 8000)), client
+            conn = TConn(cfg, server, addr, ("127.0.0.1", 8000))
+            opened.append((conn, client))
+            return conn, client
 
         return w, connect
 
     yield make_worker
-    for sock in opened:
-        sock.close()
+    for conn, client in opened:
+        conn.sock.close()  # the worker's socket object (the connection moved to it from the accepted one)
+        client.close()
+    for w in workers:
+        w.tmp.close()  # the heartbeat file every gunicorn worker opens
 
 
 _pending: dict[int, bytes] = {}
