@@ -33,7 +33,8 @@ import re
 import time
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app
+from flask.globals import request_ctx
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
@@ -166,8 +167,8 @@ def _route(req) -> str:
 
 
 #: labelled children looked up once (formats and rules are few and fixed; a labels() call costs a few µs)
-_check_seconds: dict[str, object] = {}
-_problems: dict[str, object] = {}
+_check_seconds: dict[str, Histogram] = {}
+_problems: dict[str, Counter] = {}
 
 
 def _observe_report(report, seconds: float) -> None:
@@ -176,10 +177,10 @@ def _observe_report(report, seconds: float) -> None:
         child = _check_seconds[report.format] = CHECK_SECONDS.labels(format=report.format)
     child.observe(seconds)
     for problem in report.problems:
-        child = _problems.get(problem.rule)
-        if child is None:
-            child = _problems[problem.rule] = PROBLEMS.labels(rule=problem.rule)
-        child.inc()
+        counter = _problems.get(problem.rule)
+        if counter is None:
+            counter = _problems[problem.rule] = PROBLEMS.labels(rule=problem.rule)
+        counter.inc()
 
 
 def registry() -> CollectorRegistry:
@@ -242,7 +243,7 @@ _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 
 def _count(response):
     """One more request for its route, method and status (the labelled child is looked up once)."""
-    req = request._get_current_object()  # one context lookup instead of one per attribute
+    req = request_ctx.request  # one context lookup instead of one per attribute
     method = req.method if req.method in _METHODS else "other"  # a client's method is not a label
     key = (_route(req), method, response.status_code)
     child = _counters.get(key)

@@ -169,6 +169,8 @@ class _TimedSocket(socket.socket):
     """
 
     __slots__ = ("in_app", "stall_timeout")
+    in_app: bool
+    stall_timeout: float
 
     def recv(self, *args):
         try:
