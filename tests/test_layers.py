@@ -47,9 +47,8 @@ def test_a_core_module_importing_an_edge_breaks_the_contract(tmp_path):
     assert "deckcheck.dates -> deckcheck.service.paths" in done.stdout
 
 
-#: the modules at the top of the package that are not the core: the edges, and the database builder the "sync"
-#: helper moves into deckcheck.sync (issue #14)
-NOT_CORE = {"__init__", "__main__", "service", "cli", "sync", "client", "build", "nameaudit", "reprints", "publish"}
+#: the modules at the top of the package that are not the core: the edges
+NOT_CORE = {"__init__", "__main__", "service", "cli", "sync", "client"}
 
 
 def test_every_core_module_is_under_the_contract():
