@@ -12,8 +12,16 @@ full check: the service caches no answers.
 
 Targets: validate throughput >= 70 % of the trivial endpoint's; validate p99 <= 20 ms.
 
+Contenders: ``--worker-class`` (repeatable) runs each app under each gunicorn worker class named
+(``gthread``, ``deckcheck.service.worker.DeckcheckWorker``; default: the config's), and ``--source LABEL=DIR``
+(repeatable) runs each under another checkout of deckcheck as well as this one (e.g. main's tree from
+``git archive``, for a before/after in one run). Every contender's two apps run at once, the rounds go
+through all of them (the order reversed every other round), and the report adds each contender's
+throughput as a ratio to the first one's.
+
     python benchmarks/wrk_validate.py [--duration 10] [--connections 4] [--threads 1] [--rounds 12]
                                       [--workers N] [--worker-threads N]
+                                      [--worker-class CLASS ...] [--source LABEL=DIR ...]
 """
 
 from __future__ import annotations
@@ -65,15 +73,22 @@ def lua_script(folder: Path, body: bytes) -> Path:
     return script
 
 
-def start(app_spec: str, args: argparse.Namespace, log: Path) -> tuple[subprocess.Popen, str]:
-    """gunicorn with the committed settings on a free loopback port; returns (process, base URL)."""
+def start(
+    app_spec: str, args: argparse.Namespace, log: Path, root: Path = ROOT, worker_class: str | None = None
+) -> tuple[subprocess.Popen, str]:
+    """gunicorn with the committed settings of the checkout at ``root`` on a free loopback port; returns
+    (process, base URL)."""
     port = free_port()
+    # a checkout from before the service modules moved into deckcheck/service/ (--source) has them in deckcheck/
+    moved = (root / "deckcheck" / "service" / "gunicorn_conf.py").is_file()
+    if worker_class and not moved:
+        worker_class = worker_class.replace("deckcheck.service.", "deckcheck.", 1)
     cmd = [
         sys.executable,
         "-m",
         "gunicorn",
         "--config",
-        "python:deckcheck.service.gunicorn_conf",
+        "python:deckcheck.service.gunicorn_conf" if moved else "python:deckcheck.gunicorn_conf",
         "--bind",
         f"127.0.0.1:{port}",
     ]
@@ -81,9 +96,14 @@ def start(app_spec: str, args: argparse.Namespace, log: Path) -> tuple[subproces
         cmd += ["--workers", str(args.workers)]
     if args.worker_threads:
         cmd += ["--threads", str(args.worker_threads)]
+    if worker_class:
+        cmd += ["--worker-class", worker_class]
     cmd.append(app_spec)
+    env = {**os.environ, **BENCH_ENV}
+    if root != ROOT:  # that checkout's deckcheck, not the installed one
+        env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
     with log.open("wb") as err:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **BENCH_ENV}, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=err)
     return proc, f"http://127.0.0.1:{port}"
 
 
@@ -161,32 +181,54 @@ def run_round(name: str, proc: subprocess.Popen, url: str, script: Path, args: a
     return cmd, figures
 
 
-def measure(body: bytes, script: Path, args: argparse.Namespace, folder: Path) -> tuple[dict, list, list]:
-    """Both apps up at once, rounds interleaved (trivial then validate, then the other way
-    round), so that both see the same machine: a neighbour's load on this shared VM moves
-    req/s by tens of percent within a minute. Returns (each app's rounds, per-round
-    throughput ratios, the wrk command)."""
+def contenders(args: argparse.Namespace) -> dict[str, tuple[Path, str | None]]:
+    """Label -> (checkout, worker class or None for the config's): every source under every worker class."""
+    sources = [("", ROOT)]
+    for item in args.source:
+        label, sep, folder = item.partition("=")
+        if not sep or not label or not Path(folder, "deckcheck", "__init__.py").is_file():
+            raise SystemExit(f"--source wants LABEL=DIR, DIR a checkout of deckcheck: {item!r}")
+        sources.append((label, Path(folder).resolve()))
+    classes = args.worker_class or [None]
+    out = {}
+    for label, root in sources:
+        for worker_class in classes:
+            name = " ".join(filter(None, [label, (worker_class or "").rsplit(".", 1)[-1] if len(classes) > 1 else ""]))
+            out[name or "this"] = (root, worker_class)
+    return out
+
+
+def measure(body: bytes, script: Path, args: argparse.Namespace, folder: Path) -> tuple[dict, dict, list]:
+    """Every contender's two apps up at once, rounds interleaved (each contender's trivial then validate,
+    then the other way round), so that all see the same machine: a neighbour's load on this shared VM moves
+    req/s by tens of percent within a minute. Returns ({contender: {app: rounds}}, {contender: per-round
+    throughput ratios}, the wrk command)."""
     servers = {}
+    runs = contenders(args)
     try:
-        for name in APPS:
-            log = folder / f"{name}.log"
-            proc, base = start(APPS[name], args, log)
-            servers[name] = (proc, base + PATH, log)
-        for name, (proc, url, log) in servers.items():
+        for label, (root, worker_class) in runs.items():
+            for name in APPS:
+                log = folder / f"{label}-{name}.log".replace(" ", "_")
+                proc, base = start(APPS[name], args, log, root, worker_class)
+                servers[label, name] = (proc, base + PATH, log)
+        for (label, name), (proc, url, log) in servers.items():
             answer = wait_ready(proc, url, body, log)
             if name == "validate" and answer.get("valid") is not True:
-                raise SystemExit(f"the benchmark deck is not valid: {answer.get('summary', answer)}")
+                raise SystemExit(f"the benchmark deck is not valid ({label}): {answer.get('summary', answer)}")
             wrk(url, script, args, args.warmup)
-        rounds = {name: [] for name in APPS}
-        ratios = []
+        rounds = {label: {name: [] for name in APPS} for label in runs}
+        ratios = {label: [] for label in runs}
         for i in range(args.rounds):
-            order = list(APPS) if i % 2 == 0 else list(reversed(APPS))
+            order = [(label, name) for label in runs for name in APPS]
+            if i % 2:
+                order.reverse()
             this = {}
-            for name in order:
-                proc, url, _ = servers[name]
-                cmd, this[name] = run_round(name, proc, url, script, args)
-                rounds[name].append(this[name])
-            ratios.append(this["validate"]["rps"] / this["trivial"]["rps"])
+            for label, name in order:
+                proc, url, _ = servers[label, name]
+                cmd, this[label, name] = run_round(name, proc, url, script, args)
+                rounds[label][name].append(this[label, name])
+            for label in runs:
+                ratios[label].append(this[label, "validate"]["rps"] / this[label, "trivial"]["rps"])
     finally:
         for proc, _, _ in servers.values():
             stop(proc)
@@ -224,6 +266,19 @@ def main(argv: list[str] | None = None) -> int:
         help="gunicorn threads per worker (default: deckcheck/service/gunicorn_conf.py)",
     )
     parser.add_argument("--rounds", type=int, default=12, help="interleaved measurements per app; medians are reported")
+    parser.add_argument(
+        "--worker-class",
+        action="append",
+        default=[],
+        help="a gunicorn worker class to run both apps under (repeat to compare; default: the config's)",
+    )
+    parser.add_argument(
+        "--source",
+        action="append",
+        default=[],
+        metavar="LABEL=DIR",
+        help="another checkout of deckcheck to run as well (repeat for more), e.g. main's tree from git archive",
+    )
     args = parser.parse_args(argv)
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing: apt-get install wrk")
@@ -235,12 +290,21 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         script = lua_script(folder, body)
         rounds, ratios, cmd = measure(body, script, args, folder)
-    results = {name: summarise(rounds[name]) for name in APPS}
-    report(results, ratios, args, cmd)
+    results = {label: {name: summarise(rounds[label][name]) for name in APPS} for label in rounds}
+    for label in results:
+        if len(results) > 1:
+            root, worker_class = contenders(args)[label]
+            print(f"\n== {label}: {root}, worker class {worker_class or 'from the config'}")
+        report(results[label], ratios[label], args, cmd)
+    if len(results) > 1:
+        compare(results)
     # other processes on the machine skew both runs: say how busy it was
     print(f"load average (1 min) before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
     failed = {
-        name: r["non_2xx"] + r["socket_errors"] for name, r in results.items() if r["non_2xx"] + r["socket_errors"]
+        (label, name): r["non_2xx"] + r["socket_errors"]
+        for label, apps in results.items()
+        for name, r in apps.items()
+        if r["non_2xx"] + r["socket_errors"]
     }
     if failed:
         print(f"INVALID RUN: error responses or socket errors {failed}; the figures above do not count")
@@ -285,6 +349,21 @@ def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: li
         f"validate p99: {validate['p99']:.2f} ms median, {worst:.2f} ms in the worst round "
         f"(target <= {TARGET_P99_MS:.0f} ms: {'met' if worst <= TARGET_P99_MS else 'MISSED'})"
     )
+
+
+def compare(results: dict) -> None:
+    """Each contender's median req/s and server CPU per request as a ratio to the first contender's."""
+    first = next(iter(results))
+    print(f"\n== contenders against {first!r} (median req/s ratio; server CPU ms/req ratio)")
+    print(f"{'contender':<28} {'trivial':>16} {'validate':>16} {'validate/trivial':>17}")
+    for label, apps in results.items():
+        cells = []
+        for name in APPS:
+            rps = apps[name]["rps"] / results[first][name]["rps"]
+            cpu = apps[name]["cpu_ms"] / results[first][name]["cpu_ms"]
+            cells.append(f"{rps:6.1%} ; {cpu:5.2f}x")
+        ratio = apps["validate"]["rps"] / apps["trivial"]["rps"]
+        print(f"{label:<28} {cells[0]:>16} {cells[1]:>16} {ratio:>17.1%}")
 
 
 if __name__ == "__main__":

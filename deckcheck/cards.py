@@ -22,8 +22,8 @@ from typing import Any, TypeGuard
 
 import orjson
 
-from .build import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .carddb import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
+from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .deckrules import load_rules
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
@@ -67,7 +67,7 @@ def _load_aliases(directory: Path | None) -> dict[str, SetAlias]:
 
 
 def from_dict(raw: dict[str, Any], version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
-    """Index a database dict (as written by :mod:`deckcheck.build`).
+    """Index a database dict (as written by :mod:`deckcheck.sync.build`).
 
     Every row is checked here, so a card made later from its row cannot fail. The lookup
     index stored in the file (:mod:`deckcheck.index`) is used when this code made it, after

@@ -151,7 +151,7 @@ def scan_card(card: dict[str, Any], subtypes: list[str]) -> list[Finding]:
 
 
 def read_rows(rows: list[dict[str, str]], where: str = TABLE) -> list[Finding]:
-    """The rows of ``data/deck-rules.csv`` (as :func:`deckcheck.build.read_table` gives them)."""
+    """The rows of ``data/deck-rules.csv`` (as :func:`deckcheck.dbfile.read_table` gives them)."""
     out = []
     for n, row in enumerate(rows, start=1):
         kind = (row.get("kind") or "").strip()
@@ -214,7 +214,7 @@ class DeckRule:
 
 def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:
     """Card id -> its deck-building clause, from the reviewed table (categories are applied at build)."""
-    from .build import read_table  # the table reader of every data/ table
+    from .dbfile import read_table  # the table reader of every data/ table
 
     out = {}
     for row in read_rows(read_table(TABLE, directory)):

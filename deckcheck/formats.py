@@ -16,8 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .build import data_dir
 from .cards import LINE_MEMO_SIZE, Card, CardDB
+from .dbfile import data_dir
 from .index import number_key
 from .memo import Memo, MemosOf, memoise
 from .names import name_key

@@ -6,8 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from deckcheck import build, cards
+from deckcheck import cards, dbfile
 from deckcheck.cli import cli
+from deckcheck.sync import build
 
 
 def _card(cid, name, supertype, subtypes, **extra):
@@ -109,7 +110,7 @@ def test_build_ships_facts_not_text():
     db_dict = build.build(SOURCE, built_at="2026-01-01T00:00:00Z")
     blob = json.dumps(db_dict)
     assert "provides" not in blob and "Tackle" not in blob
-    assert db_dict["fields"] == list(build.FIELDS)
+    assert db_dict["fields"] == list(dbfile.FIELDS)
     assert db_dict["meta"]["sources"] == {"tcgdex": "abc123", "pokemon-tcg-data": "def456"}
     assert db_dict["meta"]["built_at"] == "2026-01-01T00:00:00Z"
 
@@ -217,3 +218,13 @@ def test_set_image_path():
     assert build.set_image_path({"id": "sv01", "series_id": "sv", "image": "img/en/sv/sv01"}) == "img/en/sv/sv01"
     assert build.set_image_path({"id": "sv01", "series_id": "sv", "image": None}) is None  # a sync found none
     assert build.set_image_path({"id": "x1"}) is None
+
+
+def test_a_data_table_that_cannot_be_read(tmp_path):
+    """The core's reader (deckcheck/dbfile.py) raises its own error; the builder's says the build failed,
+    with the same words, so `db build` reports it (exit 3) instead of a traceback."""
+    with pytest.raises(dbfile.TableError, match=r"^cannot read data table .*rewordings\.csv: No such file"):
+        dbfile.read_table("rewordings.csv", tmp_path)
+    with pytest.raises(build.BuildError, match=r"^cannot read data table .*rewordings\.csv: No such file"):
+        build.build(SOURCE, tmp_path)
+    assert dbfile.read_table("set-aliases.csv") == build.read_table("set-aliases.csv") != []

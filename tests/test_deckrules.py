@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import build, check, deckrules
+from deckcheck import check, deckrules
+from deckcheck.sync import build
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = Path(os.environ.get("DECKCHECK_CARD_SOURCE", ROOT.parent / "shared" / "carddata" / "cards.json.gz"))

@@ -515,7 +515,7 @@ def test_reprint_rule_examples(formats, db):
 
 
 def _tables(tmp_path, exceptions: str):
-    from deckcheck.build import data_dir
+    from deckcheck.dbfile import data_dir
 
     for name in (
         "ace-spec.csv",
@@ -553,7 +553,7 @@ TWINS = {
 
 
 def test_functional_exceptions_split_a_variant(tmp_path):
-    from deckcheck import build
+    from deckcheck.sync import build
 
     same = {r["id"]: r["fingerprint"] for r in build.iter_rows(build.build(TWINS, _tables(tmp_path, "")))}
     assert same["s1-1"] == same["s2-1"]
@@ -579,7 +579,7 @@ def test_functional_exceptions_split_a_variant(tmp_path):
     ids=["pair-joined", "no-printing", "wrong-name", "no-other"],
 )
 def test_functional_exceptions_fail_loudly(tmp_path, row, message):
-    from deckcheck import build
+    from deckcheck.sync import build
 
     with pytest.raises(build.BuildError) as err:
         build.build(TWINS, _tables(tmp_path, row))
@@ -587,6 +587,6 @@ def test_functional_exceptions_fail_loudly(tmp_path, row, message):
 
 
 def test_functional_exceptions_skip_sets_missing_from_the_source(tmp_path):
-    from deckcheck import build
+    from deckcheck.sync import build
 
     build.build(TWINS, _tables(tmp_path, "Computer Search,BCR,137,,BS 71,x\n"))

@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from deckcheck import build, cards, index
+from deckcheck import cards, index
 from deckcheck.cards import DatabaseError
+from deckcheck.sync import build
 
 
 @pytest.fixture(scope="module")

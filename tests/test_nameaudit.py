@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck import build, cards, nameaudit
+from deckcheck import cards
 from deckcheck.names import name_key
+from deckcheck.sync import build, nameaudit
 
 
 def _source(*names):

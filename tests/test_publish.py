@@ -1,4 +1,4 @@
-"""One sync, every replica: ``deckcheck db publish`` and ``deckcheck db pull`` (deckcheck/publish.py), served
+"""One sync, every replica: ``deckcheck db publish`` and ``deckcheck db pull`` (deckcheck/sync/publish.py), served
 from a local HTTP server to two real gunicorn instances on 127.0.0.1."""
 
 from __future__ import annotations

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from deckcheck import build as _build
 from deckcheck import cards as _cards
+from deckcheck import dbfile
 from deckcheck import dbwatch as _dbwatch
+from deckcheck.sync import build as _build
 
 SET = {
     "id": "sv01",
@@ -47,8 +48,8 @@ ULTRA_BALL = [
 def write_db(path: Path, built_at: str, rows=(NEST_BALL,)) -> str:
     """Write a tiny database atomically (temporary file, rename); return its version."""
     db = {
-        "schema": _build.SCHEMA_VERSION,
-        "fields": list(_build.FIELDS),
+        "schema": dbfile.SCHEMA_VERSION,
+        "fields": list(dbfile.FIELDS),
         "sets": [SET],
         "cards": [list(r) for r in rows],
         "meta": {"built_at": built_at, "sources": {"test": "tests/test_reload.py"}, "cards": len(rows), "sets": 1},

@@ -1,4 +1,4 @@
-"""The reprint rule's reviewed verdicts (data/reprint-groups.csv, deckcheck/reprints.py) and
+"""The reprint rule's reviewed verdicts (data/reprint-groups.csv, deckcheck/sync/reprints.py) and
 the legal-by-reprint note: exact verdicts, fingerprints and messages.
 
 The build tests use a tiny hand-written source and their own copy of the data tables, so a
@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 import deckcheck
-from deckcheck import build
+from deckcheck import dbfile
 from deckcheck.cli import cli
+from deckcheck.sync import build
 
 JAN = "2024-01-15"  # Escape Rope BST 125 and Ultra Ball SVI 196 legal; the older prints are not
 PSYCHIC = "Basic {P} Energy SVE 5"
@@ -208,7 +209,7 @@ HEADER = "name,printing,verdict,other,reason\n"
 
 
 def _tables(tmp_path, rows: str = ""):
-    for table in build.data_dir().glob("*.csv"):  # every reviewed table as shipped, but the verdicts
+    for table in dbfile.data_dir().glob("*.csv"):  # every reviewed table as shipped, but the verdicts
         (tmp_path / table.name).write_text(table.read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "reprint-groups.csv").write_text(HEADER + rows, encoding="utf-8")
     return tmp_path
@@ -319,7 +320,7 @@ def test_db_sync_refuses_a_catalogue_with_an_unreviewed_split(api, paths, tmp_pa
     import shutil
 
     data = tmp_path / "data"
-    shutil.copytree(build.data_dir(), data)
+    shutil.copytree(dbfile.data_dir(), data)
     table = data / "reprint-groups.csv"
     lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
     kept = [ln for ln in lines if not ln.startswith("Rocky Helmet,bw7-133,")]

@@ -787,7 +787,7 @@ def test_knows_set_is_case_blind_and_covers_aliases():
 def test_without_the_rule_the_old_problems_come_back(tmp_path):
     import shutil
 
-    from deckcheck.build import data_dir
+    from deckcheck.dbfile import data_dir
     from deckcheck.formats import load_formats
 
     shutil.copy(data_dir() / "formats" / "standard.toml", tmp_path / "standard.toml")

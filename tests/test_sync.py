@@ -22,9 +22,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
-from deckcheck import build as _build
 from deckcheck import cards as _cards
-from deckcheck import sync as _sync
+from deckcheck import dbfile
+from deckcheck.cli import dbsync as command
+from deckcheck.sync import install, mapping, payloads, pokemontcg, tcgdex
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tcgdex"
 TCGDEX = "/v2/en"
@@ -157,7 +158,7 @@ def run_sync(api: FakeAPI, out: Path, cache: Path, **kw):
         today=ON,
     )
     opts.update(kw)
-    return _sync.sync(api.base + TCGDEX, out, **opts)
+    return install.sync(api.base + TCGDEX, out, **opts)
 
 
 @pytest.fixture()
@@ -249,13 +250,13 @@ def test_second_sync_is_served_from_the_cache_and_changes_nothing(api, paths):
 def test_same_rows_as_db_build_for_the_same_records(api, paths):
     """Synced with the shipped database as its base, every fixture card gets exactly the row
     that ``db build`` made from the merged catalogue (fingerprints included)."""
-    shipped = _cards.load(_build.data_dir() / _cards.DEFAULT_DB_FILE)
-    client = _sync.Client(api.base + TCGDEX, retries=0, backoff=0)
-    catalogue = _sync.download(client, _sync.Cache(None, 0), progress=False)
-    db, _carried = _sync.build_database(catalogue, shipped, "test")
+    shipped = _cards.load(dbfile.data_dir() / _cards.DEFAULT_DB_FILE)
+    client = tcgdex.TcgdexClient(api.base + TCGDEX, retries=0, backoff=0)
+    catalogue = tcgdex.download(client, tcgdex.Cache(None, 0), progress=False)
+    db, _carried = mapping.build_database(catalogue, shipped, "test")
     fields = db["fields"]
     for row in db["cards"]:
-        if not row[0].startswith(_sync.PTCGIO_ONLY_PREFIX):
+        if not row[0].startswith(mapping.PTCGIO_ONLY_PREFIX):
             card = shipped.get(row[0])
             expected = [
                 card.id,
@@ -272,7 +273,7 @@ def test_same_rows_as_db_build_for_the_same_records(api, paths):
             ]
             assert dict(zip(fields, row, strict=True)) == dict(zip(fields, expected, strict=True))
     # without a base, only what TCGdex cannot tell differs: pokemon-tcg-data's "Tera" here
-    bare, _ = _sync.build_database(catalogue, None, "test")
+    bare, _ = mapping.build_database(catalogue, None, "test")
     fp_at = fields.index("fingerprint")
     assert all(row[fp_at] == shipped.get(row[0]).fingerprint for row in bare["cards"])
     diffs = {row[0] for row in bare["cards"] if list(shipped.get(row[0]).subtypes) != row[3]}
@@ -315,7 +316,7 @@ def test_a_read_timeout_is_retried(api, paths, old_db):
 def test_timeouts_that_do_not_stop_leave_the_old_file_and_the_rerun_resumes(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/cards/me04-084", *[("sleep", 0.8)] * 2)
-    with pytest.raises(_sync.FetchError) as err:
+    with pytest.raises(tcgdex.FetchError) as err:
         run_sync(api, out, cache, timeout=0.3, retries=1, workers=1)
     assert err.value.exit_code == 4 and "me04-084" in str(err.value) and "timed out" in str(err.value)
     assert out.read_bytes() == old_db
@@ -343,7 +344,7 @@ def test_429_with_retry_after_is_honoured(api, paths, old_db):
 def test_retries_run_out(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/sets", *[("status", 502)] * 3)
-    with pytest.raises(_sync.FetchError, match="HTTP 502"):
+    with pytest.raises(tcgdex.FetchError, match="HTTP 502"):
         run_sync(api, out, cache, retries=2)
     assert api.hits[f"{TCGDEX}/sets"] == 3
     assert out.read_bytes() == old_db
@@ -363,7 +364,7 @@ def test_a_body_cut_short_once_is_fetched_again(api, paths, old_db, kind):
 def test_truncated_json_every_time_leaves_the_old_file(api, paths, old_db):
     out, cache = paths
     api.fault(f"{TCGDEX}/sets/bw7", *[("truncate",)] * 3)
-    with pytest.raises(_sync.FetchError, match="not complete JSON"):
+    with pytest.raises(tcgdex.FetchError, match="not complete JSON"):
         run_sync(api, out, cache)
     assert out.read_bytes() == old_db
     assert not list(out.parent.glob("*.tmp"))
@@ -467,7 +468,7 @@ def test_dry_run_writes_nothing(api, paths, old_db):
 
 
 def _cli(args):
-    return CliRunner().invoke(_sync.sync_command, args, catch_exceptions=False)
+    return CliRunner().invoke(command.sync_command, args, catch_exceptions=False)
 
 
 @pytest.mark.slow
@@ -523,7 +524,7 @@ def test_card_schema():
         "weaknesses": [{"type": "Fire", "value": "×2"}],
         "brandNewField": {"x": 1},
     }
-    card = _sync.CardSchema().load(base)
+    card = payloads.TcgdexCardSchema().load(base)
     assert card["localId"] == "1" and card["attacks"][0]["damage"] == "10" and "brandNewField" not in card
     for bad, reason in [
         ({"category": "Item"}, "category: Must be one of"),
@@ -531,16 +532,16 @@ def test_card_schema():
         ({"localId": None}, "localId: Field may not be null"),
         ({"set": None}, "set: Field may not be null"),
     ]:
-        with pytest.raises(_sync.ValidationError) as err:
-            _sync.CardSchema().load({**base, **bad})
-        assert _sync._reason(err.value).startswith(reason)
+        with pytest.raises(payloads.ValidationError) as err:
+            payloads.TcgdexCardSchema().load({**base, **bad})
+        assert payloads.reason(err.value).startswith(reason)
 
 
 def test_set_image_paths_come_from_the_cards_image_urls():
     def card(set_id, local, image):
         return {"set": {"id": set_id}, "localId": local, "image": image}
 
-    assert _sync.set_image_paths(
+    assert mapping.set_image_paths(
         [
             card("sv01", "001", None),  # no image: the next card of the set decides
             card("sv01", "002", "https://assets.tcgdex.net/en/sv/sv01/002"),
@@ -552,13 +553,13 @@ def test_set_image_paths_come_from_the_cards_image_urls():
 
 
 def test_names_marks_and_numbers():
-    assert _sync.official_name({"name": "Shaymin EX", "category": "Pokemon"}) == "Shaymin-EX"
-    assert _sync.official_name({"name": "Metagross GX", "category": "Pokemon"}) == "Metagross-GX"
-    assert _sync.official_name({"name": "Boss’s Orders", "category": "Trainer"}) == "Boss's Orders"
-    assert _sync.official_name({"name": "Koraidon ex", "category": "Pokemon"}) == "Koraidon ex"
-    assert [_sync.normalise_mark(v) for v in ("j", " H ", "None", None, "")] == ["J", "H", None, None, None]
-    assert [_sync.collector_number(v) for v in ("001", "0", "TG01", "SWSH050")] == ["1", "0", "TG01", "SWSH050"]
-    derive = _sync.derive_subtypes
+    assert mapping.official_name({"name": "Shaymin EX", "category": "Pokemon"}) == "Shaymin-EX"
+    assert mapping.official_name({"name": "Metagross GX", "category": "Pokemon"}) == "Metagross-GX"
+    assert mapping.official_name({"name": "Boss’s Orders", "category": "Trainer"}) == "Boss's Orders"
+    assert mapping.official_name({"name": "Koraidon ex", "category": "Pokemon"}) == "Koraidon ex"
+    assert [mapping.normalise_mark(v) for v in ("j", " H ", "None", None, "")] == ["J", "H", None, None, None]
+    assert [mapping.collector_number(v) for v in ("001", "0", "TG01", "SWSH050")] == ["1", "0", "TG01", "SWSH050"]
+    derive = mapping.derive_subtypes
     assert derive({"name": "Gardevoir ◇", "category": "Pokemon", "stage": "Stage2"}, "sm", {}) == [
         "Stage 2",
         "Prism Star",
@@ -574,13 +575,13 @@ def test_names_marks_and_numbers():
 
 
 def test_cache_paths_stay_inside_the_cache(tmp_path):
-    cache = _sync.Cache(tmp_path, 3600)
+    cache = tcgdex.Cache(tmp_path, 3600)
     path = cache.path("http://127.0.0.1:8080/v2/en/cards/exu-%3F")
     assert path.is_relative_to(tmp_path) and path.name == "exu-%253F.json"
     assert cache.path("http://h/v2/../../etc/passwd").is_relative_to(tmp_path)
     cache.put("http://h/v2/en/cards/a-1", {"id": "a-1"})
     assert cache.get("http://h/v2/en/cards/a-1") == {"id": "a-1"}
-    assert _sync.Cache(tmp_path, -1).get("http://h/v2/en/cards/a-1") is None  # too old: a miss
+    assert tcgdex.Cache(tmp_path, -1).get("http://h/v2/en/cards/a-1") is None  # too old: a miss
 
 
 # ---------------------------------------------------------------------------
@@ -606,7 +607,7 @@ def test_pokemontcg_cross_check_reports_divergences_and_writes_nothing(api, path
     try:
         db = _cards.load(out)
         lines = []
-        found = _sync.crosscheck_pokemontcg(
+        found = pokemontcg.crosscheck_pokemontcg(
             f"http://127.0.0.1:{server.server_address[1]}/v2",
             db,
             backoff=0,
@@ -623,6 +624,19 @@ def test_pokemontcg_cross_check_reports_divergences_and_writes_nothing(api, path
     )
     assert any("sv01-001 Pineco: regulation mark H here, G at pokemontcg.io" in d for d in found)
     assert out.read_bytes() == old_db
+
+
+@pytest.mark.slow
+def test_pokemontcg_command_exit_codes(api, paths, old_db, tmp_path):
+    """Only the command turns the cross-check's failures into exit codes: 3 for a database that cannot be
+    read (as everywhere in the CLI), 1 for an answer without pokemontcg.io's ``data`` array."""
+    out, _cache = paths
+    missing = tmp_path / "none.json.gz"
+    result = _cli(["--source", "pokemontcg", "--api-url", api.base + TCGDEX, "--output", str(missing)])
+    assert result.exit_code == 3 and result.output.startswith("Error: ") and str(missing) in result.output
+    result = _cli(["--source", "pokemontcg", "--api-url", api.base + TCGDEX, "--output", str(out), "--backoff", "0"])
+    assert result.exit_code == 1
+    assert result.output == f"Error: the set list at {api.base + TCGDEX}/sets has no 'data' array\n"
 
 
 # ---------------------------------------------------------------------------
@@ -737,8 +751,9 @@ def test_a_set_of_placeholders_only_is_skipped(api, paths, old_db):
 
 def test_is_placeholder():
     pokemon = {"name": "Weedle", "category": "Pokemon", "hp": 50}
-    assert not _sync.is_placeholder(pokemon)
-    assert _sync.is_placeholder({"name": "Weedle", "category": "Pokemon"})
-    assert _sync.is_placeholder({**pokemon, "name": " TBA "})
-    assert not _sync.is_placeholder({"name": "Professor's Research", "category": "Trainer"})  # text-less reprints exist
-    assert not _sync.is_placeholder({"name": "Fire Energy", "category": "Energy"})
+    assert not tcgdex.is_placeholder(pokemon)
+    assert tcgdex.is_placeholder({"name": "Weedle", "category": "Pokemon"})
+    assert tcgdex.is_placeholder({**pokemon, "name": " TBA "})
+    # text-less reprints exist
+    assert not tcgdex.is_placeholder({"name": "Professor's Research", "category": "Trainer"})
+    assert not tcgdex.is_placeholder({"name": "Fire Energy", "category": "Energy"})

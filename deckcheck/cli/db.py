@@ -7,8 +7,8 @@ import json
 
 import click
 
-from .. import build as _build
 from ..cards import default_path
+from ..sync import build as _build
 from .common import DatabaseMissing, _database, _date_option
 
 
@@ -36,7 +36,11 @@ class _LazyGroup(click.Group):
 
 @click.group(
     cls=_LazyGroup,
-    lazy={"sync": ".sync:sync_command", "publish": ".publish:publish_command", "pull": ".publish:pull_command"},
+    lazy={
+        "sync": ".cli.dbsync:sync_command",
+        "publish": ".cli.dbsync:publish_command",
+        "pull": ".cli.dbsync:pull_command",
+    },
 )
 def db() -> None:
     """Build and inspect the card database."""

@@ -14,12 +14,13 @@ gunicorn uses :class:`GunicornLogger` (``logger_class`` in ``deckcheck/service/g
 from __future__ import annotations
 
 import contextvars
-import datetime as dt
 import json
 import logging
 import os
 import sys
+import time
 
+import orjson
 from gunicorn.glogging import Logger
 
 #: the current request's ID (set by deckcheck.service.observe around each request)
@@ -30,13 +31,26 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message
 
 
 class JsonFormatter(logging.Formatter):
-    """A record as one line of JSON."""
+    """A record as one line of JSON (orjson; the standard library's encoder for what orjson refuses)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._second: int | None = None
+        self._stamp = ""
+
+    def _time(self, created: float) -> str:
+        """``created`` as ISO 8601 UTC with milliseconds; the part up to the second is made once a second."""
+        second = int(created)
+        if second != self._second:
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+            self._second, self._stamp = second, stamp
+        else:
+            stamp = self._stamp
+        return f"{stamp}.{int((created - second) * 1000):03d}Z"
 
     def format(self, record: logging.LogRecord) -> str:
         out = {
-            "time": dt.datetime.fromtimestamp(record.created, dt.UTC)
-            .isoformat(timespec="milliseconds")
-            .replace("+00:00", "Z"),
+            "time": self._time(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
@@ -50,7 +64,10 @@ class JsonFormatter(logging.Formatter):
                 out[key] = value
         if record.exc_info:
             out["exception"] = self.formatException(record.exc_info)
-        return json.dumps(out, default=str, ensure_ascii=False)
+        try:
+            return orjson.dumps(out, default=str).decode("utf-8")
+        except TypeError:  # what orjson does not take (an integer over 64 bits, a dict with non-string keys)
+            return json.dumps(out, default=str, ensure_ascii=False)
 
 
 def json_enabled() -> bool:
@@ -75,7 +92,8 @@ class GunicornLogger(Logger):
 
     def setup(self, cfg) -> None:
         super().setup(cfg)
-        if not json_enabled():
+        self._json = json_enabled()
+        if not self._json:
             return
         for log in (self.error_log, self.access_log):
             for handler in log.handlers:
@@ -83,18 +101,24 @@ class GunicornLogger(Logger):
         configure_root(self.loglevel)
 
     def access(self, resp, req, environ, request_time) -> None:
-        if not json_enabled():
+        if not getattr(self, "_json", True):
             return super().access(resp, req, environ, request_time)
-        if not self.access_log_enabled:
+        access_log = self.access_log
+        if not self.access_log_enabled or not access_log.isEnabledFor(logging.INFO):
             return
-        headers = {name.lower(): value for name, value in (resp.headers or [])}
-        status = resp.status.split(None, 1)[0] if isinstance(resp.status, str) else resp.status
+        rid = None
+        for name, value in resp.headers or ():
+            if name.lower() == "x-request-id":  # the ID the app answered with (deckcheck.observe); the last one
+                rid = value
+        status = resp.status
+        if isinstance(status, str):
+            status = status.split(None, 1)[0]
         try:
             status = int(status)
         except (TypeError, ValueError):
             pass
         fields = {
-            "request_id": headers.get("x-request-id") or environ.get("HTTP_X_REQUEST_ID", "")[:128] or None,
+            "request_id": rid or environ.get("HTTP_X_REQUEST_ID", "")[:128] or None,
             "method": environ.get("REQUEST_METHOD"),
             "path": environ.get("PATH_INFO"),
             "query_bytes": len(environ.get("QUERY_STRING", "")),
@@ -105,6 +129,10 @@ class GunicornLogger(Logger):
             "user_agent": environ.get("HTTP_USER_AGENT", "")[:200],
         }
         try:
-            self.access_log.info("access", extra=fields)
+            # Logger.info without the search of the call stack for a caller that no JSON line shows
+            record = access_log.makeRecord(
+                access_log.name, logging.INFO, "(unknown file)", 0, "access", (), None, "(unknown function)", fields
+            )
+            access_log.handle(record)
         except Exception:  # pragma: no cover - as gunicorn's own
             self.exception("access log line failed")

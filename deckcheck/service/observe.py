@@ -33,7 +33,8 @@ import re
 import time
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app
+from flask.globals import request_ctx
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
@@ -108,6 +109,18 @@ class _DatabaseAge:
         yield newest
 
 
+#: this process's ID, kept up to date across forks (os.getpid() is a system call on every request otherwise)
+_pid = os.getpid()
+
+
+def _forked() -> None:
+    global _pid
+    _pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 class Metrics:
     """The app's side of the metrics (one per app; the metric objects are per process)."""
 
@@ -123,7 +136,7 @@ class Metrics:
         """Keep ``deckcheck_database_info`` on the database this process serves (it can be swapped,
         and a forked worker starts with gauges of its own). Costs two comparisons when nothing changed."""
         try:
-            db, pid = cards.get_db(), os.getpid()
+            db, pid = cards.get_db(), _pid
         except cards.DatabaseError:  # /readyz says so; the metrics keep what they had
             return
         if db is self._db and pid == self._pid:
@@ -153,10 +166,21 @@ def _route(req) -> str:
     return rule.rule if rule is not None else "unmatched"
 
 
+#: labelled children looked up once (formats and rules are few and fixed; a labels() call costs a few µs)
+_check_seconds: dict[str, Histogram] = {}
+_problems: dict[str, Counter] = {}
+
+
 def _observe_report(report, seconds: float) -> None:
-    CHECK_SECONDS.labels(format=report.format).observe(seconds)
+    child = _check_seconds.get(report.format)
+    if child is None:
+        child = _check_seconds[report.format] = CHECK_SECONDS.labels(format=report.format)
+    child.observe(seconds)
     for problem in report.problems:
-        PROBLEMS.labels(rule=problem.rule).inc()
+        counter = _problems.get(problem.rule)
+        if counter is None:
+            counter = _problems[problem.rule] = PROBLEMS.labels(rule=problem.rule)
+        counter.inc()
 
 
 def registry() -> CollectorRegistry:
@@ -184,8 +208,6 @@ def metrics_view():
 
 
 def _state() -> Metrics:
-    from flask import current_app
-
     return current_app.extensions[EXTENSION]
 
 
@@ -221,8 +243,9 @@ _METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 
 def _count(response):
     """One more request for its route, method and status (the labelled child is looked up once)."""
-    method = request.method if request.method in _METHODS else "other"  # a client's method is not a label
-    key = (_route(request), method, response.status_code)
+    req = request_ctx.request  # one context lookup instead of one per attribute
+    method = req.method if req.method in _METHODS else "other"  # a client's method is not a label
+    key = (_route(req), method, response.status_code)
     child = _counters.get(key)
     if child is None:
         child = _counters[key] = REQUESTS.labels(route=key[0], method=key[1], status=str(key[2]))

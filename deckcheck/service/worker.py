@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import os
 import re
-import selectors
+import select
 import socket
+import struct
 import time
 
 from gunicorn import util
@@ -154,37 +155,59 @@ def _seconds(name: str, default: float) -> float:
     return number
 
 
-class _TimedSocket:
-    """The connection's socket with an inactivity timeout on every blocking read and write.
+class _TimedSocket(socket.socket):
+    """The connection's socket, with an inactivity timeout on every blocking read and write.
 
-    A read that times out while the application reads the body raises werkzeug's
-    ``RequestTimeout`` (a 408 through the app's error handlers); anywhere else gunicorn's
-    ``NoMoreData`` (the connection is closed quietly).
+    The timeout is the kernel's (``SO_RCVTIMEO``, ``SO_SNDTIMEO``), set once per connection: the socket
+    stays in plain blocking mode, so a read or write is one system call (a Python-level timeout, as
+    ``settimeout`` gives, polls before each one and costs a switch of the interpreter lock each time).
+    Every method but ``recv`` is the socket's own.
+
+    A read that times out while the application reads the body raises werkzeug's ``RequestTimeout``
+    (a 408 through the app's error handlers); anywhere else gunicorn's ``NoMoreData`` (the connection
+    is closed quietly). A write that times out raises ``BlockingIOError``, which ends the request.
     """
 
-    def __init__(self, sock: socket.socket, timeout: float):
-        self._sock = sock
-        self._timeout = timeout
-        self.in_app = False
-
-    def __getattr__(self, name):
-        return getattr(self._sock, name)
-
-    def setblocking(self, flag: bool) -> None:
-        if flag:
-            self._sock.settimeout(self._timeout)
-        else:
-            self._sock.setblocking(False)
+    __slots__ = ("in_app", "stall_timeout")
+    in_app: bool
+    stall_timeout: float
 
     def recv(self, *args):
         try:
-            return self._sock.recv(*args)
-        except TimeoutError:
+            return _recv(self, *args)
+        except BlockingIOError:
+            if self.gettimeout() is not None:  # a non-blocking read found nothing: not a stall
+                raise
             if self.in_app:
                 from werkzeug.exceptions import RequestTimeout
 
-                raise RequestTimeout(f"The request body stalled for more than {self._timeout:g} seconds.") from None
+                raise RequestTimeout(
+                    f"The request body stalled for more than {self.stall_timeout:g} seconds."
+                ) from None
             raise NoMoreData() from None
+
+
+#: the socket's own recv, without the stall handling (for the non-blocking reads of the head)
+_recv = socket.socket.recv
+
+
+def _timed(sock: socket.socket, timeout: float) -> _TimedSocket:
+    """``sock`` as a _TimedSocket (the same connection: the file descriptor moves to the new object)."""
+    timed = _TimedSocket(sock.family, sock.type, sock.proto, sock.detach())
+    timed.setblocking(False)  # as the socket it replaces (a new socket object assumes blocking)
+    timed.in_app, timed.stall_timeout = False, timeout
+    seconds = int(timeout)
+    value = struct.pack("ll", seconds, int((timeout - seconds) * 1_000_000))
+    timed.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, value)
+    timed.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, value)
+    return timed
+
+
+def _readable(sock: socket.socket, timeout: float) -> bool:
+    """Whether ``sock`` has something to read within ``timeout`` seconds (one poll, no selector object)."""
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(max(0.0, timeout) * 1000))
 
 
 class DeckcheckWorker(gthread.ThreadWorker):
@@ -203,9 +226,7 @@ class DeckcheckWorker(gthread.ThreadWorker):
             while state == "wait" and not self.alive:
                 # stopping: the poller is about to close, so this thread waits for the rest of the request
                 # (until the connection's deadline) instead of handing it back to be dropped
-                with selectors.DefaultSelector() as selector:
-                    selector.register(conn.sock._sock, selectors.EVENT_READ)
-                    selector.select(max(0.0, conn.dc_deadline - time.monotonic()))
+                _readable(conn.sock, conn.dc_deadline - time.monotonic())
                 state = self._collect_head(conn)
         except OSError:
             return False  # reset by the peer: finish_request closes it
@@ -213,8 +234,7 @@ class DeckcheckWorker(gthread.ThreadWorker):
             return _DEFER
         if state == "expired":
             self.log.debug("closing %s: no complete request within %gs", conn.client, self.header_timeout)
-            # at once: gunicorn's graceful close would linger up to 2 s on the worker's main thread
-            conn.sock._sock.close()
+            conn.dc_expired = True  # finish_request closes it at once
             return False
         conn.data_ready = True  # the head is here: gunicorn must not wait for data again
         return super().handle(conn)
@@ -222,49 +242,54 @@ class DeckcheckWorker(gthread.ThreadWorker):
     def _collect_head(self, conn) -> str:
         """Take in what has arrived; 'ready' once the head (and a body of known, acceptable
         length) is complete, or the peer closed; 'wait' or 'expired' otherwise."""
-        if not isinstance(conn.sock, _TimedSocket):
-            conn.sock = _TimedSocket(conn.sock, self.body_timeout)
-            conn.dc_head, conn.dc_deadline, conn.dc_need = b"", None, None
+        sock = conn.sock
+        if type(sock) is not _TimedSocket:
+            sock = conn.sock = _timed(sock, self.body_timeout)
+            conn.dc_head, conn.dc_deadline, conn.dc_need = bytearray(), None, None
         if conn.dc_deadline is None:
             conn.dc_deadline = time.monotonic() + self.header_timeout
-        pending = conn.parser.unreader.buf.getvalue() if conn.parser is not None else b""
-        if conn.dc_need is None and _END in pending:
+        if conn.parser is not None and conn.dc_need is None and _END in conn.parser.unreader.buf.getvalue():
             return self._ready(conn)  # a pipelined request already read ahead by the parser
-        if not conn.initialized and not conn.dc_head and not conn.data_ready:
-            # a new connection: a short wait for its first byte, then the poller waits instead of a thread
-            if not conn.wait_for_data(FIRST_BYTE_WAIT):
-                return "wait"
+        # a new connection: its request is usually here already; if not, a short wait for its first byte,
+        # then the poller waits instead of a thread
+        first_look = not conn.initialized and not conn.dc_head and not conn.data_ready
+        head = conn.dc_head
         while True:
-            want = MAX_HEAD if conn.dc_need is None else conn.dc_need - len(conn.dc_head)
+            want = MAX_HEAD if conn.dc_need is None else conn.dc_need - len(head)
             if want <= 0:
                 return self._ready(conn)
             try:
-                chunk = conn.sock._sock.recv(want, socket.MSG_DONTWAIT)
+                chunk = _recv(sock, want, socket.MSG_DONTWAIT)
             except (BlockingIOError, InterruptedError):
+                if first_look:
+                    first_look = False
+                    if _readable(sock, FIRST_BYTE_WAIT):
+                        continue
+                    return "wait"
                 break
+            first_look = False
             if not chunk:  # the peer closed: gunicorn's parser sees the end
                 return self._ready(conn)
-            start = max(0, len(conn.dc_head) - 3)
-            conn.dc_head += chunk
+            start = max(0, len(head) - 3)
+            head += chunk  # a bytearray: linear however small the pieces
             if conn.dc_need is None:
-                end = conn.dc_head.find(_END, start)
+                end = head.find(_END, start)
                 if end >= 0:
-                    body = _body_length(conn.dc_head[:end])
+                    body = _body_length(bytes(head[:end]))
                     if not body or body > MAX_BODY:
                         return self._ready(conn)
                     # the body is taken in off-thread too, with a fresh allowance of time
                     conn.dc_need = end + 4 + body
                     conn.dc_deadline = time.monotonic() + self.body_timeout
-                elif len(conn.dc_head) >= MAX_HEAD:
+                elif len(head) >= MAX_HEAD:
                     return self._ready(conn)
         return "expired" if time.monotonic() > conn.dc_deadline else "wait"
 
     def _ready(self, conn) -> str:
         conn.dc_deadline, conn.dc_need = None, None
-        head, conn.dc_head = conn.dc_head, b""
+        head, conn.dc_head = conn.dc_head, bytearray()
         if head:
-            conn.sock.setblocking(True)
-            conn.init()  # makes the parser if the connection has none yet
+            conn.init()  # makes the parser if the connection has none yet (gunicorn's handle makes it blocking)
             conn.parser.unreader.buf.seek(0, os.SEEK_END)
             # bytes the parser already holds (read ahead) come first
             conn.parser.unreader.buf.write(head)
@@ -276,6 +301,12 @@ class DeckcheckWorker(gthread.ThreadWorker):
         # its request (see handle)
         if not self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is _DEFER:
             self.enqueue_req(conn)
+            return
+        if getattr(conn, "dc_expired", False):
+            # no complete request in time: closed at once (gunicorn's graceful close would linger up to 2 s on
+            # this thread, the worker's main thread)
+            self.nr_conns -= 1
+            conn.close()
             return
         super().finish_request(conn, fs)
 
@@ -330,11 +361,11 @@ class DeckcheckWorker(gthread.ThreadWorker):
         super().handle_error(req, client, addr, exc)
 
     def handle_request(self, req, conn):
-        timed = conn.sock if isinstance(conn.sock, _TimedSocket) else None
-        if timed is not None:
-            timed.in_app = True
+        timed = conn.sock
+        if type(timed) is not _TimedSocket:
+            return super().handle_request(req, conn)
+        timed.in_app = True
         try:
             return super().handle_request(req, conn)
         finally:
-            if timed is not None:
-                timed.in_app = False
+            timed.in_app = False

@@ -3,74 +3,35 @@
 Used by ``deckcheck db build --from PATH`` (the merged catalogue in
 ``cards.json.gz``) and by ``deckcheck db sync`` (TCGdex records mapped to the
 same shape first). The output keeps card facts and a fingerprint of the
-functional text, never the text itself.
+functional text, never the text itself; its row layout and the data tables it reads
+are described by :mod:`deckcheck.dbfile`.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from . import deckrules, nameaudit
-from .names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
-
-#: the columns of one card row in the shipped database, in order
-FIELDS = (
-    "id",
-    "name",
-    "supertype",
-    "subtypes",
-    "evolves_from",
-    "types",
-    "mark",
-    "set_id",
-    "number",
-    "rarity",
-    "fingerprint",
-)
-SCHEMA_VERSION = 1
+from .. import deckrules
+from ..dbfile import FIELDS, SCHEMA_VERSION
+from ..names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
+from . import nameaudit
+from .reprints import apply_verdicts
+from .tables import BuildError, read_table
 
 #: what TCGdex writes where it lacks a card's text
 MISSING_TEXT = "$$$CARD.RULES.MISSING.TOKEN$$$"
 _WORDS = re.compile(r"[^0-9a-z]+")
 
 
-class BuildError(Exception):
-    """The source data cannot be turned into a database."""
-
-
-def data_dir() -> Path:
-    """The folder holding the shipped tables: ``$DECKCHECK_DATA_DIR``, else the checkout's
-    ``data/`` (an editable install), else the copy a wheel carries as ``deckcheck/data``."""
-    env = os.environ.get("DECKCHECK_DATA_DIR")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    checkout = here.parent / "data"
-    return checkout if (checkout / "formats").is_dir() else here / "data"
-
-
-def read_table(name: str, directory: Path | None = None) -> list[dict]:
-    """Rows of a reviewed CSV table in ``data/``; ``#`` lines are comments."""
-    path = (directory or data_dir()) / name
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BuildError(f"cannot read data table {path}: {exc.strerror}") from exc
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    return list(csv.DictReader(io.StringIO("\n".join(lines))))
-
-
-def normalise_text(text: str, rewordings: list[tuple[str, str]] = ()) -> str:
+def normalise_text(text: str, rewordings: Sequence[tuple[str, str]] = ()) -> str:
     """Lower-case words only, energy symbols spelled out, known rewordings applied.
 
     A rewording may delete a phrase (reminder text), so spaces are tidied afterwards.
@@ -231,7 +192,7 @@ def build(
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
 
     With a ``splits`` list, same-name text splits with no verdict do not fail the build:
-    every split is described in the list instead (:mod:`deckcheck.reprints`).
+    every split is described in the list instead (:mod:`deckcheck.sync.reprints`).
 
     :raises BuildError: when the source or a data table is broken.
     """
@@ -249,6 +210,43 @@ def build(
     ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
     rules_table = deckrules.read_rows(read_table(deckrules.TABLE, directory))
     categories = _deck_rule_categories(cards, rules_table)
+    rows = _card_rows(cards, ace_ids, categories, rewordings)
+    # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
+    # variants off (a variant is a verdict of its own) and checks its pairs stay apart
+    apply_verdicts(
+        cards,
+        rows,
+        {s["id"]: s.get("ptcgl_code") or "" for s in sets},
+        directory,
+        splits,
+        {s["id"]: s.get("releaseDate") or "" for s in sets},
+    )
+    _check_apart(_apply_exceptions(rows, sets_by_code, directory))
+    audit_names(rows, directory)
+    out_sets = [_set_record(s) for s in sets]
+    return {
+        "schema": SCHEMA_VERSION,
+        "meta": {
+            "built_at": built_at or dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "sources": {
+                "tcgdex": meta.get("tcgdex_commit"),
+                "pokemon-tcg-data": meta.get("ptcgio_commit"),
+            },
+            "cards": len(rows),
+            "sets": len(out_sets),
+            "newest_set": newest_set(out_sets, rows),
+        },
+        "fields": list(FIELDS),
+        "sets": out_sets,
+        "cards": rows,
+    }
+
+
+def _card_rows(
+    cards: list[dict], ace_ids: set[str], categories: dict[str, list[str]], rewordings: list[tuple[str, str]]
+) -> list[list]:
+    """One database row per card (:data:`FIELDS`), with the data fixes and its fingerprint; a
+    printing with no text borrows one (:func:`_borrow_fingerprints`)."""
     rows = []
     pending_text = []
     for card in cards:
@@ -272,48 +270,20 @@ def build(
         if fp is None:
             pending_text.append((row, card))
     _borrow_fingerprints(rows, pending_text)
-    from .reprints import apply_verdicts  # reprints builds on this module
+    return rows
 
-    # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
-    # variants off (a variant is a verdict of its own) and checks its pairs stay apart
-    apply_verdicts(
-        cards,
-        rows,
-        {s["id"]: s.get("ptcgl_code") or "" for s in sets},
-        directory,
-        splits,
-        {s["id"]: s.get("releaseDate") or "" for s in sets},
-    )
-    _check_apart(_apply_exceptions(rows, sets_by_code, directory))
-    audit_names(rows, directory)
-    out_sets = [
-        {
-            "id": s["id"],
-            "name": s["name"],
-            "series": s.get("series_id"),
-            "code": s.get("ptcgl_code"),
-            "aliases": sorted(set(s.get("code_aliases") or [])),
-            "release": s.get("releaseDate"),
-            "official_count": s.get("official_count"),
-            "image": set_image_path(s),
-        }
-        for s in sets
-    ]
+
+def _set_record(s: dict) -> dict:
+    """A set of the source as the database records it."""
     return {
-        "schema": SCHEMA_VERSION,
-        "meta": {
-            "built_at": built_at or dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "sources": {
-                "tcgdex": meta.get("tcgdex_commit"),
-                "pokemon-tcg-data": meta.get("ptcgio_commit"),
-            },
-            "cards": len(rows),
-            "sets": len(out_sets),
-            "newest_set": newest_set(out_sets, rows),
-        },
-        "fields": list(FIELDS),
-        "sets": out_sets,
-        "cards": rows,
+        "id": s["id"],
+        "name": s["name"],
+        "series": s.get("series_id"),
+        "code": s.get("ptcgl_code"),
+        "aliases": sorted(set(s.get("code_aliases") or [])),
+        "release": s.get("releaseDate"),
+        "official_count": s.get("official_count"),
+        "image": set_image_path(s),
     }
 
 
@@ -337,7 +307,7 @@ def set_image_path(s: dict) -> str | None:
 
 def audit_names(rows: list[list], directory: Path | None = None) -> None:
     """Fail on any two printed names the name key merges without a reviewed row
-    (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.nameaudit`)."""
+    (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.sync.nameaudit`)."""
     try:
         nameaudit.check(
             ((r[1], r[2]) for r in rows),
@@ -426,7 +396,7 @@ def _borrow_fingerprints(rows: list[list], pending: list[tuple[list, dict]]) -> 
     in the same set (secret-rare reprints), else one made from its rules lines, else
     one made from its name alone (marked ``name:``)."""
     fp_at = FIELDS.index("fingerprint")
-    by_set_name = {}
+    by_set_name: dict[tuple[str, str], str] = {}
     for row in rows:
         if row[fp_at]:
             by_set_name.setdefault((row[7], name_key(row[1])), row[fp_at])
@@ -453,7 +423,7 @@ def load_source(path: str | os.PathLike) -> dict:
 def write_database(db: dict, path: str | os.PathLike) -> None:
     """Write atomically: a temporary file beside the target, then a rename. The file carries the
     lookup index of its cards (:mod:`deckcheck.index`), made here, so loading it computes none."""
-    from .index import build_index
+    from ..index import build_index
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     db = {**db, "index": build_index(db["cards"], releases)}
@@ -475,4 +445,4 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
 def iter_rows(db: dict) -> Iterable[dict]:
     """The card rows as dicts (for tests and tools)."""
     for row in db["cards"]:
-        yield dict(zip(db["fields"], row))
+        yield dict(zip(db["fields"], row, strict=False))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .names import name_key
+from ..names import name_key
 
 DECISIONS = ("part", "dropped", "translation")
 

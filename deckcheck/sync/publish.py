@@ -1,4 +1,5 @@
-"""One sync, every replica: ``deckcheck db publish`` and ``deckcheck db pull``.
+"""One sync, every replica: what ``deckcheck db publish`` and ``deckcheck db pull`` do (the commands
+are in :mod:`deckcheck.cli.dbsync`).
 
 A fleet syncs once (``deckcheck db sync``, a scheduled job) and *publishes* the result:
 ``db publish --to DIR`` puts the database file and its checksum side by side
@@ -21,13 +22,11 @@ import os
 import re
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
-import click
 import requests
 
-from . import cards as _cards
+from .. import cards as _cards
 
 CHUNK = 1 << 20
 #: the largest database accepted from a URL (today's is ~3 MB)
@@ -129,67 +128,3 @@ def pull(
         Path(tmp).unlink(missing_ok=True)
         raise
     return True, expected
-
-
-@click.command("publish")
-@click.option(
-    "--to",
-    "folder",
-    required=True,
-    type=click.Path(file_okay=False),
-    help="Folder a web server serves to the replicas.",
-)
-@click.option(
-    "--db",
-    "database",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="The database to publish (default: the service's database path).",
-)
-def publish_command(folder: str, database: str | None) -> None:
-    """Publish the card database and its SHA-256 for replicas to pull (after `deckcheck db sync`)."""
-    try:
-        target, digest = publish(database or _cards.default_path(), folder)
-    except _cards.DatabaseError as exc:
-        raise click.ClickException(str(exc)) from exc
-    click.echo(f"Published {target} (sha256 {digest}).")
-
-
-@click.command("pull")
-@click.argument("url")
-@click.option(
-    "--to",
-    "target",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Where the service reads its database (default: the service's database path).",
-)
-@click.option("--sha256", default=None, metavar="HEX", help="The expected checksum (default: URL.sha256).")
-@click.option(
-    "--every",
-    type=click.FloatRange(min=1),
-    default=None,
-    metavar="SECONDS",
-    help="Keep pulling every SECONDS (a sidecar); errors are reported and the next round tries again.",
-)
-@click.option("--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds per request.")
-def pull_command(url: str, target: str | None, sha256: str | None, every: float | None, timeout: float) -> None:
-    """Fetch a published card database, check its SHA-256 and that it loads, and move it into place."""
-    path = Path(target) if target else _cards.default_path()
-    session = requests.Session()
-    while True:
-        try:
-            changed, digest = pull(url, path, sha256, timeout=timeout, session=session)
-            click.echo(f"{'Pulled' if changed else 'Already current:'} {path} (sha256 {digest}).")
-        except (PullError, requests.RequestException) as exc:
-            if every is None:
-                raise click.ClickException(str(exc)) from exc
-            click.echo(f"Error: {exc}", err=True)
-        except _cards.DatabaseError as exc:
-            if every is None:
-                click.echo(f"Error: {exc}", err=True)
-                raise SystemExit(3) from exc
-            click.echo(f"Error: {exc}", err=True)
-        if every is None:
-            return
-        time.sleep(every)

@@ -2,7 +2,7 @@
 
 Tournament Handbook 4.1.3 (reference 3.9): an older printing may be played when a
 printing with the same name and *functionally identical* text is legal. The build
-fingerprints each printing's normalised text (:func:`deckcheck.build.fingerprint`);
+fingerprints each printing's normalised text (:func:`deckcheck.sync.build.fingerprint`);
 printings of one card that still carry more than one fingerprint form a *split*, and
 ``data/reprint-groups.csv`` gives each split a reviewed verdict:
 
@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .build import FIELDS, BuildError, read_table
-from .names import name_key
+from ..dbfile import FIELDS
+from ..names import name_key
+from .tables import BuildError, read_table
 
 TABLE = "reprint-groups.csv"
 VERDICTS = ("identical", "different")
@@ -68,7 +70,7 @@ def scope_key(card: dict, row: list) -> tuple | None:
 def splits(cards: list[dict], rows: list[list]) -> dict[tuple, dict[str, list[list]]]:
     """scope -> fingerprint -> rows, for the scopes with more than one fingerprint."""
     scopes: dict[tuple, dict[str, list[list]]] = defaultdict(lambda: defaultdict(list))
-    for card, row in zip(cards, rows):
+    for card, row in zip(cards, rows, strict=True):
         key = scope_key(card, row)
         if key is not None:
             scopes[key][row[_FP]].append(row)
@@ -115,7 +117,41 @@ def apply_verdicts(
         contradiction, or a split with an undecided pair of groups.
     """
     found = splits(cards, rows)
-    text_of = {row[0]: _text(card) for card, row in zip(cards, rows)} if report is not None else {}
+    text_of = {row[0]: _text(card) for card, row in zip(cards, rows, strict=True)} if report is not None else {}
+    verdicts = _read_verdicts(found, rows, directory)
+    dates = releases or {}
+    missing: list[str] = []
+    for scope, groups in found.items():
+        missing += _join(scope, groups, verdicts, dates, set_codes, report, text_of)
+    if missing and report is None:
+        more = f" (and {len(missing) - MAX_LISTED} more)" if len(missing) > MAX_LISTED else ""
+        raise BuildError(
+            f"{TABLE} has no verdict for {len(missing)} same-name text "
+            f"split{'s' if len(missing) != 1 else ''}: "
+            + "; ".join(missing[:MAX_LISTED])
+            + more
+            + ". Compare the texts (deckcheck db splits) and add a row saying whether they are "
+            "functionally identical or different."
+        )
+
+
+@dataclass
+class _Verdicts:
+    """The reviewed rows of one build, over its splits' fingerprints."""
+
+    #: the groups ``identical`` rows join
+    union: _Groups = field(default_factory=_Groups)
+    #: the pairs of joined groups ``different`` rows keep apart
+    separated: set[frozenset[str]] = field(default_factory=set)
+    #: the fingerprints a ``different`` row with other ``*`` keeps apart from every other group
+    apart_all: set[str] = field(default_factory=set)
+
+
+def _read_verdicts(found: dict[tuple, dict[str, list[list]]], rows: list[list], directory: Path | None) -> _Verdicts:
+    """Check every row of the table against the splits of this build and apply it.
+
+    :raises BuildError: on a malformed row, a row whose printings are not one split, or a contradiction.
+    """
     scope_of: dict[str, tuple] = {}
     fp_of: dict[str, str] = {}
     for scope, groups in found.items():
@@ -123,9 +159,8 @@ def apply_verdicts(
             for row in members:
                 scope_of[row[0]], fp_of[row[0]] = scope, fp
     present = {row[0]: row for row in rows}
-    union = _Groups()
+    verdicts = _Verdicts()
     apart: list[tuple[str, str, str]] = []
-    apart_all: set[str] = set()
     for n, entry in enumerate(read_table(TABLE, directory), 1):
         ids = (entry.get("printing") or "").strip(), (entry.get("other") or "").strip()
         verdict = (entry.get("verdict") or "").strip()
@@ -149,64 +184,66 @@ def apply_verdicts(
                     "has none); remove the row"
                 )
         if everything:
-            apart_all.add(fp_of[ids[0]])
+            verdicts.apart_all.add(fp_of[ids[0]])
             continue
         if scope_of[ids[0]] != scope_of[ids[1]]:
             raise BuildError(f"{where}: the two printings are not one card (a Pokémon's numbers or attacks differ)")
         if fp_of[ids[0]] == fp_of[ids[1]]:
             raise BuildError(f"{where}: the two printings already share a fingerprint; remove the row")
         if verdict == "identical":
-            union.union(fp_of[ids[0]], fp_of[ids[1]])
+            verdicts.union.union(fp_of[ids[0]], fp_of[ids[1]])
         else:
             apart.append((where, fp_of[ids[0]], fp_of[ids[1]]))
-    separated = set()
     for where, a, b in apart:
-        ra, rb = union.find(a), union.find(b)
+        ra, rb = verdicts.union.find(a), verdicts.union.find(b)
         if ra == rb:
             raise BuildError(f"{where}: marked different, but identical rows join the two groups")
-        separated.add(frozenset((ra, rb)))
-    dates = releases or {}
+        verdicts.separated.add(frozenset((ra, rb)))
+    return verdicts
+
+
+def _join(
+    scope: tuple,
+    groups: dict[str, list[list]],
+    verdicts: _Verdicts,
+    dates: dict[str, str],
+    set_codes: dict[str, str],
+    report: list[str] | None,
+    text_of: dict[str, str],
+) -> list[str]:
+    """Give each card of one split its one fingerprint (in place); describe the split in ``report``.
+    Returns the undecided pairs of groups."""
+    union = verdicts.union
 
     def newest(members: list[list]) -> str:
         return _invert(max(dates.get(r[7]) or "" for r in members))
 
+    roots: dict[str, list[list]] = {}
+    for fp, members in groups.items():
+        roots.setdefault(union.find(fp), []).extend(members)
+    # the newest card first, and in each the newest text first
+    comps = sorted(roots.items(), key=lambda kv: (newest(kv[1]), kv[0]))
+    alone = {union.find(fp) for fp in groups if fp in verdicts.apart_all}
     missing = []
-    for scope, groups in found.items():
-        roots: dict[str, list[list]] = {}
-        for fp, members in groups.items():
-            roots.setdefault(union.find(fp), []).extend(members)
-        # the newest card first, and in each the newest text first
-        comps = sorted(roots.items(), key=lambda kv: (newest(kv[1]), kv[0]))
-        alone = {union.find(fp) for fp in groups if fp in apart_all}
-        undecided = 0
-        for i, (ra, ma) in enumerate(comps):
-            for rb, mb in comps[i + 1 :]:
-                if ra not in alone and rb not in alone and frozenset((ra, rb)) not in separated:
-                    missing.append(f"{ma[0][1]}: {_labels(ma, set_codes)} vs {_labels(mb, set_codes)}")
-                    undecided += 1
-        if report is not None:
-            report.append(
-                f"{comps[0][1][0][1]} ({scope[0]}): {len(groups)} texts, {len(comps)} different "
-                f"card{'s' if len(comps) != 1 else ''}" + (f", {undecided} pairs UNDECIDED" if undecided else "")
-            )
-            for n, (root, _members) in enumerate(comps, 1):
-                for fp, members in sorted(groups.items(), key=lambda kv: (newest(kv[1]), kv[0])):
-                    if union.find(fp) == root:
-                        report.append(f"  [{n}] {_labels(members, set_codes, 8)}: {text_of[members[0][0]]}")
-        canonical = {root: _canonical(root, groups, union, releases or {}) for root in roots}
-        for fp, members in groups.items():
-            for row in members:
-                row[_FP] = canonical[union.find(fp)]
-    if missing and report is None:
-        more = f" (and {len(missing) - MAX_LISTED} more)" if len(missing) > MAX_LISTED else ""
-        raise BuildError(
-            f"{TABLE} has no verdict for {len(missing)} same-name text "
-            f"split{'s' if len(missing) != 1 else ''}: "
-            + "; ".join(missing[:MAX_LISTED])
-            + more
-            + ". Compare the texts (deckcheck db splits) and add a row saying whether they are "
-            "functionally identical or different."
+    for i, (ra, ma) in enumerate(comps):
+        for rb, mb in comps[i + 1 :]:
+            if ra not in alone and rb not in alone and frozenset((ra, rb)) not in verdicts.separated:
+                missing.append(f"{ma[0][1]}: {_labels(ma, set_codes)} vs {_labels(mb, set_codes)}")
+    if report is not None:
+        undecided = len(missing)
+        report.append(
+            f"{comps[0][1][0][1]} ({scope[0]}): {len(groups)} texts, {len(comps)} different "
+            f"card{'s' if len(comps) != 1 else ''}" + (f", {undecided} pairs UNDECIDED" if undecided else "")
         )
+        for n, (root, _members) in enumerate(comps, 1):
+            for fp, members in sorted(groups.items(), key=lambda kv: (newest(kv[1]), kv[0])):
+                if union.find(fp) == root:
+                    report.append(f"  [{n}] {_labels(members, set_codes, 8)}: {text_of[members[0][0]]}")
+    canonical = {root: _canonical(root, groups, union, dates) for root in roots}
+    for fp, members in groups.items():
+        for row in members:
+            row[_FP] = canonical[union.find(fp)]
+    return missing
 
 
 def _canonical(root: str, groups: dict[str, list[list]], union: _Groups, releases: dict[str, str]) -> str:

@@ -1,0 +1,225 @@
+"""The ``deckcheck db`` commands of the database-making edge: ``db sync`` (TCGdex, or the
+pokemontcg.io cross-check), ``db publish`` and ``db pull``. The CLI loads them when first used
+(they bring requests and marshmallow, which ``deckcheck check`` never needs).
+
+The only place here that turns an outcome into an exit status: 0 written, unchanged, dry run or
+cross-checked; 1 refused (:class:`~deckcheck.sync.install.SyncResult`), or ``db publish`` /
+``db pull`` failed; 3 the card database cannot be read (the CLI's :class:`DatabaseMissing`);
+4 the download failed (:class:`~deckcheck.sync.tcgdex.FetchError`).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+import requests
+
+from .. import cards as _cards
+from ..sync.install import sync
+from ..sync.pokemontcg import DEFAULT_PTCGIO_URL, crosscheck_pokemontcg
+from ..sync.publish import PullError, publish, pull
+from ..sync.tcgdex import DEFAULT_API_URL, SyncError
+from .common import DatabaseMissing
+
+
+@click.command("sync")
+@click.option(
+    "--api-url",
+    default=None,
+    metavar="URL",
+    help=f"API base URL (default: {DEFAULT_API_URL}; with --source pokemontcg: {DEFAULT_PTCGIO_URL}).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Database to replace (default: the service's database path).",
+)
+@click.option(
+    "--base",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Database to compare with and to take set codes and subtypes from (default: --output).",
+)
+@click.option("--dry-run", is_flag=True, help="Download, build, check and report; write nothing.")
+@click.option(
+    "--force", is_flag=True, help="Install even if the new database has over 5 percent fewer cards or lost a set."
+)
+@click.option("--refresh", is_flag=True, help="Ignore cached card payloads and download every card again.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Card payload cache (default: ~/.cache/deckcheck/tcgdex).",
+)
+@click.option(
+    "--max-age",
+    type=click.FloatRange(min=0),
+    default=12.0,
+    show_default=True,
+    help="Hours a cached card payload is reused.",
+)
+@click.option("--workers", type=click.IntRange(1, 16), default=4, show_default=True, help="Parallel downloads.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Read timeout per request, seconds (the connect timeout is 5 s).",
+)
+@click.option(
+    "--retries",
+    type=click.IntRange(0, 20),
+    default=5,
+    show_default=True,
+    help="Retries per request on connection errors, timeouts, 429 and 5xx.",
+)
+@click.option(
+    "--backoff",
+    type=click.FloatRange(min=0),
+    default=0.5,
+    show_default=True,
+    help="Backoff factor: waits grow as factor x 2^n seconds between retries (at most 30 s).",
+)
+@click.option(
+    "--source",
+    type=click.Choice(["tcgdex", "pokemontcg"]),
+    default="tcgdex",
+    show_default=True,
+    help="pokemontcg: cross-check marks and Standard legality against pokemontcg.io v2 (no writes).",
+)
+@click.option("--api-key", envvar="POKEMONTCG_API_KEY", default=None, help="pokemontcg.io key (X-Api-Key).")
+def sync_command(
+    api_url,
+    output,
+    base,
+    dry_run,
+    force,
+    refresh,
+    cache_dir,
+    max_age,
+    workers,
+    timeout,
+    retries,
+    backoff,
+    source,
+    api_key,
+) -> None:
+    """Update the card database from the TCGdex API (https://api.tcgdex.net).
+
+    Exit status: 0 written, unchanged or dry run; 1 refused (the new database
+    shrank, lost a set or failed its checks: the current file is unchanged);
+    4 the download failed (nothing written; run again to resume from the cache).
+    """
+    ctx = click.get_current_context()
+    if source == "pokemontcg":
+        _crosscheck(
+            api_url or DEFAULT_PTCGIO_URL,
+            output,
+            api_key=api_key,
+            workers=workers,
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+        )
+        return  # divergences are for a human to read: exit 0
+    try:
+        result = sync(
+            api_url or DEFAULT_API_URL,
+            output,
+            base=base,
+            dry_run=dry_run,
+            force=force,
+            refresh=refresh,
+            cache_dir=cache_dir,
+            max_age=max_age * 3600,
+            workers=workers,
+            timeout=timeout,
+            retries=retries,
+            backoff=backoff,
+            echo=click.echo,
+        )
+    except SyncError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        click.echo("Nothing was written; payloads already downloaded are cached, so running again resumes.", err=True)
+        ctx.exit(exc.exit_code)
+    if result.exit_code:
+        ctx.exit(result.exit_code)
+
+
+def _crosscheck(api_url: str, output: str | None, **options) -> None:
+    """``db sync --source pokemontcg``: the database at ``output`` against pokemontcg.io."""
+    path = Path(output) if output else _cards.default_path()
+    try:
+        db = _cards.load(path)
+        crosscheck_pokemontcg(api_url, db, echo=click.echo, **options)
+    except _cards.DatabaseError as exc:
+        raise DatabaseMissing(str(exc)) from exc
+    except SyncError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        click.get_current_context().exit(exc.exit_code)
+
+
+@click.command("publish")
+@click.option(
+    "--to",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder a web server serves to the replicas.",
+)
+@click.option(
+    "--db",
+    "database",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="The database to publish (default: the service's database path).",
+)
+def publish_command(folder: str, database: str | None) -> None:
+    """Publish the card database and its SHA-256 for replicas to pull (after `deckcheck db sync`)."""
+    try:
+        target, digest = publish(database or _cards.default_path(), folder)
+    except _cards.DatabaseError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"Published {target} (sha256 {digest}).")
+
+
+@click.command("pull")
+@click.argument("url")
+@click.option(
+    "--to",
+    "target",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Where the service reads its database (default: the service's database path).",
+)
+@click.option("--sha256", default=None, metavar="HEX", help="The expected checksum (default: URL.sha256).")
+@click.option(
+    "--every",
+    type=click.FloatRange(min=1),
+    default=None,
+    metavar="SECONDS",
+    help="Keep pulling every SECONDS (a sidecar); errors are reported and the next round tries again.",
+)
+@click.option("--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds per request.")
+def pull_command(url: str, target: str | None, sha256: str | None, every: float | None, timeout: float) -> None:
+    """Fetch a published card database, check its SHA-256 and that it loads, and move it into place."""
+    path = Path(target) if target else _cards.default_path()
+    session = requests.Session()
+    while True:
+        try:
+            changed, digest = pull(url, path, sha256, timeout=timeout, session=session)
+            click.echo(f"{'Pulled' if changed else 'Already current:'} {path} (sha256 {digest}).")
+        except (PullError, requests.RequestException) as exc:
+            if every is None:
+                raise click.ClickException(str(exc)) from exc
+            click.echo(f"Error: {exc}", err=True)
+        except _cards.DatabaseError as exc:
+            if every is None:
+                raise DatabaseMissing(str(exc)) from exc
+            click.echo(f"Error: {exc}", err=True)
+        if every is None:
+            return
+        time.sleep(every)
