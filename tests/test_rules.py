@@ -836,7 +836,7 @@ def test_readme_table_is_the_catalogue():
 def test_the_engine_stamps_the_rule_name_code_and_severity(tmp_path):
     """A rule yields Findings; the engine makes each a Problem with the rule's name, its code and
     (unless the finding says otherwise) its registered severity."""
-    from deckcheck.build import data_dir
+    from deckcheck.dbfile import data_dir
     from deckcheck.formats import load_formats
     from deckcheck.registry import CATALOGUE, INFO, REGISTRY, WARNING, Finding, rule
 
