@@ -395,8 +395,13 @@ def _rules(
 ) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     if not isinstance(raw, dict):
         raise FormatError(f"{where}: [rules] must be a table")
-    rules = dict(parent.rules) if parent else {}
-    sources = dict(parent.rule_sources) if parent else {}
+    if parent is not None:
+        rules, sources = dict(parent.rules), dict(parent.rule_sources)
+    else:
+        # every format reads with the parser's rules (unparsed-line...) unless it turns one off by name:
+        # a format file that does not mention them must not drop what the parser could not read
+        rules = {name: {} for name, spec in REGISTRY.items() if spec.fn is None}
+        sources = dict.fromkeys(rules, fid)
     for name, params in raw.items():
         if params is False:
             if name not in rules:

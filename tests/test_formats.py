@@ -161,10 +161,24 @@ def test_a_format_extends_another(tmp_path):
     """
     formats = load_formats(_write(tmp_path, base=BASE, child=child))
     fmt = formats["child"]
-    assert fmt.rules == {"copy-limit": {"limit": 1}, "single-type": {}}
-    assert fmt.pool == formats["base"].pool and fmt.rule_sources == {"copy-limit": "child", "single-type": "child"}
+    reading = {"unparsed-line": {}, "prose-ignored": {}, "several-decks": {}, "json-shape": {}}
+    assert fmt.rules == {**reading, "copy-limit": {"limit": 1}, "single-type": {}}
+    assert fmt.pool == formats["base"].pool
+    assert fmt.rule_sources == {**dict.fromkeys(reading, "base"), "copy-limit": "child", "single-type": "child"}
     report = deckcheck.check("1 Dreepy TWM 128\n2 Ultra Ball MEG 131\n", fmt, "2026-05-01")
     assert [p.rule for p in report.problems] == ["copy-limit"]
+
+
+def test_a_format_that_never_names_the_parsers_rules_still_reports_what_it_could_not_read(tmp_path):
+    """The parser's rules are in every format unless one turns them off by name: a format file written
+    before they were rules (or without them) must not drop unreadable lines silently."""
+    formats = load_formats(_write(tmp_path, base=BASE))
+    report = deckcheck.check("1 Dreepy TWM 128\nwhat is this\n", formats["base"], "2026-05-01")
+    assert [(p.rule, p.lines) for p in report.problems if p.rule == "unparsed-line"] == [("unparsed-line", (2,))]
+    off = BASE.replace("[rules]", "[rules]\nunparsed-line = false", 1)
+    formats = load_formats(_write(tmp_path, base=off))
+    report = deckcheck.check("1 Dreepy TWM 128\nwhat is this\n", formats["base"], "2026-05-01")
+    assert [p.rule for p in report.problems if p.rule == "unparsed-line"] == []
 
 
 MARKS = """
