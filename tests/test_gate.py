@@ -26,6 +26,10 @@ def test_the_gate_runs_lint_format_types_and_import_contracts():
     ]
 
 
+def test_ci_runs_the_gate():
+    assert 'PATH="$DECKCHECK_VENV/bin:$PATH" bash scripts/lint.sh' in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
 def test_pre_commit_runs_each_check_of_the_gate():
     config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     entries = [hook["entry"] for repo in config["repos"] for hook in repo["hooks"]]
