@@ -9,19 +9,13 @@ from .engine import check
 from .problems import Problem, Report
 
 
-def __getattr__(name: str):
-    """``deckcheck.__version__``, read from the installed metadata on first use: importlib.metadata
-    (and the email package it brings) costs more at start-up than the rest of ``import deckcheck``."""
+def __getattr__(name: str) -> str:
+    """``deckcheck.__version__`` (:mod:`deckcheck.version`: read on first use)."""
     if name != "__version__":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib.metadata import PackageNotFoundError, version
+    from .version import installed_version
 
-    try:
-        value = version("deckcheck")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        value = "0.0.0"
-    globals()["__version__"] = value
-    return value
+    return installed_version()
 
 
 def create_app(config=None):

@@ -31,9 +31,9 @@ from requests.adapters import HTTPAdapter
 from urllib3.exceptions import MaxRetryError, ResponseError
 from urllib3.util.retry import Retry
 
-from . import __version__
 from .problems import Report
 from .service.paths import API_PREFIX  # imports nothing: no Flask here
+from .version import __version__
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_RETRIES = 3

@@ -27,7 +27,7 @@ from .rules.notes import ROTATION_FORECAST
 
 if TYPE_CHECKING:
     from .cards import CardDB
-    from .engine import ResolvedLine
+    from .deck import ResolvedLine
 
 RULE = ROTATION_FORECAST.name
 

@@ -303,7 +303,7 @@ def _artifact_uri(path: str) -> str:
 
 def _version() -> str:
     # read from the package metadata on first use (deckcheck.__getattr__)
-    from . import __version__
+    from .version import __version__
 
     return str(__version__)
 

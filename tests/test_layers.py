@@ -47,6 +47,53 @@ def test_a_core_module_importing_an_edge_breaks_the_contract(tmp_path):
     assert "deckcheck.dates -> deckcheck.service.paths" in done.stdout
 
 
+def test_no_module_imports_itself_back():
+    """No import cycle between deckcheck's modules: not at module level, not in a function, not for the
+    type checker (grimp's graph of every import)."""
+    import grimp
+
+    graph = grimp.build_graph("deckcheck", exclude_type_checking_imports=False)
+    # Tarjan's strongly connected components, iteratively: a component of more than one module is a cycle
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, edges = work[-1]
+            for target in edges:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.find_modules_directly_imported_by(target)))))
+                    break
+                if target in on_stack:
+                    low[module] = min(low[module], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[module])
+                if low[module] == index[module]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == module:
+                            break
+                    if len(component) > 1:
+                        cycles.append(sorted(component))
+    assert cycles == []
+
+
 #: the modules at the top of the package that are not the core: the edges
 NOT_CORE = {"__init__", "__main__", "service", "cli", "sync", "client"}
 

@@ -13,7 +13,7 @@ from ..registry import ERROR, Finding, rule
 from .words import card_names, display_name, join_and, label, lines_and_ids, plural
 
 if TYPE_CHECKING:
-    from ..engine import Context, Deck, KnownLine
+    from ..deck import Context, Deck, KnownLine
 
 #: Trainer cards played as if they were Basic Pokémon: they never satisfy no-basic-pokemon
 #: (found by their text "Play this card as if it were a ... Basic Pokémon" in the card source)

@@ -10,7 +10,7 @@ from ..registry import WARNING, Finding, rule
 from .words import display_name, lines_and_ids
 
 if TYPE_CHECKING:
-    from ..engine import Context, Deck, KnownLine
+    from ..deck import Context, Deck, KnownLine
 
 
 @rule(

@@ -10,7 +10,7 @@ from ..registry import ERROR, Finding, rule
 from .words import card_names, display_name, join_and, lines_and_ids
 
 if TYPE_CHECKING:
-    from ..engine import Context, Deck
+    from ..deck import Context, Deck
 
 
 @rule("single-type", code="G101", severity=ERROR, title="GLC: all Pokémon share one type")

@@ -11,7 +11,7 @@ from .words import join_and, label
 
 if TYPE_CHECKING:
     from ..cards import Card
-    from ..engine import Context, Deck
+    from ..deck import Context, Deck
 
 
 @rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format")

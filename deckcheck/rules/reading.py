@@ -12,7 +12,7 @@ from .words import UPDATE_ADVICE, join_and, label, newest_set_phrase, plural
 
 if TYPE_CHECKING:
     from ..cards import CardDB
-    from ..engine import Context, Deck, ResolvedLine
+    from ..deck import Context, Deck, ResolvedLine
 
 
 # what the parser reports while it reads, as rules a format can turn off

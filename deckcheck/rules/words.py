@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..cards import Card, CardDB
-    from ..engine import KnownLine
+    from ..deck import KnownLine
 
 from ..names import without_subtitle
 from ..wording import plural as plural

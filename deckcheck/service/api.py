@@ -17,11 +17,12 @@ from marshmallow import ValidationError
 from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
-from .. import __version__, cards, chat
+from .. import cards, chat
 from ..decklimits import decklist_limit
 from ..engine import ResolvedLine, check
 from ..formats import default_formats
 from ..names import lookup_key
+from ..version import __version__
 from . import errors, runtime
 from .paths import API_PREFIX
 from .schemas import (

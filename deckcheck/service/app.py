@@ -8,8 +8,9 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from .. import __version__, cards, dbwatch
+from .. import cards, dbwatch
 from ..formats import FormatError, default_formats
+from ..version import __version__
 from . import settings
 from .paths import is_api_path
 

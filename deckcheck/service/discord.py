@@ -41,11 +41,12 @@ from flask import Blueprint, current_app, jsonify, request
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from .. import __version__, chat
+from .. import chat
 from ..dates import parse_date
 from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
+from ..version import __version__
 from . import errors, ratelimit
 from .paths import API_PREFIX
 from .settings import DEFAULTS

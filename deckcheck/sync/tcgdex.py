@@ -91,7 +91,7 @@ class TcgdexClient:
         headers: dict | None = None,
         body_retries: int = 2,
     ):
-        from .. import __version__
+        from ..version import __version__
 
         self.base = base_url.rstrip("/")
         self.timeout = timeout
