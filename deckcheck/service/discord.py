@@ -30,7 +30,6 @@ limit is per Discord user instead.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import sys
@@ -46,6 +45,7 @@ from ..dates import parse_date
 from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
+from ..memo import memoise
 from ..version import __version__
 from . import errors, ratelimit
 from .paths import API_PREFIX
@@ -129,7 +129,7 @@ def commands() -> list[dict]:
 # -- signatures -------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=4)
+@memoise(4)
 def verify_key(public_key_hex: str) -> VerifyKey:
     """The application's public key; ValueError unless it is 64 hexadecimal characters."""
     value = public_key_hex.strip()

@@ -38,7 +38,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import math
@@ -53,6 +52,7 @@ from flask_limiter.errors import RateLimitExceeded
 from markupsafe import escape
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from ..memo import memoise
 from . import errors
 from .paths import API_PREFIX, API_ROOT
 
@@ -264,13 +264,14 @@ def _limit_for_client() -> str:
     config = current_app.config
     limit = config["RATELIMIT_KEYED"] if g.get("deckcheck_client") else config["RATELIMIT_DEFAULT"]
     if _processes > 1 and str(config["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
-        return _shares(limit, _processes)
+        return _shares((limit, _processes))
     return limit
 
 
-@functools.lru_cache(maxsize=16)
-def _shares(limit: str, processes: int) -> str:
-    return share_of(limit, processes)
+@memoise(16)
+def _shares(key: tuple[str, int]) -> str:
+    """:func:`share_of` for (limit, processes), kept (the same few limits are asked on every request)."""
+    return share_of(*key)
 
 
 def _seconds_until(reset_time: float) -> int:
@@ -351,7 +352,7 @@ def hit(limit: str, *identifiers: str) -> int | None:
     if limiter is None or not limit:
         return None
     if _processes > 1 and str(current_app.config["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
-        limit = _shares(limit, _processes).split(";")[0]  # each worker's share, as for the shared budget
+        limit = _shares((limit, _processes)).split(";")[0]  # each worker's share, as for the shared budget
     item = limits_lib.parse(limit)
     prefix = current_app.config.get("RATELIMIT_KEY_PREFIX") or "deckcheck"
     try:
