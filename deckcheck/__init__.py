@@ -5,17 +5,32 @@
 HTTP service.
 """
 
-from .engine import check
-from .problems import Problem, Report
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import check
+    from .problems import Problem, Report
 
 
-def __getattr__(name: str) -> str:
-    """``deckcheck.__version__`` (:mod:`deckcheck.version`: read on first use)."""
-    if name != "__version__":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from .version import installed_version
+def __getattr__(name: str) -> Any:
+    """``check``, ``Problem``, ``Report`` and ``__version__``, imported on first use: ``import deckcheck``
+    (which every ``deckcheck.<module>`` import runs first) then costs nothing, and ``deckcheck --version``
+    never loads the engine."""
+    if name == "check":
+        from .engine import check
 
-    return installed_version()
+        return check
+    if name in ("Problem", "Report"):
+        from . import problems
+
+        return getattr(problems, name)
+    if name == "__version__":
+        from .version import installed_version
+
+        return installed_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def create_app(config=None):

@@ -25,7 +25,7 @@ from .pool import Ban as Ban
 from .pool import MarkDate as MarkDate
 from .pool import Pool as Pool
 from .pool import Rotation as Rotation
-from .registry import REGISTRY, RuleFn, check_rule_params
+from .registry import REGISTRY, RuleFn, check_rule_params, load_builtin_rules
 from .registry import FormatError as FormatError
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
@@ -395,6 +395,7 @@ def _rules(
 ) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     if not isinstance(raw, dict):
         raise FormatError(f"{where}: [rules] must be a table")
+    load_builtin_rules()
     if parent is not None:
         rules, sources = dict(parent.rules), dict(parent.rule_sources)
     else:

@@ -84,6 +84,19 @@ CATALOGUE: dict[str, RuleSpec] = {}
 REGISTRY: dict[str, Rule] = {}
 
 
+#: the package whose modules register deckcheck's own rules when imported
+BUILTIN_RULES = "deckcheck.rules"
+
+
+def load_builtin_rules() -> None:
+    """Import deckcheck's own rules (they register themselves), once. Loading a format file needs them
+    (its rule names are checked against :data:`REGISTRY`) whether or not the engine was imported first;
+    by name, because the rules import the deck types, which import the formats, which call this."""
+    import importlib
+
+    importlib.import_module(BUILTIN_RULES)
+
+
 def _add(spec: RuleSpec) -> None:
     if spec.name in CATALOGUE:  # pragma: no cover - a programming error
         raise TypeError(f"rule {spec.name}: registered twice")

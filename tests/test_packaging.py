@@ -18,6 +18,7 @@ import sys
 import tarfile
 import tomllib
 import zipfile
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,31 @@ def test_the_command_line_never_imports_flask():
         [sys.executable, "-c", code, str(DECK)], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_version_imports_no_command_and_no_core():
+    """`deckcheck --version` answers from click and the package metadata: no command module, no engine, no
+    card database (issue #16: its start-up cost)."""
+    code = (
+        "import sys\n"
+        "from deckcheck.cli import main\n"
+        "try:\n"
+        "    main(['--version'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('deckcheck.') and m != 'deckcheck.cli'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.splitlines() == ["deckcheck, version " + version("deckcheck"), "['deckcheck.cli.lazy']"]
+
+
+def test_the_formats_load_without_the_engine_imported_first():
+    """Loading the format files checks their rule names against the registry, which the rules fill when
+    imported: `import deckcheck` no longer imports the engine, so the formats load the rules themselves."""
+    code = "from deckcheck.formats import default_formats\nprint(sorted(default_formats()))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['expanded',", "'glc',", "'standard',", "'standard-ptcgl',", "'unlimited']"]
 
 
 def test_the_pre_commit_hook_installs_the_command_line_only():

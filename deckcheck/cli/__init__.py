@@ -11,31 +11,44 @@ import sys
 
 import click
 
-from ..cards import DatabaseError
-from .check import check_cmd
-from .common import DatabaseMissing
-from .db import db
-from .fmt import fmt_cmd
-from .lookup import cards_cmd
-from .serve import serve
+from .lazy import LazyGroup
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    lazy={
+        "check": ".cli.check:check_cmd",
+        "fmt": ".cli.fmt:fmt_cmd",
+        "cards": ".cli.lookup:cards_cmd",
+        "db": ".cli.db:db",
+        "serve": ".cli.serve:serve",
+    },
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="deckcheck")
 def cli() -> None:
     """Validate Pokémon TCG decklists."""
 
 
-for _command in (check_cmd, fmt_cmd, cards_cmd, db, serve):
-    cli.add_command(_command)
-
-
 def main(argv: list[str] | None = None) -> int:
     try:
         return cli.main(args=argv, prog_name="deckcheck", standalone_mode=True) or 0
-    except DatabaseError as exc:  # pragma: no cover - surfaced by commands
+    except Exception as exc:  # pragma: no cover - surfaced by commands
+        from ..cards import DatabaseError
+
+        if not isinstance(exc, DatabaseError):
+            raise
         click.echo(f"Error: {exc}", err=True)
         return 3
+
+
+def __getattr__(name: str) -> object:
+    """``DatabaseMissing``, from :mod:`deckcheck.cli.common` on first use (it imports the core)."""
+    if name != "DatabaseMissing":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .common import DatabaseMissing
+
+    return DatabaseMissing
 
 
 __all__ = ["DatabaseMissing", "cli", "main"]

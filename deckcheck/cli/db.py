@@ -10,32 +10,11 @@ import click
 from ..cards import default_path
 from ..sync import build as _build
 from .common import DatabaseMissing, _database, _date_option
-
-
-class _LazyGroup(click.Group):
-    """A group whose commands in ``lazy`` (name -> "module:attribute") are imported when first used:
-    ``db sync``, ``db publish`` and ``db pull`` bring requests (and marshmallow), which ``deckcheck check`` and
-    ``--version`` never need."""
-
-    def __init__(self, *args, lazy: dict[str, str], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.lazy = lazy
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy})
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in self.lazy and name not in self.commands:
-            import importlib
-
-            module, attribute = self.lazy[name].split(":")
-            # the table's relative names are relative to the deckcheck package
-            self.add_command(getattr(importlib.import_module(module, "deckcheck"), attribute), name)
-        return super().get_command(ctx, name)
+from .lazy import LazyGroup
 
 
 @click.group(
-    cls=_LazyGroup,
+    cls=LazyGroup,
     lazy={
         "sync": ".cli.dbsync:sync_command",
         "publish": ".cli.dbsync:publish_command",
