@@ -15,22 +15,26 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """``check``, ``Problem``, ``Report`` and ``__version__``, imported on first use: ``import deckcheck``
-    (which every ``deckcheck.<module>`` import runs first) then costs nothing, and ``deckcheck --version``
-    never loads the engine."""
+    """``check``, ``Problem``, ``Report`` and ``__version__``, imported on first use and then kept as module
+    attributes: ``import deckcheck`` (which every ``deckcheck.<module>`` import runs first) then costs
+    nothing, and ``deckcheck --version`` never loads the engine."""
+    value: Any
     if name == "check":
-        from .engine import check
+        from . import engine
 
-        return check
-    if name in ("Problem", "Report"):
+        value = engine.check
+    elif name in ("Problem", "Report"):
         from . import problems
 
-        return getattr(problems, name)
-    if name == "__version__":
+        value = getattr(problems, name)
+    elif name == "__version__":
         from .version import installed_version
 
-        return installed_version()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = installed_version()
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later look-ups find it without this function
+    return value
 
 
 def create_app(config=None):
