@@ -311,9 +311,8 @@ class DeckcheckWorker(gthread.ThreadWorker):
         super().finish_request(conn, fs)
 
     def accept(self, listener):
-        # the poller may report the listening socket readable, and SIGTERM's handle_exit (a signal handler on
-        # this thread) take the queue and close the socket before the callback runs: accepting from a closed
-        # socket raises EBADF, which would end the worker and reset every connection it holds
+        # a stopping worker closes its listening socket (_take_the_queue); a readable event the poller reported
+        # before must not end the worker with EBADF (that would reset every connection it holds)
         try:
             super().accept(listener)
         except OSError:
@@ -324,16 +323,18 @@ class DeckcheckWorker(gthread.ThreadWorker):
         if enabled and not self.alive:  # stopping: the listening socket may be closed already
             return
         super().set_accept_enabled(enabled)
+        if not enabled and not self.alive and _DEFER is not None and not getattr(self, "_queue_taken", False):
+            # run() stops accepting here, on the worker's own thread, once SIGTERM ended its loop
+            self._queue_taken = True
+            self._take_the_queue()
 
-    def handle_exit(self, sig, frame):
-        """SIGTERM: take every connection already queued at the socket, then close this worker's copy of
+    def _take_the_queue(self) -> None:
+        """Stopping: take every connection already queued at the socket, then close this worker's copy of
         the socket. Each queued connection is answered (``Connection: close``) rather than reset, and once
         every worker has closed its copy (the master closed its own before), new connections are refused
-        by the system."""
-        super().handle_exit(sig, frame)
-        if _DEFER is None or self.tpool is None or self.poller is None:
-            return
-        self.set_accept_enabled(False)  # off the poller first: run() then finds nothing to unregister
+        by the system. Done on the worker's thread, not in the SIGTERM handler: a handler runs between two
+        bytecodes of that thread, and its ``nr_conns += 1`` could be lost inside the thread's own
+        ``nr_conns -= 1``, letting the worker exit with a connection still open (a reset)."""
         for listener in self.sockets:
             self._accept_queued(listener)
             # connections mid-handshake finish (a round trip) and queue: take those too. When the whole server
