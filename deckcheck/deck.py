@@ -9,7 +9,7 @@ import this module, so neither imports the other for these types.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +45,7 @@ class LineFacts:
         "legal_via",
         "ban",
         "json_tail",
+        "profile",
     )
 
     def __init__(
@@ -63,6 +64,7 @@ class LineFacts:
         self.suggestions: tuple[str, ...] | None = res.suggestions if res.card or res.suggestions else None
         self.legal_via, self.ban = legal_via, ban
         self.json_tail: bytes | None = None  # ResolvedLine.json_fragment() after '{"line":N,'
+        self.profile: LineProfile | None = None  # what Deck needs of the line (line_profile), on first use
 
 
 @dataclass(slots=True)
@@ -141,12 +143,102 @@ else:
     KnownLine = ResolvedLine
 
 
+# -- what each line is, for the deck's one pass ----------------------------------------------
+
+# a line's kind of card (the first item of its profile, :func:`line_profile`)
+_POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = range(7)
+# the lists of :class:`Deck` a line may belong to besides its kind's (the profile's marks, in this order)
+(
+    _RADIANT,
+    _ACE_SPEC,
+    _PRISM_STAR,
+    _POKEMON_STAR,
+    _EVOLVING,
+    _CLAUSES,
+    _NAME_MATCHED,
+    _SET_UNMATCHED,
+    _NAME_DIFFERS,
+    _BANNED,
+    _NOT_LEGAL,
+    _REPRINTED,
+) = range(12)
+_N_MARKS = 12
+#: resolutions that did not go through a line's set code (every other one found its set; a line
+#: with one of these may name a set the database lacks)
+NOT_BY_SET = frozenset({"name", "unresolved"})
+_EVOLUTION_STAGES = ("Stage 1", "Stage 2")
+
+#: (kind, name key or None, marks): what :class:`Deck` needs of a line, the same for every deck with it
+LineProfile = tuple[int, "str | None", tuple[int, ...]]
+
+
+def line_profile(ln: ResolvedLine, clauses: Mapping[str, object]) -> LineProfile:
+    """What a resolved line is for :class:`Deck`: its kind of card, the name key it counts under
+    (None for basic Energy and unknown cards) and the indices of the deck's lists it belongs to.
+
+    It depends on the line's facts (printing, resolution, legality) and the database's deck-building
+    clauses (``clauses``, :meth:`CardDB.deck_rules`) only, so it is kept on the shared
+    :class:`LineFacts`: a line a process has seen is indexed with one look-up.
+    """
+    marks: list[int] = []
+    if ln.set_code is not None and ln.method in NOT_BY_SET:
+        marks.append(_SET_UNMATCHED)
+    card = ln.card
+    if card is None:
+        return _UNKNOWN, None, tuple(marks)
+    sub, supertype = card.subtypes, card.supertype
+    key: str | None = card.key
+    if supertype == "Pokémon":
+        kind = _BASIC_POKEMON if "Basic" in sub else _POKEMON
+        if "Radiant" in sub:
+            marks.append(_RADIANT)
+        if "Star" in sub:
+            marks.append(_POKEMON_STAR)
+        if card.evolves_from and any(stage in sub for stage in _EVOLUTION_STAGES):
+            marks.append(_EVOLVING)
+    elif supertype == "Trainer":
+        kind = _TRAINER
+    elif supertype == "Energy":
+        kind = _BASIC_ENERGY if "Basic" in sub else _ENERGY
+    else:
+        kind = _OTHER
+    if kind == _BASIC_ENERGY:
+        key = None  # no limit by name, no other kind
+    else:
+        if "ACE SPEC" in sub:
+            marks.append(_ACE_SPEC)
+        if "Prism Star" in sub:
+            marks.append(_PRISM_STAR)
+    if card.id in clauses:
+        marks.append(_CLAUSES)
+    if ln.method == "name":
+        marks.append(_NAME_MATCHED)
+    if ln.name_differs:
+        marks.append(_NAME_DIFFERS)
+    via, ban = ln.legal_via, ln.ban
+    if ban is not None:
+        marks.append(_BANNED)
+    elif via is None:
+        marks.append(_NOT_LEGAL)
+    elif via is not card and kind != _BASIC_ENERGY:
+        marks.append(_REPRINTED)
+    return kind, key, tuple(marks)
+
+
 class Deck:
     """The resolved lines of one decklist, indexed in one pass for the rules.
 
     ``by_name`` groups every known line except basic Energy by normalised name (the copy
-    rule's groups, and the names present for evolution and exclusive groups);
-    ``pokemon``, ``radiant``, ``ace_spec`` and ``prism_star`` list the lines of those kinds.
+    rule's groups, and the names present for evolution and exclusive groups), and
+    ``most_copies`` is the largest total of one of its groups; ``pokemon``, ``radiant``,
+    ``ace_spec``, ``prism_star`` and ``pokemon_star`` list the lines of those kinds;
+    ``evolving`` the Stage 1 and Stage 2 Pokémon with a name they evolve from; ``clauses``
+    the lines whose printing carries a deck-building clause (``data/deck-rules.csv``);
+    ``name_matched`` the lines matched by name alone, ``set_unmatched`` the lines (unknown
+    cards included) with a set code their resolution did not go through, ``name_differs``
+    those whose set code and number name another card; ``banned``, ``not_legal`` (neither
+    legal nor banned) and ``reprinted`` (legal through another printing, basic Energy aside)
+    their legality. Every list keeps the lines' order.
     """
 
     __slots__ = (
@@ -160,10 +252,20 @@ class Deck:
         "basic_pokemon",
         "tally",
         "by_name",
+        "most_copies",
         "pokemon",
         "radiant",
         "ace_spec",
         "prism_star",
+        "pokemon_star",
+        "evolving",
+        "clauses",
+        "name_matched",
+        "set_unmatched",
+        "name_differs",
+        "banned",
+        "not_legal",
+        "reprinted",
     )
 
     def __init__(
@@ -172,62 +274,97 @@ class Deck:
         parse_problems: list[Problem] | None = None,
         declared_total: int | None = None,
         declared_total_line: int | None = None,
+        *,
+        db: CardDB,
     ) -> None:
         self.lines = lines
         self.parse_problems = parse_problems or []
         self.declared_total = declared_total
         self.declared_total_line = declared_total_line
+        clauses = db.deck_rules()
         unknown: list[ResolvedLine] = []
         # lines with a card (KnownLine for the type checker)
         known: list[Any] = []
         pokemon: list[Any] = []
-        radiant: list[Any] = []
-        ace_spec: list[Any] = []
-        prism_star: list[Any] = []
-        by_name: dict[str, list[Any]] = {}
-        n_pokemon = n_trainer = n_energy = n_unknown = basic = 0  # local counters: no dict on this hot path
+        marked: list[list[Any]] = [[] for _ in range(_N_MARKS)]
+        by_name: dict[str | None, list[Any]] = {}
+        n_pokemon = n_trainer = n_energy = n_unknown = basic = most = 0  # local counters: no dict on this hot path
         for ln in lines:
-            card, count = ln.card, ln.count
-            if card is None:
-                unknown.append(ln)
-                n_unknown += count
-                continue
-            known.append(ln)
-            sub, kind = card.subtypes, card.supertype
-            if kind == "Pokémon":
+            facts = ln.facts
+            profile = None if facts is None else facts.profile
+            if profile is None:
+                profile = line_profile(ln, clauses)
+                if facts is not None:
+                    facts.profile = profile
+            kind, key, marks = profile
+            count = ln.count
+            for mark in marks:
+                marked[mark].append(ln)
+            if kind <= _BASIC_POKEMON:
                 n_pokemon += count
                 pokemon.append(ln)
-                if "Basic" in sub:
+                if kind:
                     basic += count
-                if "Radiant" in sub:
-                    radiant.append(ln)
-            elif kind == "Trainer":
+            elif kind == _TRAINER:
                 n_trainer += count
-            elif kind == "Energy":
+            elif kind == _BASIC_ENERGY:
                 n_energy += count
-                if "Basic" in sub:
-                    continue  # basic Energy: no limit by name, no other kind
+                known.append(ln)
+                continue  # basic Energy: no limit by name
+            elif kind == _ENERGY:
+                n_energy += count
+            elif kind == _UNKNOWN:
+                n_unknown += count
+                unknown.append(ln)
+                continue
             else:
                 n_unknown += count
-            if "ACE SPEC" in sub:
-                ace_spec.append(ln)
-            if "Prism Star" in sub:
-                prism_star.append(ln)
-            key = card.key
+            known.append(ln)
             group = by_name.get(key)
             if group is None:
                 by_name[key] = [ln]
+                if count > most:
+                    most = count
             else:
                 group.append(ln)
+                total = sum([x.count for x in group])
+                if total > most:
+                    most = total
         self.known: list[KnownLine] = known
         self.unknown = unknown
-        self.by_name: dict[str, list[KnownLine]] = by_name
+        self.by_name: dict[str, list[KnownLine]] = by_name  # type: ignore[assignment]  # basic Energy has no key
+        self.most_copies = most
         self.pokemon: list[KnownLine] = pokemon
-        self.radiant: list[KnownLine] = radiant
-        self.ace_spec: list[KnownLine] = ace_spec
-        self.prism_star: list[KnownLine] = prism_star
+        (
+            self.radiant,
+            self.ace_spec,
+            self.prism_star,
+            self.pokemon_star,
+            self.evolving,
+            self.clauses,
+            self.name_matched,
+            self.set_unmatched,
+            self.name_differs,
+            self.banned,
+            self.not_legal,
+            self.reprinted,
+        ) = marked
         self.tally = (n_pokemon, n_trainer, n_energy, n_unknown)
         self.total, self.basic_pokemon = n_pokemon + n_trainer + n_energy + n_unknown, basic
+
+    radiant: list[KnownLine]
+    ace_spec: list[KnownLine]
+    prism_star: list[KnownLine]
+    pokemon_star: list[KnownLine]
+    evolving: list[KnownLine]
+    clauses: list[KnownLine]
+    name_matched: list[KnownLine]
+    #: unknown lines included
+    set_unmatched: list[ResolvedLine]
+    name_differs: list[KnownLine]
+    banned: list[KnownLine]
+    not_legal: list[KnownLine]
+    reprinted: list[KnownLine]
 
     def counts(self) -> Counts:
         return Counts(*self.tally)

@@ -185,7 +185,7 @@ def check(
         lines = resolve_rows(rows, db)
     else:
         lines = resolve_rows(rows, db, fmt, on)
-    d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line)
+    d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     for name, fn, params in fmt.rule_plan():
         # an empty ** still costs a dict; a loop costs less than list.extend on a generator

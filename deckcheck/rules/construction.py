@@ -63,6 +63,8 @@ def deck_size(deck: Deck, ctx: Context, size: int) -> Iterator[Finding]:
 @rule("copy-limit", code="R102", severity=ERROR, title="At most N cards with the same name", limit="int")
 def copy_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
+    if deck.most_copies <= limit:
+        return
     for lines in deck.by_name.values():
         total = sum(ln.count for ln in lines) if len(lines) > 1 else lines[0].count
         if total <= limit:
@@ -182,14 +184,13 @@ def _any_number(lines: list[KnownLine], ctx: Context) -> list[KnownLine]:
 def _clause_lines(deck: Deck, ctx: Context, kind: str) -> list[KnownLine]:
     """The known lines whose printing carries a deck-building clause of ``kind`` (data/deck-rules.csv)."""
     rules = ctx.db.deck_rules()
-    return [ln for ln in deck.known if (r := rules.get(ln.card.id)) is not None and r.kind == kind]
+    return [ln for ln in deck.clauses if rules[ln.card.id].kind == kind]
 
 
 @rule("pokemon-star-limit", code="R107", severity=ERROR, title="At most one Pokémon ☆ in the deck", limit="int")
 def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Pokémon ☆ in the whole deck ("You can't have more than 1 Pokémon Star in your deck")."""
-    stars = [ln for ln in deck.pokemon if "Star" in ln.card.subtypes]
-    problem = _limit_total(stars, "Pokémon ☆", limit, ctx.format.name)
+    problem = _limit_total(deck.pokemon_star, "Pokémon ☆", limit, ctx.format.name)
     if problem is not None:
         yield problem
 
@@ -197,6 +198,8 @@ def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding
 @rule("printed-copy-limit", code="R108", severity=ERROR, title="A card that limits its own copies in a deck")
 def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that limits its own copies ("You can't have more than 1 Shining Magikarp in your deck")."""
+    if not deck.clauses:
+        return
     rules = ctx.db.deck_rules()
     done = set()
     for ln in _clause_lines(deck, ctx, "name-limit"):
@@ -225,6 +228,8 @@ def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
 )
 def name_group_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """At most N Basic Pokémon with a name part, as a card prints it (Neo Unown: 4 with Unown in their names)."""
+    if not deck.clauses:
+        return
     rules = ctx.db.deck_rules()
     done = set()
     for ln in _clause_lines(deck, ctx, "group-limit"):

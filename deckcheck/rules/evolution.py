@@ -21,13 +21,10 @@ def evolution_gap(deck: Deck, ctx: Context) -> Iterator[Finding]:
     present = deck.by_name  # every name in the deck except basic Energy
     candy = "rare candy" in present
     missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}
-    for ln in deck.pokemon:
+    for ln in deck.evolving:  # Stage 1 and Stage 2 (BREAK, VMAX, MEGA...: not checked)
         card = ln.card
-        if not card.evolves_from:
-            continue
+        assert card.evolves_from is not None
         stage2 = "Stage 2" in card.subtypes
-        if not stage2 and "Stage 1" not in card.subtypes:
-            continue  # BREAK, VMAX, MEGA...: not checked
         parent = ctx.name_key(card.evolves_from)
         if parent in present:
             continue

@@ -19,7 +19,7 @@ def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
         return
-    outside = [ln for ln in deck.known if ln.legal_via is None and ln.ban is None]
+    outside = deck.not_legal  # known lines neither legal nor banned
     if not outside:
         return
     # the reason and hint depend on the printing, the database and the date only: memoised beside
@@ -63,7 +63,8 @@ def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
     if ctx.date_problem:
         return
     every_card = ctx.format.pool.kind == "all"
-    for ln in deck.known:
+    # only a printing legal through another can have something to say, unless every printing may name its newest
+    for ln in deck.known if every_card else deck.reprinted:
         via, card = ln.legal_via, ln.card
         if via is None or ln.ban is not None or card.is_basic_energy:
             continue
@@ -107,10 +108,9 @@ def _newest_reprint(card: Card, ctx: Context) -> Card | None:
 @rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list")
 def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card on the format's ban list on the date."""
-    for ln in deck.known:
+    for ln in deck.banned:
         ban = ln.ban
-        if ban is None:
-            continue
+        assert ban is not None
         since = f" since {ban.since.isoformat()}" if ban.since else ""
         if ban.by_name:
             msg = (

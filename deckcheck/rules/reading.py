@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..deck import NOT_BY_SET
 from ..names import name_key
 from ..registry import ERROR, INFO, WARNING, Finding, parser_rule, rule
 from .words import UPDATE_ADVICE, join_and, label, newest_set_phrase, plural
@@ -24,10 +25,6 @@ parser_rule(
 parser_rule("json-shape", code="P112", severity=ERROR, title="JSON that is no deck shape deckcheck reads")
 
 
-#: resolutions a line with an unknown set code can have (every other one found its set)
-_NOT_BY_SET = frozenset({"name", "unresolved"})
-
-
 def has_unknown_set(ln: ResolvedLine, db: CardDB) -> bool:
     """Does this resolved line name a set code the database does not know (:meth:`CardDB.knows_set`)?
 
@@ -36,7 +33,7 @@ def has_unknown_set(ln: ResolvedLine, db: CardDB) -> bool:
     """
     return (
         ln.set_code is not None
-        and ln.method in _NOT_BY_SET
+        and ln.method in NOT_BY_SET
         and not db.knows_set(ln.set_code)
         and not _bracket_of_name(ln)
     )
@@ -62,7 +59,7 @@ def _skips_unknown_sets(ctx: Context) -> bool:
 def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line whose set code the card database does not know: a newer set than the database's, or a typo."""
     db = ctx.db
-    for ln in deck.lines:
+    for ln in deck.set_unmatched:  # the lines with a set code their resolution did not use
         if not has_unknown_set(ln, db):
             continue
         newest, code = db.newest_set(), ln.set_code
@@ -111,8 +108,8 @@ def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
 def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line matched by its name alone (no set code, or a printing that was not found)."""
     skip = _skips_unknown_sets(ctx)
-    for ln in deck.known:
-        if ln.method != "name" or (skip and has_unknown_set(ln, ctx.db)):
+    for ln in deck.name_matched:
+        if skip and has_unknown_set(ln, ctx.db):
             continue
         if ln.set_code and _bracket_of_name(ln):
             # the name as written: "Unown [A]", or "EXP. ALL" and "Unit Energy LPM" (no brackets)
@@ -137,15 +134,14 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
 )
 def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A set code and number that name a different card from the one written (the printing wins)."""
-    for ln in deck.known:
-        if ln.name_differs:
-            yield Finding(
-                f'Line {ln.line} names "{ln.name}", but {ln.card.set_code} {ln.card.number} '
-                f"is {ln.card.name}; the line was checked as {label(ln.card)}.",
-                lines=(ln.line,),
-                cards=(ln.card.id,),
-                hint="Check the set code and number; a list in another language can show this for every line.",
-            )
+    for ln in deck.name_differs:
+        yield Finding(
+            f'Line {ln.line} names "{ln.name}", but {ln.card.set_code} {ln.card.number} '
+            f"is {ln.card.name}; the line was checked as {label(ln.card)}.",
+            lines=(ln.line,),
+            cards=(ln.card.id,),
+            hint="Check the set code and number; a list in another language can show this for every line.",
+        )
 
 
 @rule("total-mismatch", code="P102", severity=WARNING, title="The list's own total differs from the real count")
