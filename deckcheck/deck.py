@@ -145,15 +145,16 @@ else:
 
 # -- what each line is, for the deck's one pass ----------------------------------------------
 
-# a line's kind of card (the first item of its profile, :func:`line_profile`)
+# a line's kind of card (the first item of its profile, :func:`line_profile`): an index into the deck's tally
 _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = range(7)
-# the lists of :class:`Deck` a line may belong to besides its kind's (the profile's marks, in this order)
+# the lists of :class:`Deck` a line belongs to (the profile's marks, indices into the deck's lists)
 (
+    _POKEMON_LINES,
+    _UNKNOWN_LINES,
     _RADIANT,
     _ACE_SPEC,
     _PRISM_STAR,
     _POKEMON_STAR,
-    _EVOLVING,
     _CLAUSES,
     _NAME_MATCHED,
     _SET_UNMATCHED,
@@ -161,41 +162,46 @@ _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = r
     _BANNED,
     _NOT_LEGAL,
     _REPRINTED,
-) = range(12)
-_N_MARKS = 12
+) = range(13)
 #: resolutions that did not go through a line's set code (every other one found its set; a line
 #: with one of these may name a set the database lacks)
 NOT_BY_SET = frozenset({"name", "unresolved"})
 _EVOLUTION_STAGES = ("Stage 1", "Stage 2")
 
-#: (kind, name key or None, marks): what :class:`Deck` needs of a line, the same for every deck with it
-LineProfile = tuple[int, "str | None", tuple[int, ...]]
+#: (kind, name key or None, marks, the key of the name an evolution card evolves from or None): what
+#: :class:`Deck` needs of a line, the same for every deck with the line
+LineProfile = tuple[int, "str | None", tuple[int, ...], "str | None"]
 
 
 def line_profile(ln: ResolvedLine, clauses: Mapping[str, object]) -> LineProfile:
     """What a resolved line is for :class:`Deck`: its kind of card, the name key it counts under
-    (None for basic Energy and unknown cards) and the indices of the deck's lists it belongs to.
+    (None for basic Energy and unknown cards), the indices of the deck's lists it belongs to and,
+    for a Stage 1 or Stage 2 Pokémon, the key of the name it evolves from.
 
     It depends on the line's facts (printing, resolution, legality) and the database's deck-building
     clauses (``clauses``, :meth:`CardDB.deck_rules`) only, so it is kept on the shared
     :class:`LineFacts`: a line a process has seen is indexed with one look-up.
     """
     marks: list[int] = []
-    if ln.set_code is not None and ln.method in NOT_BY_SET:
-        marks.append(_SET_UNMATCHED)
     card = ln.card
     if card is None:
-        return _UNKNOWN, None, tuple(marks)
+        marks.append(_UNKNOWN_LINES)
+    if ln.set_code is not None and ln.method in NOT_BY_SET:
+        marks.append(_SET_UNMATCHED)
+    if card is None:
+        return _UNKNOWN, None, tuple(marks), None
     sub, supertype = card.subtypes, card.supertype
     key: str | None = card.key
+    parent = None
     if supertype == "Pokémon":
         kind = _BASIC_POKEMON if "Basic" in sub else _POKEMON
+        marks.append(_POKEMON_LINES)
         if "Radiant" in sub:
             marks.append(_RADIANT)
         if "Star" in sub:
             marks.append(_POKEMON_STAR)
         if card.evolves_from and any(stage in sub for stage in _EVOLUTION_STAGES):
-            marks.append(_EVOLVING)
+            parent = name_key(card.evolves_from)
     elif supertype == "Trainer":
         kind = _TRAINER
     elif supertype == "Energy":
@@ -222,7 +228,7 @@ def line_profile(ln: ResolvedLine, clauses: Mapping[str, object]) -> LineProfile
         marks.append(_NOT_LEGAL)
     elif via is not card and kind != _BASIC_ENERGY:
         marks.append(_REPRINTED)
-    return kind, key, tuple(marks)
+    return kind, key, tuple(marks), parent
 
 
 class Deck:
@@ -232,7 +238,8 @@ class Deck:
     rule's groups, and the names present for evolution and exclusive groups), and
     ``most_copies`` is the largest total of one of its groups; ``pokemon``, ``radiant``,
     ``ace_spec``, ``prism_star`` and ``pokemon_star`` list the lines of those kinds;
-    ``evolving`` the Stage 1 and Stage 2 Pokémon with a name they evolve from; ``clauses``
+    ``evolving`` the Stage 1 and Stage 2 Pokémon with the key of the name they evolve from
+    (``(line, key)``); ``clauses``
     the lines whose printing carries a deck-building clause (``data/deck-rules.csv``);
     ``name_matched`` the lines matched by name alone, ``set_unmatched`` the lines (unknown
     cards included) with a set code their resolution did not go through, ``name_differs``
@@ -282,65 +289,52 @@ class Deck:
         self.declared_total = declared_total
         self.declared_total_line = declared_total_line
         clauses = db.deck_rules()
-        unknown: list[ResolvedLine] = []
-        # lines with a card (KnownLine for the type checker)
-        known: list[Any] = []
-        pokemon: list[Any] = []
-        marked: list[list[Any]] = [[] for _ in range(_N_MARKS)]
+        # one list per mark (the literal costs less than a comprehension)
+        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
+        evolving: list[tuple[Any, str]] = []
+        tally = [0, 0, 0, 0, 0, 0, 0]  # copies by kind
         by_name: dict[str | None, list[Any]] = {}
-        n_pokemon = n_trainer = n_energy = n_unknown = basic = most = 0  # local counters: no dict on this hot path
+        most = 0
         for ln in lines:
             facts = ln.facts
-            profile = None if facts is None else facts.profile
-            if profile is None:
+            if facts is None or (profile := facts.profile) is None:
                 profile = line_profile(ln, clauses)
                 if facts is not None:
                     facts.profile = profile
-            kind, key, marks = profile
+            kind, key, marks, parent = profile
             count = ln.count
-            for mark in marks:
-                marked[mark].append(ln)
-            if kind <= _BASIC_POKEMON:
-                n_pokemon += count
-                pokemon.append(ln)
-                if kind:
-                    basic += count
-            elif kind == _TRAINER:
-                n_trainer += count
-            elif kind == _BASIC_ENERGY:
-                n_energy += count
-                known.append(ln)
-                continue  # basic Energy: no limit by name
-            elif kind == _ENERGY:
-                n_energy += count
-            elif kind == _UNKNOWN:
-                n_unknown += count
-                unknown.append(ln)
-                continue
-            else:
-                n_unknown += count
-            known.append(ln)
-            group = by_name.get(key)
-            if group is None:
-                by_name[key] = [ln]
-                if count > most:
-                    most = count
-            else:
-                group.append(ln)
-                total = sum([x.count for x in group])
-                if total > most:
-                    most = total
+            tally[kind] += count
+            if marks:
+                for mark in marks:
+                    marked[mark].append(ln)
+                if parent is not None:  # a Pokémon: it has a mark
+                    evolving.append((ln, parent))
+            if key is not None:
+                group = by_name.get(key)
+                if group is None:
+                    by_name[key] = [ln]
+                    if count > most:
+                        most = count
+                else:
+                    group.append(ln)
+                    total = sum([x.count for x in group])
+                    if total > most:
+                        most = total
+        unknown = marked[_UNKNOWN_LINES]
+        self.unknown: list[ResolvedLine] = unknown
+        # lines with a card (KnownLine for the type checker)
+        known: list[Any] = [ln for ln in lines if ln.card is not None] if unknown else [*lines]
         self.known: list[KnownLine] = known
-        self.unknown = unknown
         self.by_name: dict[str, list[KnownLine]] = by_name  # type: ignore[assignment]  # basic Energy has no key
         self.most_copies = most
-        self.pokemon: list[KnownLine] = pokemon
+        self.evolving: list[tuple[KnownLine, str]] = evolving
         (
+            self.pokemon,
+            _,
             self.radiant,
             self.ace_spec,
             self.prism_star,
             self.pokemon_star,
-            self.evolving,
             self.clauses,
             self.name_matched,
             self.set_unmatched,
@@ -349,14 +343,15 @@ class Deck:
             self.not_legal,
             self.reprinted,
         ) = marked
-        self.tally = (n_pokemon, n_trainer, n_energy, n_unknown)
-        self.total, self.basic_pokemon = n_pokemon + n_trainer + n_energy + n_unknown, basic
+        pokemon, basic, trainer, energy, basic_energy, other, unknowns = tally
+        self.tally = (pokemon + basic, trainer, energy + basic_energy, other + unknowns)
+        self.total, self.basic_pokemon = sum(tally), basic
 
+    pokemon: list[KnownLine]
     radiant: list[KnownLine]
     ace_spec: list[KnownLine]
     prism_star: list[KnownLine]
     pokemon_star: list[KnownLine]
-    evolving: list[KnownLine]
     clauses: list[KnownLine]
     name_matched: list[KnownLine]
     #: unknown lines included

@@ -187,9 +187,9 @@ def check(
         lines = resolve_rows(rows, db, fmt, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
-    for name, fn, params in fmt.rule_plan():
-        # an empty ** still costs a dict; a loop costs less than list.extend on a generator
-        for f in fn(d, ctx, **params) if params else fn(d, ctx):
+    for name, fn, args in fmt.rule_plan():
+        # parameters by position (a ** costs a dict); a loop costs less than list.extend on a generator
+        for f in fn(d, ctx, *args) if args else fn(d, ctx):
             # the engine stamps the rule's name (the code and default severity follow from it)
             problems.append(Problem(name, f.message, f.lines, f.cards, f.hint, f.severity))
     skipped = _suggestions_skipped(d)

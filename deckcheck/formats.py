@@ -59,7 +59,7 @@ class FormatMemos:
     def __init__(self) -> None:
         self.legality: Memo[tuple[str, dt.date], Memo[Hashable, Any]] = Memo(64)
         self.lines: Memo[tuple[str, dt.date], Memo[str, Any]] = Memo(4)
-        self.plan: list[tuple[str, RuleFn, dict[str, Any]]] = []
+        self.plan: list[tuple[str, RuleFn, tuple[Any, ...]]] = []
 
 
 #: every format's memos, by the format's identity (a format can be made with other values, as the
@@ -193,14 +193,19 @@ class Format:
             hit = table.put(card.id, (self.legal_via(card, db, on), self.ban_for(card, db, on)))
         return hit
 
-    def rule_plan(self) -> list[tuple[str, RuleFn, dict[str, Any]]]:
-        """(rule name, rule function, parameters) for each rule that runs a function (not the
-        parser's, :func:`~deckcheck.registry.parser_rule`), in file order; built once."""
+    def rule_plan(self) -> list[tuple[str, RuleFn, tuple[Any, ...]]]:
+        """(rule name, rule function, its parameters' values in the order the function takes them)
+        for each rule that runs a function (not the parser's, :func:`~deckcheck.registry.parser_rule`),
+        in file order; built once. The engine calls ``fn(deck, ctx, *args)``."""
         plan = FORMAT_MEMOS.of(self).plan
         if not plan:
+            steps = [(name, REGISTRY[name], params) for name, params in self.rules.items()]
             # slice assignment is atomic, so threads racing here store the same plan once
-            steps = [(name, REGISTRY[name].fn, params) for name, params in self.rules.items()]
-            plan[:] = [(name, fn, params) for name, fn, params in steps if fn is not None]
+            plan[:] = [
+                (name, spec.fn, tuple(params[key] for key in spec.params))
+                for name, spec, params in steps
+                if spec.fn is not None
+            ]
         return plan
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:

@@ -16,6 +16,7 @@ checks a format file's rules) and the rules themselves can all import it.
 from __future__ import annotations
 
 import difflib
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -53,7 +54,7 @@ class Finding(NamedTuple):
 
 
 #: a rule function: ``fn(deck, ctx, **params)`` yields :class:`Finding` values (``deck`` is an
-#: ``engine.Deck``, ``ctx`` an ``engine.Context``)
+#: ``engine.Deck``, ``ctx`` an ``engine.Context``; the engine passes the parameters by position)
 RuleFn = Callable[..., Iterable[Finding]]
 
 
@@ -112,12 +113,18 @@ def _add(spec: RuleSpec) -> None:
 
 def rule(name: str, *, code: str, severity: str, title: str, **params: str) -> Callable[[RuleFn], RuleFn]:
     """Register a rule function under ``name`` with its code, default severity, one-line title and
-    typed parameters (kinds from :data:`PARAM_KINDS`)."""
+    typed parameters (kinds from :data:`PARAM_KINDS`), declared in the order the function takes them
+    after the deck and the context (the engine passes them by position)."""
 
     def register(fn: RuleFn) -> RuleFn:
         unknown = set(params.values()) - set(PARAM_KINDS)
         if unknown:  # pragma: no cover - a programming error
             raise TypeError(f"rule {name}: unknown parameter kind {unknown}")
+        taken = list(inspect.signature(fn).parameters)[2:]
+        if taken != list(params):  # pragma: no cover - a programming error
+            raise TypeError(
+                f"rule {name}: the function takes {taken} after (deck, ctx), the rule declares {list(params)}"
+            )
         _add(Rule(name, code, severity, title, fn, dict(params)))
         return fn
 

@@ -141,16 +141,14 @@ def _limit_total(lines: list[KnownLine], what: str, limit: int, fmt_name: str) -
 @rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", limit="int")
 def radiant_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Radiant Pokémon in the whole deck."""
-    problem = _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx.format.name)
-    if problem is not None:
+    if deck.radiant and (problem := _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx.format.name)) is not None:
         yield problem
 
 
 @rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", limit="int")
 def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` ACE SPEC cards in the whole deck."""
-    problem = _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx.format.name)
-    if problem is not None:
+    if deck.ace_spec and (problem := _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx.format.name)) is not None:
         yield problem
 
 
@@ -190,8 +188,10 @@ def _clause_lines(deck: Deck, ctx: Context, kind: str) -> list[KnownLine]:
 @rule("pokemon-star-limit", code="R107", severity=ERROR, title="At most one Pokémon ☆ in the deck", limit="int")
 def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Pokémon ☆ in the whole deck ("You can't have more than 1 Pokémon Star in your deck")."""
-    problem = _limit_total(deck.pokemon_star, "Pokémon ☆", limit, ctx.format.name)
-    if problem is not None:
+    if (
+        deck.pokemon_star
+        and (problem := _limit_total(deck.pokemon_star, "Pokémon ☆", limit, ctx.format.name)) is not None
+    ):
         yield problem
 
 

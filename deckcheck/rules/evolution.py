@@ -21,15 +21,13 @@ def evolution_gap(deck: Deck, ctx: Context) -> Iterator[Finding]:
     present = deck.by_name  # every name in the deck except basic Energy
     candy = "rare candy" in present
     missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}
-    for ln in deck.evolving:  # Stage 1 and Stage 2 (BREAK, VMAX, MEGA...: not checked)
-        card = ln.card
-        assert card.evolves_from is not None
-        stage2 = "Stage 2" in card.subtypes
-        parent = ctx.name_key(card.evolves_from)
+    for ln, parent in deck.evolving:  # Stage 1 and Stage 2 (BREAK, VMAX, MEGA...: not checked)
         if parent in present:
             continue
+        card = ln.card
+        assert card.evolves_from is not None
         basic = None
-        if stage2 and candy:
+        if candy and "Stage 2" in card.subtypes:
             grand = ctx.evolves_from_of(card.evolves_from)
             if grand is None or ctx.name_key(grand) in present:
                 continue  # Rare Candy evolves the Basic straight into this Stage 2

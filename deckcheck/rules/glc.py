@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..memo import Memo
+from ..names import name_key
 from ..problems import line_list
 from ..registry import ERROR, Finding, rule
 from .words import card_names, display_name, join_and, lines_and_ids
@@ -12,18 +14,34 @@ from .words import card_names, display_name, join_and, lines_and_ids
 if TYPE_CHECKING:
     from ..deck import Context, Deck
 
+#: the name keys of exclusive groups, by group (a format names a few)
+_GROUP_KEYS: Memo[tuple[str, ...], frozenset[str]] = Memo(256)
+
+
+def _group_keys(group: list[str]) -> frozenset[str]:
+    names = tuple(group)
+    keys = _GROUP_KEYS.get(names)
+    return _GROUP_KEYS.put(names, frozenset(map(name_key, names))) if keys is None else keys
+
 
 @rule("single-type", code="G101", severity=ERROR, title="GLC: all Pokémon share one type")
 def single_type(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """All Pokémon share one type (a dual-type Pokémon fits when one of its types matches)."""
+    # the types every typed Pokémon shares, first; cards with the same types share one tuple, so a
+    # run of them is looked at once
+    shared: set[str] | None = None
+    last: tuple[str, ...] = ()
+    for ln in deck.pokemon:
+        types = ln.card.types
+        if types and types is not last:
+            last = types
+            if shared is None:
+                shared = set(types)
+            else:
+                shared.intersection_update(types)
+    if shared is None or shared:
+        return  # no typed Pokémon, or a type they all have
     pokemon = [ln for ln in deck.pokemon if ln.card.types]
-    if not pokemon:
-        return
-    common = set(pokemon[0].card.types)
-    for ln in pokemon[1:]:
-        common.intersection_update(ln.card.types)
-    if common:
-        return
     tally: dict[str, int] = {}  # type -> copies, in order of first appearance
     for ln in pokemon:
         for t in ln.card.types:
@@ -50,6 +68,15 @@ def single_type(deck: Deck, ctx: Context) -> Iterator[Finding]:
 def rule_box(deck: Deck, ctx: Context, subtypes: list[str]) -> Iterator[Finding]:
     """No cards with a Rule Box (the format lists which subtypes count)."""
     kinds = frozenset(subtypes)
+    last: tuple[str, ...] = ()
+    for ln in deck.known:  # cards with the same subtypes share one tuple: a run of them is looked at once
+        sub = ln.card.subtypes
+        if sub is not last:
+            last = sub
+            if not kinds.isdisjoint(sub):
+                break
+    else:
+        return
     lines = [ln for ln in deck.known if not kinds.isdisjoint(ln.card.subtypes)]
     if lines:
         nums, ids = lines_and_ids(lines)
@@ -64,9 +91,13 @@ def rule_box(deck: Deck, ctx: Context, subtypes: list[str]) -> Iterator[Finding]
 @rule("exclusive-group", code="G103", severity=ERROR, title="GLC: one card of each exclusive group", groups="groups")
 def exclusive_group(deck: Deck, ctx: Context, groups: list[list[str]]) -> Iterator[Finding]:
     """At most one name from each listed group (e.g. Boss's Orders or Lysandre, not both)."""
+    by_name = deck.by_name
     for group in groups:
-        keys = {ctx.name_key(n) for n in group}
-        lines = sorted((ln for key in keys for ln in deck.by_name.get(key, ())), key=lambda ln: ln.line)
+        hits = [by_name[key] for key in _group_keys(group) if key in by_name]
+        if not hits:
+            continue
+        # a name's lines are in line order
+        lines = hits[0] if len(hits) == 1 else sorted((ln for found in hits for ln in found), key=lambda ln: ln.line)
         names = card_names(lines)
         if len(names) > 1:
             nums, ids = lines_and_ids(lines)

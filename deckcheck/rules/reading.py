@@ -89,6 +89,8 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
 @rule("unknown-card", code="C101", severity=ERROR, title="A card that could not be found in the card database")
 def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line whose card could not be found (its copies still count)."""
+    if not deck.unknown:
+        return
     skip = _skips_unknown_sets(ctx)
     for ln in deck.unknown:
         if skip and has_unknown_set(ln, ctx.db):
@@ -107,6 +109,8 @@ def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
 @rule("resolved-by-name", code="C102", severity=INFO, title="A card found by its name alone")
 def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line matched by its name alone (no set code, or a printing that was not found)."""
+    if not deck.name_matched:
+        return
     skip = _skips_unknown_sets(ctx)
     for ln in deck.name_matched:
         if skip and has_unknown_set(ln, ctx.db):
