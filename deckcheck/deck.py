@@ -365,7 +365,7 @@ class Deck:
         return Counts(*self.tally)
 
 
-@dataclass
+@dataclass(slots=True)
 class Context:
     """What a rule may know besides the deck."""
 

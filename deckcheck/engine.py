@@ -99,6 +99,10 @@ _today = dt.date.today  # a seam for tests
 def _as_date(as_of: object) -> dt.date:
     if as_of is None:
         return _today()
+    if type(as_of) is str:  # the usual: an ISO date from a request or the command line
+        known = _iso_date.memo.get(as_of)
+        if known is not None:
+            return known
     if isinstance(as_of, dt.datetime):
         return as_of.date()
     if isinstance(as_of, dt.date):
@@ -190,11 +194,12 @@ def check(
     for name, fn, args in fmt.rule_plan():
         # parameters by position (a ** costs a dict); a loop costs less than list.extend on a generator
         for f in fn(d, ctx, *args) if args else fn(d, ctx):
-            # the engine stamps the rule's name (the code and default severity follow from it)
-            problems.append(Problem(name, f.message, f.lines, f.cards, f.hint, f.severity))
-    skipped = _suggestions_skipped(d)
-    if skipped:
-        problems.append(skipped)
+            # the engine stamps the rule's name, code and default severity
+            problems.append(Problem.from_finding(REGISTRY[name], f))
+    if len(d.unknown) > SUGGEST_MAX_NAMES:
+        skipped = _suggestions_skipped(d)
+        if skipped:
+            problems.append(skipped)
     if parsed.problems:
         # the parser's problems of the rules the format runs (a format can turn one off), and
         # any kind of problem no rule names, as it is
@@ -211,16 +216,17 @@ def check(
         ahead = _forecast(lines if ctx.date_problem is None else [], fmt, on, db)
         problems.extend(ahead.problems)
         extra["forecast"] = ahead.to_dict()
+    # by position (Report's field order): keywords cost a check more to bind
     report = Report(
-        format=fmt.id,
-        format_name=fmt.name,
-        as_of=on.isoformat(),
-        problems=sort_problems(problems),
-        lines=lines,
-        counts=d.counts(),
-        database=db.info(),
-        basic_pokemon=d.basic_pokemon,
-        extra=extra,
+        fmt.id,
+        fmt.name,
+        on.isoformat(),
+        sort_problems(problems) if problems else problems,
+        lines,
+        d.counts(),
+        db.info(),
+        d.basic_pokemon,
+        extra,
     )
     if REPORT_LISTENERS:
         seconds = time.perf_counter() - started

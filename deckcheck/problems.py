@@ -16,6 +16,7 @@ from .registry import ERROR as ERROR
 from .registry import INFO as INFO
 from .registry import SEVERITIES as SEVERITIES
 from .registry import WARNING as WARNING
+from .registry import Finding, RuleSpec
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,32 @@ class Problem:
             fields["lines"] = tuple(sorted(set(lines)))
         if type(self.cards) is not tuple:
             fields["cards"] = tuple(self.cards)
+
+    @classmethod
+    def from_finding(cls, spec: RuleSpec, finding: Finding) -> Problem:
+        """The problem a registered rule's finding makes (what the engine stamps): the same value as
+        ``Problem(spec.name, finding.message, ...)``, made without the frozen dataclass's per-field
+        ``object.__setattr__`` and the catalogue look-up (the engine has the spec)."""
+        severity = finding.severity or spec.severity
+        if severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {severity!r}")
+        lines, cards = finding.lines, finding.cards
+        if len(lines) > 1 or type(lines) is not tuple:
+            lines = tuple(sorted(set(lines)))
+        if type(cards) is not tuple:
+            cards = tuple(cards)
+        problem = object.__new__(cls)
+        # the fields in their order, as __init__ would set them
+        problem.__dict__.update(
+            rule=spec.name,
+            message=finding.message,
+            lines=lines,
+            cards=cards,
+            hint=finding.hint,
+            severity=severity,
+            code=spec.code,
+        )
+        return problem
 
     @property
     def line(self) -> int | None:

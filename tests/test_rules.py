@@ -886,3 +886,25 @@ def test_formats_and_rules_do_not_import_each_other():
     core = ["registry.py", "formats.py", "engine.py", "render.py", "forecast.py", "problems.py"]
     for path in [package / name for name in core] + sorted((package / "rules").glob("*.py")):
         assert not {m for m in imports(path) if m.split(".")[0] == "click"}, path.name
+
+
+def test_a_finding_stamped_by_the_engine_is_the_problem_the_constructor_makes():
+    """Problem.from_finding (the engine's fast path) gives the same value as Problem(...): code and
+    default severity from the catalogue, lines sorted and unique, cards a tuple, a bad severity refused."""
+    from deckcheck.problems import Problem
+    from deckcheck.registry import CATALOGUE, INFO, Finding
+
+    spec = CATALOGUE["copy-limit"]
+    for finding in (
+        Finding("Five.", lines=(7, 3, 7), cards=["a", "b"], hint="Fewer."),
+        Finding("One.", lines=(4,)),
+        Finding("Note.", severity=INFO),
+        Finding("Listed.", lines=[2, 1]),  # type: ignore[arg-type]
+    ):
+        made = Problem.from_finding(spec, finding)
+        expected = Problem("copy-limit", finding.message, finding.lines, finding.cards, finding.hint, finding.severity)
+        assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
+        assert vars(made) == vars(expected) and list(vars(made)) == list(vars(expected))
+    assert Problem.from_finding(spec, Finding("x", lines=(7, 3, 7))).lines == (3, 7)
+    with pytest.raises(ValueError, match="unknown severity"):
+        Problem.from_finding(spec, Finding("x", severity="fatal"))
