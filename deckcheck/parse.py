@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .decklimits import MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES, count_lines, measure_lines, over_line_limit
+from .fastline import read_new
 from .jsondeck import JSON_SHAPES, json_entries, looks_like_json, read_json
 from .lineread import (
     BAD_COUNT,
@@ -171,7 +172,8 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     result, rows = ParseResult(), []
     headers, new = result.headers, object.__new__
     section: str | None = None
-    known, classify = read_line.memo.get, read_line  # a look in the memo, the call only on a miss
+    # a look in the memo; a line it does not hold is read in one step (deckcheck.fastline)
+    known, classify = read_line.memo.get, read_new
     for n, raw in enumerate(lines, start=1):
         if not raw:
             continue
