@@ -190,6 +190,13 @@ def clear_line_caches(db) -> None:
         if clear is not None:
             clear()
     db.clear_memo()
+    # the engine's per-format line memos (line text -> facts) are per-line memos too
+    from deckcheck.formats import FORMAT_MEMOS, default_formats
+
+    for fmt in default_formats().values():
+        held = FORMAT_MEMOS.of(fmt).lines
+        for key in list(held):
+            held[key].clear()
 
 
 # -- in-process rounds ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckcheck import fastline, lineread, names
+from deckcheck.printings import Resolution
 
 #: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
 _COMMON_CARD = re.compile(
@@ -321,3 +322,52 @@ def test_one_step_reading_examples():
     for raw in ("*", "-", "4  Nest Ball SVI 181", "2 x Pidgeot ex OBF 164", "0 Iono PAL 185", "Pokémon", "Random line"):
         assert _fast_or_none(raw) is None, raw
         _assert_fast_line_matches(raw)
+
+
+# -- the usual line's printing found without resolve_parts (CardDB.printing_named) -----------------
+
+
+def _printing_named_agrees(db, name: str, code: str, number: str) -> bool:
+    """printing_named answers None or exactly what the general resolution answers; True when it answers."""
+    fast = db.printing_named(name, code, number)
+    if fast is not None:
+        assert Resolution(fast, "printing") == db._resolve(name, code, number), (name, code, number)
+    return fast is not None
+
+
+def test_printing_named_answers_as_the_general_resolution_for_every_card():
+    from deckcheck import cards
+
+    db = cards.get_db()
+    answered = 0
+    for card in db.cards.values():
+        for name in (card.name, card.name.upper(), card.name + " ex"):
+            for number in (card.number, "0" + card.number, card.number + "1"):
+                answered += _printing_named_agrees(db, name, card.set_code, number)
+    assert answered > len(db.cards) // 2  # most cards' own name, code and number take the short way
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(["Nest Ball", "Iono", "Fire Energy", "Basic Fire Energy", "Darkness Energy", "Unown", "Nest"]),
+    st.sampled_from(["SVI", "PAL", "SVE", "ENERGY", "SV1", "N1", "EX", "PR-SV", "svi", "XYZ", "BRS", "SUM"]),
+    st.sampled_from(["181", "185", "2", "02", "7", "104", "105", "TG01", "SV001", "999", "1"]),
+)
+def test_printing_named_answers_as_the_general_resolution(name, code, number):
+    from deckcheck import cards
+
+    _printing_named_agrees(cards.get_db(), name, code, number)
+
+
+def test_printing_facts_are_the_facts_of_a_printing_resolution():
+    from deckcheck import cards, engine
+    from deckcheck.deck import LineFacts
+
+    db = cards.get_db()
+    card = db.printing_named("Nest Ball", "SVI", "181")
+    assert card is not None
+    for via, ban in ((card, None), (None, None)):
+        made = LineFacts(4, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban)
+        fast = engine._printing_facts(4, "Nest Ball", "SVI", "181", card, via, ban)
+        assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {s: getattr(made, s) for s in LineFacts.__slots__}
