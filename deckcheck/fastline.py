@@ -20,6 +20,8 @@ it, under hypothesis. What is read is kept in the same memo as :func:`read_line`
 
 from __future__ import annotations
 
+import re
+
 from .lineread import (
     _BULLETS,
     _NAME_SUFFIXES,
@@ -76,8 +78,40 @@ def read_new(raw: str) -> LineKind:
     return read_line(raw) if kind is None else _put(raw, kind)
 
 
+#: the usual card line, ``[bullet] count name CODE number [PH]``, tokens of non-blanks between
+#: single blanks: what the general reader reads the same way (the lone times sign ``x`` and a name
+#: that is a suffix-like code are left to it). Linear: possessive tokens, a lazy name whose every
+#: end is tried against a tail of two or three bounded tokens.
+_USUAL = re.compile(
+    r"(?:[-*•>] )?([1-9][0-9]{0,2}) ((?![xX] )[A-Za-z]\S*+(?: \S++)*?) ((?=[0-9]*[A-Z])[A-Z0-9]{2,8}) ([0-9]{1,4})"
+    r"(?: (PH))?"
+)
+_usual = _USUAL.fullmatch
+
+
 def _card(raw: str) -> LineKind | None:
     """``(CARD, fields)`` for a card line of the usual shape, else None."""
+    m = _usual(raw)
+    if m is not None:
+        count, name, code, number, tag = m.groups()
+        if code not in _NAME_SUFFIXES:
+            fields = {
+                "line": 0,
+                "raw": raw,
+                "count": _COUNTS[count],
+                "name": name,
+                "set_code": code,
+                "number": number,
+                "section": None,
+                "tag": tag,
+            }
+            return (CARD, fields)
+    return _card_split(raw)
+
+
+def _card_split(raw: str) -> LineKind | None:
+    """:func:`_card` for the shapes its pattern leaves: Limitless's Energy pseudo set, a set code
+    in lower case or with a suffix (``SV-P``), a name that is ``x``; read with ``str.split``."""
     tokens = raw.split(" ")
     start = 1 if len(tokens) > 1 and tokens[0] in _BULLETS else 0
     count = _COUNTS.get(tokens[start])
