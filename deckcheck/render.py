@@ -302,10 +302,9 @@ def _artifact_uri(path: str) -> str:
 
 
 def _version() -> str:
-    # read from the package metadata on first use (deckcheck.__getattr__)
     from .version import __version__
 
-    return str(__version__)
+    return __version__
 
 
 def render_sarif(results: Results, opts: Options = Options()) -> str:
