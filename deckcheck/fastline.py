@@ -70,14 +70,6 @@ _WRITTEN_LABELS = _written_labels()
 _put = read_line.memo.put
 
 
-def read_new(raw: str) -> LineKind:
-    """:func:`read_line`'s answer for the non-empty line ``raw``, which its memo does not hold (the
-    answer is kept there)."""
-    first = raw[0]
-    kind = _card(raw) if first in _CARD_START else _header(raw)
-    return read_line(raw) if kind is None else _put(raw, kind)
-
-
 #: the usual card line, ``[bullet] count name CODE number [PH]``, tokens of non-blanks between
 #: single blanks: what the general reader reads the same way (the lone times sign ``x`` and a name
 #: that is a suffix-like code are left to it). Linear: possessive tokens, a lazy name whose every
@@ -87,6 +79,31 @@ _USUAL = re.compile(
     r"(?: (PH))?"
 )
 _usual = _USUAL.fullmatch
+
+
+def read_new(raw: str) -> LineKind:
+    """:func:`read_line`'s answer for the non-empty line ``raw``, which its memo does not hold (the
+    answer is kept there)."""
+    if raw[0] in _CARD_START:
+        m = _usual(raw)  # _card's first step, inline: most lines are this shape
+        if m is not None:
+            count, name, code, number, tag = m.groups()
+            if code not in _NAME_SUFFIXES:
+                fields = {
+                    "line": 0,
+                    "raw": raw,
+                    "count": _COUNTS[count],
+                    "name": name,
+                    "set_code": code,
+                    "number": number,
+                    "section": None,
+                    "tag": tag,
+                }
+                return _put(raw, (CARD, fields))
+        kind = _card_split(raw)
+    else:
+        kind = _header(raw)
+    return read_line(raw) if kind is None else _put(raw, kind)
 
 
 def _card(raw: str) -> LineKind | None:
