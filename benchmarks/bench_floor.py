@@ -182,7 +182,8 @@ def variant(text: str, rng: random.Random) -> str:
 
 
 def clear_line_caches(db) -> None:
-    """Forget every per-line memo of this version of the code (parse, names, the database's)."""
+    """Forget every per-line memo of this version of the code (parse, names, the database's, and the
+    engine's line memos of every format, which hold a line's resolution and legality)."""
     line_holder = sys.modules.get("deckcheck.lineread", parse_mod)  # read_line, once parse._classify
     for holder, attr in ((parse_mod, "_classify"), (line_holder, "read_line"), (names, "_basic_energy_type")):
         fn = getattr(holder, attr, None)

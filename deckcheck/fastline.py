@@ -2,9 +2,9 @@
 
 :func:`deckcheck.parse.read` looks every line up in the line memo first; a line the memo does
 not hold comes here (:func:`read_new`). The shapes nearly every real list is made of are read
-with one ``str.split`` and a few look-ups, without the general reader's chain of calls
-(``_read_line`` -> ``_classify_line`` -> ``_common_card``, headers through four patterns and
-Unicode folding):
+with one pattern (:data:`_USUAL`) or one ``str.split`` and a few look-ups, without the general
+reader's chain of calls (``_read_line`` -> ``_classify_line`` -> ``_common_card`` -> a tuple ->
+the row's fields; headers through four patterns and Unicode folding):
 
 * ``4 Nest Ball SVI 181`` (PTCGL, Limitless), with a trailing ``PH``, a bullet before the count
   (PTCGO's ``* 4 Dreepy TWM 128``), a set code with a suffix (``SV-P``), in lower case before the

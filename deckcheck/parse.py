@@ -8,7 +8,8 @@ and blanks) is ``{`` is read as a JSON deck instead; there the "line" of a
 card is its 1-based entry index.
 
 What one line of text is (a card line, a header, a total...) is read from its text alone, and
-memoised, by :mod:`deckcheck.lineread`; the line number and the section in force always come
+memoised, by :mod:`deckcheck.lineread` (a line not in the memo is read in one step by
+:mod:`deckcheck.fastline` when it has one of the usual shapes); the line number and the section in force always come
 from the deck being parsed. JSON decks are read by :mod:`deckcheck.jsondeck`, and the limits on
 a decklist's size are :mod:`deckcheck.decklimits`'s (their names are offered here too).
 
