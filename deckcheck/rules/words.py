@@ -33,6 +33,19 @@ def card_names(lines: Iterable[KnownLine]) -> list[str]:
     return seen
 
 
+#: the most characters of text from the list (a card name as written) that a message echoes; a longer
+#: text is cut there, with an ellipsis and its length (one policy for every message that quotes one)
+ECHO_LIMIT = 80
+
+
+def quoted(text: str) -> str:
+    """``"text"`` for a message: text from the list quoted as written, cut at :data:`ECHO_LIMIT`
+    characters (a 60 KB name makes no 60 KB message): ``"Nest Bal…" (60,002 characters)``."""
+    if len(text) <= ECHO_LIMIT:
+        return f'"{text}"'
+    return f'"{text[: ECHO_LIMIT - 1]}…" ({len(text):,} characters)'
+
+
 def join_and(items: list[str], word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
