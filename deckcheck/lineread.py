@@ -336,12 +336,14 @@ def _copies(digits: str) -> int | None:
 
 
 def take_tag(tokens: list[str]) -> tuple[str | None, int]:
-    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC``, when a name is left: (tag, tokens kept)."""
+    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC`` / ``- ACE SPEC``, when a name is left: (tag, tokens kept)."""
     n = len(tokens)
     if n > 1 and (tokens[-1] == "PH" or n > 3 and tokens[-1] == "ph" and _NUMBER.fullmatch(tokens[-2])):
         return "PH", n - 1  # "ph" only after a number: a list typed in lower case ("nest ball svi 181 ph")
     if n > 2 and tokens[-2] in _DASHES and _TAG.fullmatch(tokens[-1]):
         return tokens[-1], n - 2
+    if n > 3 and tokens[-3] in _DASHES and tokens[-2].upper() == "ACE" and tokens[-1].upper() == "SPEC":
+        return f"{tokens[-2]} {tokens[-1]}", n - 3  # "- ACE SPEC": RK9's suffix written with a blank
     return None, n
 
 

@@ -8,6 +8,9 @@ Markdown shapes no tool writes (``~~~`` fences, numbered lists), which stay unpa
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 import deckcheck
 from deckcheck.rules.words import ECHO_LIMIT, quoted
 
@@ -67,3 +70,74 @@ def test_a_long_name_with_an_unknown_set_is_echoed_cut():
         f'card named "{("Qx" * 40)[: ECHO_LIMIT - 1]}…" (6,000 characters) was found; its 1 copy still counts '
         "toward the deck size."
     ]
+
+
+# --- RK9's "- ACE SPEC" written with a blank --------------------------------------------------
+
+
+def test_rk9_ace_spec_suffix_with_a_blank_is_a_tag_not_part_of_the_name():
+    from deckcheck.parse import parse
+
+    result = parse("1 Prime Catcher TEF 157 - ACE SPEC\n1 Prime Catcher - ACE SPEC\n1 Prime Catcher - Ace Spec\n")
+    assert [(c.name, c.set_code, c.number, c.tag) for c in result.cards] == [
+        ("Prime Catcher", "TEF", "157", "ACE SPEC"),
+        ("Prime Catcher", None, None, "ACE SPEC"),
+        ("Prime Catcher", None, None, "Ace Spec"),
+    ]
+    # the suffix alone, or without its dash, is no tag: the line keeps it
+    assert [c.name for c in parse("1 - ACE SPEC\n1 Prime Catcher ACE SPEC\n").cards] == [
+        "- ACE SPEC",
+        "Prime Catcher ACE SPEC",
+    ]
+
+
+def test_rk9_json_name_with_ace_spec_and_a_blank_resolves_and_counts_as_ace_spec():
+    import json
+
+    text = json.dumps(
+        {
+            "cards": [
+                {"count": 1, "card": {"name": "Prime Catcher - ACE SPEC", "setCode": "TEF", "number": "157"}},
+                {"count": 1, "card": {"name": "Master Ball - ACE SPEC", "setCode": "TEF", "number": "153"}},
+                {"count": 58, "card": {"name": "Psychic Energy - Basic", "setCode": "SVE", "number": "5"}},
+            ]
+        }
+    )
+    report = deckcheck.check(text, "standard", MARCH)
+    assert [ln.card.name for ln in report.lines][:2] == ["Prime Catcher", "Master Ball"]
+    assert [(p.rule, p.lines, p.message) for p in report.problems if p.rule == "ace-spec-limit"] == [
+        (
+            "ace-spec-limit",
+            (1, 2),
+            "You have 2 ACE SPEC cards (Prime Catcher, Master Ball) (lines 1, 2); the limit is 1 per deck.",
+        )
+    ]
+    assert report.counts.unknown == 0
+    assert [p.rule for p in report.problems if p.rule in ("name-mismatch", "unknown-card")] == []
+
+
+def test_a_text_line_with_ace_spec_and_a_blank_resolves_without_unknown_card():
+    problems = _problems(
+        "1 Prime Catcher TEF 157 - ACE SPEC\n4 Nest Ball SVI 181\n55 Basic {P} Energy SVE 5\n", "standard"
+    )
+    assert [r for r, _l, _m in problems if r in ("unknown-card", "name-mismatch")] == []
+
+
+@given(
+    name=st.sampled_from(["Prime Catcher", "Porygon-Z", "Technical Machine: Devolution", "Pokégear 3.0", "Unown [A]"]),
+    where=st.sampled_from(["", " TEF 157", " (TEF 157)", " TEF"]),
+    dash=st.sampled_from(["-", "–", "—"]),
+    ace=st.sampled_from(["ACE", "Ace", "ace"]),
+    spec=st.sampled_from(["SPEC", "Spec", "spec"]),
+)
+def test_any_line_with_an_ace_spec_suffix_reads_as_the_line_without_it(name, where, dash, ace, spec):
+    from deckcheck.parse import parse
+
+    (plain,) = parse(f"1 {name}{where}").cards
+    (tagged,) = parse(f"1 {name}{where} {dash} {ace} {spec}").cards
+    assert (tagged.name, tagged.set_code, tagged.number, tagged.tag) == (
+        plain.name,
+        plain.set_code,
+        plain.number,
+        f"{ace} {spec}",
+    )
