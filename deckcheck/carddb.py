@@ -157,6 +157,24 @@ class CardDB:
                     return hit[0]
         return None
 
+    def find_named(self, set_code: str, number: str, name: str) -> Card | None:
+        """The printing with this set code and collector number that bears ``name`` (its name key),
+        where several share them: a code of two sets (``CEL`` is Celebrations and its Classic
+        Collection: ``Charizard CEL 4`` is the Classic Collection's, CEL 4 in Celebrations is
+        Palkia), or one number for several cards (pokemontcg.io's Classic Collection numbers four
+        cards 15). None when none bears that name. Looked at in :meth:`find`'s order."""
+        code = set_code.upper()
+        alias = self._aliases.get(code)
+        places = [(set_id, number) for set_id in self._by_code.get(code, ())]
+        if alias is not None and alias.action == "lookup":
+            places += [(set_id, n) for n in _alias_numbers(number, alias) for set_id in alias.sets]
+        key = lookup_key(name)
+        for set_id, n in places:
+            for card in self._by_number.slot(set_id + SEP + number_norm(n)):
+                if card.name == name or key == card.key.lower():
+                    return card
+        return None
+
     def deck_rules(self) -> dict[str, DeckRule]:
         """Card id -> the deck-building clause that printing carries (read only)."""
         return self._deck_rules
@@ -298,6 +316,9 @@ class CardDB:
                 else:
                     # a basic Energy of another type than the name says is flagged too (the printing wins)
                     differs = lookup_key(name) != card.key.lower()
+                    named = self.find_named(code, number, name) if differs else None
+                    if named is not None:  # another printing at this code and number bears the name
+                        card, differs = named, False
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             if code and (alias is None or alias.action == "lookup"):

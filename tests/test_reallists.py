@@ -141,3 +141,65 @@ def test_any_line_with_an_ace_spec_suffix_reads_as_the_line_without_it(name, whe
         plain.number,
         f"{ace} {spec}",
     )
+
+
+# --- card ids with pokemontcg.io's "_A" disambiguator; printings sharing a code and number ----
+
+
+def _ids(text: str, fmt: str = "unlimited") -> list[tuple[str | None, str | None, bool]]:
+    report = deckcheck.check(text, fmt, MARCH)
+    return [(ln.card.id if ln.card else None, ln.method, ln.name_differs) for ln in report.lines]
+
+
+def test_pokemontcg_io_ids_with_a_disambiguator_resolve_to_the_named_printing():
+    lines = [
+        "1 Charizard cel25c-4_A",
+        "1 Venusaur cel25c-15_A1",
+        "1 Here Comes Team Rocket! cel25c-15_A2",
+        "1 Claydol cel25c-15_A4",
+    ]
+    assert _ids("\n".join(lines)) == [
+        ("ptcgio:cel25c-4_A", "alias", False),
+        ("ptcgio:cel25c-15_A1", "alias", False),
+        ("ptcgio:cel25c-15_A2", "alias", False),
+        ("ptcgio:cel25c-15_A4", "alias", False),
+    ]
+
+
+def test_a_set_code_of_two_sets_finds_the_printing_that_bears_the_name():
+    # CEL is Celebrations (cel25) and its Classic Collection (cel25cc): CEL 4 is Palkia in the
+    # first, Charizard in the second; CEL-CC 15 is four cards
+    lines = ["1 Charizard CEL 4", "1 Palkia CEL 4", "1 Claydol CEL-CC 15", "1 Rocket's Zapdos CEL-CC 15"]
+    assert _ids("\n".join(lines)) == [
+        ("ptcgio:cel25c-4_A", "printing", False),
+        ("cel25-4", "printing", False),
+        ("ptcgio:cel25c-15_A4", "alias", False),
+        ("ptcgio:cel25c-15_A3", "alias", False),
+    ]
+
+
+def test_a_name_no_printing_at_the_code_and_number_bears_is_still_a_name_mismatch():
+    assert _messages("1 Pikachu CEL 4\n", "name-mismatch") == [
+        'Line 1 names "Pikachu", but CEL 4 is Palkia; the line was checked as Palkia (CEL 4).'
+    ]
+
+
+def test_json_ids_with_a_disambiguator_resolve_by_set_number_and_name():
+    import json
+
+    text = json.dumps({"cards": [{"count": 1, "id": "cel25c-15_A4", "name": "Claydol"}]})
+    assert _ids(text) == [("ptcgio:cel25c-15_A4", "alias", False)]
+
+
+@given(
+    name=st.sampled_from(["Charizard", "Here Comes Team Rocket!", "Pokégear 3.0", "Porygon-Z"]),
+    card_id=st.sampled_from(["cel25c-4", "cel25c-15", "swsh12pt5-160", "base1-4", "hsp-HGSS01"]),
+    mark=st.sampled_from(["_A", "_B", "_A1", "_A4", "_C12"]),
+)
+def test_a_card_id_with_a_disambiguator_reads_as_the_id_without_it(name, card_id, mark):
+    from deckcheck.parse import parse
+
+    (plain,) = parse(f"1 {name} {card_id}").cards
+    (marked,) = parse(f"1 {name} {card_id}{mark}").cards
+    assert (marked.name, marked.set_code, marked.number) == (plain.name, plain.set_code, plain.number)
+    assert plain.set_code is not None and plain.number is not None
