@@ -339,7 +339,7 @@ def _copies(digits: str) -> int | None:
 
 
 def take_tag(tokens: list[str]) -> tuple[str | None, int]:
-    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC`` / ``- ACE SPEC``, when a name is left: (tag, tokens kept)."""
+    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC`` / ``- ACE SPEC``, when a name is left: (tag, kept)."""
     n = len(tokens)
     if n > 1 and (tokens[-1] == "PH" or n > 3 and tokens[-1] == "ph" and _NUMBER.fullmatch(tokens[-2])):
         return "PH", n - 1  # "ph" only after a number: a list typed in lower case ("nest ball svi 181 ph")
