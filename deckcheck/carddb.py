@@ -303,6 +303,9 @@ class CardDB:
         self._memos.clear()
 
     def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+        glyph = e4_spelling(name)
+        if glyph is not None and not self.by_name(name) and self.by_name(glyph):
+            name = glyph  # "Infernape 4" is Infernape E4: resolved, and compared, under the card data's name
         code = (set_code or "").upper()
         alias = self._aliases.get(code)
         energy = basic_energy_type(name)
@@ -316,9 +319,9 @@ class CardDB:
                 else:
                     # a basic Energy of another type than the name says is flagged too (the printing wins)
                     differs = lookup_key(name) != card.key.lower()
-                    named = self.find_named(code, number, name) if differs else None
-                    if named is not None:  # another printing at this code and number bears the name
-                        card, differs = named, False
+                    bearer = self.find_named(code, number, name) if differs else None
+                    if bearer is not None:  # another printing at this code and number bears the name
+                        card, differs = bearer, False
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             if code and (alias is None or alias.action == "lookup"):
@@ -348,6 +351,34 @@ class CardDB:
         if named:
             return Resolution(named[0], "name")
         return Resolution(None, "unresolved")
+
+
+#: how lists write the Elite Four glyph of the Platinum-era SP Pokémon (Rising Rivals, Supreme Victors,
+#: reprinted in Celebrations' Classic Collection), printed as a 4 after the name; the card data writes E4
+E4_GLYPHS = ("4", "⁴")
+
+
+def e4_spelling(name: str) -> str | None:
+    """``Infernape 4``, ``Infernape⁴``, ``Infernape 4 LV.X`` -> ``Infernape E4`` (``... E4 LV.X``):
+    the card data's spelling of a name ending in the Elite Four glyph, else None. A name is
+    resolved under it only when it names no card as written and this spelling does
+    (:meth:`CardDB._resolve`). Linear: one split, the last two tokens looked at."""
+    if not name or E4_GLYPHS[0] not in name and E4_GLYPHS[1] not in name:
+        return None
+    tokens = name.split()
+    tail: list[str] = []
+    if len(tokens) > 2 and tokens[-1].upper().replace(".", "") == "LVX":
+        tokens, tail = tokens[:-1], tokens[-1:]
+    if not tokens:
+        return None
+    last = tokens[-1]
+    if last in E4_GLYPHS and len(tokens) > 1 and tokens[-2][-1].isalpha():
+        head = tokens[:-1]  # "Infernape 4"
+    elif len(last) > 1 and last[-1] in E4_GLYPHS and last[-2].isalpha():
+        head = tokens[:-1] + [last[:-1]]  # "Infernape⁴", "Infernape4"
+    else:
+        return None
+    return " ".join([*head, "E4", *tail])
 
 
 def _alias_numbers(number: str, alias: SetAlias) -> list[str]:

@@ -203,3 +203,57 @@ def test_a_card_id_with_a_disambiguator_reads_as_the_id_without_it(name, card_id
     (marked,) = parse(f"1 {name} {card_id}{mark}").cards
     assert (marked.name, marked.set_code, marked.number) == (plain.name, plain.set_code, plain.number)
     assert plain.set_code is not None and plain.number is not None
+
+
+# --- the Elite Four glyph of the Platinum SP Pokémon, written 4 --------------------------------
+
+
+def test_a_name_ending_in_the_e4_glyph_is_read_whole_and_resolves_to_the_e4_card():
+    from deckcheck.parse import parse
+
+    result = parse("1 Infernape 4 RR 43\n2 Infernape 4\n1 Infernape 4 LV.X RR 108\n")
+    assert [(c.count, c.name, c.set_code, c.number) for c in result.cards] == [
+        (1, "Infernape 4", "RR", "43"),
+        (2, "Infernape 4", None, None),
+        (1, "Infernape 4 LV.X", "RR", "108"),
+    ]
+    text = "1 Infernape 4 RR 43\n2 Infernape 4\n1 Infernape⁴\n1 Infernape ⁴ RR 43\n1 Gallade 4 RR 20\n"
+    assert _ids(text) == [
+        ("pl2-43", "printing", False),
+        ("pl2-43", "name", False),
+        ("pl2-43", "name", False),
+        ("pl2-43", "printing", False),
+        ("pl2-20", "printing", False),
+    ]
+    assert _ids("1 Infernape 4 LV.X RR 108\n") == [("pl2-108", "printing", False)]
+    problems = _problems(text)
+    assert [(r, m) for r, _l, m in problems if r in ("name-mismatch", "unknown-card", "resolved-by-name")] == [
+        (
+            "resolved-by-name",
+            'Line 2: "Infernape 4" has no set code, so it was matched by name to Infernape E4 (RR 43).',
+        ),
+        (
+            "resolved-by-name",
+            'Line 3: "Infernape⁴" has no set code, so it was matched by name to Infernape E4 (RR 43).',
+        ),
+    ]
+
+
+def test_a_name_ending_in_4_that_no_e4_card_has_stays_unknown():
+    (message,) = _messages("1 Porygon 4\n", "unknown-card")
+    assert message == (
+        'Line 1: no card named "Porygon 4" was found in the card database; its 1 copy still counts toward the '
+        "deck size."
+    )
+
+
+def test_e4_spelling():
+    from deckcheck.carddb import e4_spelling
+
+    assert e4_spelling("Infernape 4") == "Infernape E4"
+    assert e4_spelling("Infernape⁴") == "Infernape E4"
+    assert e4_spelling("Infernape  ⁴") == "Infernape E4"
+    assert e4_spelling("Infernape 4 LV.X") == "Infernape E4 LV.X"
+    assert e4_spelling("Mr. Mime 4") == "Mr. Mime E4"
+    for other in ("Infernape", "4", "Energy Removal 2", "Pokégear 3.0", "Infernape 44", "Infernape 4 V", "1 4"):
+        assert e4_spelling(other) is None
