@@ -257,3 +257,12 @@ def test_e4_spelling():
     assert e4_spelling("Mr. Mime 4") == "Mr. Mime E4"
     for other in ("Infernape", "4", "Energy Removal 2", "Pokégear 3.0", "Infernape 44", "Infernape 4 V", "1 4"):
         assert e4_spelling(other) is None
+
+
+def test_classic_collection_codes_and_numbers_as_exports_write_them():
+    lines = ["1 Charizard CEL-CC 4", "1 Charizard CEL-CC CC002", "1 Garchomp C LV.X cel25cc-CC018"]
+    assert _ids("\n".join(lines)) == [
+        ("ptcgio:cel25c-4_A", "alias", False),
+        ("cel25cc-CC002", "alias", False),
+        ("cel25cc-CC018", "printing", False),
+    ]
