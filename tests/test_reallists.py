@@ -266,3 +266,53 @@ def test_classic_collection_codes_and_numbers_as_exports_write_them():
         ("cel25cc-CC002", "alias", False),
         ("cel25cc-CC018", "printing", False),
     ]
+
+
+# --- Markdown shapes no tool writes: "~~~" fences and numbered lists stay unparsed lines ---------
+#
+# rules-and-formats.md (2.1-2.6) lists what real tools write: PTCGL, PTCGO, Limitless, RK9, TCGplayer
+# and Discord's ``` code blocks. No tool writes a "~~~" fence or numbers its lines ("1. 4 Nest Ball"):
+# such lines are not guessed at; each is an unparsed line naming itself, and the list's card lines
+# inside a "~~~" fence are still read.
+
+_HINT = 'A card line looks like "4 Nest Ball SVI 181" and a header like "Trainer: 12".'
+
+
+def _parsed(text: str):
+    from deckcheck.parse import parse
+
+    result = parse(text)
+    return (
+        [(c.line, c.count, c.name) for c in result.cards],
+        [(p.rule, p.lines, p.message, p.hint) for p in result.problems],
+    )
+
+
+def test_tilde_fences_are_unparsed_lines_and_the_list_inside_is_read():
+    cards, problems = _parsed("My list:\n~~~txt\n4 Nest Ball SVI 181\n~~~\n")
+    assert cards == [(3, 4, "Nest Ball")]
+    assert problems == [
+        ("unparsed-line", (1,), 'Line 1 is not a card line or a section header: "My list:".', _HINT),
+        ("unparsed-line", (2,), 'Line 2 is not a card line or a section header: "~~~txt".', _HINT),
+        ("unparsed-line", (4,), 'Line 4 is not a card line or a section header: "~~~".', _HINT),
+    ]
+
+
+def test_numbered_list_lines_are_unparsed_lines_never_a_count():
+    cards, problems = _parsed("1. 4 Nest Ball SVI 181\n2) 4 Iono PAL 185\n4 Iono PAL 185\n")
+    assert cards == [(3, 4, "Iono")]
+    assert problems == [
+        ("unparsed-line", (1,), 'Line 1 is not a card line or a section header: "1. 4 Nest Ball SVI 181".', _HINT),
+        ("unparsed-line", (2,), 'Line 2 is not a card line or a section header: "2) 4 Iono PAL 185".', _HINT),
+    ]
+
+
+@given(
+    item=st.integers(min_value=1, max_value=99),
+    mark=st.sampled_from([".", ")"]),
+    line=st.sampled_from(["4 Nest Ball SVI 181", "1 Infernape 4 RR 43", "2 Iono", "4x Iono PAL 185"]),
+)
+def test_a_numbered_card_line_is_one_unparsed_line_on_its_line(item, mark, line):
+    cards, problems = _parsed(f"4 Iono PAL 185\n{item}{mark} {line}\n")
+    assert cards == [(1, 4, "Iono")]
+    assert [(rule, lines) for rule, lines, _m, _h in problems] == [("unparsed-line", (2,))]
