@@ -19,6 +19,10 @@ from .memo import Memo
 from .names import basic_energy_type, lookup_key
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 
+#: the longest collector number looked up: no printing's is longer (the pool's longest, SWSH001, has 7
+#: characters); a longer one written in a list (a JSON "number", the Limitless builder's Energy tail)
+#: finds nothing without being read as an integer (int() refuses over 4,300 digits)
+MAX_NUMBER_LEN = 16
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
 #: card lines the engine's line memos keep (one per database, one per format, database and date)
@@ -139,6 +143,8 @@ class CardDB:
 
     def find(self, set_code: str, number: str) -> Card | None:
         """The printing with this set code and collector number, through the alias table."""
+        if len(number) > MAX_NUMBER_LEN:
+            return None
         code = set_code.upper()
         slot = self._by_number.slot
         norm = SEP + number_norm(number)
@@ -163,6 +169,8 @@ class CardDB:
         Collection: ``Charizard CEL 4`` is the Classic Collection's, CEL 4 in Celebrations is
         Palkia), or one number for several cards (pokemontcg.io's Classic Collection numbers four
         cards 15). None when none bears that name. Looked at in :meth:`find`'s order."""
+        if len(number) > MAX_NUMBER_LEN:
+            return None
         code = set_code.upper()
         alias = self._aliases.get(code)
         places = [(set_id, number) for set_id in self._by_code.get(code, ())]
@@ -274,7 +282,7 @@ class CardDB:
         code = set_code.upper()
         alias = self._aliases.get(code)
         ids = self._by_code.get(code)
-        if not ids or alias is not None and alias.action != "lookup":
+        if not ids or alias is not None and alias.action != "lookup" or len(number) > MAX_NUMBER_LEN:
             return None
         # number_norm of a number of ASCII digits without a leading zero is the number itself
         norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))

@@ -316,3 +316,26 @@ def test_a_numbered_card_line_is_one_unparsed_line_on_its_line(item, mark, line)
     cards, problems = _parsed(f"4 Iono PAL 185\n{item}{mark} {line}\n")
     assert cards == [(1, 4, "Iono")]
     assert [(rule, lines) for rule, lines, _m, _h in problems] == [("unparsed-line", (2,))]
+
+
+# --- a collector number no printing has, of thousands of digits: found nowhere, never a crash --
+
+
+def test_a_number_of_thousands_of_digits_finds_nothing_and_never_raises():
+    import json
+
+    from deckcheck.carddb import MAX_NUMBER_LEN
+    from deckcheck.cards import get_db
+
+    assert max(len(c.number) for c in get_db().cards.values()) <= MAX_NUMBER_LEN
+    digits = "7" * 5_000
+    texts = [
+        f"1 Fire Energy BRS {digits}\n",
+        json.dumps({"cards": [{"count": 1, "name": "Nest Ball", "set": "SVI", "number": digits}]}),
+        json.dumps({"cards": [{"count": 1, "name": "Zzzq", "set": "CEL-CC", "number": digits}]}),
+    ]
+    assert [_ids(t) for t in texts] == [
+        [("mee-002", "name", False)],
+        [("sv01-181", "name-and-set", False)],
+        [(None, "unresolved", False)],
+    ]
