@@ -339,3 +339,29 @@ def test_a_number_of_thousands_of_digits_finds_nothing_and_never_raises():
         [("sv01-181", "name-and-set", False)],
         [(None, "unresolved", False)],
     ]
+
+
+def test_a_long_set_code_or_number_is_echoed_cut_with_its_length():
+    import json
+
+    from deckcheck.rules.words import clipped
+
+    assert clipped("SVI") == "SVI" and clipped("Q" * 81) == "Q" * 79 + "… (81 characters)"
+    code, digits = "Q" * 5_000, "7" * 5_000
+    text = json.dumps({"cards": [{"count": 1, "name": "Nest Ball", "set": code, "number": "7"}]})
+    (message,) = _messages(text, "unknown-set")
+    assert message == (
+        f"Line 1: the card database knows no set {'Q' * 79}… (5,000 characters) (its newest set is Pitch Black, "
+        'released 2026-07-17), so "Nest Ball" was matched by name to Nest Ball (PAF 84).'
+    )
+    (message,) = _messages(f"1 Fire Energy BRS {digits}\n", "resolved-by-name")
+    assert message == (
+        f'Line 1: no printing BRS {"7" * 79}… (5,000 characters) of "Fire Energy" was found, so it was matched by '
+        "name to Fire Energy (MEE 2)."
+    )
+    text = json.dumps({"cards": [{"count": 1, "name": "Zzzq", "set": "SVI", "number": digits}]})
+    (message,) = _messages(text, "unknown-card")
+    assert message == (
+        f'Line 1: no card named "Zzzq" SVI {"7" * 79}… (5,000 characters) was found in the card database; its 1 '
+        "copy still counts toward the deck size."
+    )

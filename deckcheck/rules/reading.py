@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..names import name_key
 from ..registry import ERROR, INFO, WARNING, Finding, parser_rule, rule
-from .words import UPDATE_ADVICE, join_and, label, newest_set_phrase, plural, quoted
+from .words import UPDATE_ADVICE, clipped, join_and, label, newest_set_phrase, plural, quoted
 
 if TYPE_CHECKING:
     from ..cards import CardDB
@@ -65,7 +65,7 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
     for ln in deck.lines:
         if not has_unknown_set(ln, db):
             continue
-        newest, code = db.newest_set(), ln.set_code
+        newest, code = db.newest_set(), clipped(ln.set_code or "")
         head = f"Line {ln.line}: the card database knows no set {code} (its newest set is {newest_set_phrase(db)})"
         after = f"a set released after {newest.name}" if newest is not None else "a new set"
         hint = f"If {code} is {after}, {UPDATE_ADVICE}."
@@ -96,7 +96,7 @@ def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
     for ln in deck.unknown:
         if skip and has_unknown_set(ln, ctx.db):
             continue
-        where = " ".join(x for x in (ln.set_code, ln.number) if x)
+        where = " ".join(clipped(x) for x in (ln.set_code, ln.number) if x)
         hint = f"Did you mean {join_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
         yield Finding(
             f"Line {ln.line}: no card named {quoted(ln.name)}{' ' + where if where else ''} was "
@@ -119,7 +119,7 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
             written = f"{ln.name} [{ln.set_code}]" if "[" in ln.raw else f"{ln.name} {ln.set_code}"
             msg = f"Line {ln.line}: {quoted(written)} has no set code, so it was matched by name to {label(ln.card)}."
         elif ln.set_code:
-            what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
+            what = f"{clipped(ln.set_code)} {clipped(ln.number)}" if ln.number else clipped(ln.set_code)
             msg = (
                 f"Line {ln.line}: no printing {what} of {quoted(ln.name)} was found, so it was matched by name to "
                 f"{label(ln.card)}."

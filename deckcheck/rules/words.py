@@ -46,6 +46,13 @@ def quoted(text: str) -> str:
     return f'"{text[: ECHO_LIMIT - 1]}…" ({len(text):,} characters)'
 
 
+def clipped(text: str) -> str:
+    """:func:`quoted` without the quotes, for a set code or number from the list: ``QQQ… (5,000 characters)``."""
+    if len(text) <= ECHO_LIMIT:
+        return text
+    return f"{text[: ECHO_LIMIT - 1]}… ({len(text):,} characters)"
+
+
 def join_and(items: list[str], word: str = "and") -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
