@@ -135,7 +135,7 @@ def read_json(text: str) -> tuple[list[Problem], list[CardRow]]:
         return problems, rows
     player, sections = decks[0]
     if len(decks) > 1:
-        who = f" ({player}'s)" if player else ""
+        who = f" ({shorten(player)}'s)" if player else ""
         message = (
             f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
             "Check one player's deck at a time to see the others."

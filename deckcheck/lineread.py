@@ -254,7 +254,12 @@ def _fold_label(label: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-def shorten(text: str, limit: int = 60) -> str:
+#: the most characters of text from the list (a line, a name, a set code) that a message shows: a
+#: longer one is cut there with an ellipsis (:func:`shorten`; rules add its length, rules/words.py)
+ECHO_LIMIT = 60
+
+
+def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` made safe to show: control characters escaped, cut to ``limit`` characters."""
     shown = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"

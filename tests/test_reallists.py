@@ -346,22 +346,34 @@ def test_a_long_set_code_or_number_is_echoed_cut_with_its_length():
 
     from deckcheck.rules.words import clipped
 
-    assert clipped("SVI") == "SVI" and clipped("Q" * 81) == "Q" * 79 + "… (81 characters)"
+    assert clipped("SVI") == "SVI" and clipped("Q" * 81) == "Q" * (ECHO_LIMIT - 1) + "… (81 characters)"
     code, digits = "Q" * 5_000, "7" * 5_000
     text = json.dumps({"cards": [{"count": 1, "name": "Nest Ball", "set": code, "number": "7"}]})
     (message,) = _messages(text, "unknown-set")
     assert message == (
-        f"Line 1: the card database knows no set {'Q' * 79}… (5,000 characters) (its newest set is Pitch Black, "
-        'released 2026-07-17), so "Nest Ball" was matched by name to Nest Ball (PAF 84).'
+        f"Line 1: the card database knows no set {'Q' * (ECHO_LIMIT - 1)}… (5,000 characters) (its newest set is "
+        'Pitch Black, released 2026-07-17), so "Nest Ball" was matched by name to Nest Ball (PAF 84).'
     )
     (message,) = _messages(f"1 Fire Energy BRS {digits}\n", "resolved-by-name")
     assert message == (
-        f'Line 1: no printing BRS {"7" * 79}… (5,000 characters) of "Fire Energy" was found, so it was matched by '
-        "name to Fire Energy (MEE 2)."
+        f'Line 1: no printing BRS {"7" * (ECHO_LIMIT - 1)}… (5,000 characters) of "Fire Energy" was found, so it '
+        "was matched by name to Fire Energy (MEE 2)."
     )
     text = json.dumps({"cards": [{"count": 1, "name": "Zzzq", "set": "SVI", "number": digits}]})
     (message,) = _messages(text, "unknown-card")
     assert message == (
-        f'Line 1: no card named "Zzzq" SVI {"7" * 79}… (5,000 characters) was found in the card database; its 1 '
-        "copy still counts toward the deck size."
+        f'Line 1: no card named "Zzzq" SVI {"7" * (ECHO_LIMIT - 1)}… (5,000 characters) was found in the card '
+        "database; its 1 copy still counts toward the deck size."
+    )
+
+
+def test_a_long_player_name_in_an_event_export_is_echoed_cut():
+    import json
+
+    deck = {"cards": [{"count": 1, "name": "Nest Ball", "set": "SVI", "number": "181"}]}
+    text = json.dumps([{"name": "P" * 10_000, **deck}, {"name": "Ann", **deck}])
+    (message,) = _messages(text, "several-decks")
+    assert message == (
+        f"The JSON holds 2 decks (an event export); only the first ({'P' * (ECHO_LIMIT - 1)}…'s) was checked. "
+        "Check one player's deck at a time to see the others."
     )

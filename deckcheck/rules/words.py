@@ -9,6 +9,8 @@ if TYPE_CHECKING:
     from ..cards import Card, CardDB
     from ..deck import KnownLine
 
+from ..lineread import ECHO_LIMIT as ECHO_LIMIT
+from ..lineread import shorten
 from ..names import without_subtitle
 from ..wording import plural as plural
 
@@ -33,24 +35,16 @@ def card_names(lines: Iterable[KnownLine]) -> list[str]:
     return seen
 
 
-#: the most characters of text from the list (a card name as written) that a message echoes; a longer
-#: text is cut there, with an ellipsis and its length (one policy for every message that quotes one)
-ECHO_LIMIT = 80
-
-
 def quoted(text: str) -> str:
-    """``"text"`` for a message: text from the list quoted as written, cut at :data:`ECHO_LIMIT`
-    characters (a 60 KB name makes no 60 KB message): ``"Nest Bal…" (60,002 characters)``."""
-    if len(text) <= ECHO_LIMIT:
-        return f'"{text}"'
-    return f'"{text[: ECHO_LIMIT - 1]}…" ({len(text):,} characters)'
+    """``"text"`` for a message: text from the list quoted as written; one over :data:`ECHO_LIMIT`
+    characters is cut there (:func:`~deckcheck.lineread.shorten`) and its length said, so a 60 KB
+    name makes no 60 KB message: ``"Nest Bal…" (60,002 characters)``."""
+    return f'"{text}"' if len(text) <= ECHO_LIMIT else f'"{shorten(text)}" ({len(text):,} characters)'
 
 
 def clipped(text: str) -> str:
     """:func:`quoted` without the quotes, for a set code or number from the list: ``QQQ… (5,000 characters)``."""
-    if len(text) <= ECHO_LIMIT:
-        return text
-    return f"{text[: ECHO_LIMIT - 1]}… ({len(text):,} characters)"
+    return text if len(text) <= ECHO_LIMIT else f"{shorten(text)} ({len(text):,} characters)"
 
 
 def join_and(items: list[str], word: str = "and") -> str:
