@@ -426,10 +426,14 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
     lookup index of its cards (:mod:`deckcheck.index`), made here, so loading it computes none;
     its pack (:mod:`deckcheck.dbpack`, ``<name>.pack``), written first, holds the same in columns
     for a fast start-up (the rows are checked before anything is written)."""
-    from ..dbpack import encode, pack_path
+    from ..dbpack import check_rows, encode, pack_path
     from ..index import build_index
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
+    try:
+        check_rows(db["cards"], releases.keys())
+    except ValueError as exc:
+        raise BuildError(f"the database cannot be written: {exc}") from exc
     db = {**db, "index": build_index(db["cards"], releases)}
     path = Path(path)
     payload = json.dumps(db, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
