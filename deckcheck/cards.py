@@ -24,7 +24,7 @@ import orjson
 
 from .carddb import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
 from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
-from .dbpack import Packed, PackError, check_rows, decode, pack_path
+from .dbpack import Packed, PackError, Texts, check_rows, decode, pack_path
 from .deckrules import load_rules
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
@@ -152,7 +152,9 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     )
     # identical subtype and type lists share one tuple (each table holds every distinct one once)
     subtypes, types = [tuple(v) for v in values["subtypes"]], [tuple(v) for v in values["types"]]
-    card_ids, fps = pack.ids, pack.fingerprints
+    # a Card's id is read from one string, not the dict's key: a forked worker that makes the card
+    # writes to no shared object (the ids dict, made before the fork, stays untouched)
+    card_ids, fps = Texts.of(pack.ids), pack.fingerprints
 
     def make(i: int) -> Card:
         name, s = name_c[i], set_c[i]

@@ -148,7 +148,13 @@ def encode(db: dict[str, Any], source: str) -> bytes:
     blobs: list[bytes] = []
 
     def add(name: str, kind: str, values: Sequence[Any]) -> None:
-        blob = _text(values, name) if kind == "text" else _ints(values, kind)
+        blob = (
+            _text(values, name)
+            if kind == "text"
+            else "".join(values).encode()
+            if kind == "fixed"
+            else _ints(values, kind)
+        )
         sections.append([name, kind, len(values), len(blob)])
         blobs.append(blob)
 
@@ -167,7 +173,8 @@ def encode(db: dict[str, Any], source: str) -> bytes:
     if set(map(type, map(itemgetter(10), rows))) - {str}:
         raise PackError("a card row's fingerprint is not a str")
     add("id", "text", [r[0] for r in rows])
-    add("fingerprint", "text", [r[10] for r in rows])
+    fps = [r[10] for r in rows]
+    add("fingerprint", "fixed" if len(set(map(len, fps))) == 1 and fps[0] else "text", fps)
     for part in ("by_name", "by_number"):
         table: dict[str, list[int]] = index[part]
         sizes = list(map(len, table.values()))
@@ -205,7 +212,7 @@ class Groups(Mapping[str, Sequence[int]]):
 
     __slots__ = ("_offsets", "_rows", "_slots")
 
-    def __init__(self, keys: list[str], offsets: list[int], rows: array[int]) -> None:
+    def __init__(self, keys: list[str], offsets: array[int], rows: array[int]) -> None:
         self._slots = dict(zip(keys, range(len(keys)), strict=True))
         self._offsets, self._rows = offsets, rows
         if len(self._slots) != len(keys):
@@ -230,6 +237,26 @@ class Groups(Mapping[str, Sequence[int]]):
         return len(self._slots)
 
 
+class Texts(Sequence[str]):
+    """A text column as one string and each value's offsets: reading a value makes a new string
+    (a forked worker writes to no shared object when it reads one)."""
+
+    __slots__ = ("_offsets", "_text")
+
+    def __init__(self, text: str, offsets: array[int]) -> None:
+        self._text, self._offsets = text, offsets
+
+    @classmethod
+    def of(cls, values: list[str]) -> Texts:
+        return cls("".join(values), array("I", accumulate(map(len, values), initial=0)))
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]  # one value, no slices
+        return self._text[self._offsets[i] : self._offsets[i + 1]]
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+
 class Packed:
     """A checked pack: its header and columns (:func:`decode`)."""
 
@@ -239,7 +266,8 @@ class Packed:
         self.header, self.rows, self.values = header, n, header["values"]
         self.codes: dict[str, array[int]] = {col: columns[col] for col in CODED}
         self.ids: list[str] = columns["id"]
-        self.fingerprints: list[str] = columns["fingerprint"]
+        fps = columns["fingerprint"]
+        self.fingerprints: Texts = fps if isinstance(fps, Texts) else Texts.of(fps)
         self.by_name = Groups(header["by_name"], columns["by_name.offsets"], columns["by_name.rows"])
         self.by_number = Groups(columns["by_number.keys"], columns["by_number.offsets"], columns["by_number.rows"])
 
@@ -287,9 +315,15 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
         at += nbytes
         if len(chunk) != nbytes:
             raise PackError(f"section {name} is cut short")
-        values: list[str] | array[int]
+        values: list[str] | array[int] | Texts
         if kind == "text":
             values = str(chunk, "utf-8").split(_NUL) if count or nbytes else []
+        elif kind == "fixed":  # values of one length, one after the other
+            text = str(chunk, "utf-8")
+            width = len(text) // count if count else 0
+            if width * count != len(text) or (count and not width):
+                raise PackError(f"section {name} does not hold {count} values of one length")
+            values = Texts(text, array("I", range(0, len(text) + 1, width)) if count else array("I", [0]))
         elif kind in _ITEM:
             numbers = array(_ITEM[kind])
             if nbytes != count * numbers.itemsize:
@@ -337,7 +371,7 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         # every key has rows (sizes are unsigned, so the offsets increase), and they end at the last row
         if len(sizes) != len(keys) or (0 in sizes.tobytes() if sizes.typecode == "B" else 0 in sizes):
             raise PackError(f"the index's {part} table has a key without rows")
-        offsets = list(accumulate(sizes, initial=0))
+        offsets = array("I", accumulate(sizes, initial=0))
         if offsets[-1] != len(rows):
             raise PackError(f"the index's {part} groups hold {offsets[-1]} rows, not {len(rows)}")
         if not _below(rows, n):
