@@ -8,12 +8,9 @@ running service in :mod:`deckcheck.dbwatch`; the names are offered here too.
 from __future__ import annotations
 
 import gc
-import gzip
 import hashlib
-import logging
 import os
 import threading
-import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from operator import itemgetter
@@ -50,7 +47,13 @@ __all__ = [
     "set_db",
 ]
 
-log = logging.getLogger(__name__)
+
+def _warn(message: str, *args: object) -> None:
+    """Log a warning (logging is imported on the first one: loading a database needs none)."""
+    import logging
+
+    logging.getLogger(__name__).warning(message, *args)
+
 
 DEFAULT_DB_FILE = "cards.json.gz"
 
@@ -191,7 +194,7 @@ def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str 
             raise IndexError_("it was made from other card rows")
         check_index(index, len(rows))
     except (IndexError_, TypeError) as exc:
-        log.warning("card database %s: stored index not used (%s); indexing the cards at load", path or "-", exc)
+        _warn("card database %s: stored index not used (%s); indexing the cards at load", path or "-", exc)
         return False
     return True
 
@@ -258,6 +261,9 @@ def load(path: str | os.PathLike[str] | None = None) -> CardDB:
             except (KeyError, TypeError, ValueError) as exc:
                 raise DatabaseError(f"card database pack at {pack_path(path)} is malformed: {exc!r}") from exc
         try:
+            import gzip  # the JSON database without a pack: read record by record
+            import zlib
+
             raw = orjson.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
         except (OSError, EOFError, ValueError, zlib.error) as exc:
             raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
@@ -286,10 +292,10 @@ def _pack(path: Path, digest: str) -> Packed | None:
             f"card database pack at {where} is {exc} (delete it, or write it again with 'deckcheck db build')"
         ) from exc
     if pack.header.get("source") != digest:
-        log.warning("card database pack %s was made from another file than %s: not used", where, path)
+        _warn("card database pack %s was made from another file than %s: not used", where, path)
         return None
     if pack.header.get("fingerprint") != fingerprint():
-        log.warning("card database pack %s was made by other index code: not used", where)
+        _warn("card database pack %s was made by other index code: not used", where)
         return None
     return pack
 
