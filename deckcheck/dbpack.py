@@ -63,6 +63,15 @@ _VALUE_TYPES: dict[str, tuple[type, ...]] = {
     "rarity": (str, type(None)),
 }
 _COL = {name: i for i, name in enumerate(FIELDS)}
+_NUMBERS = ("u8", "u16", "u32")
+#: the sections a pack has, and the kinds each may be
+_KINDS: dict[str, tuple[str, ...]] = {
+    **{col: _NUMBERS for col in CODED},
+    "id": ("text",),
+    "fingerprint": ("text", "fixed"),
+    "by_number.keys": ("text",),
+    **{f"{part}.{what}": _NUMBERS for part in ("by_name", "by_number") for what in ("sizes", "rows")},
+}
 _ITEM = {"u8": "B", "u16": "H", "u32": "I"}
 if array("H").itemsize != 2 or array("I").itemsize != 4:  # pragma: no cover - every platform CPython runs on
     raise ImportError("deckcheck.dbpack needs 2-byte 'H' and 4-byte 'I' arrays")
@@ -287,7 +296,7 @@ def decode(data: bytes) -> Packed:
     try:
         header = orjson.loads(body[:size])
         return _columns(header, body[size:])
-    except (KeyError, TypeError, ValueError, IndexError, UnicodeDecodeError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         if isinstance(exc, PackError):
             raise
         raise PackError(f"malformed ({exc!r})") from exc
@@ -339,6 +348,10 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
         columns[name] = values
     if at != len(payload):
         raise PackError(f"{len(payload) - at} bytes after the last section")
+    kinds = {name: kind for name, kind, _count, _bytes in header["sections"]}
+    for name, allowed in _KINDS.items():
+        if kinds.get(name) not in allowed:
+            raise PackError(f"section {name} is missing or of kind {kinds.get(name)!r}")
     _check(header, columns, n)
     return Packed(header, columns, n)
 

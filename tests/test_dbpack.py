@@ -153,6 +153,13 @@ def _rewrite(data, name, values):
     return _resign(data[:start] + new + data[start + len(new) :])
 
 
+def _reheader(data, header):
+    """A pack with another header (the same sections), its digest made again."""
+    size = struct.unpack_from("<8sII32s", data)[2]
+    new = orjson.dumps(header)
+    return _resign(data[:12] + struct.pack("<I", len(new)) + data[16:48] + new + data[48 + size :])
+
+
 def _fails(path, data, message):
     dbpack.pack_path(path).write_bytes(data)
     with pytest.raises(DatabaseError) as exc:
@@ -192,6 +199,11 @@ def test_a_damaged_pack_fails_the_load_saying_what_is_wrong(tmp_path):
     _fails(path, _rewrite(good, "by_name.sizes", [0] * sizes), "the index's by_name table has a key without rows")
     _fails(path, _rewrite(good, "supertype", [9] * n), "column supertype has a code out of range")
     _fails(path, _rewrite(good, "name", [len(header["values"]["name"])] * n), "column name has a code out of range")
+    renamed = {**header, "sections": [["ids" if s[0] == "id" else s[0], *s[1:]] for s in header["sections"]]}
+    _fails(path, _reheader(good, renamed), "section id is missing or of kind None")
+    _fails(path, _reheader(good, {**header, "values": {}}), "malformed (KeyError('name'))")
+    dbpack.pack_path(path).write_bytes(_reheader(good, header))  # the same header written again: loads
+    assert sorted(cards.load(path).cards) == sorted(r[0] for r in ROWS)
 
 
 def test_the_pack_refuses_what_it_cannot_hold(tmp_path):
