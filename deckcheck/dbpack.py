@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import struct
 import sys
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
@@ -45,7 +44,8 @@ from .index import fingerprint
 MAGIC = b"DCKPACK\x00"
 #: bump when the layout changes; a pack of another format fails its load (rebuild it)
 FORMAT = 1
-_PREFIX = struct.Struct("<8sII32s")
+#: the magic bytes, the format and the header's length (u32 each, little-endian) and the digest
+_PREFIX_SIZE = 8 + 4 + 4 + 32
 #: joins the values of a text section (never part of a value: checked when written)
 _NUL = "\x00"
 #: the columns stored as a table of values and a code per row (``name`` also gives the row's name key)
@@ -204,7 +204,12 @@ def encode(db: dict[str, Any], source: str) -> bytes:
         "sections": sections,
     }
     body = orjson.dumps(header) + b"".join(blobs)
-    return _PREFIX.pack(MAGIC, FORMAT, len(body) - sum(len(b) for b in blobs), _digest(body)) + body
+    size = len(body) - sum(len(b) for b in blobs)
+    return MAGIC + _u32(FORMAT) + _u32(size) + _digest(body) + body
+
+
+def _u32(value: int) -> bytes:
+    return value.to_bytes(4, "little")
 
 
 def _digest(body: bytes | memoryview) -> bytes:
@@ -283,12 +288,13 @@ class Packed:
 
 def decode(data: bytes) -> Packed:
     """Read and check a pack. Raises :class:`PackError` saying what is wrong."""
-    if len(data) < _PREFIX.size or data[:8] != MAGIC:
+    if len(data) < _PREFIX_SIZE or data[:8] != MAGIC:
         raise PackError("not a deckcheck database pack (wrong magic bytes)")
-    _magic, version, size, digest = _PREFIX.unpack_from(data)
+    version, size = int.from_bytes(data[8:12], "little"), int.from_bytes(data[12:16], "little")
+    digest = data[16:_PREFIX_SIZE]
     if version != FORMAT:
         raise PackError(f"pack format {version}, this deckcheck reads format {FORMAT}")
-    body = memoryview(data)[_PREFIX.size :]
+    body = memoryview(data)[_PREFIX_SIZE:]
     if size > len(body):
         raise PackError(f"truncated: the header needs {size} bytes, {len(body)} follow")
     if _digest(body) != digest:
@@ -309,7 +315,7 @@ def _damage(data: bytes, body: memoryview, size: int) -> str:
     except (ValueError, KeyError, TypeError, IndexError):
         expected = -1
     if expected > len(body):
-        return f"truncated: {len(data)} bytes, its header describes {expected + _PREFIX.size}"
+        return f"truncated: {len(data)} bytes, its header describes {expected + _PREFIX_SIZE}"
     return "damaged: its SHA-256 digest does not match its contents (changed after it was written)"
 
 
