@@ -262,13 +262,30 @@ class Texts(Sequence[str]):
 
     @classmethod
     def of(cls, values: list[str]) -> Texts:
-        return cls("".join(values), array("I", accumulate(map(len, values), initial=0)))
+        return cls("".join(values), array("I", list(accumulate(map(len, values), initial=0))))
 
     def __getitem__(self, i: int) -> str:  # type: ignore[override]  # one value, no slices
         return self._text[self._offsets[i] : self._offsets[i + 1]]
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
+
+
+class Fixed(Sequence[str]):
+    """A text column of values of one length, one after the other in one string."""
+
+    __slots__ = ("_count", "_text", "_width")
+
+    def __init__(self, text: str, width: int, count: int) -> None:
+        self._text, self._width, self._count = text, width, count
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]  # one value, no slices
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        return self._text[i * self._width : (i + 1) * self._width]
+
+    def __len__(self) -> int:
+        return self._count
 
 
 class Packed:
@@ -281,7 +298,7 @@ class Packed:
         self.codes: dict[str, array[int]] = {col: columns[col] for col in CODED}
         self.ids: list[str] = columns["id"]
         fps = columns["fingerprint"]
-        self.fingerprints: Texts = fps if isinstance(fps, Texts) else Texts.of(fps)
+        self.fingerprints: Sequence[str] = fps if isinstance(fps, Fixed) else Texts.of(fps)
         self.by_name = Groups(header["by_name"], columns["by_name.offsets"], columns["by_name.rows"])
         self.by_number = Groups(columns["by_number.keys"], columns["by_number.offsets"], columns["by_number.rows"])
 
@@ -330,7 +347,7 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
         at += nbytes
         if len(chunk) != nbytes:
             raise PackError(f"section {name} is cut short")
-        values: list[str] | array[int] | Texts
+        values: list[str] | array[int] | Fixed
         if kind == "text":
             values = str(chunk, "utf-8").split(_NUL) if count or nbytes else []
         elif kind == "fixed":  # values of one length, one after the other
@@ -338,7 +355,7 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
             width = len(text) // count if count else 0
             if width * count != len(text) or (count and not width):
                 raise PackError(f"section {name} does not hold {count} values of one length")
-            values = Texts(text, array("I", range(0, len(text) + 1, width)) if count else array("I", [0]))
+            values = Fixed(text, width, count)
         elif kind in _ITEM:
             numbers = array(_ITEM[kind])
             if nbytes != count * numbers.itemsize:
