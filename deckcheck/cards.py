@@ -180,7 +180,8 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     cards = CardTable(ids, make)
     db = CardDB(cards=cards, sets=sets, meta=header.get("meta", {}), version=version, path=path)
     kept = set(set_c) if len(ids) == pack.rows else {set_c[i] for i in ids.values()}
-    index = {"by_name": pack.by_name, "by_number": pack.by_number, "basic_energy": header["basic_energy"]}
+    index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}
+    index["basic_energy"] = header["basic_energy"]
     _index(db, directory, index, {set_ids[c] for c in kept})
     return db
 

@@ -11,7 +11,7 @@ other index code. The pack is data, never code (no pickle, no marshal)::
 
     b"DCKPACK\\0"  u32 format  u32 header length  32-byte SHA-256 of everything after it
     header: JSON {"source", "fingerprint", "schema", "meta", "sets", "rows", "values",
-                  "by_name", "basic_energy", "sections": [[name, kind, count, bytes], ...]}
+                  "by_name", "basic_energy", "index", "sections": [[name, kind, count, bytes], ...]}
     sections, in the header's order: "text" (UTF-8 values joined by NUL), "u8", "u16" and
     "u32" (little-endian arrays of unsigned integers)
 
@@ -64,6 +64,8 @@ _VALUE_TYPES: dict[str, tuple[type, ...]] = {
 }
 _COL = {name: i for i, name in enumerate(FIELDS)}
 _NUMBERS = ("u8", "u16", "u32")
+#: the parts of the index the pack holds in columns (the others go in its header as they are)
+_PACKED = frozenset({"fingerprint", "rows", "keys", "by_name", "by_number", "basic_energy"})
 #: the sections a pack has, and the kinds each may be
 _KINDS: dict[str, tuple[str, ...]] = {
     **{col: _NUMBERS for col in CODED},
@@ -201,6 +203,8 @@ def encode(db: dict[str, Any], source: str) -> bytes:
         "values": values,
         "by_name": list(index["by_name"]),
         "basic_energy": index["basic_energy"],
+        # any other table of the index, as the JSON has it (loading passes it on as it is)
+        "index": {k: v for k, v in index.items() if k not in _PACKED},
         "sections": sections,
     }
     body = orjson.dumps(header) + b"".join(blobs)
@@ -413,6 +417,8 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         if not _below(rows, n):
             raise PackError(f"the index's {part} table names rows that are not there")
         columns[f"{part}.offsets"] = offsets
+    if type(header.get("index")) is not dict or set(header["index"]) & _PACKED:
+        raise PackError("the header's other index tables are malformed")
     energy = header["basic_energy"]
     if type(energy) is not dict or set(map(type, energy.values())) - {int}:
         raise PackError("the index's basic_energy table is malformed")

@@ -212,3 +212,16 @@ def test_the_pack_refuses_what_it_cannot_hold(tmp_path):
     with pytest.raises(build.BuildError, match="card x names unknown set nowhere"):
         tiny(tmp_path / "cards.json.gz", [["x", *ROWS[0][1:7], "nowhere", *ROWS[0][8:]]])
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_an_index_table_the_pack_does_not_know_reaches_loading_as_the_json_has_it(tmp_path, monkeypatch):
+    """A table added to the index (deckcheck/index.py) is carried in the pack's header as it is."""
+    made = index.build_index
+    monkeypatch.setattr(index, "build_index", lambda *a, **k: {**made(*a, **k), "lines": {"4 nest ball": [0, 2]}})
+    path = tiny(tmp_path / "cards.json.gz")
+    seen = []
+    real = cards._index
+    monkeypatch.setattr(cards, "_index", lambda db, d, ix, w: (seen.append(ix), real(db, d, ix, w))[1])
+    _no_json(monkeypatch)
+    cards.load(path)
+    assert seen[0]["lines"] == {"4 nest ball": [0, 2]}
