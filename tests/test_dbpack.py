@@ -225,3 +225,26 @@ def test_an_index_table_the_pack_does_not_know_reaches_loading_as_the_json_has_i
     _no_json(monkeypatch)
     cards.load(path)
     assert seen[0]["lines"] == {"4 nest ball": [0, 2]}
+
+
+def test_db_pack_writes_the_pack_of_a_database_of_ones_own(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli
+
+    path = tiny(tmp_path / "mine.json.gz")
+    pack = dbpack.pack_path(path)
+    made = pack.read_bytes()
+    pack.write_bytes(made[:100])  # damaged: the load fails until the pack is written again
+    with pytest.raises(DatabaseError, match="is truncated"):
+        cards.load(path)
+    result = CliRunner().invoke(cli, ["db", "pack"], env={"DECKCHECK_DB": str(path)})
+    assert result.exit_code == 0 and result.output == f"Wrote {pack} for {path}.\n", result.output
+    assert pack.read_bytes() == made
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(gzip.compress(b'{"schema": 1}'))
+    result = CliRunner().invoke(cli, ["db", "pack", "--db", str(broken)])
+    assert result.exit_code == 3 and not dbpack.pack_path(broken).exists()
+    assert f"cannot write the pack of {broken}: card database {broken} has an unknown layout" in result.output
+    _no_json(monkeypatch)
+    assert sorted(cards.load(path).cards) == sorted(r[0] for r in ROWS)

@@ -453,15 +453,17 @@ def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None)
     """Write the pack of the database file at ``path`` (read as :func:`deckcheck.cards.load`
     reads it; its index made again here) beside ``target`` (default: ``path``), for the file
     ``path`` becomes there: ``db pull`` fetches a database, never a pack."""
+    from .. import cards
     from ..dbpack import encode, pack_path
     from ..index import build_index
 
     blob = Path(path).read_bytes()
     try:
         raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+        cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
         raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
         pack = encode(raw, hashlib.sha256(blob).hexdigest())
-    except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, EOFError, ValueError, KeyError, TypeError, cards.DatabaseError) as exc:
         raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
     write_atomically(pack, pack_path(target or path))
 
