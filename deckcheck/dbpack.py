@@ -12,14 +12,16 @@ other index code. The pack is data, never code (no pickle, no marshal)::
     b"DCKPACK\\0"  u32 format  u32 header length  32-byte SHA-256 of everything after it
     header: JSON {"source", "fingerprint", "schema", "meta", "sets", "rows", "values",
                   "by_name", "basic_energy", "index", "sections": [[name, kind, count, bytes], ...]}
-    sections, in the header's order: "text" (UTF-8 values joined by NUL), "u8", "u16" and
-    "u32" (little-endian arrays of unsigned integers)
+    sections, in the header's order: "text" (UTF-8 values joined by NUL), "fixed" (UTF-8
+    values of one length, one after the other), "u8", "u16" and "u32" (little-endian arrays
+    of unsigned integers)
 
 Columns with few distinct values (name, supertype, subtypes, number, set id...) are a table of
 values in the header and one code per row; the id and fingerprint columns and the ``by_number``
 keys are text; ``by_name`` and ``by_number`` store each key's number of rows (``sizes``) and
-all rows one key after the other (``rows``). Every row is checked when the pack is written
-(:func:`check_rows`), so reading checks what a damaged or forged file could break: the digest,
+all rows one key after the other (``rows``); the index's other tables, if any, are in the header
+as the JSON has them. Every row is checked when the pack is written (:func:`check_rows`, then
+the written pack is read back), so reading checks what a damaged or forged file could break: the digest,
 the lengths, the offsets, the codes and row numbers in range and the tables' values' types. A
 pack that fails one of them fails the load with what is wrong (:class:`PackError`).
 """
@@ -209,7 +211,9 @@ def encode(db: dict[str, Any], source: str) -> bytes:
     }
     body = orjson.dumps(header) + b"".join(blobs)
     size = len(body) - sum(len(b) for b in blobs)
-    return MAGIC + _u32(FORMAT) + _u32(size) + _digest(body) + body
+    pack = MAGIC + _u32(FORMAT) + _u32(size) + _digest(body) + body
+    decode(pack)  # what a load checks, checked before anything is written (raises PackError)
+    return pack
 
 
 def _u32(value: int) -> bytes:

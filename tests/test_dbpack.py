@@ -211,6 +211,8 @@ def test_the_pack_refuses_what_it_cannot_hold(tmp_path):
         tiny(tmp_path / "cards.json.gz", [["sv01-1\x00", *ROWS[0][1:]]])
     with pytest.raises(build.BuildError, match="card x names unknown set nowhere"):
         tiny(tmp_path / "cards.json.gz", [["x", *ROWS[0][1:7], "nowhere", *ROWS[0][8:]]])
+    with pytest.raises(build.BuildError, match="a value of column supertype is not a str"):
+        tiny(tmp_path / "cards.json.gz", [[*ROWS[0][:2], 7, *ROWS[0][3:]]])  # what a load of the pack refuses
     assert not list(tmp_path.iterdir())  # nothing written
 
 
