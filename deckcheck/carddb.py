@@ -246,6 +246,31 @@ class CardDB:
                     memo.put(key, hit)
         return hit
 
+    def printing_named(self, name: str, set_code: str, number: str) -> Card | None:
+        """The printing the usual line names (``Nest Ball SVI 181``): when the set code and number
+        find a printing in the sets of that code bearing the name written (the same name key),
+        that card, which :meth:`resolve_parts` would match by ``printing``; None for any other
+        line (ask ``resolve_parts``). A few dict look-ups (and the name's key when it is not
+        written as printed) and no Resolution made: a never-seen line of the usual shape costs
+        little more than a line seen before."""
+        code = set_code.upper()
+        alias = self._aliases.get(code)
+        ids = self._by_code.get(code)
+        if not ids or alias is not None and alias.action != "lookup":
+            return None
+        # number_norm of a number of ASCII digits without a leading zero is the number itself
+        norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))
+        slot = self._by_number.slot
+        for set_id in ids:
+            hit = slot(set_id + norm)
+            if hit:  # what find() answers (it looks in the code's own sets first)
+                card = hit[0]
+                # the name as printed, or the same name written otherwise (Basic {R} Energy,
+                # Boss’s Orders, Dragapult-ex: its key is the card's): _resolve's name checks all
+                # pass (no basic Energy on a wrong number) and the name does not differ
+                return card if card.name == name or lookup_key(name) == card.key.lower() else None
+        return None
+
     def resolution_memo(self) -> Memo[tuple[str, str | None, str | None], Resolution]:
         """The memo of :meth:`resolve_parts`, ``(name, set code, number) -> Resolution``: a hot
         loop may look in it first and call ``resolve_parts`` on a miss. Read only."""
