@@ -254,6 +254,7 @@ def test_the_wheel_carries_the_gunicorn_settings_the_data_and_the_licences(dist)
         "deckcheck/service/static/deckcheck.js",
         "deckcheck/cli/__init__.py",
         "deckcheck/data/cards.json.gz",
+        "deckcheck/data/cards.json.gz.pack",
         "deckcheck/data/formats/standard.toml",
         "deckcheck/service/templates/apidocs/reference.html",
         f"{dist_info}/licenses/LICENSE",
@@ -280,6 +281,7 @@ def test_the_sdist_is_the_package_source_without_the_tests(dist):
         "requirements.lock",
         "deckcheck/service/gunicorn_conf.py",
         "data/cards.json.gz",
+        "data/cards.json.gz.pack",
         "data/formats/standard.toml",
     } <= names
     assert not any(name.startswith("tests/") for name in names)
