@@ -157,3 +157,66 @@ def test_cards_json_edges():
     report = check(text, "standard", "2026-05-01")
     assert report.lines[0].line == 1501 and any(line.facts is None for line in report.lines)
     assert orjson.dumps(cards_json(report.lines)) == orjson.dumps([line.json_fragment() for line in report.lines])
+
+
+def _environ(body: bytes, length: str | None, terminated: bool) -> dict:
+    import io
+
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": "/api/v1/validate",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "wsgi.url_scheme": "http",
+        "CONTENT_TYPE": "application/json",
+        "wsgi.input": io.BytesIO(body),
+    }
+    if length is not None:
+        environ["CONTENT_LENGTH"] = length
+    if terminated:  # gunicorn's
+        environ["wsgi.input_terminated"] = True
+    return environ
+
+
+def _outcome(read):
+    try:
+        return read()
+    except Exception as exc:  # noqa: BLE001 - the exception is the outcome compared
+        return type(exc), getattr(exc, "code", None)
+
+
+@pytest.mark.parametrize("terminated", [True, False])
+@pytest.mark.parametrize(
+    ("body", "length"),
+    [
+        (b'{"decklist": "4 Nest Ball SVI 181"}', "35"),
+        (b"", "0"),
+        (b"", None),
+        (b'{"decklist": "x"}', "40"),  # shorter than announced: a client gone
+        (b'{"decklist": "x"}', "5"),  # longer than announced
+        (b'{"decklist": "x"}', " 17"),
+        (b'{"decklist": "x"}', "1_7"),
+        (b"x" * 10, "300000"),  # over MAX_CONTENT_LENGTH
+        (b"x" * 262145, "10"),  # a stream longer than MAX_CONTENT_LENGTH
+        (b"x" * 262144, "10"),
+        (b'{"decklist": "x"}', "\u0661\u0667"),  # digits, not ASCII ones
+    ],
+)
+def test_a_sized_body_is_read_as_werkzeug_reads_it(body, length, terminated):
+    from flask import request
+
+    from deckcheck.service.app import create_app
+
+    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False})
+    with app.request_context(_environ(body, length, terminated)):
+        expected = _outcome(lambda: request.get_data(cache=True))
+    with app.request_context(_environ(body, length, terminated)):
+        got = _outcome(lambda: api._read_body(request._get_current_object()))
+        if isinstance(got, bytes):
+            assert request.get_data() is got or request.get_data() == got  # kept where get_data finds it
+    assert got == expected
+    fast = length is not None and length.isdigit() and length.isascii() and int(length) <= 262144
+    # werkzeug reads a server-ended stream to its end (up to the limit), else Content-Length bytes
+    fast = fast and (len(body) <= 262144 if terminated else len(body) >= int(length))
+    with app.request_context(_environ(body, length, terminated)):
+        assert (api._read_sized_body(request._get_current_object()) is not None) is fast
