@@ -8,7 +8,7 @@ card counts varied so most lines are new to the worker), then reads each worker'
 process holds), RSS and PSS, and the same for the master. ``--source LABEL=DIR`` measures another
 checkout too (e.g. main's tree from ``git archive``).
 
-    python benchmarks/worker_memory.py [--requests 1000] [--source LABEL=DIR ...]
+    python benchmarks/worker_memory.py [--requests 1000] [--apps trivial,validate] [--source LABEL=DIR ...]
 """
 
 from __future__ import annotations
@@ -77,6 +77,8 @@ def measure(label: str, root: Path, args: argparse.Namespace, folder: Path) -> d
     sent = bodies(args.requests)
     result = {}
     for name, spec in wrk_validate.APPS.items():
+        if name not in args.apps.split(","):
+            continue
         log = folder / f"{label}-{name}.log"
         proc, base = wrk_validate.start(spec, ns, log, root)
         try:
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--source", action="append", default=[], metavar="LABEL=DIR")
+    parser.add_argument("--apps", default="trivial,validate", help="which apps to measure (comma-separated)")
     args = parser.parse_args(argv)
     sources = [("this", ROOT)] + [(s.split("=", 1)[0], Path(s.split("=", 1)[1]).resolve()) for s in args.source]
     print(f"{args.requests} mixed validate requests per app, 1 worker; kB from /proc/<pid>/smaps_rollup")
