@@ -182,7 +182,8 @@ def variant(text: str, rng: random.Random) -> str:
 
 
 def clear_line_caches(db) -> None:
-    """Forget every per-line memo of this version of the code (parse, names, the database's)."""
+    """Forget every per-line memo of this version of the code (parse, names, the database's, and the
+    engine's line memos of every format, which hold a line's resolution and legality)."""
     line_holder = sys.modules.get("deckcheck.lineread", parse_mod)  # read_line, once parse._classify
     for holder, attr in ((parse_mod, "_classify"), (line_holder, "read_line"), (names, "_basic_energy_type")):
         fn = getattr(holder, attr, None)
@@ -190,6 +191,13 @@ def clear_line_caches(db) -> None:
         if clear is not None:
             clear()
     db.clear_memo()
+    # the engine's per-format line memos (line text -> facts) are per-line memos too
+    from deckcheck.formats import FORMAT_MEMOS, default_formats
+
+    for fmt in default_formats().values():
+        held = FORMAT_MEMOS.of(fmt).lines
+        for key in list(held):
+            held[key].clear()
 
 
 # -- in-process rounds ---------------------------------------------------------------------

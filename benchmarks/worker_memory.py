@@ -1,14 +1,13 @@
-"""Benchmark: a gunicorn worker's private memory after mixed ``POST /api/v1/validate`` requests.
+"""A worker's private memory after mixed validate requests, one checkout beside another.
 
-Starts deckcheck (``deckcheck:create_app()``) and the trivial Flask endpoint of ``wrk_validate.py``
-under the committed ``deckcheck/service/gunicorn_conf.py`` with one worker each, sends
-``--requests`` validate requests to both (every list in ``tests/decks`` in every format, with the
-card counts varied so most lines are new to the worker), then reads each worker's
-``/proc/<pid>/smaps_rollup``: private memory (``Private_Clean + Private_Dirty``: pages only that
-process holds), RSS and PSS, and the same for the master. ``--source LABEL=DIR`` measures another
-checkout too (e.g. main's tree from ``git archive``).
+Starts gunicorn with each checkout's committed settings (preloaded app: the master loads the
+card database before it forks) and one worker, sends ``--requests`` validate requests mixing
+the decklists of ``tests/decks/`` (every shape and format the tests hold) with their card counts
+and line order varied (lines a worker has not seen), then reads the worker's and the master's
+``/proc/<pid>/smaps_rollup``: private (Private_Clean + Private_Dirty: what the worker does not
+share with the master), PSS and RSS, in MiB. Checkouts take turns, ``--rounds`` times.
 
-    python benchmarks/worker_memory.py [--requests 1000] [--apps trivial,validate] [--source LABEL=DIR ...]
+    python benchmarks/worker_memory.py [--requests 1000] [--rounds 2] [--source LABEL=DIR ...]
 """
 
 from __future__ import annotations
@@ -17,7 +16,9 @@ import argparse
 import json
 import os
 import random
-import re
+import signal
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,105 +26,104 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import wrk_validate  # noqa: E402  (the same server start and stop)
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from benchmarks.fleet_sizing import children, memory  # noqa: E402
+from benchmarks.wrk_validate import BENCH_ENV, free_port  # noqa: E402
 
-ROOT = wrk_validate.ROOT
-FORMATS = ("standard", "expanded", "unlimited", "glc")
+FORMATS = ("standard", "expanded", "unlimited")
 
 
-def bodies(count: int) -> list[bytes]:
-    """``count`` request bodies: the test lists in every format, counts moved between lines."""
-    rng = random.Random(16)
-    decks = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "tests" / "decks").glob("*.txt"))]
+def bodies(n: int, seed: int = 16) -> list[bytes]:
+    """``n`` request bodies: the test decklists, counts moved and lines shuffled, in three formats."""
+    rng = random.Random(seed)
+    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "tests" / "decks").glob("*.txt"))]
     out = []
-    for i in range(count):
-        lines = decks[i % len(decks)].splitlines()
-        if i >= len(decks) * len(FORMATS):  # after one of each as it is: new line texts
-            lines = [_vary(line, rng) for line in lines]
-        out.append(json.dumps({"decklist": "\n".join(lines), "format": FORMATS[(i // len(decks)) % 4]}).encode())
+    for i in range(n):
+        lines = texts[i % len(texts)].splitlines()
+        varied = []
+        for line in lines:
+            head, _, rest = line.partition(" ")
+            varied.append(f"{rng.randint(1, 4)} {rest}" if head.isdigit() and rest else line)
+        rng.shuffle(varied)
+        body = {"decklist": "\n".join(varied), "format": FORMATS[i % 3], "as_of": "2026-05-01"}
+        out.append(json.dumps(body).encode())
     return out
 
 
-def _vary(line: str, rng: random.Random) -> str:
-    m = re.match(r"(\d+)( .*)", line)
-    return f"{rng.randint(1, 4)}{m.group(2)}" if m else line
+def post(url: str, body: bytes) -> int:
+    req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            resp.read()
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        exc.read()
+        return exc.code
 
 
-def _booted(log: Path, seconds: float = 60) -> None:
-    """Wait for the worker to boot before the first request: a lone worker sent requests while it
-    booted answered none of them in this session's runs (not investigated; see the report)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and "Booting worker" not in log.read_text(errors="replace"):
-        time.sleep(0.2)
-    time.sleep(1.0)
-
-
-def rollup(pid: int) -> dict[str, int]:
-    """kB figures of /proc/<pid>/smaps_rollup."""
-    out = {}
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
-        name, value = line.split(":", 1)
-        out[name] = int(value.split()[0])
-    return out
-
-
-def children(pid: int) -> list[int]:
-    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-
-
-def measure(label: str, root: Path, args: argparse.Namespace, folder: Path) -> dict:
-    ns = argparse.Namespace(workers=1, worker_threads=None)
-    sent = bodies(args.requests)
-    result = {}
-    for name, spec in wrk_validate.APPS.items():
-        if name not in args.apps.split(","):
-            continue
-        log = folder / f"{label}-{name}.log"
-        proc, base = wrk_validate.start(spec, ns, log, root)
+def run(label: str, root: Path, requests: list[bytes], log: Path) -> dict[str, float]:
+    port = free_port()
+    env = {**os.environ, **BENCH_ENV, "PYTHONPATH": str(root), "DECKCHECK_WORKERS": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    cmd = [sys.executable, "-m", "gunicorn", "--config", "python:deckcheck.service.gunicorn_conf"]
+    cmd += ["--bind", f"127.0.0.1:{port}", "deckcheck:create_app()"]
+    with log.open("wb") as err:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    url = f"http://127.0.0.1:{port}/api/v1/validate"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                post(url, requests[0])
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"{label}: gunicorn did not start:\n{log.read_text()[-2000:]}") from None
+                time.sleep(0.2)
+        statuses = [post(url, body) for body in requests]
+        (worker,) = children(proc.pid)
+        mem, master = memory(worker), memory(proc.pid)
+        return {
+            "private": mem["private"],
+            "pss": mem["pss"],
+            "rss": mem["rss"],
+            "master_rss": master["rss"],
+            "ok": sum(s == 200 for s in statuses),
+        }
+    finally:
+        proc.send_signal(signal.SIGTERM)
         try:
-            url = base + wrk_validate.PATH
-            _booted(log)
-            wrk_validate.wait_ready(proc, url, sent[0], log)
-            errors = 0
-            for body in sent:
-                try:
-                    wrk_validate.post(url, body)
-                except urllib.error.HTTPError:
-                    errors += 1
-            (worker,) = children(proc.pid)
-            w, m = rollup(worker), rollup(proc.pid)
-            result[name] = {
-                "private": w["Private_Clean"] + w["Private_Dirty"],
-                "rss": w["Rss"],
-                "pss": w["Pss"],
-                "shared": w["Shared_Clean"] + w["Shared_Dirty"],
-                "master_rss": m["Rss"],
-                "errors": errors,
-            }
-        finally:
-            wrk_validate.stop(proc)
-    return result
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=1000)
-    parser.add_argument("--source", action="append", default=[], metavar="LABEL=DIR")
-    parser.add_argument("--apps", default="trivial,validate", help="which apps to measure (comma-separated)")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--source", action="append", default=[], help="LABEL=DIR: another checkout to run as well")
     args = parser.parse_args(argv)
     sources = [("this", ROOT)] + [(s.split("=", 1)[0], Path(s.split("=", 1)[1]).resolve()) for s in args.source]
-    print(f"{args.requests} mixed validate requests per app, 1 worker; kB from /proc/<pid>/smaps_rollup")
-    print(f"{'checkout':<10} {'app':<9} {'private':>9} {'rss':>9} {'pss':>9} {'shared':>9} {'master rss':>11} errors")
+    requests = bodies(args.requests)
+    results: dict[str, list[dict[str, float]]] = {label: [] for label, _ in sources}
     with tempfile.TemporaryDirectory(prefix="deckcheck-mem-") as tmp:
-        for label, root in sources:
-            for name, r in measure(label, root, args, Path(tmp)).items():
-                print(
-                    f"{label:<10} {name:<9} {r['private']:>9} {r['rss']:>9} {r['pss']:>9} {r['shared']:>9} "
-                    f"{r['master_rss']:>11} {r['errors']}"
-                )
+        for r in range(args.rounds):
+            for label, root in sources if r % 2 == 0 else sources[::-1]:
+                results[label].append(run(label, root, requests, Path(tmp) / f"{label}.log"))
+    print(f"{args.requests} mixed validate requests, one worker, preloaded master; MiB, median of {args.rounds}")
+    for label, runs in results.items():
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        each = ", ".join(f"{r['private']:.1f}" for r in runs)
+        print(
+            f"{label:10s} worker private {med['private']:6.1f}  PSS {med['pss']:6.1f}  RSS {med['rss']:6.1f}"
+            f"  master RSS {med['master_rss']:6.1f}  (200s: {med['ok']:.0f}; private per round:"
+            f" {each})"
+        )
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

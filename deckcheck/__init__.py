@@ -7,9 +7,11 @@ HTTP service.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+# not typing's: importing typing costs more than the rest of `import deckcheck` (mypy and ruff know the name)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .engine import check
     from .problems import Problem, Report
 

@@ -8,12 +8,9 @@ running service in :mod:`deckcheck.dbwatch`; the names are offered here too.
 from __future__ import annotations
 
 import gc
-import gzip
 import hashlib
-import logging
 import os
 import threading
-import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from operator import itemgetter
@@ -24,6 +21,7 @@ import orjson
 
 from .carddb import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
 from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .dbpack import Packed, PackError, Texts, check_rows, decode, pack_path
 from .deckrules import load_rules
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
@@ -49,7 +47,13 @@ __all__ = [
     "set_db",
 ]
 
-log = logging.getLogger(__name__)
+
+def _warn(message: str, *args: object) -> None:
+    """Log a warning (logging is imported on the first one: loading a database needs none)."""
+    import logging
+
+    logging.getLogger(__name__).warning(message, *args)
+
 
 DEFAULT_DB_FILE = "cards.json.gz"
 
@@ -66,15 +70,8 @@ def _load_aliases(directory: Path | None) -> dict[str, SetAlias]:
     return out
 
 
-def from_dict(raw: dict[str, Any], version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
-    """Index a database dict (as written by :mod:`deckcheck.sync.build`).
-
-    Every row is checked here, so a card made later from its row cannot fail. The lookup
-    index stored in the file (:mod:`deckcheck.index`) is used when this code made it, after
-    a check of its shape; otherwise it is built from the rows.
-    """
-    if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
-        raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
+def _sets(records: Any) -> tuple[dict[str, CardSet], dict[str, tuple[str, str, str]]]:
+    """The database's sets by id, and what a card takes from its set (code, release, series)."""
     sets = {
         s["id"]: CardSet(
             s["id"],
@@ -86,12 +83,23 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
             s.get("official_count"),
             s.get("image"),
         )
-        for s in raw["sets"]
+        for s in records
     }
-    # what a card takes from its set, once per set
-    facts = {sid: (s.code or sid.upper(), s.release or "", s.series or "") for sid, s in sets.items()}
+    return sets, {sid: (s.code or sid.upper(), s.release or "", s.series or "") for sid, s in sets.items()}
+
+
+def from_dict(raw: dict[str, Any], version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
+    """Index a database dict (as written by :mod:`deckcheck.sync.build`).
+
+    Every row is checked here, so a card made later from its row cannot fail. The lookup
+    index stored in the file (:mod:`deckcheck.index`) is used when this code made it, after
+    a check of its shape; otherwise it is built from the rows.
+    """
+    if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
+        raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
+    sets, facts = _sets(raw["sets"])
     rows = raw["cards"]
-    _check_rows(rows, facts)
+    check_rows(rows, facts.keys(), DatabaseError)
     ids = dict(zip(map(itemgetter(0), rows), range(len(rows)), strict=True))  # the last row of an id wins
     releases = {sid: f[1] for sid, f in facts.items()}
     stored = raw.get("index")
@@ -128,23 +136,54 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
     return db
 
 
-def _check_rows(rows: Any, facts: dict[str, tuple[str, str, str]]) -> None:
-    """Every card row has the columns of :data:`FIELDS` with the types a Card needs and a known
-    set (column by column, at C speed: loading checks all ~21,000 rows every time)."""
-    if type(rows) is not list or set(map(type, rows)) - {list}:
-        raise ValueError("the cards are not a list of rows")
-    width = len(FIELDS)
-    if set(map(len, rows)) - {width}:
-        raise ValueError(f"a card row does not have the {width} columns {', '.join(FIELDS)}")
-    # what a Card is made from and later code relies on: id, name and number are text, subtypes
-    # and types are lists (the set id is checked against the sets below)
-    for col, kinds in ((0, {str}), (1, {str}), (3, {list}), (5, {list}), (8, {str})):
-        if set(map(type, map(itemgetter(col), rows))) - kinds:
-            raise ValueError(f"a card row's {FIELDS[col]} is not a {next(iter(kinds)).__name__}")
-    unknown = set(map(itemgetter(7), rows)) - facts.keys()
-    if unknown:
-        set_id = min(unknown)
-        raise DatabaseError(f"card {next(r[0] for r in rows if r[7] == set_id)} names unknown set {set_id}")
+def from_pack(pack: Packed, version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
+    """The database of a checked pack (:mod:`deckcheck.dbpack`): the same cards, index and
+    answers as :func:`from_dict` of the JSON file it was made from, without reading a record."""
+    header = pack.header
+    if header.get("schema") != SCHEMA_VERSION:
+        raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {header.get('schema')!r})")
+    sets, facts = _sets(header["sets"])
+    values, codes = pack.values, pack.codes
+    ids = dict(zip(pack.ids, range(pack.rows), strict=True))  # the last row of an id wins
+    by_set = [facts[sid] for sid in values["set_id"]]
+    name_c, super_c, sub_c, evo_c, types_c, mark_c, set_c, number_c, rarity_c = (
+        codes[col]
+        for col in ("name", "supertype", "subtypes", "evolves_from", "types", "mark", "set_id", "number", "rarity")
+    )
+    names, keys, supertypes, evolves, marks, set_ids, numbers, rarities = (
+        values[col] for col in ("name", "key", "supertype", "evolves_from", "mark", "set_id", "number", "rarity")
+    )
+    # identical subtype and type lists share one tuple (each table holds every distinct one once)
+    subtypes, types = [tuple(v) for v in values["subtypes"]], [tuple(v) for v in values["types"]]
+    # a Card's id is read from one string, not the dict's key: a forked worker that makes the card
+    # writes to no shared object (the ids dict, made before the fork, stays untouched)
+    card_ids, fps = Texts.of(pack.ids), pack.fingerprints
+
+    def make(i: int) -> Card:
+        name, s = name_c[i], set_c[i]
+        return Card(
+            card_ids[i],
+            names[name],
+            supertypes[super_c[i]],
+            subtypes[sub_c[i]],
+            evolves[evo_c[i]],
+            types[types_c[i]],
+            marks[mark_c[i]],
+            set_ids[s],
+            numbers[number_c[i]],
+            rarities[rarity_c[i]],
+            fps[i],
+            *by_set[s],
+            keys[name],
+        )
+
+    cards = CardTable(ids, make)
+    db = CardDB(cards=cards, sets=sets, meta=header.get("meta", {}), version=version, path=path)
+    kept = set(set_c) if len(ids) == pack.rows else {set_c[i] for i in ids.values()}
+    index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}
+    index["basic_energy"] = header["basic_energy"]
+    _index(db, directory, index, {set_ids[c] for c in kept})
+    return db
 
 
 def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str | None) -> TypeGuard[dict[str, Any]]:
@@ -156,7 +195,7 @@ def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str 
             raise IndexError_("it was made from other card rows")
         check_index(index, len(rows))
     except (IndexError_, TypeError) as exc:
-        log.warning("card database %s: stored index not used (%s); indexing the cards at load", path or "-", exc)
+        _warn("card database %s: stored index not used (%s); indexing the cards at load", path or "-", exc)
         return False
     return True
 
@@ -204,21 +243,62 @@ def default_path() -> Path:
 
 
 def load(path: str | os.PathLike[str] | None = None) -> CardDB:
-    """Read and index a database file. Raises :class:`DatabaseError` with a clear reason."""
+    """Read and index a database file, through its pack when there is one made from this very
+    file (:mod:`deckcheck.dbpack`). Raises :class:`DatabaseError` with a clear reason."""
     path = Path(path) if path else default_path()
     with _gc_paused():
         try:
             blob = path.read_bytes()
-            raw = orjson.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
         except FileNotFoundError as exc:
             raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
+        except OSError as exc:
+            raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
+        digest = hashlib.sha256(blob).hexdigest()
+        version = digest[:12]
+        pack = _pack(path, digest)
+        if pack is not None:
+            try:
+                return from_pack(pack, version, str(path))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise DatabaseError(f"card database pack at {pack_path(path)} is malformed: {exc!r}") from exc
+        try:
+            import gzip  # the JSON database without a pack: read record by record
+            import zlib
+
+            raw = orjson.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
         except (OSError, EOFError, ValueError, zlib.error) as exc:
             raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
-        version = hashlib.sha256(blob).hexdigest()[:12]
         try:
             return from_dict(raw, version, str(path))
         except (KeyError, TypeError, ValueError) as exc:
             raise DatabaseError(f"card database at {path} is malformed: {exc!r}") from exc
+
+
+def _pack(path: Path, digest: str) -> Packed | None:
+    """The checked pack beside ``path`` when there is one made from these bytes (SHA-256
+    ``digest``) by this code; None when there is none, or one of another file or index code
+    (logged: the JSON is read instead). A damaged pack fails the load: it never passes for
+    the database, and the JSON beside it is not read in its place unnoticed."""
+    where = pack_path(path)
+    try:
+        data = where.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DatabaseError(f"card database pack at {where} is unreadable: {exc}") from exc
+    try:
+        pack = decode(data)
+    except PackError as exc:
+        raise DatabaseError(
+            f"card database pack at {where} is {exc} (delete it, or write it again with 'deckcheck db build')"
+        ) from exc
+    if pack.header.get("source") != digest:
+        _warn("card database pack %s was made from another file than %s: not used", where, path)
+        return None
+    if pack.header.get("fingerprint") != fingerprint():
+        _warn("card database pack %s was made by other index code: not used", where)
+        return None
+    return pack
 
 
 @contextmanager

@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 from . import cards as _cards
 from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
-from .cards import CardDB
+from .cards import Card, CardDB
 from .deck import Context as Context
 from .deck import Deck as Deck
 from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
 from .deck import ResolvedLine as ResolvedLine
-from .formats import Format, FormatError, default_formats
+from .formats import Ban, Format, FormatError, default_formats
 from .memo import memoise
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Problem, Report, sort_problems
@@ -58,12 +58,21 @@ def resolve_rows(
             or facts.set_code != set_code
             or facts.count != count
         ):
-            res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
-            card = res.card
+            # the usual line names its printing by set code, number and printed name: a few look-ups
+            card = db.printing_named(name, set_code, number) if set_code and number else None
+            res = None
+            if card is None:
+                res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
+                card = res.card
             via = ban = None
             if card is not None and table is not None and fmt is not None and on is not None:
                 via, ban = table.get(card.id) or fmt.legality(card, db, on)
-            facts = memo.put(raw, LineFacts(count, name, set_code, number, res, via, ban))
+            facts = memo.put(
+                raw,
+                LineFacts(count, name, set_code, number, res, via, ban)
+                if res is not None
+                else _printing_facts(count, name, set_code, number, card, via, ban),
+            )
         # ResolvedLine(...) set slot by slot, inline: the generated __init__ behind a class call
         # (or any helper call) was a third of a line's resolution
         ln = new(ResolvedLine)
@@ -91,6 +100,25 @@ def resolve_rows(
         ln.suggestions = suggestions or ()
         out.append(ln)
     return out
+
+
+def _printing_facts(
+    count: int,
+    name: str,
+    set_code: str | None,
+    number: str | None,
+    card: Card | None,
+    via: Card | None,
+    ban: Ban | None,
+) -> LineFacts:
+    """``LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban)``, without
+    making the Resolution (a frozen dataclass: its __init__ cost more than the look-ups that found
+    the card) or going through LineFacts.__init__."""
+    facts: LineFacts = object.__new__(LineFacts)
+    facts.count, facts.name, facts.set_code, facts.number = count, name, set_code, number
+    facts.card, facts.method, facts.name_differs, facts.suggestions = card, "printing", False, ()
+    facts.legal_via, facts.ban, facts.json_tail = via, ban, None
+    return facts
 
 
 _today = dt.date.today  # a seam for tests

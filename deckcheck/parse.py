@@ -8,7 +8,8 @@ and blanks) is ``{`` is read as a JSON deck instead; there the "line" of a
 card is its 1-based entry index.
 
 What one line of text is (a card line, a header, a total...) is read from its text alone, and
-memoised, by :mod:`deckcheck.lineread`; the line number and the section in force always come
+memoised, by :mod:`deckcheck.lineread` (a line not in the memo is read in one step by
+:mod:`deckcheck.fastline` when it has one of the usual shapes); the line number and the section in force always come
 from the deck being parsed. JSON decks are read by :mod:`deckcheck.jsondeck`, and the limits on
 a decklist's size are :mod:`deckcheck.decklimits`'s (their names are offered here too).
 
@@ -25,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .decklimits import MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES, count_lines, measure_lines, over_line_limit
+from .fastline import read_new
 from .jsondeck import JSON_SHAPES, json_entries, looks_like_json, read_json
 from .lineread import (
     BAD_COUNT,
@@ -78,7 +80,7 @@ class CardLine:
     :param number: the collector number as written, or None.
     :param section: ``pokemon``, ``trainer`` or ``energy`` from the nearest
         header above, or None in a headerless list.
-    :param tag: an RK9-style suffix such as ``Basic`` or ``ACESPEC``, or ``PH``.
+    :param tag: an RK9-style suffix such as ``Basic``, ``ACESPEC`` or ``ACE SPEC``, or ``PH``.
     """
 
     line: int
@@ -171,7 +173,8 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     result, rows = ParseResult(), []
     headers, new = result.headers, object.__new__
     section: str | None = None
-    known, classify = read_line.memo.get, read_line  # a look in the memo, the call only on a miss
+    # a look in the memo; a line it does not hold is read in one step (deckcheck.fastline)
+    known, classify = read_line.memo.get, read_new
     for n, raw in enumerate(lines, start=1):
         if not raw:
             continue

@@ -18,6 +18,7 @@ from .registry import ERROR as ERROR
 from .registry import INFO as INFO
 from .registry import SEVERITIES as SEVERITIES
 from .registry import WARNING as WARNING
+from .registry import load_builtin_rules
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,10 @@ class Problem:
     def __post_init__(self) -> None:
         spec = CATALOGUE.get(self.rule)
         if spec is None:
-            raise ValueError(f"unknown rule name {self.rule!r}")
+            load_builtin_rules()  # a process that never imported the rules (the engine imports them)
+            spec = CATALOGUE.get(self.rule)
+            if spec is None:
+                raise ValueError(f"unknown rule name {self.rule!r}")
         # the catalogue supplies code and default severity so rules only write the sentence;
         # fields are set through __dict__ (a frozen dataclass's own setattr is slow on this hot path)
         fields = self.__dict__

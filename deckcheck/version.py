@@ -1,26 +1,19 @@
-"""The installed version of deckcheck, read from the package metadata on first use (``__version__``).
+"""deckcheck's version: the one place it is written (``pyproject.toml`` reads it from here, as a dynamic
+version, so the package metadata and this string cannot differ).
 
-importlib.metadata (and the email package it brings) costs more at start-up than the rest of
-``import deckcheck``, so the lookup waits until something asks. Every module that names the version
-imports it from here; ``deckcheck.__version__`` is the same value.
+A literal rather than a look-up in the package metadata: ``importlib.metadata`` (and the email package it
+brings) cost more at start-up than the rest of ``deckcheck --version`` (issue #16). Every module that
+names the version imports it from here; ``deckcheck.__version__`` is the same value.
 """
 
 from __future__ import annotations
 
-from functools import cache
+__version__ = "0.1.0"
+#: what ``deckcheck --version`` prints (click's placeholders: the click group's version option uses it, and
+#: :func:`deckcheck.cli.main` answers ``--version`` with it without importing click)
+VERSION_MESSAGE = "%(prog)s, version %(version)s"
 
 
-@cache
 def installed_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("deckcheck")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0.0.0"
-
-
-def __getattr__(name: str) -> str:
-    if name != "__version__":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return installed_version()
+    """The version string (kept as a function for the callers that ask for it lazily)."""
+    return __version__

@@ -97,6 +97,7 @@ def test_healthcheck_probes_healthz_on_that_port():
         "deckcheck",
         "data",
         "data/cards.json.gz",
+        "data/cards.json.gz.pack",
         "data/formats/standard.toml",
         "deckcheck/service/templates/apidocs/reference.html",
     ],

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckcheck import lineread, names
+from deckcheck import fastline, lineread, names
+from deckcheck.printings import Resolution
 
 #: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
 _COMMON_CARD = re.compile(
@@ -153,3 +154,220 @@ def test_is_set_code_examples():
         assert lineread._is_set_code(code), code
     for text in ("GX", "V", "123", "svi", "S", "ABCDEFGHI", "SVé", "ǅA", "ＡＢ", "SV-"):
         assert not lineread._is_set_code(text), text
+
+
+# -- a never-seen line read in one step (deckcheck.fastline) against the general reader ------------
+
+
+def _fast_or_none(raw: str):
+    """What fastline reads ``raw`` as, without the general reader (None: it leaves the line to it)."""
+    return fastline._card(raw) if raw[0] in fastline._CARD_START else fastline._header(raw)
+
+
+def _assert_fast_line_matches(raw: str) -> None:
+    if not raw:
+        return
+    fast = _fast_or_none(raw)
+    if fast is not None:
+        assert fast == lineread._read_line(raw), raw
+    lineread.read_line.clear()
+    assert fastline.read_new(raw) == lineread._read_line(raw), raw
+
+
+LINE_TOKENS = st.sampled_from(
+    [
+        "*",
+        "-",
+        "•",
+        ">",
+        "**",
+        "***",
+        "#",
+        "##",
+        "4",
+        "1",
+        "999",
+        "04",
+        "0",
+        "x",
+        "X",
+        "Xerneas",
+        "Nest",
+        "Ball",
+        "Energy",
+        "energy",
+        "ENERGY",
+        "Basic",
+        "{R}",
+        "Fire",
+        "SVI",
+        "svi",
+        "asc",
+        "SV-P",
+        "MEW-en",
+        "GX",
+        "V",
+        "ex",
+        "181",
+        "1234",
+        "12345",
+        "TG01",
+        "PH",
+        "ph",
+        "(SVI)",
+        "[PAL]",
+        "Poké",
+        "é",
+        "Pokémon",
+        "Pokémon:",
+        "Pokemon",
+        "Trainer",
+        "Trainer:",
+        "Trainers",
+        "Cards",
+        "Cards:",
+        "Énergie",
+        "Energía",
+        "Total",
+        "Total:",
+        "cartes",
+        "de",
+        ":",
+        ": 9",
+        "(12)",
+        "(",
+        ")",
+        "12)",
+        "1234567",
+        "–",
+        "60",
+    ]
+)
+
+
+_GAPS = st.sampled_from([" "] * 24 + ["", "  ", "\t", "\u00a0"])
+
+
+@st.composite
+def any_lines(draw):
+    """Lines near the usual shapes: a card line (bullet, count, name, set code, number, PH), a
+    header (hashes, a label, a colon, dash or parentheses, a count), or tokens in any order;
+    each part drawn from values either side of what the fast path takes."""
+    shape = draw(st.sampled_from(["card", "card", "header", "tokens"]))
+    if shape == "card":
+        good_names = ["Nest", "Ball", "Iono's", "Xerneas", "Basic", "{R}", "Energy", "ex", "(Professor", "Turo)"]
+        parts = [
+            draw(st.sampled_from([""] * 6 + ["*", "-", "•", ">", "**"])),
+            draw(st.sampled_from(["4", "1", "999"] * 3 + ["1000", "04", "0", "x4", "Nest"])),
+            *draw(st.lists(st.one_of(st.sampled_from(good_names), LINE_TOKENS), min_size=0, max_size=3)),
+            draw(st.sampled_from(["SVI", "SV1", "ME05"] * 3 + ["svi", "asc", "SV-P", "MEW-en", "GX", "Energy", "S"])),
+            draw(st.sampled_from(["181", "1", "1234"] * 3 + ["01", "12345", "TG01", "2a", "PH"])),
+            draw(st.sampled_from([""] * 6 + ["PH", "ph"])),
+        ]
+    elif shape == "header":
+        label = draw(st.sampled_from([*fastline._WRITTEN_LABELS, "Pokémon", "Pokemon", "Trainer", "Cards", "Deck"]))
+        parts = [
+            draw(st.sampled_from(["", "", "#", "##", "# ", "*"])) + label,
+            draw(st.sampled_from([":", " :", "-", "–", "(", "", ": ("])),
+            draw(st.sampled_from(["9", "60", "1234567", "", "x", "9)", "(9)", "9 "])),
+        ]
+    else:
+        parts = draw(st.lists(LINE_TOKENS, min_size=1, max_size=7))
+    parts = [p for p in parts if p]
+    out = ""
+    for i, tok in enumerate(parts):
+        out += (draw(_GAPS) if i else "") + tok
+    return draw(st.sampled_from([""] * 12 + [" "])) + out + draw(st.sampled_from([""] * 12 + [" ", ")"]))
+
+
+@pytest.mark.slow
+@settings(max_examples=4000, deadline=None)
+@given(any_lines())
+def test_one_step_reading_matches_the_general_reader(raw):
+    _assert_fast_line_matches(raw)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(st.text(max_size=40))
+def test_one_step_reading_matches_the_general_reader_on_any_text(raw):
+    _assert_fast_line_matches(raw)
+
+
+@pytest.mark.parametrize("label", sorted(fastline._WRITTEN_LABELS))
+def test_every_written_label_reads_as_the_general_reader_reads_it(label):
+    for raw in (f"{label}: 9", f"{label} : 12", f"##{label} - 22", f"{label} (8)", f"{label}:60", f"{label}:"):
+        _assert_fast_line_matches(raw)
+    assert _fast_or_none(f"{label}: 9") is not None
+
+
+def test_one_step_reading_examples():
+    """The usual shapes are read in one step (and as the general reader reads them)."""
+    for raw in (
+        "4 Nest Ball SVI 181",
+        "1 Iono PAL 185 PH",
+        "* 4 Dreepy TWM 128",
+        "- 2 Pikachu ex SV-P 12",
+        "3 Basic {R} Energy Energy 2",
+        "4 Cynthia's Gible asc 109",
+        "Pokémon: 14",
+        "Énergie : 3",
+        "##Trainer Cards - 28",
+        "Pokémon (22)",
+        "Total Cards: 60",
+        "****** Pokémon Trading Card Game Deck List ******",
+    ):
+        assert _fast_or_none(raw) is not None, raw
+        _assert_fast_line_matches(raw)
+    for raw in ("*", "-", "4  Nest Ball SVI 181", "2 x Pidgeot ex OBF 164", "0 Iono PAL 185", "Pokémon", "Random line"):
+        assert _fast_or_none(raw) is None, raw
+        _assert_fast_line_matches(raw)
+
+
+# -- the usual line's printing found without resolve_parts (CardDB.printing_named) -----------------
+
+
+def _printing_named_agrees(db, name: str, code: str, number: str) -> bool:
+    """printing_named answers None or exactly what the general resolution answers; True when it answers."""
+    fast = db.printing_named(name, code, number)
+    if fast is not None:
+        assert Resolution(fast, "printing") == db._resolve(name, code, number), (name, code, number)
+    return fast is not None
+
+
+def test_printing_named_answers_as_the_general_resolution_for_every_card():
+    from deckcheck import cards
+
+    db = cards.get_db()
+    answered = 0
+    for card in db.cards.values():
+        for name in (card.name, card.name.upper(), card.name + " ex"):
+            for number in (card.number, "0" + card.number, card.number + "1"):
+                answered += _printing_named_agrees(db, name, card.set_code, number)
+    assert answered > len(db.cards) // 2  # most cards' own name, code and number take the short way
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(["Nest Ball", "Iono", "Fire Energy", "Basic Fire Energy", "Darkness Energy", "Unown", "Nest"]),
+    st.sampled_from(["SVI", "PAL", "SVE", "ENERGY", "SV1", "N1", "EX", "PR-SV", "svi", "XYZ", "BRS", "SUM"]),
+    st.sampled_from(["181", "185", "2", "02", "7", "104", "105", "TG01", "SV001", "999", "1"]),
+)
+def test_printing_named_answers_as_the_general_resolution(name, code, number):
+    from deckcheck import cards
+
+    _printing_named_agrees(cards.get_db(), name, code, number)
+
+
+def test_printing_facts_are_the_facts_of_a_printing_resolution():
+    from deckcheck import cards, engine
+    from deckcheck.deck import LineFacts
+
+    db = cards.get_db()
+    card = db.printing_named("Nest Ball", "SVI", "181")
+    assert card is not None
+    for via, ban in ((card, None), (None, None)):
+        made = LineFacts(4, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban)
+        fast = engine._printing_facts(4, "Nest Ball", "SVI", "181", card, via, ban)
+        assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {s: getattr(made, s) for s in LineFacts.__slots__}

@@ -124,7 +124,7 @@ def test_job_summary_stays_under_githubs_limit():
 
 def test_jsonl_is_one_report_a_line():
     lines = render_jsonl(many(3)).splitlines()
-    assert len(lines) == 3 and all(line.startswith('{"path": "decks/d0') for line in lines)
+    assert len(lines) == 3 and all(line.startswith('{"path":"decks/d0') for line in lines)
 
 
 def test_cli_appends_the_summary_to_github_step_summary_with_links_to_the_commit(runner, monkeypatch, tmp_path):

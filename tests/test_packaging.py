@@ -27,6 +27,9 @@ from conftest import free_port, wait_for_healthz
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+import deckcheck
+from deckcheck.version import __version__
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "requirements.lock"
 DECK = ROOT / "tests" / "decks" / "standard-legal-dragapult.txt"
@@ -149,20 +152,40 @@ def test_the_command_line_never_imports_flask():
     assert done.stdout.splitlines()[-1] == "[]"
 
 
-def test_version_imports_no_command_and_no_core():
-    """`deckcheck --version` answers from click and the package metadata: no command module, no engine, no
-    card database (issue #16: its start-up cost)."""
+def test_version_imports_no_command_no_core_and_no_click():
+    """`deckcheck --version` is answered before click is imported: no command module, no engine, no card
+    database, no click and no package metadata look-up (issue #16: its start-up cost)."""
     code = (
         "import sys\n"
         "from deckcheck.cli import main\n"
-        "try:\n"
-        "    main(['--version'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith('deckcheck.') and m != 'deckcheck.cli'))\n"
+        "code = main(['--version'])\n"
+        "print(code, sorted(m for m in sys.modules if m.startswith('deckcheck.') and m != 'deckcheck.cli'))\n"
+        "print(sorted(set(sys.modules) & {'click', 'importlib.metadata', 'typing'}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    assert done.stdout.splitlines() == ["deckcheck, version " + version("deckcheck"), "['deckcheck.cli.lazy']"]
+    assert done.stdout.splitlines() == ["deckcheck, version " + __version__, "0 ['deckcheck.version']", "[]"]
+
+
+def test_the_quick_version_answer_is_what_click_prints(capsys):
+    """main()'s answer to `--version` without click is byte for byte the click group's version option."""
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli, main
+
+    assert main(["--version"]) == 0
+    quick = capsys.readouterr().out
+    by_click = CliRunner().invoke(cli, ["--version"], prog_name="deckcheck")
+    assert (by_click.exit_code, by_click.output) == (0, quick)
+    assert quick == f"deckcheck, version {__version__}\n"
+
+
+def test_the_version_is_written_once():
+    """pyproject.toml reads the version from deckcheck/version.py (a dynamic version), so the installed
+    metadata and `deckcheck.__version__` are the same string."""
+    assert "version" not in PROJECT and PROJECT["dynamic"] == ["version"]
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert setuptools["dynamic"]["version"] == {"attr": "deckcheck.version.__version__"}
+    assert version("deckcheck") == __version__ == deckcheck.__version__
 
 
 def test_the_formats_load_without_the_engine_imported_first():
@@ -231,6 +254,7 @@ def test_the_wheel_carries_the_gunicorn_settings_the_data_and_the_licences(dist)
         "deckcheck/service/static/deckcheck.js",
         "deckcheck/cli/__init__.py",
         "deckcheck/data/cards.json.gz",
+        "deckcheck/data/cards.json.gz.pack",
         "deckcheck/data/formats/standard.toml",
         "deckcheck/service/templates/apidocs/reference.html",
         f"{dist_info}/licenses/LICENSE",
@@ -257,6 +281,7 @@ def test_the_sdist_is_the_package_source_without_the_tests(dist):
         "requirements.lock",
         "deckcheck/service/gunicorn_conf.py",
         "data/cards.json.gz",
+        "data/cards.json.gz.pack",
         "data/formats/standard.toml",
     } <= names
     assert not any(name.startswith("tests/") for name in names)
@@ -285,7 +310,7 @@ def test_the_wheel_checks_decks_without_extras_and_serves_with_the_server_extra(
     checked = run([venv / "bin" / "deckcheck", "check", "--as-of", "2026-05-01", DECK], cwd=elsewhere, env=env)
     assert checked.stdout == "Checked 1 deck: all passed.\n"
     version = run([python, "-m", "deckcheck", "--version"], cwd=elsewhere, env=env)
-    assert version.stdout == f"deckcheck, version {PROJECT['version']}\n"
+    assert version.stdout == f"deckcheck, version {__version__}\n"
     serve = subprocess.run(
         [venv / "bin" / "deckcheck", "serve"], capture_output=True, text=True, cwd=elsewhere, env=env, timeout=120
     )

@@ -82,7 +82,8 @@ def test_pull_checks_the_checksum_and_that_the_file_loads(served_folder, tmp_pat
     assert target.read_bytes() == source.read_bytes()
     missing = db_cli("pull", f"{base}/nothing.json.gz", "--to", str(target))
     assert missing.returncode == 1 and "HTTP 404" in missing.stderr
-    assert sorted(p.name for p in target.parent.iterdir()) == ["cards.json.gz"]  # no temporary files left
+    # the database and the pack made from it, no temporary files left
+    assert sorted(p.name for p in target.parent.iterdir()) == ["cards.json.gz", "cards.json.gz.pack"]
 
 
 @pytest.mark.slow

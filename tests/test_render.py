@@ -322,3 +322,15 @@ def test_json_is_the_report_json_with_a_path_one_deck_a_line():
     assert [d["path"] for d in docs] == ["decks/ok.txt", "decks/bad.txt", "decks/warn.txt"]
     assert docs[1] == {"path": "decks/bad.txt", **RESULTS[1][1].to_dict()}
     assert len(out.splitlines()) == len(RESULTS) + 2
+
+
+def test_the_xml_filter_is_exactly_the_complement_of_xml_char():
+    """render._NOT_XML (written as the ranges XML 1.0 leaves out) against the Char production itself, over
+    every code point: what it keeps is exactly what XML can carry."""
+    from deckcheck.render import _NOT_XML
+
+    def xml_char(c: int) -> bool:
+        return c in (0x9, 0xA, 0xD) or 0x20 <= c <= 0xD7FF or 0xE000 <= c <= 0xFFFD or 0x10000 <= c <= 0x10FFFF
+
+    every = "".join(map(chr, range(0x110000)))
+    assert _NOT_XML.sub("", every) == "".join(chr(c) for c in range(0x110000) if xml_char(c))

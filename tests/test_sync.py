@@ -200,6 +200,8 @@ def test_normal_sync_maps_fixes_and_codes(api, paths):
     out, cache = paths
     result = run_sync(api, out, cache)
     assert result.status == "written" and result.exit_code == 0
+    # the database and its pack (deckcheck/dbpack.py), made from it, nothing else
+    assert sorted(p.name for p in out.parent.iterdir()) == [out.name, out.name + ".pack"]
     db = _cards.load(out)
     assert db.version == result.version
     assert len(db.cards) == FIXTURE_CARDS
@@ -367,7 +369,7 @@ def test_truncated_json_every_time_leaves_the_old_file(api, paths, old_db):
     with pytest.raises(tcgdex.FetchError, match="not complete JSON"):
         run_sync(api, out, cache)
     assert out.read_bytes() == old_db
-    assert not list(out.parent.glob("*.tmp"))
+    assert not list(out.parent.glob("*.tmp")) and not list(out.parent.glob("*.tmp.pack"))
 
 
 # ---------------------------------------------------------------------------
@@ -428,7 +430,7 @@ def test_a_catalogue_that_shrank_is_refused_unless_forced(api, paths, old_db):
     text = "\n".join(result.lines)
     assert "loses 2 set(s): bw7, me04" in text and "fewer than the current 39" in text
     assert out.read_bytes() == old_db
-    assert not list(out.parent.glob("*.tmp"))
+    assert not list(out.parent.glob("*.tmp")) and not list(out.parent.glob("*.tmp.pack"))
     result = run_sync(api, out, cache, force=True)
     assert result.status == "written"
     assert len(_cards.load(out).cards) == FIXTURE_CARDS - 17
@@ -459,7 +461,7 @@ def test_dry_run_writes_nothing(api, paths, old_db):
     assert result.status == "dry-run" and result.exit_code == 0
     assert out.read_bytes() == old_db
     assert result.version and result.version != _cards.load(out).version
-    assert not list(out.parent.glob("*.tmp"))
+    assert not list(out.parent.glob("*.tmp")) and not list(out.parent.glob("*.tmp.pack"))
 
 
 # ---------------------------------------------------------------------------

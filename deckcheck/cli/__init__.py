@@ -3,36 +3,33 @@
 Exit codes live on exception classes, as in click: 0 every deck passed, 1 at
 least one failed, 2 a usage error (click's ``UsageError``), 3 the card
 database (or the shipped format data) is missing or unreadable.
+
+The click group is :mod:`deckcheck.cli.group` (``deckcheck.cli.cli``, imported on first use):
+``deckcheck --version`` alone is answered by :func:`main` without importing click (issue #16, start-up),
+with the message click's version option prints.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
-import click
-
-from .lazy import LazyGroup
-
-
-@click.group(
-    cls=LazyGroup,
-    lazy={
-        "check": ".cli.check:check_cmd",
-        "fmt": ".cli.fmt:fmt_cmd",
-        "cards": ".cli.lookup:cards_cmd",
-        "db": ".cli.db:db",
-        "serve": ".cli.serve:serve",
-    },
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-@click.version_option(package_name="deckcheck")
-def cli() -> None:
-    """Validate Pokémon TCG decklists."""
+PROG_NAME = "deckcheck"
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["--version"]:
+        from ..version import VERSION_MESSAGE, __version__
+
+        sys.stdout.write(VERSION_MESSAGE % {"prog": PROG_NAME, "version": __version__} + "\n")
+        return 0
+    import click
+
+    from .group import cli
+
     try:
-        return cli.main(args=argv, prog_name="deckcheck", standalone_mode=True) or 0
+        return cli.main(args=args, prog_name=PROG_NAME, standalone_mode=True) or 0
     except Exception as exc:  # pragma: no cover - surfaced by commands
         from ..cards import DatabaseError
 
@@ -43,12 +40,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def __getattr__(name: str) -> object:
-    """``DatabaseMissing``, from :mod:`deckcheck.cli.common` on first use (it imports the core)."""
-    if name != "DatabaseMissing":
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from .common import DatabaseMissing
+    """``cli`` (the click group) and ``DatabaseMissing`` (from :mod:`deckcheck.cli.common`, which imports the
+    core), on first use."""
+    if name == "cli":
+        from .group import cli
 
-    return DatabaseMissing
+        return cli
+    if name == "DatabaseMissing":
+        from .common import DatabaseMissing
+
+        return DatabaseMissing
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["DatabaseMissing", "cli", "main"]

@@ -51,6 +51,30 @@ def db_build(source: str, output: str | None) -> None:
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
 
 
+@db.command("pack")
+@click.option(
+    "--db",
+    "database",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="The database file (default: the one in use, $DECKCHECK_DB or the shipped one).",
+)
+def db_pack(database: str | None) -> None:
+    """Write the pack beside a database file (<file>.pack), so it loads without parsing it.
+
+    db build, db sync and db pull write it themselves; this is for a database of your own
+    ($DECKCHECK_DB) or one copied into place. The file is checked as a load checks it first.
+    """
+    from ..dbpack import pack_path
+
+    path = database or str(default_path())
+    try:
+        _build.write_pack(path)
+    except _build.BuildError as exc:
+        raise DatabaseMissing(str(exc)) from exc
+    click.echo(f"Wrote {pack_path(path)} for {path}.")
+
+
 @db.command("splits")
 @click.option(
     "--from",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import hashlib
+import io
 import json
 import os
 import re
@@ -422,18 +423,59 @@ def load_source(path: str | os.PathLike) -> dict:
 
 def write_database(db: dict, path: str | os.PathLike) -> None:
     """Write atomically: a temporary file beside the target, then a rename. The file carries the
-    lookup index of its cards (:mod:`deckcheck.index`), made here, so loading it computes none."""
+    lookup index of its cards (:mod:`deckcheck.index`), made here, so loading it computes none;
+    its pack (:mod:`deckcheck.dbpack`, ``<name>.pack``), written first, holds the same in columns
+    for a fast start-up (the rows are checked before anything is written)."""
+    from ..dbpack import check_rows, encode, pack_path
     from ..index import build_index
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
+    try:
+        check_rows(db["cards"], releases.keys())
+    except ValueError as exc:
+        raise BuildError(f"the database cannot be written: {exc}") from exc
     db = {**db, "index": build_index(db["cards"], releases)}
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = json.dumps(db, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0, filename="") as gz:
+        gz.write(payload)
+    blob = out.getvalue()
+    try:
+        pack = encode(db, hashlib.sha256(blob).hexdigest())
+    except ValueError as exc:
+        raise BuildError(f"the database cannot be written: {exc}") from exc
+    write_atomically(pack, pack_path(path))
+    write_atomically(blob, path)
+
+
+def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None) -> None:
+    """Write the pack of the database file at ``path`` (read as :func:`deckcheck.cards.load`
+    reads it; its index made again here) beside ``target`` (default: ``path``), for the file
+    ``path`` becomes there: ``db pull`` fetches a database, never a pack."""
+    from .. import cards
+    from ..dbpack import encode, pack_path
+    from ..index import build_index
+
+    blob = Path(path).read_bytes()
+    try:
+        raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+        cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
+        raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
+        pack = encode(raw, hashlib.sha256(blob).hexdigest())
+    except (OSError, EOFError, ValueError, KeyError, TypeError, cards.DatabaseError) as exc:
+        raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
+    write_atomically(pack, pack_path(target or path))
+
+
+def write_atomically(data: bytes, path: str | os.PathLike) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
-            gz.write(payload)
+        with os.fdopen(fd, "wb") as raw:
+            raw.write(data)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .. import cards as _cards
 from ..cards import CardDB
+from ..dbpack import pack_path
 from .build import BuildError, write_database
 from .checks import Summary, compare, listing, safety_checks, self_checks, summary_lines
 from .mapping import PTCGIO_ONLY_PREFIX, build_database
@@ -205,8 +206,9 @@ def _install(
     try:
         return _check_and_place(run, db_dict, previous_raw, tmp, dry_run=dry_run, force=force, today=today)
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        for left in (tmp, pack_path(tmp)):  # the database and its pack (dbpack), unless placed
+            if left.exists():
+                left.unlink()
 
 
 def _check_and_place(
@@ -246,6 +248,7 @@ def _check_and_place(
     if dry_run:
         run.say(f"Dry run: {run.target} not written (it would become version {new_db.version}).")
         return run.result("dry-run", summary, new_db.version)
+    os.replace(pack_path(tmp), pack_path(run.target))  # the pack first: it names the file it belongs to
     os.replace(tmp, run.target)
     run.say(
         f"Wrote {run.target}: {len(new_db.cards)} cards in {len(new_db.sets)} sets "

@@ -27,6 +27,8 @@ from pathlib import Path
 import requests
 
 from .. import cards as _cards
+from ..dbpack import pack_path
+from .build import write_pack
 
 CHUNK = 1 << 20
 #: the largest database accepted from a URL (today's is ~3 MB)
@@ -103,6 +105,8 @@ def pull(
     if not _HEX.fullmatch(expected):
         raise PullError("--sha256 must be 64 hexadecimal characters")
     if target.is_file() and sha256_file(target) == expected:
+        if not pack_path(target).is_file():  # pulled by a deckcheck that wrote no pack
+            write_pack(target)
         return False, expected
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pull.", dir=target.parent)
@@ -122,6 +126,7 @@ def pull(
         if digest.hexdigest() != expected:
             raise PullError(f"{url}: SHA-256 {digest.hexdigest()} does not match {expected}")
         _cards.load(tmp)  # raises DatabaseError: a file that does not load never replaces a good one
+        write_pack(tmp, target)  # its pack first (made here, from the file checked above)
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException:
