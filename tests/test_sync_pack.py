@@ -4,6 +4,7 @@ carries rows from it as it would without a pack (the pack only makes loading fas
 from __future__ import annotations
 
 import pytest
+from test_publish import served_folder  # noqa: F401  (fixture: a folder served on 127.0.0.1)
 
 from deckcheck import cards as _cards
 from deckcheck import dbpack
@@ -26,3 +27,30 @@ def test_a_damaged_pack_does_not_make_sync_forget_the_current_database(api, path
     assert "loses 2 set(s): bw7, me04" in text and "unreadable" not in text
     assert f"Warning: the current database was read without its pack (card database pack at {pack} is truncated" in text
     assert out.read_bytes() == old_db
+
+
+@pytest.mark.slow
+def test_pull_of_a_current_database_writes_its_pack_again_when_the_pack_is_damaged_or_stale(served_folder, tmp_path):  # noqa: F811
+    """An unchanged database is not fetched again, but a pack the load would refuse (damaged) or pass
+    over (made from another file) is written again: the replica loads, and loads fast."""
+    from test_dbpack import ROWS, tiny
+
+    from deckcheck.sync import publish
+
+    folder, base = served_folder
+    source = tiny(tmp_path / "cards.json.gz")
+    publish.publish(source, folder)
+    target = tmp_path / "replica" / "cards.json.gz"
+    url = f"{base}/cards.json.gz"
+    assert publish.pull(url, target)[0]
+    pack = dbpack.pack_path(target)
+    made = pack.read_bytes()
+    pack.write_bytes(made[:100])
+    with pytest.raises(_cards.DatabaseError, match="is truncated"):
+        _cards.load(target)
+    assert publish.pull(url, target)[0] is False
+    assert pack.read_bytes() == made
+    other = tiny(tmp_path / "other" / "cards.json.gz", ROWS[:2])
+    pack.write_bytes(dbpack.pack_path(other).read_bytes())  # the pack of another file: not used
+    assert publish.pull(url, target)[0] is False
+    assert pack.read_bytes() == made

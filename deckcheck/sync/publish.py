@@ -27,7 +27,8 @@ from pathlib import Path
 import requests
 
 from .. import cards as _cards
-from ..dbpack import pack_path
+from ..dbpack import PackError, decode, pack_path
+from ..index import fingerprint
 from .build import write_pack
 
 CHUNK = 1 << 20
@@ -79,6 +80,16 @@ def publish(database: str | os.PathLike, folder: str | os.PathLike) -> tuple[Pat
     return target, digest
 
 
+def _pack_current(target: Path, digest: str) -> bool:
+    """Is the pack beside ``target`` one a load uses for the file of SHA-256 ``digest`` (there, undamaged,
+    made from that file by this index code)?"""
+    try:
+        header = decode(pack_path(target).read_bytes()).header
+    except (OSError, PackError):
+        return False
+    return bool(header.get("source") == digest and header.get("fingerprint") == fingerprint())
+
+
 def published_checksum(url: str, session: requests.Session, timeout: float) -> str:
     """The hex digest in ``URL.sha256`` (``sha256sum`` format: the digest first)."""
     answer = session.get(url + ".sha256", timeout=timeout)
@@ -105,7 +116,7 @@ def pull(
     if not _HEX.fullmatch(expected):
         raise PullError("--sha256 must be 64 hexadecimal characters")
     if target.is_file() and sha256_file(target) == expected:
-        if not pack_path(target).is_file():  # pulled by a deckcheck that wrote no pack
+        if not _pack_current(target, expected):  # none (a deckcheck that wrote no pack), damaged or stale
             write_pack(target)
         return False, expected
     target.parent.mkdir(parents=True, exist_ok=True)
