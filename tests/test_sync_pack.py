@@ -54,3 +54,35 @@ def test_pull_of_a_current_database_writes_its_pack_again_when_the_pack_is_damag
     pack.write_bytes(dbpack.pack_path(other).read_bytes())  # the pack of another file: not used
     assert publish.pull(url, target)[0] is False
     assert pack.read_bytes() == made
+
+
+@pytest.mark.slow
+def test_pull_of_a_database_the_pack_cannot_hold_fails_as_a_database_error(served_folder, tmp_path):  # noqa: F811
+    """A database that loads from its JSON but that a pack cannot hold (a card id with a NUL, which a
+    text column joins on; written by other code than db build and db sync) is refused like a file that
+    does not load (DatabaseError: exit status 3, and a pulling sidecar reports it and goes on), not
+    with a BuildError traceback."""
+    import gzip
+    import json
+
+    from test_dbpack import ROWS, SET
+
+    from deckcheck import dbfile
+    from deckcheck.sync import publish
+
+    folder, base = served_folder
+    source = tmp_path / "cards.json.gz"
+    db = {
+        "schema": dbfile.SCHEMA_VERSION,
+        "fields": list(dbfile.FIELDS),
+        "sets": [SET],
+        "cards": [["sv01-181\x00", *ROWS[0][1:]], *ROWS[1:]],
+        "meta": {},
+    }
+    source.write_bytes(gzip.compress(json.dumps(db).encode()))
+    assert sorted(_cards.load(source).cards)[0] == "sv01-181\x00"  # the JSON loads
+    publish.publish(source, folder)
+    target = tmp_path / "replica" / "cards.json.gz"
+    with pytest.raises(_cards.DatabaseError, match="cannot write the pack of .*: a id value holds a NUL character"):
+        publish.pull(f"{base}/cards.json.gz", target)
+    assert not target.exists() and not dbpack.pack_path(target).exists()
