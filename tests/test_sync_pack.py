@@ -86,3 +86,16 @@ def test_pull_of_a_database_the_pack_cannot_hold_fails_as_a_database_error(serve
     with pytest.raises(_cards.DatabaseError, match="cannot write the pack of .*: a id value holds a NUL character"):
         publish.pull(f"{base}/cards.json.gz", target)
     assert not target.exists() and not dbpack.pack_path(target).exists()
+
+
+@pytest.mark.slow
+def test_a_catalogue_the_pack_cannot_hold_is_refused_with_the_reason(api, paths, old_db):  # noqa: F811
+    """A collector number with a NUL (a by_number key of the pack's text column) is refused as a
+    sync that fails its checks is (the current database kept), not a BuildError traceback."""
+    out, cache = paths
+    api.set_card("sv01-181", {**api.card("sv01-181"), "localId": "181\x00"})  # new: not in old_db
+    result = run_sync(api, out, cache)
+    assert result.status == "refused" and result.exit_code == 1, result.lines
+    assert "  - the database cannot be written: a by_number.keys value holds a NUL character" in result.lines
+    assert out.read_bytes() == old_db
+    assert sorted(p.name for p in out.parent.glob("cards*")) == [out.name, out.name + ".pack"]  # no temporary file

@@ -233,7 +233,10 @@ def _check_and_place(
     today: dt.date | None,
 ) -> SyncResult:
     previous = run.previous
-    write_database(db_dict, tmp)
+    try:
+        write_database(db_dict, tmp)
+    except BuildError as exc:  # rows a load or the pack would refuse (a number with a NUL): nothing placed
+        return run.refuse([str(exc)])
     try:
         new_db = _cards.load(tmp)
     except _cards.DatabaseError as exc:
