@@ -18,6 +18,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_hostile import per_byte  # noqa: F401  (fixture: the normal cost per byte and per line)
 
 from deckcheck import cards, fastline, lineread, names, parse
 from deckcheck.carddb import CardDB
@@ -420,3 +421,25 @@ def test_targeted_lines_check_the_same_without_the_fast_paths():
     assert_same("\n".join(TARGETED))
     assert_same("\r\n".join(TARGETED), "unlimited", "2011-01-01")
     assert_same("\r".join(reversed(TARGETED)), "glc", "1990-01-01")
+
+
+# -- hostile lines through the one-step pattern (fastline._USUAL) ------------------------------------
+
+_L = parse.MAX_DECKLIST_BYTES - 8
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "unit",
+    [" A1", " 1", " AB 1", " AB 1 PH", " a", " A 1", " 11111111", " ZZZZZZZZZ", " PH", "  ", " x"],
+)
+@pytest.mark.parametrize("head", ["1 A", "* 1 A", "1 x"])
+def test_runs_through_the_one_step_pattern_are_linear(per_byte, head, unit):  # noqa: F811
+    """Runs of tokens the usual line's pattern tries a set code and number at, at the byte limit:
+    within test_hostile's 100x bound for a parse and a check, whatever reads them."""
+    from test_hostile import _assert_linear, _timed
+
+    for tail in (" x", " SVI 1", " SVI 1 PH", ""):
+        text = head + unit * ((_L - len(head) - len(tail)) // len(unit)) + tail
+        _assert_linear("parse", _timed(lambda text=text: parse.parse(text)), text, per_byte)
+        _assert_linear("check", _timed(lambda text=text: check(text, "standard", "2026-05-01")), text, per_byte)
