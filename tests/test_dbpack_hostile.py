@@ -11,7 +11,7 @@ from array import array
 
 import orjson
 import pytest
-from test_dbpack import _sections, tiny
+from test_dbpack import ROWS, _sections, tiny
 
 from deckcheck import cards, dbpack
 from deckcheck.cards import DatabaseError
@@ -41,7 +41,9 @@ def _load_fails(path, data: bytes) -> str:
         cards.load(path)
     prefix = f"card database pack at {dbpack.pack_path(path)} is "
     assert str(exc.value).startswith(prefix), str(exc.value)
-    return str(exc.value)[len(prefix) :].removesuffix(" (delete it, or write it again with 'deckcheck db build')")
+    return str(exc.value)[len(prefix) :].removesuffix(
+        f" (delete it, or write it again with 'deckcheck db pack --db {path}')"
+    )
 
 
 def _with_section(header: dict, blobs: list[bytes], name: str, kind: str, values: list[int]) -> tuple[dict, list]:
@@ -126,3 +128,25 @@ def test_a_pack_cut_at_every_section_boundary_fails_as_truncated(tmp_path):
         assert _load_fails(path, good[:at]) == f"truncated: {at} bytes, its header describes {len(good)}"
         at += nbytes
     assert _load_fails(path, good[:48]).startswith("truncated: the header needs ")
+
+
+def test_the_command_a_damaged_pack_names_writes_it_again(tmp_path):
+    """The message's remedy is the command that writes the pack of that very file (db build would
+    need a catalogue, and writes the default database, not this one)."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli
+
+    path = tiny(tmp_path / "own.json.gz")
+    pack = dbpack.pack_path(path)
+    made = pack.read_bytes()
+    pack.write_bytes(made[:60])
+    with pytest.raises(DatabaseError) as exc:
+        cards.load(path)
+    command = str(exc.value).rpartition("write it again with '")[2].removesuffix("')")
+    assert command == f"deckcheck db pack --db {path}"
+    result = CliRunner().invoke(cli, shlex.split(command)[1:])
+    assert result.exit_code == 0, result.output
+    assert pack.read_bytes() == made and sorted(cards.load(path).cards) == sorted(r[0] for r in ROWS)
