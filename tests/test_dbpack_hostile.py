@@ -150,3 +150,39 @@ def test_the_command_a_damaged_pack_names_writes_it_again(tmp_path):
     result = CliRunner().invoke(cli, shlex.split(command)[1:])
     assert result.exit_code == 0, result.output
     assert pack.read_bytes() == made and sorted(cards.load(path).cards) == sorted(r[0] for r in ROWS)
+
+
+def test_a_pack_written_again_is_picked_up_by_the_watcher(tmp_path):
+    """A new database whose pack is damaged is not swapped in (the current one stays); the remedy the
+    message names (db pack) rewrites only the pack, and the watcher then swaps the database in on its
+    next look, as it would for a new file (not only after a SIGHUP or the next database)."""
+    from test_reload import NEST_BALL, ULTRA_BALL, Clock, write_db
+
+    from deckcheck import dbwatch
+    from deckcheck.sync import build
+
+    before = cards._current
+    try:
+        path = tmp_path / "cards.json.gz"
+        write_db(path, "2026-01-01T00:00:00Z")
+        cards.set_db(cards.load(path))
+        v1 = cards.get_db().version
+        clock = Clock()
+        watcher = dbwatch.DatabaseWatcher(path, 5, background=False, clock=clock)
+        v2 = write_db(path, "2026-02-01T00:00:00Z", rows=(NEST_BALL, ULTRA_BALL))
+        pack = dbpack.pack_path(path)
+        made = pack.read_bytes()
+        pack.write_bytes(made[:60])
+        clock.now += 5
+        watcher.maybe_reload()
+        assert cards.get_db().version == v1 and "is truncated" in watcher.last_error
+        build.write_pack(path)
+        assert pack.read_bytes() == made
+        clock.now += 5
+        watcher.maybe_reload()
+        assert cards.get_db().version == v2 and watcher.swaps == 1 and watcher.last_error is None
+        clock.now += 5
+        watcher.maybe_reload()  # nothing changed since: no load
+        assert watcher.swaps == 1
+    finally:
+        cards._current = before
