@@ -19,6 +19,10 @@ from .memo import Memo
 from .names import basic_energy_type, lookup_key
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 
+#: the longest collector number looked up: no printing's is longer (the pool's longest, SWSH001, has 7
+#: characters); a longer one written in a list (a JSON "number", the Limitless builder's Energy tail)
+#: finds nothing without being read as an integer (int() refuses over 4,300 digits)
+MAX_NUMBER_LEN = 16
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
 #: card lines the engine's line memos keep (one per database, one per format, database and date)
@@ -139,6 +143,8 @@ class CardDB:
 
     def find(self, set_code: str, number: str) -> Card | None:
         """The printing with this set code and collector number, through the alias table."""
+        if len(number) > MAX_NUMBER_LEN:
+            return None
         code = set_code.upper()
         slot = self._by_number.slot
         norm = SEP + number_norm(number)
@@ -155,6 +161,26 @@ class CardDB:
                 hit = slot(set_id + norm)
                 if hit:
                     return hit[0]
+        return None
+
+    def find_named(self, set_code: str, number: str, name: str) -> Card | None:
+        """The printing with this set code and collector number that bears ``name`` (its name key),
+        where several share them: a code of two sets (``CEL`` is Celebrations and its Classic
+        Collection: ``Charizard CEL 4`` is the Classic Collection's, CEL 4 in Celebrations is
+        Palkia), or one number for several cards (pokemontcg.io's Classic Collection numbers four
+        cards 15). None when none bears that name. Looked at in :meth:`find`'s order."""
+        if len(number) > MAX_NUMBER_LEN:
+            return None
+        code = set_code.upper()
+        alias = self._aliases.get(code)
+        places = [(set_id, number) for set_id in self._by_code.get(code, ())]
+        if alias is not None and alias.action == "lookup":
+            places += [(set_id, n) for n in _alias_numbers(number, alias) for set_id in alias.sets]
+        key = lookup_key(name)
+        for set_id, n in places:
+            for card in self._by_number.slot(set_id + SEP + number_norm(n)):
+                if card.name == name or key == card.key.lower():
+                    return card
         return None
 
     def deck_rules(self) -> dict[str, DeckRule]:
@@ -256,7 +282,7 @@ class CardDB:
         code = set_code.upper()
         alias = self._aliases.get(code)
         ids = self._by_code.get(code)
-        if not ids or alias is not None and alias.action != "lookup":
+        if not ids or alias is not None and alias.action != "lookup" or len(number) > MAX_NUMBER_LEN:
             return None
         # number_norm of a number of ASCII digits without a leading zero is the number itself
         norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))
@@ -285,6 +311,9 @@ class CardDB:
         self._memos.clear()
 
     def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
+        glyph = e4_spelling(name)
+        if glyph is not None and not self.by_name(name) and self.by_name(glyph):
+            name = glyph  # "Infernape 4" is Infernape E4: resolved, and compared, under the card data's name
         code = (set_code or "").upper()
         alias = self._aliases.get(code)
         energy = basic_energy_type(name)
@@ -298,6 +327,9 @@ class CardDB:
                 else:
                     # a basic Energy of another type than the name says is flagged too (the printing wins)
                     differs = lookup_key(name) != card.key.lower()
+                    bearer = self.find_named(code, number, name) if differs else None
+                    if bearer is not None:  # another printing at this code and number bears the name
+                        card, differs = bearer, False
                     return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
         if energy and self.basic_energy(energy):
             if code and (alias is None or alias.action == "lookup"):
@@ -327,6 +359,34 @@ class CardDB:
         if named:
             return Resolution(named[0], "name")
         return Resolution(None, "unresolved")
+
+
+#: how lists write the Elite Four glyph of the Platinum-era SP Pokémon (Rising Rivals, Supreme Victors,
+#: reprinted in Celebrations' Classic Collection), printed as a 4 after the name; the card data writes E4
+E4_GLYPHS = ("4", "⁴")
+
+
+def e4_spelling(name: str) -> str | None:
+    """``Infernape 4``, ``Infernape⁴``, ``Infernape 4 LV.X`` -> ``Infernape E4`` (``... E4 LV.X``):
+    the card data's spelling of a name ending in the Elite Four glyph, else None. A name is
+    resolved under it only when it names no card as written and this spelling does
+    (:meth:`CardDB._resolve`). Linear: one split, the last two tokens looked at."""
+    if not name or E4_GLYPHS[0] not in name and E4_GLYPHS[1] not in name:
+        return None
+    tokens = name.split()
+    tail: list[str] = []
+    if len(tokens) > 2 and tokens[-1].upper().replace(".", "") == "LVX":
+        tokens, tail = tokens[:-1], tokens[-1:]
+    if not tokens:
+        return None
+    last = tokens[-1]
+    if last in E4_GLYPHS and len(tokens) > 1 and tokens[-2][-1].isalpha():
+        head = tokens[:-1]  # "Infernape 4"
+    elif len(last) > 1 and last[-1] in E4_GLYPHS and last[-2].isalpha():
+        head = tokens[:-1] + [last[:-1]]  # "Infernape⁴", "Infernape4"
+    else:
+        return None
+    return " ".join([*head, "E4", *tail])
 
 
 def _alias_numbers(number: str, alias: SetAlias) -> list[str]:

@@ -11,7 +11,7 @@ import re
 import sys
 from typing import Any
 
-from .lineread import MAX_COPIES, CardRow, row_fields, shorten, take_tag
+from .lineread import ID_DISAMBIGUATOR, MAX_COPIES, CardRow, row_fields, shorten, take_tag
 from .problems import Problem
 
 _JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\[\]])")
@@ -31,7 +31,7 @@ JSON_SHAPES = (
 )
 _SECTION_KEYS = ("pokemon", "trainer", "energy")
 _DECK_KEYS = ("cards", "decklist", "deck", "list")
-_CARD_ID = re.compile(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)")
+_CARD_ID = re.compile(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)" + ID_DISAMBIGUATOR)
 _PLAYER_KEYS = ("name", "player", "playerName", "player_name", "username")
 
 
@@ -135,7 +135,7 @@ def read_json(text: str) -> tuple[list[Problem], list[CardRow]]:
         return problems, rows
     player, sections = decks[0]
     if len(decks) > 1:
-        who = f" ({player}'s)" if player else ""
+        who = f" ({shorten(player)}'s)" if player else ""
         message = (
             f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
             "Check one player's deck at a time to see the others."

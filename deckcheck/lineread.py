@@ -111,7 +111,10 @@ _TAG = re.compile(r"[A-Za-z]{2,12}")
 # a card id of the card source, "<set id>-<local id>": TCGdex's base1-88, sv03.5-151, tk-hs-g-5 or
 # pokemontcg.io's swsh12pt5-160 (split at the last hyphen; both parts are bounded)
 _ID_SET = re.compile(r"[a-z][a-z0-9.-]{0,19}")
-_ID_LOCAL = re.compile(r"[A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]{0,2}|[A-Z]{1,6}")
+# pokemontcg.io's local ids may end in "_A" / "_A1": its disambiguator of printings that share a collector
+# number (cel25c-4_A, cel25c-15_A1 .. _A4, all numbered as printed, 4 and 15): not part of the number
+ID_DISAMBIGUATOR = r"(?:_[A-Z][0-9]{0,2})?"
+_ID_LOCAL = re.compile(r"([A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]{0,2})" + ID_DISAMBIGUATOR + r"|[A-Z]{1,6}")
 
 #: a card line as :func:`deckcheck.parse.read` gives it: ``(line number, section, fields)``,
 #: ``fields`` being the dict of every :class:`~deckcheck.parse.CardLine` field, in field order, of
@@ -251,7 +254,12 @@ def _fold_label(label: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-def shorten(text: str, limit: int = 60) -> str:
+#: the most characters of text from the list (a line, a name, a set code) that a message shows: a
+#: longer one is cut there with an ellipsis (:func:`shorten`; rules add its length, rules/words.py)
+ECHO_LIMIT = 60
+
+
+def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` made safe to show: control characters escaped, cut to ``limit`` characters."""
     shown = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
@@ -336,12 +344,14 @@ def _copies(digits: str) -> int | None:
 
 
 def take_tag(tokens: list[str]) -> tuple[str | None, int]:
-    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC``, when a name is left: (tag, tokens kept)."""
+    """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC`` / ``- ACE SPEC``, when a name is left: (tag, kept)."""
     n = len(tokens)
     if n > 1 and (tokens[-1] == "PH" or n > 3 and tokens[-1] == "ph" and _NUMBER.fullmatch(tokens[-2])):
         return "PH", n - 1  # "ph" only after a number: a list typed in lower case ("nest ball svi 181 ph")
     if n > 2 and tokens[-2] in _DASHES and _TAG.fullmatch(tokens[-1]):
         return tokens[-1], n - 2
+    if n > 3 and tokens[-3] in _DASHES and tokens[-2].upper() == "ACE" and tokens[-1].upper() == "SPEC":
+        return f"{tokens[-2]} {tokens[-1]}", n - 3  # "- ACE SPEC": RK9's suffix written with a blank
     return None, n
 
 
@@ -412,13 +422,16 @@ def _energy_number(tokens: list[str], n: int) -> tuple[str | None, str | None, i
 
 def _card_id(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """A card id as the last token (``Professor Oak base1-88``): its set id and local id stand
-    for the set code and number (the database knows set ids as codes)."""
+    for the set code and number (the database knows set ids as codes); pokemontcg.io's ``_A``
+    disambiguator (``Charizard cel25c-4_A``) is not part of the number: the name picks among
+    the printings that share it (:meth:`deckcheck.carddb.CardDB.find_named`)."""
     last = tokens[n - 1]
     if n < 2 or len(last) > 32 or not last[0].islower():
         return None
     set_id, dash, local = last.rpartition("-")
-    if dash and _ID_SET.fullmatch(set_id) and _ID_LOCAL.fullmatch(local):
-        return set_id.upper(), local.upper(), n - 1
+    m = _ID_LOCAL.fullmatch(local) if dash and _ID_SET.fullmatch(set_id) else None
+    if m:
+        return set_id.upper(), (m.group(1) or local).upper(), n - 1
     return None
 
 

@@ -80,7 +80,7 @@ class CardLine:
     :param number: the collector number as written, or None.
     :param section: ``pokemon``, ``trainer`` or ``energy`` from the nearest
         header above, or None in a headerless list.
-    :param tag: an RK9-style suffix such as ``Basic`` or ``ACESPEC``, or ``PH``.
+    :param tag: an RK9-style suffix such as ``Basic``, ``ACESPEC`` or ``ACE SPEC``, or ``PH``.
     """
 
     line: int

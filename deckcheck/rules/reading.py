@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..names import name_key
 from ..registry import ERROR, INFO, WARNING, Finding, parser_rule, rule
-from .words import UPDATE_ADVICE, join_and, label, newest_set_phrase, plural
+from .words import UPDATE_ADVICE, clipped, join_and, label, newest_set_phrase, plural, quoted
 
 if TYPE_CHECKING:
     from ..cards import CardDB
@@ -65,13 +65,13 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
     for ln in deck.lines:
         if not has_unknown_set(ln, db):
             continue
-        newest, code = db.newest_set(), ln.set_code
+        newest, code = db.newest_set(), clipped(ln.set_code or "")
         head = f"Line {ln.line}: the card database knows no set {code} (its newest set is {newest_set_phrase(db)})"
         after = f"a set released after {newest.name}" if newest is not None else "a new set"
         hint = f"If {code} is {after}, {UPDATE_ADVICE}."
         if ln.card is None:
             yield Finding(
-                f'{head}, and no card named "{ln.name}" was found; its '
+                f"{head}, and no card named {quoted(ln.name)} was found; its "
                 f"{plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
                 "toward the deck size.",
                 lines=(ln.line,),
@@ -81,7 +81,7 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
         else:
             # basic Energy is played by its type whatever the set: a note, not a warning
             yield Finding(
-                f'{head}, so "{ln.name}" was matched by name to {label(ln.card)}.',
+                f"{head}, so {quoted(ln.name)} was matched by name to {label(ln.card)}.",
                 lines=(ln.line,),
                 cards=(ln.card.id,),
                 hint=hint,
@@ -96,10 +96,10 @@ def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
     for ln in deck.unknown:
         if skip and has_unknown_set(ln, ctx.db):
             continue
-        where = " ".join(x for x in (ln.set_code, ln.number) if x)
+        where = " ".join(clipped(x) for x in (ln.set_code, ln.number) if x)
         hint = f"Did you mean {join_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
         yield Finding(
-            f'Line {ln.line}: no card named "{ln.name}"{" " + where if where else ""} was '
+            f"Line {ln.line}: no card named {quoted(ln.name)}{' ' + where if where else ''} was "
             f"found in the card database; its {plural(ln.count, 'copy', 'copies')} still "
             f"{'counts' if ln.count == 1 else 'count'} toward the deck size.",
             lines=(ln.line,),
@@ -117,15 +117,15 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
         if ln.set_code and _bracket_of_name(ln):
             # the name as written: "Unown [A]", or "EXP. ALL" and "Unit Energy LPM" (no brackets)
             written = f"{ln.name} [{ln.set_code}]" if "[" in ln.raw else f"{ln.name} {ln.set_code}"
-            msg = f'Line {ln.line}: "{written}" has no set code, so it was matched by name to {label(ln.card)}.'
+            msg = f"Line {ln.line}: {quoted(written)} has no set code, so it was matched by name to {label(ln.card)}."
         elif ln.set_code:
-            what = f"{ln.set_code} {ln.number}" if ln.number else ln.set_code
+            what = f"{clipped(ln.set_code)} {clipped(ln.number)}" if ln.number else clipped(ln.set_code)
             msg = (
-                f'Line {ln.line}: no printing {what} of "{ln.name}" was found, so it was matched by name to '
+                f"Line {ln.line}: no printing {what} of {quoted(ln.name)} was found, so it was matched by name to "
                 f"{label(ln.card)}."
             )
         else:
-            msg = f'Line {ln.line}: "{ln.name}" has no set code, so it was matched by name to {label(ln.card)}.'
+            msg = f"Line {ln.line}: {quoted(ln.name)} has no set code, so it was matched by name to {label(ln.card)}."
         yield Finding(msg, lines=(ln.line,), cards=(ln.card.id,))
 
 
@@ -140,7 +140,7 @@ def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
     for ln in deck.known:
         if ln.name_differs:
             yield Finding(
-                f'Line {ln.line} names "{ln.name}", but {ln.card.set_code} {ln.card.number} '
+                f"Line {ln.line} names {quoted(ln.name)}, but {ln.card.set_code} {ln.card.number} "
                 f"is {ln.card.name}; the line was checked as {label(ln.card)}.",
                 lines=(ln.line,),
                 cards=(ln.card.id,),

@@ -9,6 +9,8 @@ if TYPE_CHECKING:
     from ..cards import Card, CardDB
     from ..deck import KnownLine
 
+from ..lineread import ECHO_LIMIT as ECHO_LIMIT
+from ..lineread import shorten
 from ..names import without_subtitle
 from ..wording import plural as plural
 
@@ -31,6 +33,18 @@ def card_names(lines: Iterable[KnownLine]) -> list[str]:
         if name not in seen:
             seen.append(name)
     return seen
+
+
+def quoted(text: str) -> str:
+    """``"text"`` for a message: text from the list quoted as written; one over :data:`ECHO_LIMIT`
+    characters is cut there (:func:`~deckcheck.lineread.shorten`) and its length said, so a 60 KB
+    name makes no 60 KB message: ``"Nest Bal…" (60,002 characters)``."""
+    return f'"{text}"' if len(text) <= ECHO_LIMIT else f'"{shorten(text)}" ({len(text):,} characters)'
+
+
+def clipped(text: str) -> str:
+    """:func:`quoted` without the quotes, for a set code or number from the list: ``QQQ… (5,000 characters)``."""
+    return text if len(text) <= ECHO_LIMIT else f"{shorten(text)} ({len(text):,} characters)"
 
 
 def join_and(items: list[str], word: str = "and") -> str:
