@@ -90,7 +90,10 @@ def _pools():
     db = cards.get_db()
     every = sorted(db.cards.values(), key=lambda c: c.id)
     # a spread of the database (every 37th card) and the cards real lists are made of
-    picked = every[::37] + [c for c in every if c.set_code in {"SVI", "PAL", "TWM", "SVE", "SVP", "PR-SV", "ASC"}][::5]
+    picked = (
+        every[::37]
+        + [c for c in every if c.set_code in {"SVI", "PAL", "TWM", "SVE", "SVP", "PR-SV", "ASC", "CEL", "RR"}][::5]
+    )
     aliases: dict[str, list[str]] = {}  # set id -> the codes of data/set-aliases.csv that look in it
     for alias, row in sorted(db._aliases.items()):
         for set_id in row.sets:
@@ -347,6 +350,22 @@ TARGETED = [
     "2 Dragapult-ex TWM 130",
     "2 Dragapult EX TWM 130",
     "2 Dragapult TWM 130",
+    # printings sharing a code and number (CEL: Celebrations and its Classic Collection), the E4 glyph,
+    # pokemontcg.io's disambiguator, RK9's ACE SPEC with a blank, numbers past the longest printing's
+    "1 Palkia CEL 4",
+    "1 Charizard CEL 4",
+    "1 Claydol CEL 15",
+    "1 Lunala CEL 15",
+    "1 Charizard cel25c-4_A",
+    "1 Bronzong E4 RR 16",
+    "1 Bronzong 4 RR 16",
+    "1 Bronzong⁴ RR 16",
+    "1 Bronzong4 RR 16",
+    "1 Bronzong 4 RR 17",
+    "1 Prime Catcher TEF 157 - ACE SPEC",
+    "1 Prime Catcher - ace spec",
+    "1 Nest Ball SVI 12345678901234567",
+    "1 Fire Energy BRS " + "1" * 5000,
     # basic Energy in every shape
     "8 Basic {R} Energy SVE 2",
     "8 Basic {R} Energy Energy 2",
