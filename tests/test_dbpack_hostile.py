@@ -186,3 +186,25 @@ def test_a_pack_written_again_is_picked_up_by_the_watcher(tmp_path):
         assert watcher.swaps == 1
     finally:
         cards._current = before
+
+
+def test_db_build_of_a_catalogue_the_pack_cannot_hold_fails_with_the_reason(tmp_path):
+    """A collector number with a NUL (the pack's by_number keys are NUL-joined text): db build says
+    so and writes nothing, as for a source it cannot read (exit 3), not a BuildError traceback."""
+    import gzip
+    import json
+
+    from click.testing import CliRunner
+    from test_build import SOURCE, _card
+
+    from deckcheck.cli import cli
+
+    pineco = _card("sv04-002", "Pineco", "Pokémon", ["Basic"], hp=70, types=["Grass"], regulationMark="G", retreat=1)
+    src = tmp_path / "src.json.gz"
+    with gzip.open(src, "wt", encoding="utf-8") as fh:
+        json.dump({**SOURCE, "cards": [*SOURCE["cards"], {**pineco, "number": "2\x00"}]}, fh)
+    out = tmp_path / "out" / "cards.json.gz"
+    result = CliRunner().invoke(cli, ["db", "build", "--from", str(src), "--output", str(out)])
+    assert result.exit_code == 3, result.exception
+    assert "the database cannot be written: a by_number.keys value holds a NUL character" in result.output
+    assert not out.exists() and not dbpack.pack_path(out).exists()
