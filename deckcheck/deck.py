@@ -118,6 +118,10 @@ class ResolvedLine:
         Everything after the line number is the same for every deck with this line in this
         format on this date, so that part is encoded once, on the shared :class:`LineFacts`.
         """
+        return orjson.Fragment(b'{"line":%d,%b' % (self.line, self.json_tail()))
+
+    def json_tail(self) -> bytes:
+        """The line's JSON after ``{"line":N,`` (:meth:`json_fragment`), encoded once per :class:`LineFacts`."""
         facts = self.facts
         tail = facts.json_tail if facts is not None else None
         if tail is None:
@@ -126,7 +130,7 @@ class ResolvedLine:
             tail = orjson.dumps(view)[1:]
             if facts is not None:
                 facts.json_tail = tail
-        return orjson.Fragment(b'{"line":%d,%b' % (self.line, tail))
+        return tail
 
 
 if TYPE_CHECKING:

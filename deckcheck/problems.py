@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 # the severities and the catalogue are defined with the rule registry (re-exported here)
 from .registry import CATALOGUE as CATALOGUE
 from .registry import ERROR as ERROR
@@ -101,6 +103,31 @@ class Problem:
 
 
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+#: ``,{"line":N,`` for the line numbers of a decklist within the default limits (cards_json)
+_LINE_OPENERS = [b',{"line":%d,' % n for n in range(1024)]
+
+
+def cards_json(lines: list[Any]) -> orjson.Fragment:
+    """A report's card lines (``engine.ResolvedLine``) as one JSON array, for ``Report.to_dict(cards_view=...)``.
+
+    The same JSON as ``[line.to_dict(card_view=Card.json_fragment) ...]`` encoded, written from each
+    line's number and its encoded rest (``json_tail()``, made once per line text, format and date):
+    one join of byte strings, no per-line dict, fragment or copy.
+    """
+    if not lines:
+        return orjson.Fragment(b"[]")
+    openers, parts = _LINE_OPENERS, [b"["]
+    add = parts.append
+    for line in lines:
+        n = line.line
+        add(openers[n] if 0 < n < 1024 else b',{"line":%d,' % n)
+        facts = line.facts
+        tail = facts.json_tail if facts is not None else None
+        add(tail if tail is not None else line.json_tail())
+    parts[1] = parts[1][1:]  # no comma before the first line
+    add(b"]")
+    return orjson.Fragment(b"".join(parts))
 
 
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
@@ -260,10 +287,17 @@ class Report:
             parts.append(f"{w} warning{'s' if w != 1 else ''}")
         return ", ".join(parts) + "."
 
-    def to_dict(self, line_view: Callable[[Any], Any] | None = None) -> dict[str, Any]:
+    def to_dict(
+        self, line_view: Callable[[Any], Any] | None = None, cards_view: Callable[[list[Any]], Any] | None = None
+    ) -> dict[str, Any]:
         """The report as JSON-ready values (ReportSchema's shape). ``line_view(line)`` writes each
-        card line, by default ``line.to_dict()``; the API passes ``ResolvedLine.json_fragment``."""
+        card line, by default ``line.to_dict()``; or ``cards_view(lines)`` the whole list of them
+        (the API passes :func:`cards_json`)."""
         errors, warnings = self._tally()
+        if cards_view is not None:
+            cards: Any = cards_view(self.lines)
+        else:
+            cards = [line.to_dict() for line in self.lines] if line_view is None else [*map(line_view, self.lines)]
         return {
             "valid": not errors,
             "format": self.format,
@@ -271,7 +305,7 @@ class Report:
             "as_of": self.as_of,
             "summary": self._summary(errors, warnings),
             "problems": [p.to_dict() for p in self.problems],
-            "cards": [line.to_dict() for line in self.lines] if line_view is None else [*map(line_view, self.lines)],
+            "cards": cards,
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),

@@ -54,13 +54,39 @@ class FastJSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
 
 
+class DeckcheckFlask(Flask):
+    """Flask, with :meth:`ensure_sync`'s answer kept per function.
+
+    Flask asks ``ensure_sync`` about the view and every ``before_request``/``after_request``
+    hook on every request, and each answer is an ``inspect.iscoroutinefunction`` look at the
+    function's code flags (~4,400 instructions, five a validate request). Whether a function
+    is a coroutine function does not change: the answer is kept (for the app's own views,
+    hooks and handlers: at most :data:`SYNC_MEMO_SIZE` of them).
+    """
+
+    #: most functions whose ensure_sync answer is kept (an app has a few dozen views and hooks)
+    SYNC_MEMO_SIZE = 512
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        sync = self._sync.get(func)
+        if sync is None:
+            sync = super().ensure_sync(func)
+            if len(self._sync) < self.SYNC_MEMO_SIZE:
+                self._sync[func] = sync
+        return sync
+
+
 def create_app(config: dict | None = None) -> Flask:
     """Build the app: defaults (:data:`deckcheck.service.settings.DEFAULTS`), then ``DECKCHECK_*`` environment,
     then ``config``.
 
     The card database is loaded here, once per process (before gunicorn forks).
     """
-    app = Flask(__name__)
+    app = DeckcheckFlask(__name__)
     app.json = FastJSONProvider(app)
     app.config.from_mapping(settings.DEFAULTS)
     for name, instead in settings.ENV_REFUSED.items():

@@ -111,8 +111,12 @@ def when_ready(server):
     """In the master, after the app (and so the card database) loaded, before any worker forks."""
     import gc
 
+    # every module the workers' hooks import, imported before any fork and before the master starts
+    # a thread: a fork while a thread of the master held a module's import lock left the worker that
+    # imports it waiting forever (an app that does not import them itself: benchmarks/trivial_app.py)
+    from deckcheck import dbwatch  # noqa: F401
     from deckcheck.cards import get_db
-    from deckcheck.service import runtime
+    from deckcheck.service import observe, ratelimit, runtime  # noqa: F401
 
     info = get_db().info()
     # what a worker imports for its first unknown card name (the name suggestions): imported here

@@ -148,7 +148,10 @@ class MasterReloader:
     workers restarted (SIGHUP), so they share it. ``interval`` seconds between looks."""
 
     def __init__(self, server, interval: float):
-        from .. import cards
+        # dbwatch imported here, in the master's main thread: imported by the watching thread instead,
+        # a fork while it held the module's import lock left a worker that imports it (the hooks in
+        # gunicorn_conf.py) waiting on that lock forever
+        from .. import cards, dbwatch  # noqa: F401
 
         self.server = server
         self.interval = interval
