@@ -289,9 +289,8 @@ def _pack(path: Path, digest: str) -> Packed | None:
     try:
         pack = decode(data)
     except PackError as exc:
-        raise DatabaseError(
-            f"card database pack at {where} is {exc} (delete it, or write it again with 'deckcheck db build')"
-        ) from exc
+        remedy = f"delete it, or write it again with 'deckcheck db pack --db {path}'"
+        raise DatabaseError(f"card database pack at {where} is {exc} ({remedy})") from exc
     if pack.header.get("source") != digest:
         _warn("card database pack %s was made from another file than %s: not used", where, path)
         return None

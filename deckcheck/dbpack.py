@@ -415,7 +415,10 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         # every key has rows (sizes are unsigned, so the offsets increase), and they end at the last row
         if len(sizes) != len(keys) or (0 in sizes.tobytes() if sizes.typecode == "B" else 0 in sizes):
             raise PackError(f"the index's {part} table has a key without rows")
-        offsets = array("I", accumulate(sizes, initial=0))
+        try:
+            offsets = array("I", accumulate(sizes, initial=0))
+        except OverflowError:  # forged sizes whose sum passes 2**32 (the offsets are u32)
+            raise PackError(f"the index's {part} groups hold {sum(sizes)} rows, not {len(rows)}") from None
         if offsets[-1] != len(rows):
             raise PackError(f"the index's {part} groups hold {offsets[-1]} rows, not {len(rows)}")
         if not _below(rows, n):

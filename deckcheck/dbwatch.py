@@ -18,6 +18,7 @@ from typing import Any
 
 from . import cards
 from .cards import DatabaseError, get_db, load, set_db
+from .dbpack import pack_path
 
 log = logging.getLogger(__name__)
 
@@ -25,13 +26,20 @@ log = logging.getLogger(__name__)
 DEFAULT_RELOAD_INTERVAL = 30.0
 
 
-def _file_stamp(path: Path) -> tuple[int, int, int] | None:
-    """(mtime in ns, size, inode) of the file, or None when it cannot be read."""
+def _file_stamp(path: Path) -> tuple[int, int, int, tuple[int, int, int] | None] | None:
+    """(mtime in ns, size, inode) of the file, and the same of its pack (:mod:`deckcheck.dbpack`; None
+    when there is none), or None when the file cannot be read. A pack written again (``db pack``,
+    the remedy for a damaged one) is a change too: the file it belongs to may now load."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    try:
+        pk = os.stat(pack_path(path))
+        pack: tuple[int, int, int] | None = (pk.st_mtime_ns, pk.st_size, pk.st_ino)
+    except OSError:
+        pack = None
+    return (st.st_mtime_ns, st.st_size, st.st_ino, pack)
 
 
 class DatabaseWatcher:
@@ -105,7 +113,7 @@ class DatabaseWatcher:
         else:
             self.reload(stamp)
 
-    def reload(self, stamp: tuple[int, int, int] | None = None) -> bool:
+    def reload(self, stamp: tuple[int, int, int, tuple[int, int, int] | None] | None = None) -> bool:
         """Load the file and swap it in; True when the database in use changed."""
         try:
             current = cards._current

@@ -164,8 +164,9 @@ def _card_split(raw: str) -> LineKind | None:
         return None  # runs of blanks, blanks around the line, other whitespace: the long way
     head = len(tokens[0]) + 1 + (len(tokens[1]) + 1 if start else 0)
     name = raw[head : len(raw) - len(written) - len(number) - (5 if tag else 2)]
-    if name[0] not in _ASCII_LETTERS or name[:2] in _TIMES_SP or start and name in _TIMES:
-        # a name without a leading ASCII letter, "2 x Pidgeot ex ...", "* 2 x SVI 1": the long way
+    if name[0] not in _ASCII_LETTERS or name[:2] in _TIMES_SP or name in _TIMES:
+        # a name without a leading ASCII letter, "2 x Pidgeot ex ...", "* 2 x SVI 1", "4 x svi 1" (the
+        # general reader takes a lone x before a code in lower case for the times sign): the long way
         return None
     fields = {
         "line": 0,

@@ -165,10 +165,8 @@ def _fails(path, data, message):
     with pytest.raises(DatabaseError) as exc:
         cards.load(path)
     where = dbpack.pack_path(path)
-    assert (
-        str(exc.value)
-        == f"card database pack at {where} is {message} (delete it, or write it again with 'deckcheck db build')"
-    )
+    remedy = f"(delete it, or write it again with 'deckcheck db pack --db {path}')"
+    assert str(exc.value) == f"card database pack at {where} is {message} {remedy}"
 
 
 def test_a_damaged_pack_fails_the_load_saying_what_is_wrong(tmp_path):

@@ -41,12 +41,12 @@ def db() -> None:
 )
 def db_build(source: str, output: str | None) -> None:
     """Build the shipped card database from a merged catalogue."""
+    target = output or str(default_path())
     try:
         db_dict = _build.build(_build.load_source(source))
+        _build.write_database(db_dict, target)  # rows a load or the pack would refuse: nothing written
     except _build.BuildError as exc:
         raise DatabaseMissing(str(exc)) from exc
-    target = output or str(default_path())
-    _build.write_database(db_dict, target)
     meta = db_dict["meta"]
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import hashlib
 import json
 import os
 import tempfile
@@ -88,7 +89,7 @@ def sync(
     :raises SyncError: the set list is unusable (nothing written).
     """
     target = Path(output) if output else _cards.default_path()
-    previous, previous_raw, unreadable = _read_previous(Path(base) if base else target)
+    previous, previous_raw, unreadable, pack_unused = _read_previous(Path(base) if base else target)
     cache = Cache(Path(cache_dir) if cache_dir else default_cache_dir(), max_age)
     client = TcgdexClient(
         api_url, timeout=(connect_timeout, timeout), retries=retries, backoff=backoff, workers=workers
@@ -100,6 +101,8 @@ def sync(
     run = _Run(target, echo, previous, catalogue)
     if unreadable:
         run.say(f"Warning: the current database is unreadable ({unreadable}); nothing to compare with.")
+    if pack_unused:
+        run.say(f"Warning: the current database was read without its pack ({pack_unused}).")
     for line in _download_lines(catalogue, api_url):
         run.say(line)
     try:
@@ -141,16 +144,24 @@ class _Run:
         return self.result("refused", summary, new_db.version if new_db else None)
 
 
-def _read_previous(path: Path) -> tuple[CardDB | None, dict | None, str | None]:
+def _read_previous(path: Path) -> tuple[CardDB | None, dict | None, str | None, str | None]:
+    """(the current database, its JSON, why it is unreadable, why its pack was not used)."""
     if not path.exists():
-        return None, None, None
+        return None, None, None, None
     try:
-        db = _cards.load(path)
         blob = path.read_bytes()
         raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
-        return db, raw, None
-    except (_cards.DatabaseError, OSError, ValueError, EOFError, zlib.error) as exc:
-        return None, None, str(exc) or repr(exc)
+        try:
+            return _cards.load(path), raw, None, None
+        except _cards.DatabaseError as exc:
+            if not pack_path(path).exists():
+                raise
+            # a pack that fails the load (damaged): the database is the JSON file, compared with and
+            # carried from as without a pack (a sync that writes replaces the pack)
+            db = _cards.from_dict(raw, hashlib.sha256(blob).hexdigest()[:12], str(path))
+            return db, raw, None, str(exc)
+    except (_cards.DatabaseError, OSError, ValueError, EOFError, zlib.error, KeyError, TypeError) as exc:
+        return None, None, str(exc) or repr(exc), None
 
 
 def _download_lines(catalogue: Catalogue, api_url: str) -> list[str]:
@@ -222,7 +233,10 @@ def _check_and_place(
     today: dt.date | None,
 ) -> SyncResult:
     previous = run.previous
-    write_database(db_dict, tmp)
+    try:
+        write_database(db_dict, tmp)
+    except BuildError as exc:  # rows a load or the pack would refuse (a number with a NUL): nothing placed
+        return run.refuse([str(exc)])
     try:
         new_db = _cards.load(tmp)
     except _cards.DatabaseError as exc:

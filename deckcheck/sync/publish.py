@@ -27,8 +27,9 @@ from pathlib import Path
 import requests
 
 from .. import cards as _cards
-from ..dbpack import pack_path
-from .build import write_pack
+from ..dbpack import PackError, decode, pack_path
+from ..index import fingerprint
+from .build import BuildError, write_pack
 
 CHUNK = 1 << 20
 #: the largest database accepted from a URL (today's is ~3 MB)
@@ -79,6 +80,25 @@ def publish(database: str | os.PathLike, folder: str | os.PathLike) -> tuple[Pat
     return target, digest
 
 
+def _write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None) -> None:
+    """:func:`write_pack`; a database a pack cannot hold (it loads from its JSON: a card id with a NUL,
+    written by other code than db build and db sync) is refused as a file that does not load is."""
+    try:
+        write_pack(path, target)
+    except BuildError as exc:
+        raise _cards.DatabaseError(str(exc)) from exc
+
+
+def _pack_current(target: Path, digest: str) -> bool:
+    """Is the pack beside ``target`` one a load uses for the file of SHA-256 ``digest`` (there, undamaged,
+    made from that file by this index code)?"""
+    try:
+        header = decode(pack_path(target).read_bytes()).header
+    except (OSError, PackError):
+        return False
+    return bool(header.get("source") == digest and header.get("fingerprint") == fingerprint())
+
+
 def published_checksum(url: str, session: requests.Session, timeout: float) -> str:
     """The hex digest in ``URL.sha256`` (``sha256sum`` format: the digest first)."""
     answer = session.get(url + ".sha256", timeout=timeout)
@@ -105,8 +125,8 @@ def pull(
     if not _HEX.fullmatch(expected):
         raise PullError("--sha256 must be 64 hexadecimal characters")
     if target.is_file() and sha256_file(target) == expected:
-        if not pack_path(target).is_file():  # pulled by a deckcheck that wrote no pack
-            write_pack(target)
+        if not _pack_current(target, expected):  # none (a deckcheck that wrote no pack), damaged or stale
+            _write_pack(target)
         return False, expected
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pull.", dir=target.parent)
@@ -126,7 +146,7 @@ def pull(
         if digest.hexdigest() != expected:
             raise PullError(f"{url}: SHA-256 {digest.hexdigest()} does not match {expected}")
         _cards.load(tmp)  # raises DatabaseError: a file that does not load never replaces a good one
-        write_pack(tmp, target)  # its pack first (made here, from the file checked above)
+        _write_pack(tmp, target)  # its pack first (made here, from the file checked above)
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException:
