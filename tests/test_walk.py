@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckcheck.cli import cli
 from deckcheck.cli import repoconfig as dconfig
@@ -399,3 +401,19 @@ def test_a_configuration_that_is_not_utf8_or_has_a_tool_that_is_no_table_is_no_t
     write(repo / "pyproject.toml", "tool = 5\n")  # not ours: passed over
     result = run(runner, "check", "--as-of", ON, "--output-format", "json")
     assert result.exit_code == 0 and [p for p, _ in checked(result)] == ["decks/a.txt"]
+
+
+_SEGMENT = st.sampled_from(["a", "b", "..", ".", "", "x y", "ü", "tmp", "decks"])
+
+
+@pytest.mark.parametrize("root", ["/", "/tmp", "/tmp/a", "//", "//tmp", "."])
+@settings(max_examples=400, deadline=None)
+@given(absolute=st.booleans(), parts=st.lists(_SEGMENT, max_size=6))
+def test_relative_is_what_relpath_says(root, absolute, parts):
+    """Config.relative slices a path below the root instead of calling relpath for every file of a walk:
+    it answers exactly as os.path.relpath does (None outside the root), leading "//" and "." included."""
+    config = dconfig.Config(root=Path(root))
+    path = ("/" if absolute else "") + "/".join(parts) or "."
+    rel = os.path.relpath(os.path.abspath(path), config.root)
+    expected = None if rel == ".." or rel.startswith("../") or os.path.isabs(rel) else rel
+    assert config.relative(path) == expected

@@ -26,6 +26,7 @@ import tomllib
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -150,11 +151,21 @@ class Config:
     #: ("exclude" | "overrides", index) of the globs that have matched in this run
     used: set = field(default_factory=set, compare=False, repr=False)
 
+    @cached_property
+    def _root_prefix(self) -> str:
+        """:attr:`root` made absolute, with a trailing separator (``/`` alone for the file system's root)."""
+        return os.path.join(os.path.abspath(self.root), "")
+
     def relative(self, path: str | os.PathLike) -> str | None:
         """``path`` relative to :attr:`root` with ``/`` separators, or None when it lies outside."""
-        rel = os.path.relpath(os.path.abspath(path), self.root)
-        if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
-            return None
+        absolute = os.path.abspath(path)
+        prefix = self._root_prefix
+        # below the root: what relpath would say, without its work per path (POSIX keeps a leading "//")
+        rel = (absolute[len(prefix) :] or ".") if absolute.startswith(prefix) else os.sep
+        if rel.startswith(os.sep):
+            rel = os.path.relpath(absolute, self.root)
+            if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
+                return None
         return rel.replace(os.sep, "/")
 
     def _where(self, path: str | os.PathLike) -> tuple[str | None, str]:
