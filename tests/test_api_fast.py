@@ -76,6 +76,7 @@ BODIES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(BODIES)
 def test_fast_body_loads_what_the_schema_loads(data):

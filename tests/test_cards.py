@@ -245,6 +245,7 @@ def test_loading_leaves_the_garbage_collector_as_it_was(tmp_path):
     assert gc.isenabled()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["", "   ", "!!!", "'-'"])
 def test_search_without_a_name_finds_nothing(db, query):
     assert db.search(query) == []

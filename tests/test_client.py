@@ -257,6 +257,7 @@ def test_retry_after_on_a_503_is_honoured(live_server):
         server.close()
 
 
+@pytest.mark.slow
 def test_503s_past_the_retries_are_a_server_error_with_the_envelope():
     server = Scripted([unavailable()] * 10).start()
     try:

@@ -64,6 +64,7 @@ def _no_json(monkeypatch):
     monkeypatch.setattr(cards, "from_dict", refuse)
 
 
+@pytest.mark.slow
 def test_the_shipped_pack_is_the_shipped_database_packed_by_this_code():
     """Fails when data/cards.json.gz was written again without its pack (``deckcheck db build``
     writes both) or the index code changed since (names.py, index.py)."""
@@ -74,6 +75,7 @@ def test_the_shipped_pack_is_the_shipped_database_packed_by_this_code():
     assert dbpack.pack_path(path).read_bytes() == dbpack.encode(raw, hashlib.sha256(blob).hexdigest())
 
 
+@pytest.mark.slow
 def test_loading_through_the_pack_answers_as_the_json_does(monkeypatch):
     path = cards.default_path()
     reference = _from_json(path)

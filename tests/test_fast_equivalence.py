@@ -433,6 +433,7 @@ def test_a_targeted_line_reads_as_the_general_reader_reads_it(raw):
     lineread.read_line.clear()
 
 
+@pytest.mark.slow
 def test_targeted_lines_check_the_same_without_the_fast_paths():
     for raw in TARGETED:
         assert_same(raw)

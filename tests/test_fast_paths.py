@@ -335,6 +335,7 @@ def _printing_named_agrees(db, name: str, code: str, number: str) -> bool:
     return fast is not None
 
 
+@pytest.mark.slow
 def test_printing_named_answers_as_the_general_resolution_for_every_card():
     from deckcheck import cards
 

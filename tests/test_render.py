@@ -324,6 +324,7 @@ def test_json_is_the_report_json_with_a_path_one_deck_a_line():
     assert len(out.splitlines()) == len(RESULTS) + 2
 
 
+@pytest.mark.slow
 def test_the_xml_filter_is_exactly_the_complement_of_xml_char():
     """render._NOT_XML (written as the ranges XML 1.0 leaves out) against the Char production itself, over
     every code point: what it keeps is exactly what XML can carry."""

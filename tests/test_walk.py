@@ -406,6 +406,7 @@ def test_a_configuration_that_is_not_utf8_or_has_a_tool_that_is_no_table_is_no_t
 _SEGMENT = st.sampled_from(["a", "b", "..", ".", "", "x y", "ü", "tmp", "decks"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("root", ["/", "/tmp", "/tmp/a", "//", "//tmp", "."])
 @settings(max_examples=400, deadline=None)
 @given(absolute=st.booleans(), parts=st.lists(_SEGMENT, max_size=6))
