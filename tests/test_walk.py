@@ -411,10 +411,16 @@ _SEGMENT = st.sampled_from(["a", "b", "..", ".", "", "x y", "ü", "tmp", "decks"
 @settings(max_examples=400, deadline=None)
 @given(absolute=st.booleans(), parts=st.lists(_SEGMENT, max_size=6))
 def test_relative_is_what_relpath_says(root, absolute, parts):
-    """Config.relative slices a path below the root instead of calling relpath for every file of a walk:
-    it answers exactly as os.path.relpath does (None outside the root), leading "//" and "." included."""
+    """Config.relative and path_below slice a path below the root instead of calling relpath for every
+    file of a walk: they answer exactly as os.path.relpath does (None outside), leading "//" and "."
+    included; a report's path (_shown, relative to the working directory) likewise."""
+    from deckcheck.cli.common import _shown
+
     config = dconfig.Config(root=Path(root))
     path = ("/" if absolute else "") + "/".join(parts) or "."
     rel = os.path.relpath(os.path.abspath(path), config.root)
     expected = None if rel == ".." or rel.startswith("../") or os.path.isabs(rel) else rel
     assert config.relative(path) == expected
+    assert dconfig.path_below(path, os.path.join(os.path.abspath(root), "")) == expected
+    here = os.path.relpath(path)
+    assert _shown(path) == (os.path.abspath(path) if here == ".." or here.startswith("../") else here)

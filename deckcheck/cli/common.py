@@ -17,6 +17,7 @@ from ..dates import parse_date
 from ..decklimits import byte_limit, line_limit
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
+from .repoconfig import path_below
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)
 MAX_BYTES = _parse.MAX_DECKLIST_BYTES
@@ -69,8 +70,8 @@ def _shown(path: str) -> str:
     """A path as reports show it: relative to the working directory when below it, with ``/``."""
     if path == STDIN:
         return STDIN_LABEL
-    rel = os.path.relpath(path)
-    return (os.path.abspath(path) if rel == ".." or rel.startswith(".." + os.sep) else rel).replace(os.sep, "/")
+    rel = path_below(path, os.path.join(os.getcwd(), ""))
+    return (os.path.abspath(path) if rel is None else rel).replace(os.sep, "/")
 
 
 def _read(path: str) -> tuple[str | None, Problem | None]:

@@ -76,6 +76,24 @@ def compile_globs(globs: Iterable[str]) -> tuple:
         return tuple(pathspec.GitIgnoreSpec.from_lines(list(globs)).patterns)
 
 
+def path_below(path: str | os.PathLike, folder: str) -> str | None:
+    """``path`` relative to ``folder`` (absolute, ending in a separator), ``.`` for the folder itself, None
+    when it lies outside: what ``os.path.relpath`` says, without its work for every file of a walk (a
+    path is sliced when it is textually below the folder, refused when it cannot be; POSIX's leading
+    ``//`` goes to relpath)."""
+    absolute = os.path.abspath(path)
+    if absolute.startswith(folder):
+        rel = absolute[len(folder) :] or "."
+        if not rel.startswith(os.sep):
+            return rel
+    elif absolute + os.sep == folder:
+        return "."
+    elif not absolute.startswith("//") and not folder.startswith("//"):
+        return None
+    rel = os.path.relpath(absolute, folder)
+    return None if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel) else rel
+
+
 @dataclass(frozen=True)
 class Pattern:
     """A glob with exactly ``.gitignore``'s meaning (pathspec), relative to the configuration's folder.
@@ -158,15 +176,8 @@ class Config:
 
     def relative(self, path: str | os.PathLike) -> str | None:
         """``path`` relative to :attr:`root` with ``/`` separators, or None when it lies outside."""
-        absolute = os.path.abspath(path)
-        prefix = self._root_prefix
-        # below the root: what relpath would say, without its work per path (POSIX keeps a leading "//")
-        rel = (absolute[len(prefix) :] or ".") if absolute.startswith(prefix) else os.sep
-        if rel.startswith(os.sep):
-            rel = os.path.relpath(absolute, self.root)
-            if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
-                return None
-        return rel.replace(os.sep, "/")
+        rel = path_below(path, self._root_prefix)
+        return None if rel is None else rel.replace(os.sep, "/")
 
     def _where(self, path: str | os.PathLike) -> tuple[str | None, str]:
         rel = self.relative(path)
