@@ -84,25 +84,7 @@ _usual = _USUAL.fullmatch
 def read_new(raw: str) -> LineKind:
     """:func:`read_line`'s answer for the non-empty line ``raw``, which its memo does not hold (the
     answer is kept there)."""
-    if raw[0] in _CARD_START:
-        m = _usual(raw)  # _card's first step, inline: most lines are this shape
-        if m is not None:
-            count, name, code, number, tag = m.groups()
-            if code not in _NAME_SUFFIXES:
-                fields = {
-                    "line": 0,
-                    "raw": raw,
-                    "count": _COUNTS[count],
-                    "name": name,
-                    "set_code": code,
-                    "number": number,
-                    "section": None,
-                    "tag": tag,
-                }
-                return _put(raw, (CARD, fields))
-        kind = _card_split(raw)
-    else:
-        kind = _header(raw)
+    kind = _card(raw) if raw[0] in _CARD_START else _header(raw)
     return read_line(raw) if kind is None else _put(raw, kind)
 
 
