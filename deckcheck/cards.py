@@ -7,6 +7,7 @@ running service in :mod:`deckcheck.dbwatch`; the names are offered here too.
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import hashlib
 import os
@@ -70,8 +71,39 @@ def _load_aliases(directory: Path | None) -> dict[str, SetAlias]:
     return out
 
 
+def _check_set(s: Any) -> None:
+    """A set record's fields are of their kinds (ValueError naming the set and the field otherwise), so a set
+    read at load can never break a check later."""
+    if not isinstance(s, dict):
+        raise ValueError(f"a set record is not an object: {s!r:.60}")
+    for key in ("id", "name", "series", "code", "release", "image"):
+        value = s.get(key)
+        if (value is not None or key in ("id", "name")) and not isinstance(value, str):
+            raise ValueError(f"set {s.get('id')!r:.40}: {key} is not text ({value!r:.40})")
+    if s.get("release"):
+        dt.date.fromisoformat(s["release"])  # ValueError: "Invalid isoformat string: ..."
+    aliases = s.get("aliases") or []
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise ValueError(f"set {s['id']!r:.40}: aliases is not a list of text")
+    count = s.get("official_count")
+    if count is not None and (type(count) is not int or count < 0):
+        raise ValueError(f"set {s['id']!r:.40}: official_count is not a count ({count!r:.40})")
+
+
+def _meta(raw: dict[str, Any]) -> dict[str, Any]:
+    """The database's ``meta`` object (ValueError when it is not one)."""
+    meta = raw.get("meta", {})
+    if not isinstance(meta, dict):
+        raise ValueError(f"meta is not an object ({meta!r:.40})")
+    return meta
+
+
 def _sets(records: Any) -> tuple[dict[str, CardSet], dict[str, tuple[str, str, str]]]:
     """The database's sets by id, and what a card takes from its set (code, release, series)."""
+    if not isinstance(records, list):
+        raise ValueError("sets is not a list")
+    for record in records:
+        _check_set(record)
     sets = {
         s["id"]: CardSet(
             s["id"],
@@ -130,7 +162,7 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
         )
 
     cards = CardTable(ids, make)
-    db = CardDB(cards=cards, sets=sets, meta=raw.get("meta", {}), version=version, path=path)
+    db = CardDB(cards=cards, sets=sets, meta=_meta(raw), version=version, path=path)
     with_cards = set(map(itemgetter(7), rows)) if len(ids) == len(rows) else {rows[i][7] for i in ids.values()}
     _index(db, directory, index, with_cards)
     return db
@@ -178,7 +210,7 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
         )
 
     cards = CardTable(ids, make)
-    db = CardDB(cards=cards, sets=sets, meta=header.get("meta", {}), version=version, path=path)
+    db = CardDB(cards=cards, sets=sets, meta=_meta(header), version=version, path=path)
     kept = set(set_c) if len(ids) == pack.rows else {set_c[i] for i in ids.values()}
     index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}
     index["basic_energy"] = header["basic_energy"]

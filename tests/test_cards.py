@@ -322,3 +322,36 @@ def test_ptcgo_unit_and_blend_energy_names_resolve_without_a_mismatch(db, name, 
 def test_a_special_energy_named_like_a_basic_type_is_found_in_its_set(db, name, set_code, number, method, card_id):
     res = resolve(db, line(name, set_code, number))
     assert (res.method, res.card.id) == (method, card_id)
+
+
+def _one_set_database(**set_fields) -> bytes:
+    from deckcheck.dbfile import FIELDS, SCHEMA_VERSION
+
+    card = ["sv01-1", "Pineco", "Pokémon", ["Basic"], None, ["Grass"], "G", "sv01", "1", "Common", "0" * 16]
+    record = {"id": "sv01", "name": "Scarlet & Violet", "code": "SVI", "release": "2023-03-31", **set_fields}
+    doc = {"schema": SCHEMA_VERSION, "fields": list(FIELDS), "sets": [record], "cards": [card], "meta": {}}
+    if "meta" in set_fields:
+        doc["meta"] = record.pop("meta")
+    return json.dumps(doc).encode()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"code": 5}, r"set 'sv01': code is not text \(5\)"),
+        ({"name": None}, r"set 'sv01': name is not text \(None\)"),
+        ({"release": "last spring"}, r"Invalid isoformat string: 'last spring'"),
+        ({"aliases": "SV1"}, r"set 'sv01': aliases is not a list of text"),
+        ({"official_count": -3}, r"set 'sv01': official_count is not a count \(-3\)"),
+        ({"meta": ["not", "an", "object"]}, r"meta is not an object"),
+    ],
+)
+def test_a_set_or_meta_of_the_wrong_kind_fails_the_load_saying_which(tmp_path, fields, message):
+    """A database whose set fields or meta are of the wrong kind fails at load with a DatabaseError naming
+    the set and the field (it was an AttributeError traceback, or a load that broke checks later)."""
+    path = tmp_path / "cards.json"
+    path.write_bytes(_one_set_database(**fields))
+    with pytest.raises(DatabaseError, match=r"is malformed: ValueError\(.*" + message):
+        cards.load(path)
+    path.write_bytes(_one_set_database())
+    assert cards.load(path).sets["sv01"].code == "SVI"  # the same file with the field right loads
