@@ -106,7 +106,8 @@ class Card:
         build and encode the same printing's dict again."""
         fragment = self._json
         if fragment is None:
-            fragment = orjson.Fragment(orjson.dumps(self.to_dict()))
+            # a copy: the bytes orjson.dumps returns keep its whole 4 KiB buffer, ~20x this JSON
+            fragment = orjson.Fragment(bytes(memoryview(orjson.dumps(self.to_dict()))))
             object.__setattr__(self, "_json", fragment)
         return fragment
 
