@@ -69,6 +69,34 @@ def test_metrics_count_requests_by_route_problems_by_rule_checks_and_rejections(
     assert client.get("/metrics").status_code == 200
 
 
+def test_the_masters_warm_up_counts_nothing_and_leaves_the_hooks_as_they_were():
+    from deckcheck import engine
+    from deckcheck.service import runtime
+
+    app = create_app({"TESTING": True, "RATELIMIT_DEFAULT": "2 per minute"})
+    client = app.test_client()
+    hooks, listeners = list(app.after_request_funcs[None]), list(engine.REPORT_LISTENERS)
+
+    def counted() -> dict[tuple, float]:
+        """deckcheck's counts but the scrapes' own (and the database's age, which moves with the clock)."""
+        scrape = samples(client.get("/metrics").get_data(as_text=True))
+        return {
+            k: v
+            for k, v in scrape.items()
+            if k[0].startswith("deckcheck_") and ("route", "/metrics") not in k[1] and "age" not in k[0]
+        }
+
+    before = counted()
+    assert runtime.warm_up(app) == 8  # every format, then text/plain, forecast and chat: all 200
+    assert app.after_request_funcs[None] == hooks and engine.REPORT_LISTENERS == listeners
+    assert counted() == before  # no request, check or problem counted
+    # the client's budget is untouched: two checks allowed, the third refused (and now counted)
+    assert [client.post("/api/v1/validate", json={"decklist": LEGAL}).status_code for _ in range(3)] == [200, 200, 429]
+    key = ("deckcheck_http_requests_total", (("method", "POST"), ("route", "/api/v1/validate"), ("status", "200")))
+    assert counted()[key] - before.get(key, 0) == 2
+    assert runtime.warm_up(object()) == 0  # not a deckcheck app (benchmarks/trivial_app.py): nothing to do
+
+
 def test_database_age_comes_from_the_build_date():
     assert observe.database_built({"built_at": "2026-01-02T03:04:05Z"}) == 1767323045.0
     assert observe.database_built({"built_at": None}) is None
