@@ -197,7 +197,7 @@ def clear_line_caches(db) -> None:
     for fmt in default_formats().values():
         held = FORMAT_MEMOS.of(fmt).lines
         for key in list(held):
-            held[key].clear()
+            getattr(held[key], "lines", held[key]).clear()  # session 7: a LineTables holds the line memo
 
 
 def clear_card_tables() -> None:
@@ -208,9 +208,12 @@ def clear_card_tables() -> None:
 
     for fmt in default_formats().values():
         memos = FORMAT_MEMOS.of(fmt)
-        for held in (memos.legality, getattr(memos, "printings", {})):
-            for key in list(held):
-                held[key].clear()
+        for key in list(memos.legality):
+            memos.legality[key].clear()
+        for key in list(memos.lines):
+            printings = getattr(memos.lines[key], "printings", None)  # session 7
+            if printings is not None:
+                printings.clear()
 
 
 # -- in-process rounds ---------------------------------------------------------------------

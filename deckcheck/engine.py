@@ -51,13 +51,18 @@ class _Lines:
     __slots__ = ("db", "fmt", "on", "memo", "table", "printings", "known", "clauses")
 
     def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
-        self.db, self.known = db, db.resolution_memo()
+        self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
         if fmt is None or on is None:
             self.fmt, self.on, self.memo, self.table, self.printings = None, None, db.line_memo(), None, None
         else:
-            self.fmt, self.on, self.memo = fmt, on, fmt.line_memo(db, on)
-            self.table, self.printings = fmt.legality_table(db, on), fmt.printing_memo(db, on)
-        self.clauses = db.deck_rules()
+            tables = fmt.line_tables(db, on)
+            self.fmt, self.on, self.memo, self.table, self.printings = (
+                fmt,
+                on,
+                tables.lines,
+                tables.legality,
+                tables.printings,
+            )
 
 
 def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None, number: str | None) -> LineFacts:
