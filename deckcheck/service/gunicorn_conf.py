@@ -125,7 +125,11 @@ def when_ready(server):
     import rapidfuzz.process  # noqa: F401
 
     # what each worker's first requests would do once (code specialisation, today's format tables), done here
-    warmed = runtime.warm_up(server.app.wsgi()) if server.cfg.preload_app else 0
+    try:
+        warmed = runtime.warm_up(server.app.wsgi()) if server.cfg.preload_app else 0
+    except Exception:  # noqa: BLE001 - a warm-up is an optimisation: the workers then do it themselves
+        server.log.warning("deckcheck: the warm-up in the master failed", exc_info=True)
+        warmed = 0
     # the database is ~100,000 long-lived objects: frozen, the workers' garbage collector never
     # walks them (a full pass took ~30 ms, a latency spike) nor writes to their pages (copy-on-write)
     gc.freeze()
