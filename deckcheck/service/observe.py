@@ -121,6 +121,10 @@ def _forked() -> None:
 os.register_at_fork(after_in_child=_forked)
 
 
+_counters: dict[tuple, Any] = {}  # (route, method, status) -> its labelled Counter
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+
+
 class Metrics:
     """The app's side of the metrics (one per app; the metric objects are per process)."""
 
@@ -128,6 +132,19 @@ class Metrics:
         self._database: tuple[str, str] | None = None
         self._db: cards.CardDB | None = None
         self._pid: int | None = None
+
+    def count(self, response):
+        """One more request for its route, method and status (an ``after_request`` hook of this app; the
+        labelled child is looked up once), and the database gauge kept on the database served."""
+        req = request_ctx.request  # one context lookup instead of one per attribute
+        method = req.method if req.method in _METHODS else "other"  # a client's method is not a label
+        key = (_route(req), method, response.status_code)
+        child = _counters.get(key)
+        if child is None:
+            child = _counters[key] = REQUESTS.labels(route=key[0], method=key[1], status=str(key[2]))
+        child.inc()
+        self.note_database()
+        return response
 
     def rate_limited(self, req) -> None:
         RATE_LIMITED.labels(route=_route(req)).inc()
@@ -237,28 +254,11 @@ class RequestIds:
             logs.request_id.reset(token)
 
 
-_counters: dict[tuple, Any] = {}  # (route, method, status) -> its labelled Counter
-_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
-
-
-def _count(response):
-    """One more request for its route, method and status (the labelled child is looked up once)."""
-    req = request_ctx.request  # one context lookup instead of one per attribute
-    method = req.method if req.method in _METHODS else "other"  # a client's method is not a label
-    key = (_route(req), method, response.status_code)
-    child = _counters.get(key)
-    if child is None:
-        child = _counters[key] = REQUESTS.labels(route=key[0], method=key[1], status=str(key[2]))
-    child.inc()
-    _state().note_database()
-    return response
-
-
 def init_app(app: Flask) -> Metrics:
     """Request IDs, request counting and ``/metrics`` for ``app``."""
     metrics = Metrics()
     app.extensions[EXTENSION] = metrics
-    app.after_request(_count)
+    app.after_request(metrics.count)  # bound to this app's metrics: no app context lookup per request
     app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]  # Flask's way to add middleware
     if _observe_report not in engine.REPORT_LISTENERS:
         engine.REPORT_LISTENERS.append(_observe_report)

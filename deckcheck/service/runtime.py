@@ -245,10 +245,10 @@ def warm_up(app) -> int:
     if metrics is None:
         return 0
     hooks = app.after_request_funcs.get(None, [])
-    counting = [i for i, hook in enumerate(hooks) if hook is observe._count]
+    counting = [(i, hook) for i, hook in enumerate(hooks) if hook == metrics.count]
     listening = [i for i, hook in enumerate(engine.REPORT_LISTENERS) if hook is observe._observe_report]
     limiter = ratelimit.limiter_for(app)
-    for i in reversed(counting):
+    for i, _hook in reversed(counting):
         del hooks[i]
     for i in reversed(listening):
         del engine.REPORT_LISTENERS[i]
@@ -271,6 +271,6 @@ def warm_up(app) -> int:
             limiter.enabled = True
         for i in listening:
             engine.REPORT_LISTENERS.insert(i, observe._observe_report)
-        for i in counting:
-            hooks.insert(i, observe._count)
+        for i, hook in counting:
+            hooks.insert(i, hook)
     return made
