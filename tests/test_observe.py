@@ -71,7 +71,7 @@ def test_metrics_count_requests_by_route_problems_by_rule_checks_and_rejections(
 
 def test_the_masters_warm_up_counts_nothing_and_leaves_the_hooks_as_they_were():
     from deckcheck import engine
-    from deckcheck.service import runtime
+    from deckcheck.service import warmup
 
     app = create_app({"TESTING": True, "RATELIMIT_DEFAULT": "2 per minute"})
     client = app.test_client()
@@ -87,7 +87,7 @@ def test_the_masters_warm_up_counts_nothing_and_leaves_the_hooks_as_they_were():
         }
 
     before = counted()
-    assert runtime.warm_up(app) == 8  # every format, then text/plain, forecast and chat: all 200
+    assert warmup.warm_up(app) == 8  # every format, then text/plain, forecast and chat: all 200
     assert all(a is b for a, b in zip(app.after_request_funcs[None], hooks, strict=True))
     assert engine.REPORT_LISTENERS == listeners
     assert counted() == before  # no request, check or problem counted
@@ -95,7 +95,7 @@ def test_the_masters_warm_up_counts_nothing_and_leaves_the_hooks_as_they_were():
     assert [client.post("/api/v1/validate", json={"decklist": LEGAL}).status_code for _ in range(3)] == [200, 200, 429]
     key = ("deckcheck_http_requests_total", (("method", "POST"), ("route", "/api/v1/validate"), ("status", "200")))
     assert counted()[key] - before.get(key, 0) == 2
-    assert runtime.warm_up(object()) == 0  # not a deckcheck app (benchmarks/trivial_app.py): nothing to do
+    assert warmup.warm_up(object()) == 0  # not a deckcheck app (benchmarks/trivial_app.py): nothing to do
 
 
 def test_database_age_comes_from_the_build_date():

@@ -116,7 +116,7 @@ def when_ready(server):
     # imports it waiting forever (an app that does not import them itself: benchmarks/trivial_app.py)
     from deckcheck import dbwatch  # noqa: F401
     from deckcheck.cards import get_db
-    from deckcheck.service import observe, ratelimit, runtime  # noqa: F401
+    from deckcheck.service import observe, ratelimit, runtime, warmup  # noqa: F401
 
     info = get_db().info()
     # what a worker imports for its first unknown card name (the name suggestions): imported here
@@ -126,7 +126,7 @@ def when_ready(server):
 
     # what each worker's first requests would do once (code specialisation, today's format tables), done here
     try:
-        warmed = runtime.warm_up(server.app.wsgi()) if server.cfg.preload_app else 0
+        warmed = warmup.warm_up(server.app.wsgi()) if server.cfg.preload_app else 0
     except Exception:  # noqa: BLE001 - a warm-up is an optimisation: the workers then do it themselves
         server.log.warning("deckcheck: the warm-up in the master failed", exc_info=True)
         warmed = 0
