@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
+from itertools import compress
 
 from . import cards as _cards
 from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
@@ -219,7 +220,8 @@ def check(
         lines = resolve_rows(rows, db, fmt, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
-    for name, fn, args in fmt.rule_plan():
+    steps, wants = fmt.rule_plan()
+    for name, fn, args in compress(steps, wants(d)):  # the rules the deck has anything for (Rule.needs)
         # parameters by position (a ** costs a dict); a loop costs less than list.extend on a generator
         for f in fn(d, ctx, *args) if args else fn(d, ctx):
             # the engine stamps the rule's name, code and default severity

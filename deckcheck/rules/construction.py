@@ -138,21 +138,28 @@ def _limit_total(lines: list[KnownLine], what: str, limit: int, fmt_name: str) -
     return Finding(msg, lines=nums, cards=ids, hint=hint)
 
 
-@rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", limit="int")
+@rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", needs="radiant", limit="int")
 def radiant_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Radiant Pokémon in the whole deck."""
     if deck.radiant and (problem := _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx.format.name)) is not None:
         yield problem
 
 
-@rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", limit="int")
+@rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", needs="ace_spec", limit="int")
 def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` ACE SPEC cards in the whole deck."""
     if deck.ace_spec and (problem := _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx.format.name)) is not None:
         yield problem
 
 
-@rule("prism-star-limit", code="R106", severity=ERROR, title="At most one Prism Star card of each name", limit="int")
+@rule(
+    "prism-star-limit",
+    code="R106",
+    severity=ERROR,
+    title="At most one Prism Star card of each name",
+    needs="prism_star",
+    limit="int",
+)
 def prism_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Prism Star cards of each name."""
     if not deck.prism_star:
@@ -185,7 +192,14 @@ def _clause_lines(deck: Deck, ctx: Context, kind: str) -> list[KnownLine]:
     return [ln for ln in deck.clauses if rules[ln.card.id].kind == kind]
 
 
-@rule("pokemon-star-limit", code="R107", severity=ERROR, title="At most one Pokémon ☆ in the deck", limit="int")
+@rule(
+    "pokemon-star-limit",
+    code="R107",
+    severity=ERROR,
+    title="At most one Pokémon ☆ in the deck",
+    needs="pokemon_star",
+    limit="int",
+)
 def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Pokémon ☆ in the whole deck ("You can't have more than 1 Pokémon Star in your deck")."""
     if (
@@ -195,7 +209,13 @@ def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding
         yield problem
 
 
-@rule("printed-copy-limit", code="R108", severity=ERROR, title="A card that limits its own copies in a deck")
+@rule(
+    "printed-copy-limit",
+    code="R108",
+    severity=ERROR,
+    title="A card that limits its own copies in a deck",
+    needs="clauses",
+)
 def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that limits its own copies ("You can't have more than 1 Shining Magikarp in your deck")."""
     if not deck.clauses:
@@ -225,6 +245,7 @@ def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     code="R109",
     severity=ERROR,
     title="At most N Basic Pokémon with a name part, as a card prints it",
+    needs="clauses",
 )
 def name_group_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """At most N Basic Pokémon with a name part, as a card prints it (Neo Unown: 4 with Unown in their names)."""

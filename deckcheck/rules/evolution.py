@@ -14,7 +14,11 @@ if TYPE_CHECKING:
 
 
 @rule(
-    "evolution-gap", code="R301", severity=WARNING, title="An Evolution card whose Pokémon it evolves from is missing"
+    "evolution-gap",
+    code="R301",
+    severity=WARNING,
+    title="An Evolution card whose Pokémon it evolves from is missing",
+    needs="evolving",
 )
 def evolution_gap(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""

@@ -24,7 +24,7 @@ def _group_keys(group: list[str]) -> frozenset[str]:
     return _GROUP_KEYS.put(names, frozenset(map(name_key, names))) if keys is None else keys
 
 
-@rule("single-type", code="G101", severity=ERROR, title="GLC: all Pokémon share one type")
+@rule("single-type", code="G101", severity=ERROR, title="GLC: all Pokémon share one type", needs="pokemon")
 def single_type(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """All Pokémon share one type (a dual-type Pokémon fits when one of its types matches)."""
     # the types every typed Pokémon shares, first; cards with the same types share one tuple, so a
@@ -64,7 +64,7 @@ def single_type(deck: Deck, ctx: Context) -> Iterator[Finding]:
     )
 
 
-@rule("rule-box", code="G102", severity=ERROR, title="GLC: no Rule Box cards", subtypes="names")
+@rule("rule-box", code="G102", severity=ERROR, title="GLC: no Rule Box cards", needs="known", subtypes="names")
 def rule_box(deck: Deck, ctx: Context, subtypes: list[str]) -> Iterator[Finding]:
     """No cards with a Rule Box (the format lists which subtypes count)."""
     kinds = frozenset(subtypes)
@@ -88,7 +88,14 @@ def rule_box(deck: Deck, ctx: Context, subtypes: list[str]) -> Iterator[Finding]
         )
 
 
-@rule("exclusive-group", code="G103", severity=ERROR, title="GLC: one card of each exclusive group", groups="groups")
+@rule(
+    "exclusive-group",
+    code="G103",
+    severity=ERROR,
+    title="GLC: one card of each exclusive group",
+    needs="by_name",
+    groups="groups",
+)
 def exclusive_group(deck: Deck, ctx: Context, groups: list[list[str]]) -> Iterator[Finding]:
     """At most one name from each listed group (e.g. Boss's Orders or Lysandre, not both)."""
     by_name = deck.by_name
