@@ -137,3 +137,36 @@ def test_a_rule_with_needs_runs_only_when_the_deck_has_it(tmp_path):
             del REGISTRY[name], CATALOGUE[name]
     assert [p.message for p in with_radiant.problems if p.rule == "test-needs"] == ["1 Radiant."]
     assert [p for p in without.problems if p.rule == "test-needs"] == []
+
+
+# -- the GLC rules' one-loop tests against the plain definitions ----------------------------------------
+
+
+def _glc_reference(report) -> tuple[bool, bool]:
+    """(single-type has something to say, rule-box has), from the report's lines as the rules define them."""
+    fmt = get_format("glc")
+    kinds = set(fmt.rules["rule-box"]["subtypes"])
+    known = [ln.card for ln in report.lines if ln.card is not None]
+    typed = [set(card.types) for card in known if card.supertype == "Pokémon" and card.types]
+    mixed = bool(typed) and not set.intersection(*typed)
+    boxed = any(kinds & set(card.subtypes) for card in known)
+    return mixed, boxed
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decklist(), decklist())
+def test_glc_single_type_and_rule_box_say_what_their_definitions_say(a, b):
+    for text in (a, b, a + "\n" + b):  # the Rule Box memo of subtypes seen clear, filled by earlier decks
+        report = deckcheck.check(text, "glc", "2026-06-01")
+        rules = {p.rule for p in report.problems}
+        assert ("single-type" in rules, "rule-box" in rules) == _glc_reference(report), text
+
+
+def test_glc_rule_box_after_clear_decks():
+    """A Rule Box card is found whatever the decks before it left in the memo of clear subtypes."""
+    clear = "1 Pikachu SVI 62\n1 Nest Ball SVI 181"
+    boxed = clear + "\n1 Iron Hands ex PAR 70"
+    for text in (clear, boxed, clear, boxed):
+        report = deckcheck.check(text, "glc", "2026-06-01")
+        assert ("rule-box" in {p.rule for p in report.problems}) == (text == boxed)
