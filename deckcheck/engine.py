@@ -16,7 +16,7 @@ from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
 from .deck import ResolvedLine as ResolvedLine
 from .formats import Ban, Format, FormatError, default_formats
-from .memo import memoise
+from .memo import Memo, memoise
 from .parse import CardRow, ParseResult, card_rows, read
 from .problems import Problem, Report, sort_problems
 from .registry import REGISTRY
@@ -167,6 +167,9 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
 #: rule and time checks with one); a listener must be quick and must not raise
 REPORT_LISTENERS: list[Callable[[Report, float], None]] = []
 
+#: a check's date as its report writes it (the same few dates)
+_ISO: Memo[dt.date, str] = Memo(256)
+
 
 def _suggestions_skipped(d: Deck) -> Problem | None:
     """The note for unknown names past :data:`SUGGEST_MAX_NAMES` (:func:`resolve_rows` gave them none)."""
@@ -250,7 +253,7 @@ def check(
     report = Report(
         fmt.id,
         fmt.name,
-        on.isoformat(),
+        _ISO.get(on) or _ISO.put(on, on.isoformat()),
         sort_problems(problems) if problems else problems,
         lines,
         d.counts(),
