@@ -223,9 +223,9 @@ else:
 
 # a line's kind of card (the first item of its profile, :func:`line_profile`): an index into the deck's tally
 _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = range(7)
-# the lists of :class:`Deck` a line belongs to (the profile's marks, indices into the deck's lists)
+# the lists of :class:`Deck` a line belongs to (the profile's marks, indices into the deck's lists);
+# ``Deck.pokemon`` is made from the lines' kinds, when a rule asks (most lines of a deck are Pokémon)
 (
-    _POKEMON_LINES,
     _UNKNOWN_LINES,
     _RADIANT,
     _ACE_SPEC,
@@ -238,7 +238,7 @@ _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = r
     _BANNED,
     _NOT_LEGAL,
     _REPRINTED,
-) = range(13)
+) = range(12)
 #: resolutions that did not go through a line's set code (every other one found its set; a line
 #: with one of these may name a set the database lacks)
 NOT_BY_SET = frozenset({"name", "unresolved"})
@@ -271,7 +271,6 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
     parent = None
     if supertype == "Pokémon":
         kind = _BASIC_POKEMON if "Basic" in sub else _POKEMON
-        marks.append(_POKEMON_LINES)
         if "Radiant" in sub:
             marks.append(_RADIANT)
         if "Star" in sub:
@@ -336,7 +335,7 @@ class Deck:
         "tally",
         "by_name",
         "most_copies",
-        "pokemon",
+        "_pokemon",
         "radiant",
         "ace_spec",
         "prism_star",
@@ -366,7 +365,7 @@ class Deck:
         self.declared_total_line = declared_total_line
         clauses = db.deck_rules()
         # one list per mark (the literal costs less than a comprehension)
-        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
+        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], []]
         evolving: list[tuple[Any, str]] = []
         tally = [0, 0, 0, 0, 0, 0, 0]  # copies by kind
         by_name: dict[str | None, list[Any]] = {}
@@ -382,8 +381,8 @@ class Deck:
             if marks:
                 for mark in marks:
                     marked[mark].append(ln)
-                if parent is not None:  # a Pokémon: it has a mark
-                    evolving.append((ln, parent))
+            if parent is not None:
+                evolving.append((ln, parent))
             if key is not None:
                 group = by_name.get(key)
                 if group is None:
@@ -403,8 +402,8 @@ class Deck:
         self.by_name: dict[str, list[KnownLine]] = by_name  # type: ignore[assignment]  # basic Energy has no key
         self.most_copies = most
         self.evolving: list[tuple[KnownLine, str]] = evolving
+        self._pokemon: list[KnownLine] | None = None
         (
-            self.pokemon,
             _,
             self.radiant,
             self.ace_spec,
@@ -422,7 +421,15 @@ class Deck:
         self.tally = (pokemon + basic, trainer, energy + basic_energy, other + unknowns)
         self.total, self.basic_pokemon = sum(tally), basic
 
-    pokemon: list[KnownLine]
+    @property
+    def pokemon(self) -> list[KnownLine]:
+        """The Pokémon lines (made on first use, from the lines' kinds)."""
+        made = self._pokemon
+        if made is None:
+            kinds = (_POKEMON, _BASIC_POKEMON)
+            made = self._pokemon = [ln for ln in self.lines if ln.facts.profile[0] in kinds]  # type: ignore[index,misc]
+        return made
+
     radiant: list[KnownLine]
     ace_spec: list[KnownLine]
     prism_star: list[KnownLine]
