@@ -309,9 +309,9 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
 class Deck:
     """The resolved lines of one decklist, indexed in one pass for the rules.
 
-    ``by_name`` groups every known line except basic Energy by normalised name (the copy
-    rule's groups, and the names present for evolution and exclusive groups), and
-    ``most_copies`` is the largest total of one of its groups; ``pokemon``, ``radiant``,
+    ``copies`` adds up the copies of every known card except basic Energy by normalised name (the
+    names present, for evolution and exclusive groups), ``most_copies`` is its largest total and
+    ``by_name`` (made when asked) groups those lines by name: the copy rule's groups; ``pokemon``, ``radiant``,
     ``ace_spec``, ``prism_star`` and ``pokemon_star`` list the lines of those kinds;
     ``evolving`` the Stage 1 and Stage 2 Pokémon with the key of the name they evolve from
     (``(line, key)``); ``clauses``
@@ -333,7 +333,8 @@ class Deck:
         "total",
         "basic_pokemon",
         "tally",
-        "by_name",
+        "copies",
+        "_by_name",
         "most_copies",
         "_pokemon",
         "radiant",
@@ -368,8 +369,7 @@ class Deck:
         marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], []]
         evolving: list[tuple[Any, str]] = []
         tally = [0, 0, 0, 0, 0, 0, 0]  # copies by kind
-        by_name: dict[str | None, list[Any]] = {}
-        most = 0
+        copies: dict[str, int] = {}
         for ln in lines:
             facts = ln.facts
             profile = facts.profile
@@ -384,23 +384,15 @@ class Deck:
             if parent is not None:
                 evolving.append((ln, parent))
             if key is not None:
-                group = by_name.get(key)
-                if group is None:
-                    by_name[key] = [ln]
-                    if count > most:
-                        most = count
-                else:
-                    group.append(ln)
-                    total = sum([x.facts.count for x in group])
-                    if total > most:
-                        most = total
+                copies[key] = copies.get(key, 0) + count
         unknown = marked[_UNKNOWN_LINES]
         self.unknown: list[ResolvedLine] = unknown
         # lines with a card (KnownLine for the type checker)
         known: list[Any] = [ln for ln in lines if ln.facts.card is not None] if unknown else [*lines]
         self.known: list[KnownLine] = known
-        self.by_name: dict[str, list[KnownLine]] = by_name  # type: ignore[assignment]  # basic Energy has no key
-        self.most_copies = most
+        self.copies = copies
+        self._by_name: dict[str, list[KnownLine]] | None = None
+        self.most_copies = max(copies.values()) if copies else 0
         self.evolving: list[tuple[KnownLine, str]] = evolving
         self._pokemon: list[KnownLine] | None = None
         (
@@ -420,6 +412,24 @@ class Deck:
         pokemon, basic, trainer, energy, basic_energy, other, unknowns = tally
         self.tally = (pokemon + basic, trainer, energy + basic_energy, other + unknowns)
         self.total, self.basic_pokemon = sum(tally), basic
+
+    @property
+    def by_name(self) -> dict[str, list[KnownLine]]:
+        """The known lines but basic Energy by name key (``copies``' keys, in their order), each
+        name's lines in line order (made on first use: only a rule with something to say asks)."""
+        made = self._by_name
+        if made is None:
+            made = {}
+            for ln in self.lines:
+                key = ln.facts.profile[1]  # type: ignore[index]
+                if key is not None:
+                    group = made.get(key)
+                    if group is None:
+                        made[key] = [ln]  # type: ignore[list-item]
+                    else:
+                        group.append(ln)  # type: ignore[arg-type]
+            self._by_name = made
+        return made
 
     @property
     def pokemon(self) -> list[KnownLine]:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 )
 def evolution_gap(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""
-    present = deck.by_name  # every name in the deck except basic Energy
+    present = deck.copies  # every name in the deck except basic Energy
     candy = "rare candy" in present
     missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}
     for ln, parent in deck.evolving:  # Stage 1 and Stage 2 (BREAK, VMAX, MEGA...: not checked)

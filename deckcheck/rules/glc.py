@@ -112,14 +112,14 @@ def _rule_box_lines(deck: Deck, ctx: Context, kinds: frozenset[str]) -> Iterator
     code="G103",
     severity=ERROR,
     title="GLC: one card of each exclusive group",
-    needs="by_name",
+    needs="copies",
     groups="groups",
 )
 def exclusive_group(deck: Deck, ctx: Context, groups: list[list[str]]) -> Iterator[Finding]:
     """At most one name from each listed group (e.g. Boss's Orders or Lysandre, not both)."""
-    by_name = deck.by_name
+    present = deck.copies
     for group in groups:
-        hits = [by_name[key] for key in _group_keys(group) if key in by_name]
+        hits = [deck.by_name[key] for key in _group_keys(group) if key in present]
         if not hits or (len(hits) == 1 and len(hits[0]) == 1):
             continue  # one line has one name
         # a name's lines are in line order
