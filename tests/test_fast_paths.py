@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -291,6 +292,63 @@ def test_one_step_reading_matches_the_general_reader(raw):
 @settings(max_examples=1500, deadline=None)
 @given(st.text(max_size=40))
 def test_one_step_reading_matches_the_general_reader_on_any_text(raw):
+    _assert_fast_line_matches(raw)
+
+
+def _real_lines() -> list[str]:
+    """Every distinct non-empty line of the text lists in tests/ (the shapes lists are written in)."""
+    here = Path(__file__).parent
+    found: dict[str, None] = {}
+    for path in sorted(here.rglob("*.txt")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        found.update(dict.fromkeys(line for line in lineread.LINE_BREAK.split(text) if line.strip()))
+    return list(found)
+
+
+REAL_LINES = _real_lines()
+
+
+def test_every_real_line_reads_as_the_general_reader_reads_it():
+    assert len(REAL_LINES) > 500
+    taken = 0
+    for raw in REAL_LINES:
+        _assert_fast_line_matches(raw)
+        taken += raw[0].isdigit() and _fast_or_none(raw) is not None
+    assert taken > 200  # most of the card lines are read in one step
+
+
+#: what a mutation puts into a real line: blanks, case, the times sign, digits, punctuation
+_EDITS = st.sampled_from(
+    [" ", "  ", "\t", "\u00a0", "x", "X", "×", "0", "9", "a", "A", "-", "*", "PH", "é", ":", "(", ""]
+)
+
+
+@st.composite
+def mutated_real_lines(draw):
+    """A real line with up to three edits (a character replaced, text inserted, one deleted, the
+    line upper- or lower-cased): the neighbourhood of the shapes lists are written in."""
+    raw = draw(st.sampled_from(REAL_LINES))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(raw)))
+        how = draw(st.sampled_from(["insert", "replace", "delete", "upper", "lower"]))
+        if how == "upper":
+            raw = raw.upper()
+        elif how == "lower":
+            raw = raw.lower()
+        elif how == "delete":
+            raw = raw[:at] + raw[at + 1 :]
+        else:
+            raw = raw[:at] + draw(_EDITS) + raw[at + (how == "replace") :]
+    return raw
+
+
+@pytest.mark.slow
+@settings(max_examples=4000, deadline=None)
+@given(mutated_real_lines())
+def test_one_step_reading_of_real_lines_edited_matches_the_general_reader(raw):
     _assert_fast_line_matches(raw)
 
 
