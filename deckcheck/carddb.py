@@ -83,6 +83,9 @@ class CardDB:
     _newest: CardSet | None = field(default=None, repr=False, compare=False)
     #: every set id, upper-cased (:meth:`knows_set`)
     _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    #: set code -> (its first set's number-index key prefix, ``sv01`` + SEP, and its other sets'),
+    #: for the codes :meth:`printing_named` looks in; made on its first call (:meth:`_printing_places`)
+    _places: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict, repr=False, compare=False)
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -278,24 +281,68 @@ class CardDB:
         that card, which :meth:`resolve_parts` would match by ``printing``; None for any other
         line (ask ``resolve_parts``). A few dict look-ups (and the name's key when it is not
         written as printed) and no Resolution made: a never-seen line of the usual shape costs
-        little more than a line seen before."""
+        little more than a line seen before.
+
+        The number is looked up as written first: every key of the number index is its own
+        :func:`~deckcheck.index.number_norm` (``181``, ``TG1``), so a number found as written is
+        its own norm, and one that is not its norm (``TG01``, ``007``) is never found so; only a
+        number not found as written is normalised."""
+        place = self._places.get(set_code)
+        if place is None:
+            place = self._place(set_code)
+            if place is None:
+                return None
+        first, others = place
+        made, slot = self._by_number.made.get, self._by_number.slot
+        key = first + number
+        hit = made(key) or slot(key)
+        if not hit:  # what find() answers (it looks in the code's own sets first)
+            for prefix in others:
+                key = prefix + number
+                hit = slot(key)
+                if hit:
+                    break
+            else:
+                if len(number) > MAX_NUMBER_LEN:
+                    return None
+                norm = number_norm(number)
+                if norm == number:
+                    return None
+                for prefix in (first, *others):
+                    hit = slot(prefix + norm)
+                    if hit:
+                        break
+                else:
+                    return None
+        card = hit[0]
+        # the name as printed, or the same name written otherwise (Basic {R} Energy,
+        # Boss’s Orders, Dragapult-ex: its key is the card's): _resolve's name checks all
+        # pass (no basic Energy on a wrong number) and the name does not differ
+        return card if card.name == name or lookup_key(name) == card.key.lower() else None
+
+    def _place(self, set_code: str) -> tuple[str, tuple[str, ...]] | None:
+        """:meth:`printing_named`'s place of a code not found as written: the upper-case code's
+        (on the first call, the table made first)."""
+        places = self._places
+        if not places:  # not made yet (or a database without sets)
+            return self._printing_places().get(set_code.upper())
         code = set_code.upper()
-        alias = self._aliases.get(code)
-        ids = self._by_code.get(code)
-        if not ids or alias is not None and alias.action != "lookup" or len(number) > MAX_NUMBER_LEN:
-            return None
-        # number_norm of a number of ASCII digits without a leading zero is the number itself
-        norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))
-        slot = self._by_number.slot
-        for set_id in ids:
-            hit = slot(set_id + norm)
-            if hit:  # what find() answers (it looks in the code's own sets first)
-                card = hit[0]
-                # the name as printed, or the same name written otherwise (Basic {R} Energy,
-                # Boss’s Orders, Dragapult-ex: its key is the card's): _resolve's name checks all
-                # pass (no basic Energy on a wrong number) and the name does not differ
-                return card if card.name == name or lookup_key(name) == card.key.lower() else None
-        return None
+        return places.get(code) if code != set_code else None
+
+    def _printing_places(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """Make :attr:`_places` (a new dict, then set: no thread reads it half made): each set
+        code (upper case) whose sets :meth:`printing_named` looks in (not a code of
+        ``data/set-aliases.csv`` that says not to look up its number) -> the number-index key
+        prefix of each of its sets, in :meth:`find`'s order, the first apart. Bounded by the
+        database's sets; made once (~400 codes)."""
+        aliases = self._aliases
+        places = {
+            code: (ids[0] + SEP, tuple(set_id + SEP for set_id in ids[1:]))
+            for code, ids in self._by_code.items()
+            if ids and code.upper() == code and (code not in aliases or aliases[code].action == "lookup")
+        }
+        self._places = places
+        return places
 
     def resolution_memo(self) -> Memo[tuple[str, str | None, str | None], Resolution]:
         """The memo of :meth:`resolve_parts`, ``(name, set code, number) -> Resolution``: a hot

@@ -13,6 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckcheck import fastline, lineread, names
+from deckcheck.carddb import MAX_NUMBER_LEN
+from deckcheck.index import SEP, number_norm
+from deckcheck.names import lookup_key
 from deckcheck.printings import Resolution
 
 #: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
@@ -430,3 +433,60 @@ def test_printing_facts_are_the_facts_of_a_printing_resolution():
         made = LineFacts(4, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban)
         fast = engine._printing_facts(4, "Nest Ball", "SVI", "181", card, via, ban)
         assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {s: getattr(made, s) for s in LineFacts.__slots__}
+
+
+def _printing_named_before(db, name: str, set_code: str, number: str):
+    """CardDB.printing_named as it was before its places table (session 6): the definition the
+    table-driven one is checked against."""
+    code = set_code.upper()
+    alias = db._aliases.get(code)
+    ids = db._by_code.get(code)
+    if not ids or alias is not None and alias.action != "lookup" or len(number) > MAX_NUMBER_LEN:
+        return None
+    norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))
+    for set_id in ids:
+        hit = db._by_number.slot(set_id + norm)
+        if hit:
+            card = hit[0]
+            return card if card.name == name or lookup_key(name) == card.key.lower() else None
+    return None
+
+
+def test_every_number_index_key_is_its_own_norm():
+    """printing_named looks a number up as written first: right only because every key's number
+    part is a fixed point of number_norm."""
+    from deckcheck import cards
+
+    numbers = {key.partition(SEP)[2] for key in cards.get_db()._by_number._rows}
+    assert len(numbers) > 500
+    assert [n for n in numbers if number_norm(n) != n] == []
+
+
+@pytest.mark.slow
+def test_printing_named_answers_as_before_for_every_card_and_code():
+    """Every card of the pool, under every code that names its set (its code, aliases, set id, an
+    alias row of data/set-aliases.csv), in upper and lower case, with the number as printed and
+    written otherwise, under its name and another: the same card (or None) as before."""
+    from deckcheck import cards
+
+    db = cards.get_db()
+    codes_of: dict[str, set[str]] = {}
+    for code, ids in db._by_code.items():
+        for set_id in ids:
+            codes_of.setdefault(set_id, set()).add(code)
+    for code, alias in db._aliases.items():
+        for set_id in alias.sets:
+            codes_of.setdefault(set_id, set()).add(code)
+    answered = asked = 0
+    for card in db.cards.values():
+        codes = {card.set_code, *codes_of.get(card.set_id, ()), "XYZ"}
+        numbers = {card.number, "0" + card.number, "00" + card.number, card.number.lower(), card.number + "1"}
+        numbers |= {" " + card.number, card.number + "a", "1" * 17, "٣"}
+        for code in codes | {c.lower() for c in codes}:
+            for number in numbers:
+                for name in (card.name, card.name.upper()):
+                    got = db.printing_named(name, code, number)
+                    assert got == _printing_named_before(db, name, code, number), (name, code, number)
+                    asked += 1
+                    answered += got is not None
+    assert answered > len(db.cards) and asked > 20 * len(db.cards)
