@@ -50,6 +50,12 @@ class DBMemos:
         self.lines.clear()
 
 
+#: where :meth:`CardDB.printing_named` looks for a set code's numbers: its first set's number-index
+#: key prefix (``sv01`` + SEP), its other sets' prefixes, and the number index's ``made.get`` and
+#: ``slot`` (bound once, not looked up on every line)
+Place = tuple[str, tuple[str, ...], Callable[[str], "tuple[Card, ...] | None"], Callable[[str], "tuple[Card, ...]"]]
+
+
 def _no_card(row: int) -> Card:
     raise KeyError(row)  # an empty table has no rows
 
@@ -83,9 +89,9 @@ class CardDB:
     _newest: CardSet | None = field(default=None, repr=False, compare=False)
     #: every set id, upper-cased (:meth:`knows_set`)
     _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    #: set code -> (its first set's number-index key prefix, ``sv01`` + SEP, and its other sets'),
-    #: for the codes :meth:`printing_named` looks in; made on its first call (:meth:`_printing_places`)
-    _places: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict, repr=False, compare=False)
+    #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
+    #: it looks in; made on its first call (:meth:`_printing_places`)
+    _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -292,8 +298,7 @@ class CardDB:
             place = self._place(set_code)
             if place is None:
                 return None
-        first, others = place
-        made, slot = self._by_number.made.get, self._by_number.slot
+        first, others, made, slot = place
         key = first + number
         hit = made(key) or slot(key)
         if not hit:  # what find() answers (it looks in the code's own sets first)
@@ -320,7 +325,7 @@ class CardDB:
         # pass (no basic Energy on a wrong number) and the name does not differ
         return card if card.name == name or lookup_key(name) == card.key.lower() else None
 
-    def _place(self, set_code: str) -> tuple[str, tuple[str, ...]] | None:
+    def _place(self, set_code: str) -> Place | None:
         """:meth:`printing_named`'s place of a code not found as written: the upper-case code's
         (on the first call, the table made first)."""
         places = self._places
@@ -329,15 +334,16 @@ class CardDB:
         code = set_code.upper()
         return places.get(code) if code != set_code else None
 
-    def _printing_places(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+    def _printing_places(self) -> dict[str, Place]:
         """Make :attr:`_places` (a new dict, then set: no thread reads it half made): each set
         code (upper case) whose sets :meth:`printing_named` looks in (not a code of
         ``data/set-aliases.csv`` that says not to look up its number) -> the number-index key
         prefix of each of its sets, in :meth:`find`'s order, the first apart. Bounded by the
         database's sets; made once (~400 codes)."""
-        aliases = self._aliases
-        places = {
-            code: (ids[0] + SEP, tuple(set_id + SEP for set_id in ids[1:]))
+        aliases, slot = self._aliases, self._by_number.slot
+        made: Callable[[str], tuple[Card, ...] | None] = self._by_number.made.get
+        places: dict[str, Place] = {
+            code: (ids[0] + SEP, tuple(set_id + SEP for set_id in ids[1:]), made, slot)
             for code, ids in self._by_code.items()
             if ids and code.upper() == code and (code not in aliases or aliases[code].action == "lookup")
         }
