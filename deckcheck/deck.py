@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -22,18 +23,18 @@ from .problems import Counts, Problem
 
 
 class LineFacts:
-    """What a card line comes to in one format, on one date, with one database: the printing
-    it names, how it was matched, its legality, and (made on first use) its JSON after the line
-    number.
+    """What a card line comes to in one format, on one date, with one database: the line as
+    written (its text, count, name, set code and number), the printing it names, how it was
+    matched, its legality, what :class:`Deck` needs of it (``profile``) and (made on first use)
+    its JSON after the line number.
 
-    Real lists share most of their lines, so :func:`resolve_rows` keeps these per line text
+    Real lists share most of their lines, so the engine keeps these per line text
     (:meth:`Format.line_memo`, or :meth:`CardDB.line_memo` without a format) and every deck with
-    the line gets the same facts. They hold the count, name, set code and number they were made
-    for: a row with the same text but other values (a JSON deck's entry can be written as
-    anything) gets new facts.
+    the line gets the same facts. A :class:`ResolvedLine` is a line number and a section around them.
     """
 
     __slots__ = (
+        "raw",
         "count",
         "name",
         "set_code",
@@ -57,8 +58,9 @@ class LineFacts:
         res: Resolution,
         legal_via: Card | None,
         ban: Ban | None,
+        raw: str = "",
     ) -> None:
-        self.count, self.name, self.set_code, self.number = count, name, set_code, number
+        self.raw, self.count, self.name, self.set_code, self.number = raw, count, name, set_code, number
         self.card, self.method, self.name_differs = res.card, res.method, res.name_differs
         # an unknown card's suggestions are looked up on first use, for a bounded number of names per deck
         self.suggestions: tuple[str, ...] | None = res.suggestions if res.card or res.suggestions else None
@@ -66,48 +68,120 @@ class LineFacts:
         self.json_tail: bytes | None = None  # ResolvedLine.json_fragment() after '{"line":N,'
         self.profile: LineProfile | None = None  # what Deck needs of the line (line_profile), on first use
 
+    def alone(self, suggestions: tuple[str, ...]) -> LineFacts:
+        """A copy of these facts with other suggestions, shared with no other line (its JSON is its own)."""
+        copy: LineFacts = object.__new__(LineFacts)
+        for slot in LineFacts.__slots__:
+            setattr(copy, slot, getattr(self, slot))
+        copy.suggestions, copy.json_tail = suggestions, None
+        return copy
 
-@dataclass(slots=True)
+
+def _from_facts(slot: str) -> property:
+    return property(attrgetter(f"facts.{slot}"), doc=f"The line's {slot} (its :class:`LineFacts`').")
+
+
 class ResolvedLine:
-    """A card line with the printing it resolved to and its legality in the format.
+    """A card line with the printing it resolved to and its legality in the format: its line
+    number and section in this deck, and the :class:`LineFacts` it shares with every deck that
+    has the same line (``raw``, ``count``, ``name``, ``card``, ``legal_via``... read them).
 
-    Made by :func:`resolve_rows` and not changed afterwards: ``facts`` (shared with every
-    deck that has the same line) holds its encoded JSON.
+    Made by the engine and not changed afterwards.
     """
 
+    __slots__ = ("line", "section", "facts")
+
+    #: the values that make a line (what ``==`` compares and ``repr`` shows), in the constructor's order
+    FIELDS = (
+        "line",
+        "raw",
+        "count",
+        "name",
+        "set_code",
+        "number",
+        "card",
+        "method",
+        "suggestions",
+        "legal_via",
+        "ban",
+        "section",
+        "name_differs",
+    )
+
     line: int
-    raw: str
-    count: int
-    name: str
-    set_code: str | None
-    number: str | None
-    card: Card | None
-    method: str
-    suggestions: tuple[str, ...] = ()
-    legal_via: Card | None = None
-    ban: Ban | None = None
-    section: str | None = None
-    name_differs: bool = False
-    facts: LineFacts | None = field(default=None, repr=False, compare=False)
+    section: str | None
+    facts: LineFacts
+
+    def __init__(
+        self,
+        line: int,
+        raw: str,
+        count: int,
+        name: str,
+        set_code: str | None,
+        number: str | None,
+        card: Card | None,
+        method: str,
+        suggestions: tuple[str, ...] = (),
+        legal_via: Card | None = None,
+        ban: Ban | None = None,
+        section: str | None = None,
+        name_differs: bool = False,
+    ) -> None:
+        res = Resolution(card, method, suggestions, name_differs)
+        facts = LineFacts(count, name, set_code, number, res, legal_via, ban, raw)
+        facts.suggestions = suggestions
+        self.line, self.section, self.facts = line, section, facts
+
+    raw: str = _from_facts("raw")  # type: ignore[assignment]
+    count: int = _from_facts("count")  # type: ignore[assignment]
+    name: str = _from_facts("name")  # type: ignore[assignment]
+    set_code: str | None = _from_facts("set_code")  # type: ignore[assignment]
+    number: str | None = _from_facts("number")  # type: ignore[assignment]
+    card: Card | None = _from_facts("card")  # type: ignore[assignment]
+    method: str = _from_facts("method")  # type: ignore[assignment]
+    legal_via: Card | None = _from_facts("legal_via")  # type: ignore[assignment]
+    ban: Ban | None = _from_facts("ban")  # type: ignore[assignment]
+    name_differs: bool = _from_facts("name_differs")  # type: ignore[assignment]
+
+    @property
+    def suggestions(self) -> tuple[str, ...]:
+        return self.facts.suggestions or ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in ResolvedLine.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not ResolvedLine:
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(ResolvedLine.FIELDS, self._values(), strict=True))
+        return f"ResolvedLine({shown})"
 
     @property
     def legal(self) -> bool | None:
-        if self.card is None:
+        facts = self.facts
+        if facts.card is None:
             return None
-        return self.legal_via is not None and self.ban is None
+        return facts.legal_via is not None and facts.ban is None
 
     def to_dict(self, card_view: Callable[[Card], Any] | None = None) -> dict[str, Any]:
         """The line as JSON-ready values; ``card_view(card)`` writes the printing (default ``Card.to_dict``)."""
-        card, via, ban = self.card, self.legal_via, self.ban
+        facts = self.facts
+        card, via, ban = facts.card, facts.legal_via, facts.ban
         return {
             "line": self.line,
-            "count": self.count,
-            "text": self.raw,
-            "name": self.name,
-            "set": self.set_code,
-            "number": self.number,
-            "resolution": self.method,
-            "suggestions": [*self.suggestions],
+            "count": facts.count,
+            "text": facts.raw,
+            "name": facts.name,
+            "set": facts.set_code,
+            "number": facts.number,
+            "resolution": facts.method,
+            "suggestions": [*(facts.suggestions or ())],
             "legal": (via is not None and ban is None) if card is not None else None,  # self.legal, without the call
             "legal_via": via.id if via is not None and via is not card else None,
             "banned": ban is not None,
@@ -125,13 +199,11 @@ class ResolvedLine:
     def json_tail(self) -> bytes:
         """The line's JSON after ``{"line":N,`` (:meth:`json_fragment`), encoded once per :class:`LineFacts`."""
         facts = self.facts
-        tail = facts.json_tail if facts is not None else None
+        tail = facts.json_tail
         if tail is None:
             view = self.to_dict(Card.json_fragment)
             del view["line"]  # the first key: the rest follows it
-            tail = orjson.dumps(view)[1:]
-            if facts is not None:
-                facts.json_tail = tail
+            tail = facts.json_tail = orjson.dumps(view)[1:]
         return tail
 
 
@@ -177,8 +249,8 @@ _EVOLUTION_STAGES = ("Stage 1", "Stage 2")
 LineProfile = tuple[int, "str | None", tuple[int, ...], "str | None"]
 
 
-def line_profile(ln: ResolvedLine, clauses: Mapping[str, object]) -> LineProfile:
-    """What a resolved line is for :class:`Deck`: its kind of card, the name key it counts under
+def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) -> LineProfile:
+    """What a resolved line (or its facts) is for :class:`Deck`: its kind of card, the name key it counts under
     (None for basic Energy and unknown cards), the indices of the deck's lists it belongs to and,
     for a Stage 1 or Stage 2 Pokémon, the key of the name it evolves from.
 
@@ -301,12 +373,11 @@ class Deck:
         most = 0
         for ln in lines:
             facts = ln.facts
-            if facts is None or (profile := facts.profile) is None:
-                profile = line_profile(ln, clauses)
-                if facts is not None:
-                    facts.profile = profile
+            profile = facts.profile
+            if profile is None:
+                profile = facts.profile = line_profile(facts, clauses)
             kind, key, marks, parent = profile
-            count = ln.count
+            count = facts.count
             tally[kind] += count
             if marks:
                 for mark in marks:
@@ -321,13 +392,13 @@ class Deck:
                         most = count
                 else:
                     group.append(ln)
-                    total = sum([x.count for x in group])
+                    total = sum([x.facts.count for x in group])
                     if total > most:
                         most = total
         unknown = marked[_UNKNOWN_LINES]
         self.unknown: list[ResolvedLine] = unknown
         # lines with a card (KnownLine for the type checker)
-        known: list[Any] = [ln for ln in lines if ln.card is not None] if unknown else [*lines]
+        known: list[Any] = [ln for ln in lines if ln.facts.card is not None] if unknown else [*lines]
         self.known: list[KnownLine] = known
         self.by_name: dict[str, list[KnownLine]] = by_name  # type: ignore[assignment]  # basic Energy has no key
         self.most_copies = most

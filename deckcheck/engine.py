@@ -13,10 +13,13 @@ from .deck import Context as Context
 from .deck import Deck as Deck
 from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
+from .deck import LineProfile, line_profile
 from .deck import ResolvedLine as ResolvedLine
+from .fastline import read_new
 from .formats import Ban, Format, FormatError, default_formats
+from .lineread import CARD, read_line
 from .memo import memoise
-from .parse import CardRow, ParseResult, card_rows, read
+from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
 from .problems import Problem, Report, sort_problems
 from .registry import REGISTRY
 
@@ -36,21 +39,67 @@ def resolve_lines(
     return resolve_rows(card_rows(parsed), db, fmt, on)
 
 
+#: what a row's key in a line memo starts with (:func:`resolve_rows`): a line break, which no line of
+#: a text has, so a row (a JSON deck's entry may be written as anything) never meets the facts
+#: :func:`check` keeps under a text's line, and those are trusted without comparing fields
+ROW_KEY = "\n"
+
+
+class _Lines:
+    """What resolving lines in one format on one date needs (:func:`_new_facts`), found once per check."""
+
+    __slots__ = ("db", "fmt", "on", "memo", "table", "printings", "known", "clauses")
+
+    def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
+        self.db, self.known = db, db.resolution_memo()
+        if fmt is None or on is None:
+            self.fmt, self.on, self.memo, self.table, self.printings = None, None, db.line_memo(), None, None
+        else:
+            self.fmt, self.on, self.memo = fmt, on, fmt.line_memo(db, on)
+            self.table, self.printings = fmt.legality_table(db, on), fmt.printing_memo(db, on)
+        self.clauses = db.deck_rules()
+
+
+def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None, number: str | None) -> LineFacts:
+    """The facts of a line the memos do not hold."""
+    db = at.db
+    # the usual line names its printing by set code, number and printed name: a few look-ups, and
+    # the printing's legality and profile are the same for every line naming it
+    card = db.printing_named(name, set_code, number) if set_code and number else None
+    if card is not None:
+        printings = at.printings
+        entry = printings.get(card.id) if printings is not None else None
+        if entry is None:
+            fmt, on, table = at.fmt, at.on, at.table
+            via = ban = None
+            if fmt is not None and on is not None and table is not None:
+                via, ban = table.get(card.id) or fmt.legality(card, db, on)
+            made = _printing_facts(raw, count, name, set_code, number, card, via, ban, None)
+            entry = (via, ban, line_profile(made, at.clauses))
+            if printings is not None:
+                printings.put(card.id, entry)
+        return _printing_facts(raw, count, name, set_code, number, card, *entry)
+    res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
+    via = ban = None
+    fmt, on, table = at.fmt, at.on, at.table
+    if res.card is not None and fmt is not None and on is not None and table is not None:
+        via, ban = table.get(res.card.id) or fmt.legality(res.card, db, on)
+    return LineFacts(count, name, set_code, number, res, via, ban, raw)
+
+
 def resolve_rows(
     rows: list[CardRow], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
 ) -> list[ResolvedLine]:
-    """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read`."""
-    if fmt is None or on is None:
-        table, memo = None, db.line_memo()
-    else:
-        table, memo = fmt.legality_table(db, on), fmt.line_memo(db, on)
-    known = db.resolution_memo()  # looked in before calling resolve_parts: a call per line costs more
+    """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read` (or of a JSON deck)."""
+    at = _Lines(db, fmt, on)
+    memo = at.memo
     new, out = object.__new__, []
     asked: set[str] = set()  # the unknown names given suggestions, the first SUGGEST_MAX_NAMES
     for n, section, fields in rows:
         raw, count, name = fields["raw"], fields["count"], fields["name"]
         set_code, number = fields["set_code"], fields["number"]
-        facts = memo.get(raw)
+        key = ROW_KEY + raw
+        facts = memo.get(key)
         if (
             facts is None
             or facts.name != name
@@ -58,51 +107,63 @@ def resolve_rows(
             or facts.set_code != set_code
             or facts.count != count
         ):
-            # the usual line names its printing by set code, number and printed name: a few look-ups
-            card = db.printing_named(name, set_code, number) if set_code and number else None
-            res = None
-            if card is None:
-                res = known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
-                card = res.card
-            via = ban = None
-            if card is not None and table is not None and fmt is not None and on is not None:
-                via, ban = table.get(card.id) or fmt.legality(card, db, on)
-            facts = memo.put(
-                raw,
-                LineFacts(count, name, set_code, number, res, via, ban)
-                if res is not None
-                else _printing_facts(count, name, set_code, number, card, via, ban),
-            )
-        # ResolvedLine(...) set slot by slot, inline: the generated __init__ behind a class call
-        # (or any helper call) was a third of a line's resolution
-        ln = new(ResolvedLine)
-        ln.line = n
-        ln.raw = raw
-        ln.count = count
-        ln.name = name
-        ln.set_code = set_code
-        ln.number = number
-        ln.card = facts.card
-        ln.method = facts.method
-        ln.legal_via = facts.legal_via
-        ln.ban = facts.ban
-        ln.section = section
-        ln.name_differs = facts.name_differs
-        ln.facts = facts
-        suggestions = facts.suggestions
+            facts = memo.put(key, _new_facts(at, raw, count, name, set_code, number))
         if facts.card is None:
-            if name in asked or len(asked) < SUGGEST_MAX_NAMES:
-                asked.add(name)
-                if suggestions is None:
-                    suggestions = facts.suggestions = db.suggest(name)
-            else:  # over the budget: none, and not the shared facts' JSON (which may have some)
-                suggestions, ln.facts = (), None
-        ln.suggestions = suggestions or ()
+            facts = _suggested(facts, db, asked)
+        ln = new(ResolvedLine)
+        ln.line, ln.section, ln.facts = n, section, facts
         out.append(ln)
     return out
 
 
+def _suggested(facts: LineFacts, db: CardDB, asked: set[str]) -> LineFacts:
+    """The facts of an unknown card's line with its suggestions looked up, for the first
+    :data:`SUGGEST_MAX_NAMES` names of a deck (``asked``); past them, a copy with none."""
+    name = facts.name
+    if name in asked or len(asked) < SUGGEST_MAX_NAMES:
+        asked.add(name)
+        if facts.suggestions is None:
+            facts.suggestions = db.suggest(name)
+        return facts
+    return facts.alone(())  # over the budget: none, and not the shared facts' JSON (which may have some)
+
+
+def _read_text(
+    lines: list[str], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
+) -> tuple[ParseResult, list[ResolvedLine]]:
+    """:func:`~deckcheck.parse.read` and :func:`resolve_rows` of a text's lines in one pass: a line
+    the line memo holds is a card line with its facts (one look-up); any other is read (the parser's
+    memo, or :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
+    at = _Lines(db, fmt, on)
+    memo = at.memo
+    facts_of, put = memo.get, memo.put
+    known, classify = read_line.memo.get, read_new
+    result, new, out = ParseResult(), object.__new__, []
+    asked: set[str] = set()
+    section: str | None = None
+    for n, raw in enumerate(lines, start=1):
+        if not raw:
+            continue
+        facts = facts_of(raw)
+        if facts is None:
+            kind = known(raw) or classify(raw)
+            if kind[0] != CARD:
+                section = file_line(result, n, kind, section)
+                continue
+            fields = kind[1]
+            facts = put(raw, _new_facts(at, raw, fields["count"], fields["name"], fields["set_code"], fields["number"]))
+        if facts.card is None:
+            facts = _suggested(facts, db, asked)
+        ln = new(ResolvedLine)
+        ln.line = n
+        ln.section = section
+        ln.facts = facts
+        out.append(ln)
+    return result, out
+
+
 def _printing_facts(
+    raw: str,
     count: int,
     name: str,
     set_code: str | None,
@@ -110,14 +171,15 @@ def _printing_facts(
     card: Card | None,
     via: Card | None,
     ban: Ban | None,
+    profile: LineProfile | None,
 ) -> LineFacts:
-    """``LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban)``, without
-    making the Resolution (a frozen dataclass: its __init__ cost more than the look-ups that found
-    the card) or going through LineFacts.__init__."""
+    """``LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban, raw)``
+    with its profile, without making the Resolution (a frozen dataclass: its __init__ cost more
+    than the look-ups that found the card) or going through LineFacts.__init__."""
     facts: LineFacts = object.__new__(LineFacts)
-    facts.count, facts.name, facts.set_code, facts.number = count, name, set_code, number
+    facts.raw, facts.count, facts.name, facts.set_code, facts.number = raw, count, name, set_code, number
     facts.card, facts.method, facts.name_differs, facts.suggestions = card, "printing", False, ()
-    facts.legal_via, facts.ban, facts.json_tail, facts.profile = via, ban, None, None
+    facts.legal_via, facts.ban, facts.json_tail, facts.profile = via, ban, None, profile
     return facts
 
 
@@ -209,14 +271,17 @@ def check(
     if max_db_age is not None and (not isinstance(max_db_age, int) or isinstance(max_db_age, bool) or max_db_age < 0):
         raise ValueError(f"max_db_age must be a whole number of days >= 0, not {max_db_age!r}")
     db = db or _cards.get_db()
-    # a text is read into rows, not CardLines: the report never shows those
-    parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
     ctx = Context(fmt, on, db)
+    dated: tuple[Format, dt.date] | tuple[()] = (fmt, on)
     if on < fmt.pool.earliest:
         ctx.date_problem = _date_problem(fmt, on)
-        lines = resolve_rows(rows, db)
-    else:
-        lines = resolve_rows(rows, db, fmt, on)
+        dated = ()
+    text_lines = plain_lines(deck) if isinstance(deck, str) else None
+    if text_lines is not None:  # the usual: a text read line by line, each line read and resolved in one pass
+        parsed, lines = _read_text(text_lines, db, *dated)
+    else:  # a parse result, a JSON deck or a list in code fences: read into rows, not CardLines
+        parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
+        lines = resolve_rows(rows, db, *dated)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     for name, fn, args in fmt.rule_plan():

@@ -51,14 +51,15 @@ LEGALITY_MEMO_SIZE = 1 << 17
 
 class FormatMemos:
     """The memos of one :class:`Format` (a frozen value), held beside it by :data:`FORMAT_MEMOS`:
-    per (database version, date), at most 64 legality memos and 4 of the engine's line memos,
-    and the rule plan."""
+    per (database version, date), at most 64 legality memos, 4 of the engine's line memos and 4
+    of its printing memos, and the rule plan."""
 
-    __slots__ = ("legality", "lines", "plan")
+    __slots__ = ("legality", "lines", "printings", "plan")
 
     def __init__(self) -> None:
         self.legality: Memo[tuple[str, dt.date], Memo[Hashable, Any]] = Memo(64)
         self.lines: Memo[tuple[str, dt.date], Memo[str, Any]] = Memo(4)
+        self.printings: Memo[tuple[str, dt.date], Memo[str, Any]] = Memo(4)
         self.plan: list[tuple[str, RuleFn, tuple[Any, ...]]] = []
 
 
@@ -184,6 +185,14 @@ class Format:
         memos, key = FORMAT_MEMOS.of(self).lines, (db.version, on)
         memo = memos.get(key)
         return memos.put(key, Memo(LINE_MEMO_SIZE)) if memo is None else memo
+
+    def printing_memo(self, db: CardDB, on: dt.date) -> Memo[str, Any]:
+        """The engine's memo of what a line naming a printing by its set code and number comes to
+        in this format for one database and date (card id -> its legality and what the deck's
+        index needs of it): at most one entry per card of the database; 4 dates are kept."""
+        memos, key = FORMAT_MEMOS.of(self).printings, (db.version, on)
+        memo = memos.get(key)
+        return memos.put(key, Memo(LEGALITY_MEMO_SIZE)) if memo is None else memo
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised."""

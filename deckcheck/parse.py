@@ -60,7 +60,9 @@ __all__ = [
     "looks_like_json",
     "measure_lines",
     "over_line_limit",
+    "file_line",
     "parse",
+    "plain_lines",
     "read",
 ]
 
@@ -162,16 +164,17 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     The engine copies rows straight into its own lines, without CardLines it would drop at once
     (BENCHMARKS.md, issue #3). ``fields`` dicts are shared with the line memo: only read them.
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if looks_like_json(text):
-        return _parse_json(text)
-    lines = _split_lines(text)
-    fenced = _fenced(lines) if "```" in text else None
-    if fenced is not None:
+    lines = plain_lines(text)
+    if lines is None:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if looks_like_json(text):
+            return _parse_json(text)
+        lines = _split_lines(text)
+        fenced = _fenced(lines)
+        assert fenced is not None  # plain_lines said: a fence
         return _read_fenced(lines, fenced)
     result, rows = ParseResult(), []
-    headers, new = result.headers, object.__new__
     section: str | None = None
     # a look in the memo; a line it does not hold is read in one step (deckcheck.fastline)
     known, classify = read_line.memo.get, read_new
@@ -179,19 +182,41 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
         if not raw:
             continue
         kind = known(raw) or classify(raw)
-        what = kind[0]
-        if what == CARD:
+        if kind[0] == CARD:
             rows.append((n, section, kind[1]))
-        elif what == HEADER:
-            # as for a CardLine in parse(): the memo's field dict copied, no per-field object.__setattr__
-            section, header = kind[1], new(Header)
-            own = header.__dict__
-            own.update(kind[2])
-            own["line"] = n
-            headers.append(header)
-        elif what != BLANK:
-            _file_other(result, n, kind)
+        else:
+            section = file_line(result, n, kind, section)
     return result, rows
+
+
+def plain_lines(text: str) -> list[str] | None:
+    """The lines of a decklist read line by line (after a BOM; the line breaks removed), or None
+    for a text :func:`read` reads another way: a JSON deck, or a list inside Markdown code fences.
+
+    Each non-empty line is ``read_line``'s to read (a line it does not know, :func:`read_new`'s): a
+    card line goes into the deck with the section in force, anything else to :func:`file_line`."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if looks_like_json(text) or "```" in text:  # a fence cannot span a line break: some line has it
+        return None
+    return _split_lines(text)
+
+
+def file_line(result: ParseResult, n: int, kind: LineKind, section: str | None) -> str | None:
+    """File line ``n``, read as ``kind`` (anything but a card line), into ``result``; answer the
+    section in force after it (a header's, else ``section``)."""
+    what = kind[0]
+    if what == HEADER:
+        # as for a CardLine in parse(): the memo's field dict copied, no per-field object.__setattr__
+        header = object.__new__(Header)
+        own = header.__dict__
+        own.update(kind[2])
+        own["line"] = n
+        result.headers.append(header)
+        return kind[1]  # type: ignore[no-any-return]
+    if what != BLANK:
+        _file_other(result, n, kind)
+    return section
 
 
 #: the text after an opening fence that names the block's language (```txt, ```json), not a card line

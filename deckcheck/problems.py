@@ -148,8 +148,7 @@ def cards_json(lines: list[Any]) -> orjson.Fragment:
     for line in lines:
         n = line.line
         add(openers[n] if 0 < n < 1024 else b',{"line":%d,' % n)
-        facts = line.facts
-        tail = facts.json_tail if facts is not None else None
+        tail = line.facts.json_tail
         add(tail if tail is not None else line.json_tail())
     parts[1] = parts[1][1:]  # no comma before the first line
     add(b"]")

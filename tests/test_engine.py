@@ -235,9 +235,7 @@ def test_legality_is_memoised_per_date():
 
 
 def test_resolved_lines_have_every_field_as_the_constructor_sets_it() -> None:
-    """resolve_rows sets a ResolvedLine's slots one by one: none may be missing or differ."""
-    import dataclasses
-
+    """The engine makes a ResolvedLine without its constructor: what it makes equals the constructor's."""
     from deckcheck import cards
 
     db = cards.get_db()
@@ -246,8 +244,10 @@ def test_resolved_lines_have_every_field_as_the_constructor_sets_it() -> None:
     text = "Pokémon: 2\n4 Dreepy TWM 128\n1 Pikachu\n2 Nosuchcard XYZ 1\n3 Basic {R} Energy SVE 2"
     for lines in (engine.resolve_lines(parse(text), db), engine.resolve_lines(parse(text), db, fmt, on)):
         for ln in lines:
-            values = {f.name: getattr(ln, f.name) for f in dataclasses.fields(engine.ResolvedLine)}
-            assert engine.ResolvedLine(**values) == ln
+            values = {name: getattr(ln, name) for name in engine.ResolvedLine.FIELDS}
+            made = engine.ResolvedLine(**values)
+            assert made == ln and repr(made) == repr(ln) and made.to_dict() == ln.to_dict()
+            assert made != engine.ResolvedLine(**(values | {"line": ln.line + 1}))
 
 
 # -- the line memo (engine.LineFacts) ----------------------------------------

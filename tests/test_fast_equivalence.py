@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_hostile import per_byte  # noqa: F401  (fixture: the normal cost per byte and per line)
 
-from deckcheck import cards, fastline, lineread, names, parse
+from deckcheck import cards, engine, fastline, lineread, names, parse
 from deckcheck.carddb import CardDB
 from deckcheck.deck import ResolvedLine
 from deckcheck.engine import check
@@ -29,9 +29,12 @@ from deckcheck.formats import FORMAT_MEMOS, default_formats
 
 @contextlib.contextmanager
 def general_paths() -> Iterator[None]:
-    """Every never-seen line read by the general reader, every line resolved by ``resolve_parts``."""
+    """Every never-seen line read by the general reader, every line resolved by ``resolve_parts``, and a
+    text read into rows by ``parse.read`` then resolved by ``engine.resolve_rows`` (not in one pass)."""
     with (
         mock.patch.object(parse, "read_new", lineread.read_line),
+        mock.patch.object(engine, "read_new", lineread.read_line),
+        mock.patch.object(engine, "plain_lines", lambda text: None),
         mock.patch.object(CardDB, "printing_named", lambda self, name, set_code, number: None),
     ):
         yield
@@ -43,9 +46,10 @@ def forget_lines() -> None:
     names._basic_energy_type.clear()
     cards.get_db().clear_memo()
     for fmt in default_formats().values():
-        held = FORMAT_MEMOS.of(fmt).lines
-        for key in list(held):
-            held[key].clear()
+        memos = FORMAT_MEMOS.of(fmt)
+        for held in (memos.lines, memos.printings):
+            for key in list(held):
+                held[key].clear()
 
 
 def _answers(text: str, fmt: str, on: str) -> tuple[dict, bytes]:
@@ -76,10 +80,31 @@ def test_the_general_paths_are_really_taken():
             check("4 Nest Ball SVI 181", "standard", "2026-06-01")
         assert cards.get_db().printing_named("Nest Ball", "SVI", "181") is None
     forget_lines()
+    with general_paths(), mock.patch.object(engine, "_read_text", side_effect=AssertionError("one pass")):
+        check("4 Nest Ball SVI 181", "standard", "2026-06-01")
+    forget_lines()
     with mock.patch.object(fastline, "_usual", side_effect=AssertionError("fast path")):
         with pytest.raises(AssertionError, match="fast path"):
             check("4 Nest Ball SVI 181", "standard", "2026-06-01")
     assert cards.get_db().printing_named("Nest Ball", "SVI", "181") is not None
+    forget_lines()
+    with mock.patch.object(engine, "_read_text", side_effect=AssertionError("one pass")):
+        with pytest.raises(AssertionError, match="one pass"):
+            check("4 Nest Ball SVI 181", "standard", "2026-06-01")
+
+
+def test_a_json_entry_written_as_a_text_line_is_not_that_lines_card():
+    """The line memo keeps a JSON entry's facts apart from a text's line of the same characters: a
+    text line is trusted by its text alone (one look-up), a JSON entry never is."""
+    entry = '{"count": 4, "name": "Nest Ball", "set": "SVI", "number": "181"}'
+    forget_lines()
+    first = check('{"cards": [' + entry + "]}", "standard", "2026-06-01")
+    assert [(ln.raw, ln.card.name if ln.card else None) for ln in first.lines] == [(entry, "Nest Ball")]
+    text = "4 Iono PAL 185\n" + entry
+    as_text = check(text, "standard", "2026-06-01")
+    assert [ln.raw for ln in as_text.lines] == ["4 Iono PAL 185"]
+    assert [(p.rule, p.lines) for p in as_text.problems if p.rule == "unparsed-line"] == [("unparsed-line", (2,))]
+    assert_same(text)
     forget_lines()
 
 

@@ -430,8 +430,9 @@ def test_printing_facts_are_the_facts_of_a_printing_resolution():
     card = db.printing_named("Nest Ball", "SVI", "181")
     assert card is not None
     for via, ban in ((card, None), (None, None)):
-        made = LineFacts(4, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban)
-        fast = engine._printing_facts(4, "Nest Ball", "SVI", "181", card, via, ban)
+        raw = "4 Nest Ball SVI 181"
+        made = LineFacts(4, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban, raw)
+        fast = engine._printing_facts(raw, 4, "Nest Ball", "SVI", "181", card, via, ban, None)
         assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {s: getattr(made, s) for s in LineFacts.__slots__}
 
 
