@@ -15,7 +15,7 @@ from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
 from .deck import LineProfile, line_profile
 from .deck import ResolvedLine as ResolvedLine
-from .fastline import read_new
+from .fastline import card_parts, read_new
 from .formats import Ban, Format, FormatError, default_formats
 from .lineread import CARD, read_line
 from .memo import memoise
@@ -132,12 +132,13 @@ def _read_text(
     lines: list[str], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
 ) -> tuple[ParseResult, list[ResolvedLine]]:
     """:func:`~deckcheck.parse.read` and :func:`resolve_rows` of a text's lines in one pass: a line
-    the line memo holds is a card line with its facts (one look-up); any other is read (the parser's
-    memo, or :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
+    the line memo holds is a card line with its facts (one look-up); any other is read (a card line
+    of the usual shape by :func:`~deckcheck.fastline.card_parts`, else the parser's memo or
+    :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
     at = _Lines(db, fmt, on)
     memo = at.memo
     facts_of, put = memo.get, memo.put
-    known, classify = read_line.memo.get, read_new
+    known, classify, usual = read_line.memo.get, read_new, card_parts
     result, new, out = ParseResult(), object.__new__, []
     asked: set[str] = set()
     section: str | None = None
@@ -146,12 +147,19 @@ def _read_text(
             continue
         facts = facts_of(raw)
         if facts is None:
-            kind = known(raw) or classify(raw)
-            if kind[0] != CARD:
-                section = file_line(result, n, kind, section)
-                continue
-            fields = kind[1]
-            facts = put(raw, _new_facts(at, raw, fields["count"], fields["name"], fields["set_code"], fields["number"]))
+            # the usual card line's parts, without the parser's field dict and memo entry (the line
+            # memo keeps the line); any other line read as the parser reads it
+            parts = usual(raw)
+            if parts is not None:
+                facts = put(raw, _new_facts(at, raw, *parts))
+            else:
+                kind = known(raw) or classify(raw)
+                if kind[0] != CARD:
+                    section = file_line(result, n, kind, section)
+                    continue
+                fields = kind[1]
+                count, name, set_code, number = fields["count"], fields["name"], fields["set_code"], fields["number"]
+                facts = put(raw, _new_facts(at, raw, count, name, set_code, number))
         if facts.card is None:
             facts = _suggested(facts, db, asked)
         ln = new(ResolvedLine)

@@ -171,6 +171,11 @@ def _fast_or_none(raw: str):
 def _assert_fast_line_matches(raw: str) -> None:
     if not raw:
         return
+    parts = fastline.card_parts(raw)
+    if parts is not None:  # the usual card line's parts: the fields the general reader reads
+        kind = lineread._read_line(raw)
+        assert kind[0] == lineread.CARD, raw
+        assert parts == tuple(kind[1][k] for k in ("count", "name", "set_code", "number")), raw
     fast = _fast_or_none(raw)
     if fast is not None:
         assert fast == lineread._read_line(raw), raw
@@ -383,6 +388,10 @@ def test_one_step_reading_examples():
     for raw in ("*", "-", "4  Nest Ball SVI 181", "2 x Pidgeot ex OBF 164", "0 Iono PAL 185", "Pokémon", "Random line"):
         assert _fast_or_none(raw) is None, raw
         _assert_fast_line_matches(raw)
+    assert fastline.card_parts("4 Nest Ball SVI 181") == (4, "Nest Ball", "SVI", "181")
+    assert fastline.card_parts("* 1 Iono PAL 185 PH") == (1, "Iono", "PAL", "185")
+    for raw in ("4 Cynthia's Gible asc 109", "3 Basic {R} Energy Energy 2", "4 Lucario GX 1", "Pokémon: 14", "-"):
+        assert fastline.card_parts(raw) is None, raw  # read_new's to read
 
 
 # -- the usual line's printing found without resolve_parts (CardDB.printing_named) -----------------
