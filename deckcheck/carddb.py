@@ -16,13 +16,31 @@ from typing import Any
 from .deckrules import DeckRule
 from .index import SEP, number_norm
 from .memo import Memo
-from .names import basic_energy_type, lookup_key
+from .names import BASIC_ENERGY_TYPES, ENERGY_TYPES, basic_energy_type, lookup_key
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 
 #: the longest collector number looked up: no printing's is longer (the pool's longest, SWSH001, has 7
 #: characters); a longer one written in a list (a JSON "number", the Limitless builder's Energy tail)
 #: finds nothing without being read as an integer (int() refuses over 4,300 digits)
 MAX_NUMBER_LEN = 16
+
+
+def _written_energy() -> dict[str, str]:
+    """The basic Energy names as lists write them (``Basic {R} Energy``, ``Basic Fire Energy``,
+    ``Fire Energy``, ``{R} Energy``) -> the type :func:`~deckcheck.names.basic_energy_type` reads
+    (tests/test_fast_paths.py checks every entry against it)."""
+    out: dict[str, str] = {}
+    for letter, word in ENERGY_TYPES.items():
+        if word in BASIC_ENERGY_TYPES:
+            for written in (word, f"{{{letter}}}"):
+                out[f"{written} Energy"] = out[f"Basic {written} Energy"] = word
+    return out
+
+
+#: a basic Energy name as lists write it -> its type: a never-seen line's name read without
+#: :func:`basic_energy_type`'s tokens (any other name goes to it)
+WRITTEN_ENERGY = _written_energy()
+
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
 #: card lines the engine's line memos keep (one per database, one per format, database and date)
@@ -369,7 +387,7 @@ class CardDB:
             name = glyph  # "Infernape 4" is Infernape E4: resolved, and compared, under the card data's name
         code = (set_code or "").upper()
         alias = self._aliases.get(code)
-        energy = basic_energy_type(name)
+        energy = WRITTEN_ENERGY.get(name) or basic_energy_type(name)
         if code and number and (alias is None or alias.action == "lookup"):
             card = self.find(code, number)
             if card is not None:

@@ -500,3 +500,12 @@ def test_printing_named_answers_as_before_for_every_card_and_code():
                     asked += 1
                     answered += got is not None
     assert answered > len(db.cards) and asked > 20 * len(db.cards)
+
+
+def test_written_energy_names_are_the_types_basic_energy_type_reads():
+    from deckcheck.carddb import WRITTEN_ENERGY
+
+    assert len(WRITTEN_ENERGY) == 4 * len(names.BASIC_ENERGY_TYPES)
+    for written, kind in WRITTEN_ENERGY.items():
+        assert names.basic_energy_type(written) == kind, written
+    assert WRITTEN_ENERGY["Basic {R} Energy"] == "Fire" and WRITTEN_ENERGY["Darkness Energy"] == "Darkness"
