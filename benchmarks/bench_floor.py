@@ -197,7 +197,23 @@ def clear_line_caches(db) -> None:
     for fmt in default_formats().values():
         held = FORMAT_MEMOS.of(fmt).lines
         for key in list(held):
-            held[key].clear()
+            getattr(held[key], "lines", held[key]).clear()  # session 7: a LineTables holds the line memo
+
+
+def clear_card_tables() -> None:
+    """Forget the per-card tables too (each format's legality answers and, from session 7, what a line
+    naming a printing comes to): tables bounded by the card database, kept across lists like a
+    precomputed index, so the cold rounds keep them; ``cold, tables emptied`` empties them as well."""
+    from deckcheck.formats import FORMAT_MEMOS, default_formats
+
+    for fmt in default_formats().values():
+        memos = FORMAT_MEMOS.of(fmt)
+        for key in list(memos.legality):
+            memos.legality[key].clear()
+        for key in list(memos.lines):
+            printings = getattr(memos.lines[key], "printings", None)  # session 7
+            if printings is not None:
+                printings.clear()
 
 
 # -- in-process rounds ---------------------------------------------------------------------
@@ -219,7 +235,9 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
     variants = [[(variant(t, rng), fmt) for t, fmt in texts] for _ in range(rounds)]
     for t, fmt in texts:  # warm every memo
         deckcheck.check(t, fmt, AS_OF)
-    measures: dict[str, list[float]] = {k: [] for k in ("floor", "floor+6", "warm", "to_dict", "cold", "floor cold")}
+    measures: dict[str, list[float]] = {
+        k: [] for k in ("floor", "floor+6", "warm", "to_dict", "cold", "floor cold", "cold tables")
+    }
     check = deckcheck.check
     for r in range(rounds):
         sums = dict.fromkeys(measures, 0)
@@ -237,6 +255,10 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
             sums["floor cold"] += cpu_ns(lambda: floor(v, table))
             clear_line_caches(db)
             sums["cold"] += cpu_ns(lambda: check(v, fmt, AS_OF))
+        for v, fmt in variants[r][::-1]:  # the same variants again, with every per-card table emptied too
+            clear_line_caches(db)
+            clear_card_tables()
+            sums["cold tables"] += cpu_ns(lambda: check(v, fmt, AS_OF))
         for t, fmt in texts:  # back to warm for the next round
             check(t, fmt, AS_OF)
         for k in measures:
@@ -247,7 +269,9 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
 def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
     """Where a check's time goes, warm and cold (CPU µs per list, medians over rounds): reading the
     text (``parse.read``), resolving its rows (``engine.resolve_rows``) and the rest of ``check``
-    (format lookup, rules, the report), each timed on its own, the cold ones after emptying the memos."""
+    (format lookup, rules, the report), each timed on its own, the cold ones after emptying the memos.
+    From session 7 the engine reads and resolves a text in one pass (``engine._read_text``): that pass
+    is timed as "read" and resolve_rows as 0."""
     import datetime as dt
 
     from deckcheck import engine
@@ -269,11 +293,16 @@ def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
             for text, cold in ((t, ""), (v, " cold")):
                 if cold:
                     clear_line_caches(db)
-                sums["read" + cold] += cpu_ns(lambda: parse_mod.read(text))
-                rows = parse_mod.read(text)[1]
-                if cold:
-                    clear_line_caches(db)
-                sums["resolve" + cold] += cpu_ns(lambda: engine.resolve_rows(rows, db, f, on))
+                one_pass = getattr(engine, "_read_text", None)
+                if one_pass is not None:  # session 7: read and resolved in one pass, timed as "read"
+                    lines = parse_mod.plain_lines(text)
+                    sums["read" + cold] += cpu_ns(lambda: one_pass(lines, db, f, on))
+                else:
+                    sums["read" + cold] += cpu_ns(lambda: parse_mod.read(text))
+                    rows = parse_mod.read(text)[1]
+                    if cold:
+                        clear_line_caches(db)
+                    sums["resolve" + cold] += cpu_ns(lambda: engine.resolve_rows(rows, db, f, on))
                 if cold:
                     clear_line_caches(db)
                 sums["check" + cold] += cpu_ns(lambda: deckcheck.check(text, fmt, AS_OF))
@@ -386,7 +415,7 @@ def main(argv=None) -> int:
             f = ph["floor" + cold]
             print(
                 f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} ({ph['check' + cold] / f:.2f}x) = "
-                f"read {ph['read' + cold]:.1f} ({ph['read' + cold] / f:.2f}x) + resolve_rows "
+                f"read (+ resolve, one pass) {ph['read' + cold]:.1f} ({ph['read' + cold] / f:.2f}x) + resolve_rows "
                 f"{ph['resolve' + cold]:.1f} ({ph['resolve' + cold] / f:.2f}x) + the rest (format, rules, report) "
                 f"{rest:.1f} ({rest / f:.2f}x); floor {f:.1f}"
             )
@@ -414,6 +443,11 @@ def main(argv=None) -> int:
     print(
         f"  deckcheck cold  check() (new lines)       {cold:8.1f} µs   {cold / fcold:5.2f}x floor  "
         f"(floor on the same variants {fcold:.1f} µs)"
+    )
+    tables = med(m["cold tables"])
+    print(
+        f"  the same, per-card tables emptied too     {tables:8.1f} µs   {tables / fcold:5.2f}x floor  "
+        "(each format's legality and printing tables: see clear_card_tables)"
     )
 
     fr = fresh(texts, args.starts)

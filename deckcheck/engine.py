@@ -8,15 +8,15 @@ from collections.abc import Callable
 
 from . import cards as _cards
 from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
-from .cards import Card, CardDB
+from .cards import CardDB
 from .deck import Context as Context
 from .deck import Deck as Deck
 from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
-from .deck import LineProfile, line_profile
 from .deck import ResolvedLine as ResolvedLine
+from .deck import line_profile
 from .fastline import card_parts, read_new
-from .formats import Ban, Format, FormatError, default_formats
+from .formats import Format, FormatError, default_formats
 from .lineread import CARD, read_line
 from .memo import memoise
 from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
@@ -51,13 +51,18 @@ class _Lines:
     __slots__ = ("db", "fmt", "on", "memo", "table", "printings", "known", "clauses")
 
     def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
-        self.db, self.known = db, db.resolution_memo()
+        self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
         if fmt is None or on is None:
             self.fmt, self.on, self.memo, self.table, self.printings = None, None, db.line_memo(), None, None
         else:
-            self.fmt, self.on, self.memo = fmt, on, fmt.line_memo(db, on)
-            self.table, self.printings = fmt.legality_table(db, on), fmt.printing_memo(db, on)
-        self.clauses = db.deck_rules()
+            tables = fmt.line_tables(db, on)
+            self.fmt, self.on, self.memo, self.table, self.printings = (
+                fmt,
+                on,
+                tables.lines,
+                tables.legality,
+                tables.printings,
+            )
 
 
 def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None, number: str | None) -> LineFacts:
@@ -69,16 +74,31 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
     if card is not None:
         printings = at.printings
         entry = printings.get(card.id) if printings is not None else None
-        if entry is None:
-            fmt, on, table = at.fmt, at.on, at.table
-            via = ban = None
-            if fmt is not None and on is not None and table is not None:
-                via, ban = table.get(card.id) or fmt.legality(card, db, on)
-            made = _printing_facts(raw, count, name, set_code, number, card, via, ban, None)
-            entry = (via, ban, line_profile(made, at.clauses))
-            if printings is not None:
-                printings.put(card.id, entry)
-        return _printing_facts(raw, count, name, set_code, number, card, *entry)
+        # LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban, raw) set slot
+        # by slot: no Resolution (a frozen dataclass: its __init__ cost more than the look-ups that
+        # found the card), no __init__ call, no tuple of values (each halved a new line's cost)
+        facts: LineFacts = object.__new__(LineFacts)
+        facts.raw = raw
+        facts.count = count
+        facts.name = name
+        facts.set_code = set_code
+        facts.number = number
+        facts.card = card
+        facts.method = "printing"
+        facts.name_differs = False
+        facts.suggestions = ()
+        facts.json_tail = None
+        if entry is not None:
+            facts.legal_via, facts.ban, facts.profile = entry
+            return facts
+        fmt, on, table = at.fmt, at.on, at.table
+        facts.legal_via = facts.ban = facts.profile = None
+        if fmt is not None and on is not None and table is not None:
+            facts.legal_via, facts.ban = table.get(card.id) or fmt.legality(card, db, on)
+        facts.profile = line_profile(facts, at.clauses)
+        if printings is not None:
+            printings.put(card.id, (facts.legal_via, facts.ban, facts.profile))
+        return facts
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
     via = ban = None
     fmt, on, table = at.fmt, at.on, at.table
@@ -168,27 +188,6 @@ def _read_text(
         ln.facts = facts
         out.append(ln)
     return result, out
-
-
-def _printing_facts(
-    raw: str,
-    count: int,
-    name: str,
-    set_code: str | None,
-    number: str | None,
-    card: Card | None,
-    via: Card | None,
-    ban: Ban | None,
-    profile: LineProfile | None,
-) -> LineFacts:
-    """``LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban, raw)``
-    with its profile, without making the Resolution (a frozen dataclass: its __init__ cost more
-    than the look-ups that found the card) or going through LineFacts.__init__."""
-    facts: LineFacts = object.__new__(LineFacts)
-    facts.raw, facts.count, facts.name, facts.set_code, facts.number = raw, count, name, set_code, number
-    facts.card, facts.method, facts.name_differs, facts.suggestions = card, "printing", False, ()
-    facts.legal_via, facts.ban, facts.json_tail, facts.profile = via, ban, None, profile
-    return facts
 
 
 _today = dt.date.today  # a seam for tests

@@ -49,17 +49,31 @@ Table = dict[str, Any]
 LEGALITY_MEMO_SIZE = 1 << 17
 
 
+class LineTables:
+    """What the engine keeps for one format, database version and date (:meth:`Format.line_tables`):
+    ``lines``, its line memo (line text -> ``engine.LineFacts``, at most ``LINE_MEMO_SIZE``);
+    ``printings``, what a line naming a printing by set code and number comes to (card id -> its
+    legality and what the deck's index needs of it: at most one entry per card of the database);
+    ``legality``, the format's legality table for the date (:meth:`Format.legality_table`)."""
+
+    __slots__ = ("lines", "printings", "legality")
+
+    def __init__(self, legality: Memo[Hashable, Any]) -> None:
+        self.lines: Memo[str, Any] = Memo(LINE_MEMO_SIZE)
+        self.printings: Memo[str, Any] = Memo(LEGALITY_MEMO_SIZE)
+        self.legality = legality
+
+
 class FormatMemos:
     """The memos of one :class:`Format` (a frozen value), held beside it by :data:`FORMAT_MEMOS`:
-    per (database version, date), at most 64 legality memos, 4 of the engine's line memos and 4
-    of its printing memos, and the rule plan."""
+    per (database version, date), at most 64 legality memos and 4 of the engine's
+    :class:`LineTables`, and the rule plan."""
 
-    __slots__ = ("legality", "lines", "printings", "plan")
+    __slots__ = ("legality", "lines", "plan")
 
     def __init__(self) -> None:
         self.legality: Memo[tuple[str, dt.date], Memo[Hashable, Any]] = Memo(64)
-        self.lines: Memo[tuple[str, dt.date], Memo[str, Any]] = Memo(4)
-        self.printings: Memo[tuple[str, dt.date], Memo[str, Any]] = Memo(4)
+        self.lines: Memo[tuple[str, dt.date], LineTables] = Memo(4)
         self.plan: list[tuple[str, RuleFn, tuple[Any, ...]]] = []
 
 
@@ -179,20 +193,17 @@ class Format:
         table = tables.get(key)
         return tables.put(key, Memo(LEGALITY_MEMO_SIZE)) if table is None else table
 
+    def line_tables(self, db: CardDB, on: dt.date) -> LineTables:
+        """The engine's tables for this format, one database and date (:class:`LineTables`); a
+        service sees one or two dates at a time: at most 4 are kept."""
+        memos, key = FORMAT_MEMOS.of(self).lines, (db.version, on)
+        tables = memos.get(key)
+        return memos.put(key, LineTables(self.legality_table(db, on))) if tables is None else tables
+
     def line_memo(self, db: CardDB, on: dt.date) -> Memo[str, Any]:
         """The engine's memo of card lines in this format for one database and date (line text ->
-        ``engine.LineFacts``); a service sees one or two dates at a time: at most 4 are kept."""
-        memos, key = FORMAT_MEMOS.of(self).lines, (db.version, on)
-        memo = memos.get(key)
-        return memos.put(key, Memo(LINE_MEMO_SIZE)) if memo is None else memo
-
-    def printing_memo(self, db: CardDB, on: dt.date) -> Memo[str, Any]:
-        """The engine's memo of what a line naming a printing by its set code and number comes to
-        in this format for one database and date (card id -> its legality and what the deck's
-        index needs of it): at most one entry per card of the database; 4 dates are kept."""
-        memos, key = FORMAT_MEMOS.of(self).printings, (db.version, on)
-        memo = memos.get(key)
-        return memos.put(key, Memo(LEGALITY_MEMO_SIZE)) if memo is None else memo
+        ``engine.LineFacts``): :meth:`line_tables`' ``lines``."""
+        return self.line_tables(db, on).lines
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised."""

@@ -46,10 +46,10 @@ def forget_lines() -> None:
     names._basic_energy_type.clear()
     cards.get_db().clear_memo()
     for fmt in default_formats().values():
-        memos = FORMAT_MEMOS.of(fmt)
-        for held in (memos.lines, memos.printings):
-            for key in list(held):
-                held[key].clear()
+        held = FORMAT_MEMOS.of(fmt).lines
+        for key in list(held):
+            held[key].lines.clear()
+            held[key].printings.clear()
 
 
 def _answers(text: str, fmt: str, on: str) -> tuple[dict, bytes]:

@@ -432,17 +432,33 @@ def test_printing_named_answers_as_the_general_resolution(name, code, number):
 
 
 def test_printing_facts_are_the_facts_of_a_printing_resolution():
+    """A line naming its printing gets, slot by slot, the facts LineFacts.__init__ makes of a
+    "printing" resolution, with the printing's legality and profile (made for the first line naming
+    it, then kept per card for the format and date), with a format and without one."""
+    import datetime as dt
+
     from deckcheck import cards, engine
-    from deckcheck.deck import LineFacts
+    from deckcheck.deck import LineFacts, line_profile
 
     db = cards.get_db()
     card = db.printing_named("Nest Ball", "SVI", "181")
     assert card is not None
-    for via, ban in ((card, None), (None, None)):
-        raw = "4 Nest Ball SVI 181"
-        made = LineFacts(4, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban, raw)
-        fast = engine._printing_facts(raw, 4, "Nest Ball", "SVI", "181", card, via, ban, None)
-        assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {s: getattr(made, s) for s in LineFacts.__slots__}
+    for fmt, on in (
+        (engine.get_format("standard"), dt.date(2026, 5, 1)),
+        (engine.get_format("standard"), dt.date(2027, 9, 1)),
+        (None, None),
+    ):
+        via, ban = fmt.legality(card, db, on) if fmt is not None and on is not None else (None, None)
+        at = engine._Lines(db, fmt, on)
+        if at.printings is not None:
+            at.printings.clear()
+        for raw, count in (("4 Nest Ball SVI 181", 4), ("* 2 Nest Ball SVI 181", 2)):  # made, then from the table
+            made = LineFacts(count, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban, raw)
+            made.profile = line_profile(made, db.deck_rules())
+            fast = engine._new_facts(at, raw, count, "Nest Ball", "SVI", "181")
+            assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {
+                s: getattr(made, s) for s in LineFacts.__slots__
+            }
 
 
 def _printing_named_before(db, name: str, set_code: str, number: str):

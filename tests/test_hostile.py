@@ -276,6 +276,7 @@ def _memo_sizes(db, fmt, on) -> dict[str, int]:
         "lines": len(db.line_memo()),
         "format-lines": len(fmt.line_memo(db, on)),
         "format-memos": len(FORMAT_MEMOS.of(fmt).lines),
+        "format-printings": len(fmt.line_tables(db, on).printings),  # card ids only
     }
 
 
@@ -292,6 +293,7 @@ def test_ten_thousand_unique_long_names_keep_every_memo_bounded():
         "lines": engine.LINE_MEMO_SIZE,
         "format-lines": engine.LINE_MEMO_SIZE,
         "format-memos": 4,
+        "format-printings": len(db.cards),
     }
     _clear()
     # short enough to be memoised (each memo fills up to its bound and starts again)
