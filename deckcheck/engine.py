@@ -167,13 +167,15 @@ def _read_text(
             continue
         facts = facts_of(raw)
         if facts is None:
-            # the usual card line's parts, without the parser's field dict and memo entry (the line
-            # memo keeps the line); any other line read as the parser reads it
-            parts = usual(raw)
-            if parts is not None:
+            # a line the parser's memo holds (a header, a card line read before), else the usual
+            # card line's parts without the parser's field dict and memo entry (the line memo
+            # keeps the line), else read as the parser reads it
+            kind = known(raw)
+            if kind is None and (parts := usual(raw)) is not None:
                 facts = put(raw, _new_facts(at, raw, *parts))
             else:
-                kind = known(raw) or classify(raw)
+                if kind is None:
+                    kind = classify(raw)
                 if kind[0] != CARD:
                     section = file_line(result, n, kind, section)
                     continue
