@@ -16,7 +16,7 @@ from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
 from .deck import ResolvedLine as ResolvedLine
 from .deck import line_profile
-from .fastline import read_new
+from .fastline import card_parts, read_new
 from .formats import Format, FormatError, default_formats
 from .lineread import CARD, read_line
 from .memo import Memo, memoise
@@ -153,12 +153,13 @@ def _read_text(
     lines: list[str], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
 ) -> tuple[ParseResult, list[ResolvedLine]]:
     """:func:`~deckcheck.parse.read` and :func:`resolve_rows` of a text's lines in one pass: a line
-    the line memo holds is a card line with its facts (one look-up); any other is read (the parser's
-    memo, or :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
+    the line memo holds is a card line with its facts (one look-up); any other is read (a card line
+    of the usual shape by :func:`~deckcheck.fastline.card_parts`, else the parser's memo or
+    :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
     at = _Lines(db, fmt, on)
     memo = at.memo
     facts_of, put = memo.get, memo.put
-    known, classify = read_line.memo.get, read_new
+    known, classify, usual = read_line.memo.get, read_new, card_parts
     result, new, out = ParseResult(), object.__new__, []
     asked: set[str] = set()
     section: str | None = None
@@ -167,12 +168,21 @@ def _read_text(
             continue
         facts = facts_of(raw)
         if facts is None:
-            kind = known(raw) or classify(raw)
-            if kind[0] != CARD:
-                section = file_line(result, n, kind, section)
-                continue
-            fields = kind[1]
-            facts = put(raw, _new_facts(at, raw, fields["count"], fields["name"], fields["set_code"], fields["number"]))
+            # a line the parser's memo holds (a header, a card line read before), else the usual
+            # card line's parts without the parser's field dict and memo entry (the line memo
+            # keeps the line), else read as the parser reads it
+            kind = known(raw)
+            if kind is None and (parts := usual(raw)) is not None:
+                facts = put(raw, _new_facts(at, raw, *parts))
+            else:
+                if kind is None:
+                    kind = classify(raw)
+                if kind[0] != CARD:
+                    section = file_line(result, n, kind, section)
+                    continue
+                fields = kind[1]
+                count, name, set_code, number = fields["count"], fields["name"], fields["set_code"], fields["number"]
+                facts = put(raw, _new_facts(at, raw, count, name, set_code, number))
         if facts.card is None:
             facts = _suggested(facts, db, asked)
         ln = new(ResolvedLine)
