@@ -89,8 +89,8 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
         facts.name_differs = False
         facts.suggestions = ()
         facts.json_tail = None
-        if entry is not None:
-            facts.legal_via, facts.ban, facts.profile = entry
+        if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
+            _, facts.legal_via, facts.ban, facts.profile = entry
             return facts
         fmt, on, table = at.fmt, at.on, at.table
         facts.legal_via = facts.ban = facts.profile = None
@@ -98,7 +98,7 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
             facts.legal_via, facts.ban = table.get(card.id) or fmt.legality(card, db, on)
         facts.profile = line_profile(facts, at.clauses)
         if printings is not None:
-            printings.put(card.id, (facts.legal_via, facts.ban, facts.profile))
+            printings.put(card.id, (card, facts.legal_via, facts.ban, facts.profile))
         return facts
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
     via = ban = None

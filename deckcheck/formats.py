@@ -67,8 +67,8 @@ def _nothing(deck: object) -> tuple[Any, ...]:
 class LineTables:
     """What the engine keeps for one format, database version and date (:meth:`Format.line_tables`):
     ``lines``, its line memo (line text -> ``engine.LineFacts``, at most ``LINE_MEMO_SIZE``);
-    ``printings``, what a line naming a printing by set code and number comes to (card id -> its
-    legality and what the deck's index needs of it: at most one entry per card of the database);
+    ``printings``, what a line naming a printing by set code and number comes to (card id -> the card,
+    its legality and what the deck's index needs of it: at most one entry per card of the database);
     ``legality``, the format's legality table for the date (:meth:`Format.legality_table`)."""
 
     __slots__ = ("lines", "printings", "legality")
