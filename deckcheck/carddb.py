@@ -16,13 +16,31 @@ from typing import Any
 from .deckrules import DeckRule
 from .index import SEP, number_norm
 from .memo import Memo
-from .names import basic_energy_type, lookup_key
+from .names import BASIC_ENERGY_TYPES, ENERGY_TYPES, basic_energy_type, lookup_key
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 
 #: the longest collector number looked up: no printing's is longer (the pool's longest, SWSH001, has 7
 #: characters); a longer one written in a list (a JSON "number", the Limitless builder's Energy tail)
 #: finds nothing without being read as an integer (int() refuses over 4,300 digits)
 MAX_NUMBER_LEN = 16
+
+
+def _written_energy() -> dict[str, str]:
+    """The basic Energy names as lists write them (``Basic {R} Energy``, ``Basic Fire Energy``,
+    ``Fire Energy``, ``{R} Energy``) -> the type :func:`~deckcheck.names.basic_energy_type` reads
+    (tests/test_fast_paths.py checks every entry against it)."""
+    out: dict[str, str] = {}
+    for letter, word in ENERGY_TYPES.items():
+        if word in BASIC_ENERGY_TYPES:
+            for written in (word, f"{{{letter}}}"):
+                out[f"{written} Energy"] = out[f"Basic {written} Energy"] = word
+    return out
+
+
+#: a basic Energy name as lists write it -> its type: a never-seen line's name read without
+#: :func:`basic_energy_type`'s tokens (any other name goes to it)
+WRITTEN_ENERGY = _written_energy()
+
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
 #: card lines the engine's line memos keep (one per database, one per format, database and date)
@@ -48,6 +66,12 @@ class DBMemos:
         self.resolved.clear()
         self.suggested.clear()
         self.lines.clear()
+
+
+#: where :meth:`CardDB.printing_named` looks for a set code's numbers: its first set's number-index
+#: key prefix (``sv01`` + SEP), its other sets' prefixes, and the number index's ``made.get`` and
+#: ``slot`` (bound once, not looked up on every line)
+Place = tuple[str, tuple[str, ...], Callable[[str], "tuple[Card, ...] | None"], Callable[[str], "tuple[Card, ...]"]]
 
 
 def _no_card(row: int) -> Card:
@@ -83,6 +107,9 @@ class CardDB:
     _newest: CardSet | None = field(default=None, repr=False, compare=False)
     #: every set id, upper-cased (:meth:`knows_set`)
     _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
+    #: it looks in; made on its first call (:meth:`_printing_places`)
+    _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -278,24 +305,68 @@ class CardDB:
         that card, which :meth:`resolve_parts` would match by ``printing``; None for any other
         line (ask ``resolve_parts``). A few dict look-ups (and the name's key when it is not
         written as printed) and no Resolution made: a never-seen line of the usual shape costs
-        little more than a line seen before."""
+        little more than a line seen before.
+
+        The number is looked up as written first: every key of the number index is its own
+        :func:`~deckcheck.index.number_norm` (``181``, ``TG1``), so a number found as written is
+        its own norm, and one that is not its norm (``TG01``, ``007``) is never found so; only a
+        number not found as written is normalised."""
+        place = self._places.get(set_code)
+        if place is None:
+            place = self._place(set_code)
+            if place is None:
+                return None
+        first, others, made, slot = place
+        key = first + number
+        hit = made(key) or slot(key)
+        if not hit:  # what find() answers (it looks in the code's own sets first)
+            for prefix in others:
+                key = prefix + number
+                hit = slot(key)
+                if hit:
+                    break
+            else:
+                if len(number) > MAX_NUMBER_LEN:
+                    return None
+                norm = number_norm(number)
+                if norm == number:
+                    return None
+                for prefix in (first, *others):
+                    hit = slot(prefix + norm)
+                    if hit:
+                        break
+                else:
+                    return None
+        card = hit[0]
+        # the name as printed, or the same name written otherwise (Basic {R} Energy,
+        # Boss’s Orders, Dragapult-ex: its key is the card's): _resolve's name checks all
+        # pass (no basic Energy on a wrong number) and the name does not differ
+        return card if card.name == name or lookup_key(name) == card.key.lower() else None
+
+    def _place(self, set_code: str) -> Place | None:
+        """:meth:`printing_named`'s place of a code not found as written: the upper-case code's
+        (on the first call, the table made first)."""
+        places = self._places
+        if not places:  # not made yet (or a database without sets)
+            return self._printing_places().get(set_code.upper())
         code = set_code.upper()
-        alias = self._aliases.get(code)
-        ids = self._by_code.get(code)
-        if not ids or alias is not None and alias.action != "lookup" or len(number) > MAX_NUMBER_LEN:
-            return None
-        # number_norm of a number of ASCII digits without a leading zero is the number itself
-        norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))
-        slot = self._by_number.slot
-        for set_id in ids:
-            hit = slot(set_id + norm)
-            if hit:  # what find() answers (it looks in the code's own sets first)
-                card = hit[0]
-                # the name as printed, or the same name written otherwise (Basic {R} Energy,
-                # Boss’s Orders, Dragapult-ex: its key is the card's): _resolve's name checks all
-                # pass (no basic Energy on a wrong number) and the name does not differ
-                return card if card.name == name or lookup_key(name) == card.key.lower() else None
-        return None
+        return places.get(code) if code != set_code else None
+
+    def _printing_places(self) -> dict[str, Place]:
+        """Make :attr:`_places` (a new dict, then set: no thread reads it half made): each set
+        code (upper case) whose sets :meth:`printing_named` looks in (not a code of
+        ``data/set-aliases.csv`` that says not to look up its number) -> the number-index key
+        prefix of each of its sets, in :meth:`find`'s order, the first apart. Bounded by the
+        database's sets; made once (~400 codes)."""
+        aliases, slot = self._aliases, self._by_number.slot
+        made: Callable[[str], tuple[Card, ...] | None] = self._by_number.made.get
+        places: dict[str, Place] = {
+            code: (ids[0] + SEP, tuple(set_id + SEP for set_id in ids[1:]), made, slot)
+            for code, ids in self._by_code.items()
+            if ids and code.upper() == code and (code not in aliases or aliases[code].action == "lookup")
+        }
+        self._places = places
+        return places
 
     def resolution_memo(self) -> Memo[tuple[str, str | None, str | None], Resolution]:
         """The memo of :meth:`resolve_parts`, ``(name, set code, number) -> Resolution``: a hot
@@ -316,7 +387,7 @@ class CardDB:
             name = glyph  # "Infernape 4" is Infernape E4: resolved, and compared, under the card data's name
         code = (set_code or "").upper()
         alias = self._aliases.get(code)
-        energy = basic_energy_type(name)
+        energy = WRITTEN_ENERGY.get(name) or basic_energy_type(name)
         if code and number and (alias is None or alias.action == "lookup"):
             card = self.find(code, number)
             if card is not None:

@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -223,9 +223,9 @@ else:
 
 # a line's kind of card (the first item of its profile, :func:`line_profile`): an index into the deck's tally
 _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = range(7)
-# the lists of :class:`Deck` a line belongs to (the profile's marks, indices into the deck's lists)
+# the lists of :class:`Deck` a line belongs to (the profile's marks, indices into the deck's lists);
+# ``Deck.pokemon`` is made from the lines' kinds, when a rule asks (most lines of a deck are Pokémon)
 (
-    _POKEMON_LINES,
     _UNKNOWN_LINES,
     _RADIANT,
     _ACE_SPEC,
@@ -238,17 +238,15 @@ _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = r
     _BANNED,
     _NOT_LEGAL,
     _REPRINTED,
-) = range(13)
+) = range(12)
 #: resolutions that did not go through a line's set code (every other one found its set; a line
 #: with one of these may name a set the database lacks)
 NOT_BY_SET = frozenset({"name", "unresolved"})
-_UNKNOWN_BIT = 1 << _UNKNOWN_LINES
 _EVOLUTION_STAGES = ("Stage 1", "Stage 2")
 
 #: (kind, name key or None, marks, the key of the name an evolution card evolves from or None): what
-#: :class:`Deck` needs of a line, the same for every deck with the line; ``marks`` has bit ``1 << m``
-#: set for each of the deck's lists ``m`` the line belongs to
-LineProfile = tuple[int, "str | None", int, "str | None"]
+#: :class:`Deck` needs of a line, the same for every deck with the line
+LineProfile = tuple[int, "str | None", tuple[int, ...], "str | None"]
 
 
 def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) -> LineProfile:
@@ -267,13 +265,12 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
     if ln.set_code is not None and ln.method in NOT_BY_SET:
         marks.append(_SET_UNMATCHED)
     if card is None:
-        return _UNKNOWN, None, _bits(marks), None
+        return _UNKNOWN, None, tuple(marks), None
     sub, supertype = card.subtypes, card.supertype
     key: str | None = card.key
     parent = None
     if supertype == "Pokémon":
         kind = _BASIC_POKEMON if "Basic" in sub else _POKEMON
-        marks.append(_POKEMON_LINES)
         if "Radiant" in sub:
             marks.append(_RADIANT)
         if "Star" in sub:
@@ -306,48 +303,15 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
         marks.append(_NOT_LEGAL)
     elif via is not card and kind != _BASIC_ENERGY:
         marks.append(_REPRINTED)
-    return kind, key, _bits(marks), parent
-
-
-def _bits(marks: list[int]) -> int:
-    bits = 0
-    for mark in marks:
-        bits |= 1 << mark
-    return bits
-
-
-class _Marked:
-    """A list of :class:`Deck`'s lines of one mark, made on first use from the lines whose profile
-    has the mark's bit (the deck's one pass only ORs the lines' marks together): a deck with no such
-    line answers a new empty list at once."""
-
-    __slots__ = ("index", "bit")
-
-    def __init__(self, index: int) -> None:
-        self.index, self.bit = index, 1 << index
-
-    @overload
-    def __get__(self, deck: None, owner: type[Deck] | None = None) -> _Marked: ...
-    @overload
-    def __get__(self, deck: Deck, owner: type[Deck] | None = None) -> list[Any]: ...
-    def __get__(self, deck: Deck | None, owner: type[Deck] | None = None) -> list[Any] | _Marked:
-        if deck is None:
-            return self
-        bit = self.bit
-        if not deck.marks & bit:
-            return []
-        made = deck._marked[self.index]
-        if made is None:
-            made = deck._marked[self.index] = [ln for ln in deck.lines if ln.facts.profile[2] & bit]  # type: ignore[index]
-        return made
+    return kind, key, tuple(marks), parent
 
 
 class Deck:
     """The resolved lines of one decklist, indexed in one pass for the rules.
 
-    ``by_name`` groups every known line except basic Energy by normalised name (the copy
-    rule's groups, and the names present for evolution and exclusive groups), and
-    ``most_copies`` is the largest total of one of its groups; ``pokemon``, ``radiant``,
+    ``copies`` adds up the copies of every known card except basic Energy by normalised name (the
+    names present, for evolution and exclusive groups), ``most_copies`` is its largest total and
+    ``by_name`` (made when asked) groups those lines by name: the copy rule's groups; ``pokemon``, ``radiant``,
     ``ace_spec``, ``prism_star`` and ``pokemon_star`` list the lines of those kinds;
     ``evolving`` the Stage 1 and Stage 2 Pokémon with the key of the name they evolve from
     (``(line, key)``); ``clauses``
@@ -362,17 +326,29 @@ class Deck:
     __slots__ = (
         "lines",
         "known",
+        "unknown",
         "parse_problems",
         "declared_total",
         "declared_total_line",
         "total",
         "basic_pokemon",
         "tally",
-        "by_name",
+        "copies",
+        "_by_name",
         "most_copies",
+        "_pokemon",
+        "radiant",
+        "ace_spec",
+        "prism_star",
+        "pokemon_star",
         "evolving",
-        "marks",
-        "_marked",
+        "clauses",
+        "name_matched",
+        "set_unmatched",
+        "name_differs",
+        "banned",
+        "not_legal",
+        "reprinted",
     )
 
     def __init__(
@@ -389,10 +365,11 @@ class Deck:
         self.declared_total = declared_total
         self.declared_total_line = declared_total_line
         clauses = db.deck_rules()
+        # one list per mark (the literal costs less than a comprehension)
+        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], []]
         evolving: list[tuple[Any, str]] = []
         tally = [0, 0, 0, 0, 0, 0, 0]  # copies by kind
-        by_name: dict[str | None, list[Any]] = {}
-        most = marked = 0
+        copies: dict[str, int] = {}
         for ln in lines:
             facts = ln.facts
             profile = facts.profile
@@ -402,47 +379,79 @@ class Deck:
             count = facts.count
             tally[kind] += count
             if marks:
-                marked |= marks  # the lists of each mark are made when a rule asks (_Marked)
-                if parent is not None:  # a Pokémon: it has a mark
-                    evolving.append((ln, parent))
+                for mark in marks:
+                    marked[mark].append(ln)
+            if parent is not None:
+                evolving.append((ln, parent))
             if key is not None:
-                group = by_name.get(key)
-                if group is None:
-                    by_name[key] = [ln]
-                    if count > most:
-                        most = count
-                else:
-                    group.append(ln)
-                    total = sum([x.facts.count for x in group])
-                    if total > most:
-                        most = total
-        self.marks = marked
-        self._marked: list[list[Any] | None] = [None] * 13
+                copies[key] = copies.get(key, 0) + count
+        unknown = marked[_UNKNOWN_LINES]
+        self.unknown: list[ResolvedLine] = unknown
         # lines with a card (KnownLine for the type checker)
-        known: list[Any] = [ln for ln in lines if ln.facts.card is not None] if marked & _UNKNOWN_BIT else [*lines]
+        known: list[Any] = [ln for ln in lines if ln.facts.card is not None] if unknown else [*lines]
         self.known: list[KnownLine] = known
-        self.by_name: dict[str, list[KnownLine]] = by_name  # type: ignore[assignment]  # basic Energy has no key
-        self.most_copies = most
+        self.copies = copies
+        self._by_name: dict[str, list[KnownLine]] | None = None
+        self.most_copies = max(copies.values()) if copies else 0
         self.evolving: list[tuple[KnownLine, str]] = evolving
+        self._pokemon: list[KnownLine] | None = None
+        (
+            _,
+            self.radiant,
+            self.ace_spec,
+            self.prism_star,
+            self.pokemon_star,
+            self.clauses,
+            self.name_matched,
+            self.set_unmatched,
+            self.name_differs,
+            self.banned,
+            self.not_legal,
+            self.reprinted,
+        ) = marked
         pokemon, basic, trainer, energy, basic_energy, other, unknowns = tally
         self.tally = (pokemon + basic, trainer, energy + basic_energy, other + unknowns)
         self.total, self.basic_pokemon = sum(tally), basic
 
-    # the lists of lines of each mark (line_profile), in the lines' order
-    pokemon = _Marked(_POKEMON_LINES)
-    unknown = _Marked(_UNKNOWN_LINES)
-    radiant = _Marked(_RADIANT)
-    ace_spec = _Marked(_ACE_SPEC)
-    prism_star = _Marked(_PRISM_STAR)
-    pokemon_star = _Marked(_POKEMON_STAR)
-    clauses = _Marked(_CLAUSES)
-    name_matched = _Marked(_NAME_MATCHED)
+    @property
+    def by_name(self) -> dict[str, list[KnownLine]]:
+        """The known lines but basic Energy by name key (``copies``' keys, in their order), each
+        name's lines in line order (made on first use: only a rule with something to say asks)."""
+        made = self._by_name
+        if made is None:
+            made = {}
+            for ln in self.lines:
+                key = ln.facts.profile[1]  # type: ignore[index]
+                if key is not None:
+                    group = made.get(key)
+                    if group is None:
+                        made[key] = [ln]  # type: ignore[list-item]
+                    else:
+                        group.append(ln)  # type: ignore[arg-type]
+            self._by_name = made
+        return made
+
+    @property
+    def pokemon(self) -> list[KnownLine]:
+        """The Pokémon lines (made on first use, from the lines' kinds)."""
+        made = self._pokemon
+        if made is None:
+            kinds = (_POKEMON, _BASIC_POKEMON)
+            made = self._pokemon = [ln for ln in self.lines if ln.facts.profile[0] in kinds]  # type: ignore[index,misc]
+        return made
+
+    radiant: list[KnownLine]
+    ace_spec: list[KnownLine]
+    prism_star: list[KnownLine]
+    pokemon_star: list[KnownLine]
+    clauses: list[KnownLine]
+    name_matched: list[KnownLine]
     #: unknown lines included
-    set_unmatched = _Marked(_SET_UNMATCHED)
-    name_differs = _Marked(_NAME_DIFFERS)
-    banned = _Marked(_BANNED)
-    not_legal = _Marked(_NOT_LEGAL)
-    reprinted = _Marked(_REPRINTED)
+    set_unmatched: list[ResolvedLine]
+    name_differs: list[KnownLine]
+    banned: list[KnownLine]
+    not_legal: list[KnownLine]
+    reprinted: list[KnownLine]
 
     def counts(self) -> Counts:
         return Counts(*self.tally)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
+from itertools import compress
 
 from . import cards as _cards
 from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
@@ -15,10 +16,10 @@ from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
 from .deck import ResolvedLine as ResolvedLine
 from .deck import line_profile
-from .fastline import read_new
+from .fastline import card_parts, read_new
 from .formats import Format, FormatError, default_formats
 from .lineread import CARD, read_line
-from .memo import memoise
+from .memo import Memo, memoise
 from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
 from .problems import Problem, Report, sort_problems
 from .registry import REGISTRY
@@ -88,8 +89,8 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
         facts.name_differs = False
         facts.suggestions = ()
         facts.json_tail = None
-        if entry is not None:
-            facts.legal_via, facts.ban, facts.profile = entry
+        if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
+            _, facts.legal_via, facts.ban, facts.profile = entry
             return facts
         fmt, on, table = at.fmt, at.on, at.table
         facts.legal_via = facts.ban = facts.profile = None
@@ -97,7 +98,7 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
             facts.legal_via, facts.ban = table.get(card.id) or fmt.legality(card, db, on)
         facts.profile = line_profile(facts, at.clauses)
         if printings is not None:
-            printings.put(card.id, (facts.legal_via, facts.ban, facts.profile))
+            printings.put(card.id, (card, facts.legal_via, facts.ban, facts.profile))
         return facts
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
     via = ban = None
@@ -152,12 +153,13 @@ def _read_text(
     lines: list[str], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
 ) -> tuple[ParseResult, list[ResolvedLine]]:
     """:func:`~deckcheck.parse.read` and :func:`resolve_rows` of a text's lines in one pass: a line
-    the line memo holds is a card line with its facts (one look-up); any other is read (the parser's
-    memo, or :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
+    the line memo holds is a card line with its facts (one look-up); any other is read (a card line
+    of the usual shape by :func:`~deckcheck.fastline.card_parts`, else the parser's memo or
+    :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
     at = _Lines(db, fmt, on)
     memo = at.memo
     facts_of, put = memo.get, memo.put
-    known, classify = read_line.memo.get, read_new
+    known, classify, usual = read_line.memo.get, read_new, card_parts
     result, new, out = ParseResult(), object.__new__, []
     asked: set[str] = set()
     section: str | None = None
@@ -166,12 +168,21 @@ def _read_text(
             continue
         facts = facts_of(raw)
         if facts is None:
-            kind = known(raw) or classify(raw)
-            if kind[0] != CARD:
-                section = file_line(result, n, kind, section)
-                continue
-            fields = kind[1]
-            facts = put(raw, _new_facts(at, raw, fields["count"], fields["name"], fields["set_code"], fields["number"]))
+            # a line the parser's memo holds (a header, a card line read before), else the usual
+            # card line's parts without the parser's field dict and memo entry (the line memo
+            # keeps the line), else read as the parser reads it
+            kind = known(raw)
+            if kind is None and (parts := usual(raw)) is not None:
+                facts = put(raw, _new_facts(at, raw, *parts))
+            else:
+                if kind is None:
+                    kind = classify(raw)
+                if kind[0] != CARD:
+                    section = file_line(result, n, kind, section)
+                    continue
+                fields = kind[1]
+                count, name, set_code, number = fields["count"], fields["name"], fields["set_code"], fields["number"]
+                facts = put(raw, _new_facts(at, raw, count, name, set_code, number))
         if facts.card is None:
             facts = _suggested(facts, db, asked)
         ln = new(ResolvedLine)
@@ -226,6 +237,9 @@ def _date_problem(fmt: Format, on: dt.date) -> Problem:
 #: called as ``listener(report, seconds)`` after every check (the service's metrics count problems by
 #: rule and time checks with one); a listener must be quick and must not raise
 REPORT_LISTENERS: list[Callable[[Report, float], None]] = []
+
+#: a check's date as its report writes it (the same few dates)
+_ISO: Memo[dt.date, str] = Memo(256)
 
 
 def _suggestions_skipped(d: Deck) -> Problem | None:
@@ -283,7 +297,8 @@ def check(
         lines = resolve_rows(rows, db, *dated)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
-    for name, fn, args in fmt.rule_plan():
+    steps, wants = fmt.rule_plan()
+    for name, fn, args in compress(steps, wants(d)):  # the rules the deck has anything for (Rule.needs)
         # parameters by position (a ** costs a dict); a loop costs less than list.extend on a generator
         for f in fn(d, ctx, *args) if args else fn(d, ctx):
             # the engine stamps the rule's name, code and default severity
@@ -312,7 +327,7 @@ def check(
     report = Report(
         fmt.id,
         fmt.name,
-        on.isoformat(),
+        _ISO.get(on) or _ISO.put(on, on.isoformat()),
         sort_problems(problems) if problems else problems,
         lines,
         d.counts(),

@@ -88,6 +88,19 @@ def read_new(raw: str) -> LineKind:
     return read_line(raw) if kind is None else _put(raw, kind)
 
 
+def card_parts(raw: str) -> tuple[int, str, str, str] | None:
+    """``(count, name, set code, number)`` of a card line of the usual shape (the pattern's: what
+    :func:`read_line` reads as ``(CARD, fields)`` with those four fields), else None (read it with
+    :func:`read_new`). No field dict is made and nothing is kept in the parser's memo: for a caller
+    that keeps what it makes of the line in a memo of its own (the engine's line memo)."""
+    m = _usual(raw)
+    if m is not None:
+        count, name, code, number, _tag = m.groups()
+        if code not in _NAME_SUFFIXES:
+            return _COUNTS[count], name, code, number
+    return None
+
+
 def _card(raw: str) -> LineKind | None:
     """``(CARD, fields)`` for a card line of the usual shape, else None."""
     m = _usual(raw)

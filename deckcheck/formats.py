@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import LINE_MEMO_SIZE, Card, CardDB
 from .dbfile import data_dir
@@ -25,7 +26,7 @@ from .pool import Ban as Ban
 from .pool import MarkDate as MarkDate
 from .pool import Pool as Pool
 from .pool import Rotation as Rotation
-from .registry import REGISTRY, RuleFn, check_rule_params, load_builtin_rules
+from .registry import ALWAYS, REGISTRY, RuleFn, check_rule_params, load_builtin_rules
 from .registry import FormatError as FormatError
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
@@ -49,11 +50,25 @@ Table = dict[str, Any]
 LEGALITY_MEMO_SIZE = 1 << 17
 
 
+class RulePlan(NamedTuple):
+    """The rules a format runs (:meth:`Format.rule_plan`): ``steps``, (rule name, rule function, its
+    parameters' values in the order the function takes them) in file order, and ``wants(deck)``,
+    for each step whether the deck has what the rule needs (``Rule.needs``: its value, true or
+    not), in one call. ``itertools.compress(steps, wants(deck))`` is the steps to run."""
+
+    steps: list[tuple[str, RuleFn, tuple[Any, ...]]]
+    wants: Callable[[Any], tuple[Any, ...]]
+
+
+def _nothing(deck: object) -> tuple[Any, ...]:
+    return ()
+
+
 class LineTables:
     """What the engine keeps for one format, database version and date (:meth:`Format.line_tables`):
     ``lines``, its line memo (line text -> ``engine.LineFacts``, at most ``LINE_MEMO_SIZE``);
-    ``printings``, what a line naming a printing by set code and number comes to (card id -> its
-    legality and what the deck's index needs of it: at most one entry per card of the database);
+    ``printings``, what a line naming a printing by set code and number comes to (card id -> the card,
+    its legality and what the deck's index needs of it: at most one entry per card of the database);
     ``legality``, the format's legality table for the date (:meth:`Format.legality_table`)."""
 
     __slots__ = ("lines", "printings", "legality")
@@ -74,7 +89,7 @@ class FormatMemos:
     def __init__(self) -> None:
         self.legality: Memo[tuple[str, dt.date], Memo[Hashable, Any]] = Memo(64)
         self.lines: Memo[tuple[str, dt.date], LineTables] = Memo(4)
-        self.plan: list[tuple[str, RuleFn, tuple[Any, ...]]] = []
+        self.plan: RulePlan | None = None
 
 
 #: every format's memos, by the format's identity (a format can be made with other values, as the
@@ -213,19 +228,22 @@ class Format:
             hit = table.put(card.id, (self.legal_via(card, db, on), self.ban_for(card, db, on)))
         return hit
 
-    def rule_plan(self) -> list[tuple[str, RuleFn, tuple[Any, ...]]]:
-        """(rule name, rule function, its parameters' values in the order the function takes them)
-        for each rule that runs a function (not the parser's, :func:`~deckcheck.registry.parser_rule`),
-        in file order; built once. The engine calls ``fn(deck, ctx, *args)``."""
-        plan = FORMAT_MEMOS.of(self).plan
-        if not plan:
-            steps = [(name, REGISTRY[name], params) for name, params in self.rules.items()]
-            # slice assignment is atomic, so threads racing here store the same plan once
-            plan[:] = [
-                (name, spec.fn, tuple(params[key] for key in spec.params))
-                for name, spec, params in steps
-                if spec.fn is not None
-            ]
+    def rule_plan(self) -> RulePlan:
+        """The rules that run a function (not the parser's, :func:`~deckcheck.registry.parser_rule`),
+        in file order, and what each needs of the deck (:class:`RulePlan`); built once. The engine
+        calls ``fn(deck, ctx, *args)`` for each step the deck has what it needs for."""
+        memos = FORMAT_MEMOS.of(self)
+        plan = memos.plan
+        if plan is None:
+            specs = [(name, REGISTRY[name], params) for name, params in self.rules.items()]
+            specs = [(name, spec, params) for name, spec, params in specs if spec.fn is not None]
+            steps = [(name, spec.fn, tuple(params[key] for key in spec.params)) for name, spec, params in specs]
+            needs = [spec.needs_of(self) for _, spec, _ in specs]
+            # attrgetter answers one value for one name, a tuple for more: one ALWAYS more makes a tuple
+            # (compress stops at the shorter)
+            wants = attrgetter(*needs, ALWAYS) if needs else _nothing
+            # one assignment, so threads racing here store equal plans
+            plan = memos.plan = RulePlan(steps, wants)  # type: ignore[arg-type]
         return plan
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:

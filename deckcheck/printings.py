@@ -184,21 +184,23 @@ class PrintingTable(Mapping[Any, tuple[Card, ...]]):
     """A lookup key -> the printings (a tuple of cards), from an index table key -> rows;
     each tuple made on first use and kept."""
 
-    __slots__ = ("_cards", "_made", "_rows")
+    __slots__ = ("_cards", "made", "_rows")
 
     def __init__(self, rows: dict[str, list[int]], cards: CardTable) -> None:
         self._rows, self._cards = rows, cards
-        self._made: dict[str, tuple[Card, ...]] = {}
+        #: the index's own key -> its printings, for each key asked so far (read only: a hot loop
+        #: may look here first and call :meth:`slot` on a miss)
+        self.made: dict[str, tuple[Card, ...]] = {}
 
     def slot(self, key: str) -> tuple[Card, ...]:
         """The printings under the index's own key (empty when there are none)."""
-        hit = self._made.get(key)
+        hit = self.made.get(key)
         if hit is None:
             rows = self._rows.get(key)
             if rows is None:
                 return ()
             at = self._cards.at
-            hit = self._made[key] = tuple([at(row) for row in rows])
+            hit = self.made[key] = tuple([at(row) for row in rows])
         return hit
 
     def _key(self, key: Any) -> Any:

@@ -54,8 +54,16 @@ class Finding(NamedTuple):
 
 
 #: a rule function: ``fn(deck, ctx, **params)`` yields :class:`Finding` values (``deck`` is an
-#: ``engine.Deck``, ``ctx`` an ``engine.Context``; the engine passes the parameters by position)
+#: ``engine.Deck``, ``ctx`` an ``engine.Context``; the engine passes the parameters by position), or
+#: returns them in a tuple or list (a plain function that returns ``()`` costs less than a generator)
 RuleFn = Callable[..., Iterable[Finding]]
+
+#: what a rule needs of the deck (:func:`rule`'s ``needs``): the name of a ``Deck`` attribute, or a
+#: function of the format that answers one (``format -> name``)
+Needs = str | Callable[[Any], str]
+
+#: the ``needs`` of a rule that runs on every deck: an attribute every object has, always true
+ALWAYS = "__class__"
 
 
 @dataclass(frozen=True)
@@ -73,10 +81,17 @@ class Rule(RuleSpec):
     """A rule a format can name: its function and its parameters (name -> kind, :data:`PARAM_KINDS`).
 
     ``fn`` is None for a rule whose problems the parser reports while it reads (:func:`parser_rule`).
+    ``needs`` names the deck attribute (a list of lines, a mapping...) without which the rule has
+    nothing to say: when it is empty the engine does not call the rule (:data:`ALWAYS`: always called).
     """
 
     fn: RuleFn | None
     params: Mapping[str, str]
+    needs: Needs = ALWAYS
+
+    def needs_of(self, fmt: Any) -> str:
+        """The deck attribute this rule needs in ``fmt`` (a ``formats.Format``)."""
+        return self.needs if isinstance(self.needs, str) else self.needs(fmt)
 
 
 #: every registered name -> its spec, rules and declared problem kinds alike. Codes are never reused.
@@ -111,10 +126,17 @@ def _add(spec: RuleSpec) -> None:
         REGISTRY[spec.name] = spec
 
 
-def rule(name: str, *, code: str, severity: str, title: str, **params: str) -> Callable[[RuleFn], RuleFn]:
+def rule(
+    name: str, *, code: str, severity: str, title: str, needs: Needs = ALWAYS, **params: str
+) -> Callable[[RuleFn], RuleFn]:
     """Register a rule function under ``name`` with its code, default severity, one-line title and
     typed parameters (kinds from :data:`PARAM_KINDS`), declared in the order the function takes them
-    after the deck and the context (the engine passes them by position)."""
+    after the deck and the context (the engine passes them by position).
+
+    ``needs`` names the ``Deck`` attribute the rule looks at (or is a function of the format that
+    names it): a rule that has nothing to say when that attribute is empty declares it, and the
+    engine skips the call on a deck where it is (most rules have nothing to say on most decks).
+    """
 
     def register(fn: RuleFn) -> RuleFn:
         unknown = set(params.values()) - set(PARAM_KINDS)
@@ -125,7 +147,9 @@ def rule(name: str, *, code: str, severity: str, title: str, **params: str) -> C
             raise TypeError(
                 f"rule {name}: the function takes {taken} after (deck, ctx), the rule declares {list(params)}"
             )
-        _add(Rule(name, code, severity, title, fn, dict(params)))
+        if not (isinstance(needs, str) or callable(needs)):  # pragma: no cover - a programming error
+            raise TypeError(f"rule {name}: needs must be a Deck attribute's name or a function of the format")
+        _add(Rule(name, code, severity, title, fn, dict(params), needs))
         return fn
 
     return register

@@ -379,6 +379,31 @@ def test_a_format_keeps_line_memos_for_few_dates():
         assert deckcheck.check("4 Iono PAL 185", fmt, on).lines[0].legal is (on < dt.date(2026, 4, 10))
 
 
+def test_a_printing_is_indexed_by_its_own_databases_card_in_another_database_of_the_same_version():
+    """Two databases of one version (a test's, or one file read with other tables) share a format's
+    line memo per line text, as they always did; a line of another text naming the same printing is
+    indexed by the card of the database it is checked with, never by the other one's (the format's
+    table per printing is per card, not per card id)."""
+    import gzip
+
+    from deckcheck import cards
+
+    raw = json.loads(gzip.decompress(cards.default_path().read_bytes()))
+    raw = {key: value for key, value in raw.items() if key != "index"}
+    raw["cards"] = [row for row in raw["cards"] if row[0].startswith("sv01-")]
+    version = "same-version-two-databases"
+    plain = cards.from_dict(raw, version)
+    raw["cards"] = [
+        row[:3] + [[*row[3], "ACE SPEC"]] + row[4:] if row[0] == "sv01-181" else row for row in raw["cards"]
+    ]
+    ace = cards.from_dict(raw, version)
+    first = deckcheck.check("4 Nest Ball SVI 181", "standard", "2026-05-01", db=plain)
+    assert first.lines[0].card.subtypes == ("Item",)
+    report = deckcheck.check("* 2 Nest Ball SVI 181\n1 Nest Ball SVI 181", "standard", "2026-05-01", db=ace)
+    assert [ln.card.subtypes for ln in report.lines] == [("Item", "ACE SPEC")] * 2
+    assert [(p.rule, p.lines) for p in report.problems if p.rule == "ace-spec-limit"] == [("ace-spec-limit", (1, 2))]
+
+
 def test_summary_of_one_card_says_card():
     report = deckcheck.check("1 Ultra Ball MEG 131", "standard", "2026-05-01")
     assert report.summary == "Not valid for Standard on 2026-05-01: 1 card, 2 errors."

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckcheck import fastline, lineread, names
+from deckcheck.carddb import MAX_NUMBER_LEN
+from deckcheck.index import SEP, number_norm
+from deckcheck.names import lookup_key
 from deckcheck.printings import Resolution
 
 #: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
@@ -167,6 +171,11 @@ def _fast_or_none(raw: str):
 def _assert_fast_line_matches(raw: str) -> None:
     if not raw:
         return
+    parts = fastline.card_parts(raw)
+    if parts is not None:  # the usual card line's parts: the fields the general reader reads
+        kind = lineread._read_line(raw)
+        assert kind[0] == lineread.CARD, raw
+        assert parts == tuple(kind[1][k] for k in ("count", "name", "set_code", "number")), raw
     fast = _fast_or_none(raw)
     if fast is not None:
         assert fast == lineread._read_line(raw), raw
@@ -294,6 +303,63 @@ def test_one_step_reading_matches_the_general_reader_on_any_text(raw):
     _assert_fast_line_matches(raw)
 
 
+def _real_lines() -> list[str]:
+    """Every distinct non-empty line of the text lists in tests/ (the shapes lists are written in)."""
+    here = Path(__file__).parent
+    found: dict[str, None] = {}
+    for path in sorted(here.rglob("*.txt")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        found.update(dict.fromkeys(line for line in lineread.LINE_BREAK.split(text) if line.strip()))
+    return list(found)
+
+
+REAL_LINES = _real_lines()
+
+
+def test_every_real_line_reads_as_the_general_reader_reads_it():
+    assert len(REAL_LINES) > 500
+    taken = 0
+    for raw in REAL_LINES:
+        _assert_fast_line_matches(raw)
+        taken += raw[0].isdigit() and _fast_or_none(raw) is not None
+    assert taken > 200  # most of the card lines are read in one step
+
+
+#: what a mutation puts into a real line: blanks, case, the times sign, digits, punctuation
+_EDITS = st.sampled_from(
+    [" ", "  ", "\t", "\u00a0", "x", "X", "×", "0", "9", "a", "A", "-", "*", "PH", "é", ":", "(", ""]
+)
+
+
+@st.composite
+def mutated_real_lines(draw):
+    """A real line with up to three edits (a character replaced, text inserted, one deleted, the
+    line upper- or lower-cased): the neighbourhood of the shapes lists are written in."""
+    raw = draw(st.sampled_from(REAL_LINES))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(raw)))
+        how = draw(st.sampled_from(["insert", "replace", "delete", "upper", "lower"]))
+        if how == "upper":
+            raw = raw.upper()
+        elif how == "lower":
+            raw = raw.lower()
+        elif how == "delete":
+            raw = raw[:at] + raw[at + 1 :]
+        else:
+            raw = raw[:at] + draw(_EDITS) + raw[at + (how == "replace") :]
+    return raw
+
+
+@pytest.mark.slow
+@settings(max_examples=4000, deadline=None)
+@given(mutated_real_lines())
+def test_one_step_reading_of_real_lines_edited_matches_the_general_reader(raw):
+    _assert_fast_line_matches(raw)
+
+
 @pytest.mark.parametrize("label", sorted(fastline._WRITTEN_LABELS))
 def test_every_written_label_reads_as_the_general_reader_reads_it(label):
     for raw in (f"{label}: 9", f"{label} : 12", f"##{label} - 22", f"{label} (8)", f"{label}:60", f"{label}:"):
@@ -322,6 +388,10 @@ def test_one_step_reading_examples():
     for raw in ("*", "-", "4  Nest Ball SVI 181", "2 x Pidgeot ex OBF 164", "0 Iono PAL 185", "Pokémon", "Random line"):
         assert _fast_or_none(raw) is None, raw
         _assert_fast_line_matches(raw)
+    assert fastline.card_parts("4 Nest Ball SVI 181") == (4, "Nest Ball", "SVI", "181")
+    assert fastline.card_parts("* 1 Iono PAL 185 PH") == (1, "Iono", "PAL", "185")
+    for raw in ("4 Cynthia's Gible asc 109", "3 Basic {R} Energy Energy 2", "4 Lucario GX 1", "Pokémon: 14", "-"):
+        assert fastline.card_parts(raw) is None, raw  # read_new's to read
 
 
 # -- the usual line's printing found without resolve_parts (CardDB.printing_named) -----------------
@@ -389,3 +459,69 @@ def test_printing_facts_are_the_facts_of_a_printing_resolution():
             assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {
                 s: getattr(made, s) for s in LineFacts.__slots__
             }
+
+
+def _printing_named_before(db, name: str, set_code: str, number: str):
+    """CardDB.printing_named as it was before its places table (session 6): the definition the
+    table-driven one is checked against."""
+    code = set_code.upper()
+    alias = db._aliases.get(code)
+    ids = db._by_code.get(code)
+    if not ids or alias is not None and alias.action != "lookup" or len(number) > MAX_NUMBER_LEN:
+        return None
+    norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))
+    for set_id in ids:
+        hit = db._by_number.slot(set_id + norm)
+        if hit:
+            card = hit[0]
+            return card if card.name == name or lookup_key(name) == card.key.lower() else None
+    return None
+
+
+def test_every_number_index_key_is_its_own_norm():
+    """printing_named looks a number up as written first: right only because every key's number
+    part is a fixed point of number_norm."""
+    from deckcheck import cards
+
+    numbers = {key.partition(SEP)[2] for key in cards.get_db()._by_number._rows}
+    assert len(numbers) > 500
+    assert [n for n in numbers if number_norm(n) != n] == []
+
+
+@pytest.mark.slow
+def test_printing_named_answers_as_before_for_every_card_and_code():
+    """Every card of the pool, under every code that names its set (its code, aliases, set id, an
+    alias row of data/set-aliases.csv), in upper and lower case, with the number as printed and
+    written otherwise, under its name and another: the same card (or None) as before."""
+    from deckcheck import cards
+
+    db = cards.get_db()
+    codes_of: dict[str, set[str]] = {}
+    for code, ids in db._by_code.items():
+        for set_id in ids:
+            codes_of.setdefault(set_id, set()).add(code)
+    for code, alias in db._aliases.items():
+        for set_id in alias.sets:
+            codes_of.setdefault(set_id, set()).add(code)
+    answered = asked = 0
+    for card in db.cards.values():
+        codes = {card.set_code, *codes_of.get(card.set_id, ()), "XYZ"}
+        numbers = {card.number, "0" + card.number, "00" + card.number, card.number.lower(), card.number + "1"}
+        numbers |= {" " + card.number, card.number + "a", "1" * 17, "٣"}
+        for code in codes | {c.lower() for c in codes}:
+            for number in numbers:
+                for name in (card.name, card.name.upper()):
+                    got = db.printing_named(name, code, number)
+                    assert got == _printing_named_before(db, name, code, number), (name, code, number)
+                    asked += 1
+                    answered += got is not None
+    assert answered > len(db.cards) and asked > 20 * len(db.cards)
+
+
+def test_written_energy_names_are_the_types_basic_energy_type_reads():
+    from deckcheck.carddb import WRITTEN_ENERGY
+
+    assert len(WRITTEN_ENERGY) == 4 * len(names.BASIC_ENERGY_TYPES)
+    for written, kind in WRITTEN_ENERGY.items():
+        assert names.basic_energy_type(written) == kind, written
+    assert WRITTEN_ENERGY["Basic {R} Energy"] == "Fire" and WRITTEN_ENERGY["Darkness Energy"] == "Darkness"

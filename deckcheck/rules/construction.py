@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..problems import line_list
@@ -48,23 +48,27 @@ PLAYED_AS_POKEMON = frozenset(
 
 
 @rule("deck-size", code="R101", severity=ERROR, title="A deck has exactly 60 cards", size="int")
-def deck_size(deck: Deck, ctx: Context, size: int) -> Iterator[Finding]:
-    """A deck has exactly ``size`` cards."""
+def deck_size(deck: Deck, ctx: Context, size: int) -> Iterable[Finding]:
+    """A deck has exactly ``size`` cards. (Run on every deck and usually silent, the always-run rules
+    are plain functions that return ``()``: a generator costs more to start and to finish.)"""
     total = deck.total
-    if total != size:
-        fix = f"add {size - total}" if total < size else f"remove {total - size}"
-        hint = None
-        if deck.unknown:
-            n = sum(ln.count for ln in deck.unknown)
-            hint = f"The total includes {plural(n, 'card')} that could not be identified."
-        yield Finding(f"Your deck has {plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint)
+    if total == size:
+        return ()
+    fix = f"add {size - total}" if total < size else f"remove {total - size}"
+    hint = None
+    if deck.unknown:
+        n = sum(ln.count for ln in deck.unknown)
+        hint = f"The total includes {plural(n, 'card')} that could not be identified."
+    return (Finding(f"Your deck has {plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint),)
 
 
 @rule("copy-limit", code="R102", severity=ERROR, title="At most N cards with the same name", limit="int")
-def copy_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
+def copy_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
-    if deck.most_copies <= limit:
-        return
+    return () if deck.most_copies <= limit else _copies_over(deck, ctx, limit)
+
+
+def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     for lines in deck.by_name.values():
         total = sum(ln.count for ln in lines) if len(lines) > 1 else lines[0].count
         if total <= limit:
@@ -102,10 +106,10 @@ def copy_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
 
 
 @rule("no-basic-pokemon", code="R103", severity=ERROR, title="At least one Basic Pokémon")
-def no_basic_pokemon(deck: Deck, ctx: Context) -> Iterator[Finding]:
+def no_basic_pokemon(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """At least one Basic Pokémon (Items played as if they were Pokémon do not count)."""
     if deck.basic_pokemon:
-        return
+        return ()
     look_alikes = card_names(ln for ln in deck.known if ln.card.key in PLAYED_AS_POKEMON)
     hint = None
     if len(look_alikes) == 1:
@@ -114,15 +118,17 @@ def no_basic_pokemon(deck: Deck, ctx: Context) -> Iterator[Finding]:
         hint = f"{join_and(look_alikes)} are Items played as if they were Pokémon; they are not Basic Pokémon cards."
     elif deck.unknown:
         hint = "Some lines could not be identified; if one of them is a Basic Pokémon, correct its name."
-    yield Finding("Your deck has no Basic Pokémon; it needs at least 1.", hint=hint)
+    return (Finding("Your deck has no Basic Pokémon; it needs at least 1.", hint=hint),)
 
 
-def _limit_total(lines: list[KnownLine], what: str, limit: int, fmt_name: str) -> Finding | None:
+def _limit_total(lines: list[KnownLine], what: str, limit: int, ctx: Context) -> tuple[Finding, ...]:
+    """The finding (in a tuple) when ``lines`` have more than ``limit`` copies in all, else ``()``."""
     if not lines:
-        return None
+        return ()
     total = lines[0].count if len(lines) == 1 else sum([ln.count for ln in lines])  # usually one line
     if total <= limit:
-        return None
+        return ()
+    fmt_name = ctx.format.name
     nums, ids = lines_and_ids(lines)
     names = card_names(lines)
     if limit == 0:
@@ -135,24 +141,29 @@ def _limit_total(lines: list[KnownLine], what: str, limit: int, fmt_name: str) -
             if len(names) > 1
             else None
         )
-    return Finding(msg, lines=nums, cards=ids, hint=hint)
+    return (Finding(msg, lines=nums, cards=ids, hint=hint),)
 
 
-@rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", limit="int")
-def radiant_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
+@rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", needs="radiant", limit="int")
+def radiant_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` Radiant Pokémon in the whole deck."""
-    if deck.radiant and (problem := _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx.format.name)) is not None:
-        yield problem
+    return _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx)
 
 
-@rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", limit="int")
-def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
+@rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", needs="ace_spec", limit="int")
+def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` ACE SPEC cards in the whole deck."""
-    if deck.ace_spec and (problem := _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx.format.name)) is not None:
-        yield problem
+    return _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx)
 
 
-@rule("prism-star-limit", code="R106", severity=ERROR, title="At most one Prism Star card of each name", limit="int")
+@rule(
+    "prism-star-limit",
+    code="R106",
+    severity=ERROR,
+    title="At most one Prism Star card of each name",
+    needs="prism_star",
+    limit="int",
+)
 def prism_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
     """At most ``limit`` Prism Star cards of each name."""
     if not deck.prism_star:
@@ -185,17 +196,26 @@ def _clause_lines(deck: Deck, ctx: Context, kind: str) -> list[KnownLine]:
     return [ln for ln in deck.clauses if rules[ln.card.id].kind == kind]
 
 
-@rule("pokemon-star-limit", code="R107", severity=ERROR, title="At most one Pokémon ☆ in the deck", limit="int")
-def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
+@rule(
+    "pokemon-star-limit",
+    code="R107",
+    severity=ERROR,
+    title="At most one Pokémon ☆ in the deck",
+    needs="pokemon_star",
+    limit="int",
+)
+def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` Pokémon ☆ in the whole deck ("You can't have more than 1 Pokémon Star in your deck")."""
-    if (
-        deck.pokemon_star
-        and (problem := _limit_total(deck.pokemon_star, "Pokémon ☆", limit, ctx.format.name)) is not None
-    ):
-        yield problem
+    return _limit_total(deck.pokemon_star, "Pokémon ☆", limit, ctx)
 
 
-@rule("printed-copy-limit", code="R108", severity=ERROR, title="A card that limits its own copies in a deck")
+@rule(
+    "printed-copy-limit",
+    code="R108",
+    severity=ERROR,
+    title="A card that limits its own copies in a deck",
+    needs="clauses",
+)
 def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that limits its own copies ("You can't have more than 1 Shining Magikarp in your deck")."""
     if not deck.clauses:
@@ -225,6 +245,7 @@ def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     code="R109",
     severity=ERROR,
     title="At most N Basic Pokémon with a name part, as a card prints it",
+    needs="clauses",
 )
 def name_group_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """At most N Basic Pokémon with a name part, as a card prints it (Neo Unown: 4 with Unown in their names)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..problems import line_list
@@ -14,11 +14,15 @@ if TYPE_CHECKING:
 
 
 @rule(
-    "evolution-gap", code="R301", severity=WARNING, title="An Evolution card whose Pokémon it evolves from is missing"
+    "evolution-gap",
+    code="R301",
+    severity=WARNING,
+    title="An Evolution card whose Pokémon it evolves from is missing",
+    needs="evolving",
 )
-def evolution_gap(deck: Deck, ctx: Context) -> Iterator[Finding]:
+def evolution_gap(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""
-    present = deck.by_name  # every name in the deck except basic Energy
+    present = deck.copies  # every name in the deck except basic Energy
     candy = "rare candy" in present
     missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}
     for ln, parent in deck.evolving:  # Stage 1 and Stage 2 (BREAK, VMAX, MEGA...: not checked)
@@ -33,8 +37,12 @@ def evolution_gap(deck: Deck, ctx: Context) -> Iterator[Finding]:
                 continue  # Rare Candy evolves the Basic straight into this Stage 2
             basic = grand
         missing.setdefault((card.key, card.evolves_from), []).append((ln, basic))
-    if not missing:
-        return
+    return _gaps(deck, ctx, missing) if missing else ()
+
+
+def _gaps(
+    deck: Deck, ctx: Context, missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]]
+) -> Iterator[Finding]:
     owners = _OwnerIndex(deck)
     for (_key, parent_name), found in missing.items():
         lines = [ln for ln, _ in found]

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ..deck import Context, Deck
 
 
-@rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format")
+@rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format", needs="not_legal")
 def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
@@ -54,6 +54,7 @@ def _other_printing_hint(card: Card, ctx: Context) -> str | None:
     code="R204",
     severity=INFO,
     title="A printing legal through a functionally identical reprint, whose text applies",
+    needs=lambda fmt: "known" if fmt.pool.kind == "all" else "reprinted",
 )
 def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A printing that is legal only through a functionally identical reprint: the legal
@@ -105,7 +106,7 @@ def _newest_reprint(card: Card, ctx: Context) -> Card | None:
     return found
 
 
-@rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list")
+@rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list", needs="banned")
 def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card on the format's ban list on the date."""
     for ln in deck.banned:

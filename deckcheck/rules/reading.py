@@ -3,7 +3,7 @@ cards and sets, lines matched by name, the list's own total."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from ..deck import NOT_BY_SET
@@ -55,6 +55,7 @@ def _skips_unknown_sets(ctx: Context) -> bool:
     code="C104",
     severity=WARNING,
     title="A set code the card database does not know (a newer set, or a typo)",
+    needs="set_unmatched",
 )
 def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line whose set code the card database does not know: a newer set than the database's, or a typo."""
@@ -86,7 +87,13 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
             )
 
 
-@rule("unknown-card", code="C101", severity=ERROR, title="A card that could not be found in the card database")
+@rule(
+    "unknown-card",
+    code="C101",
+    severity=ERROR,
+    title="A card that could not be found in the card database",
+    needs="unknown",
+)
 def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line whose card could not be found (its copies still count)."""
     if not deck.unknown:
@@ -106,7 +113,7 @@ def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
         )
 
 
-@rule("resolved-by-name", code="C102", severity=INFO, title="A card found by its name alone")
+@rule("resolved-by-name", code="C102", severity=INFO, title="A card found by its name alone", needs="name_matched")
 def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line matched by its name alone (no set code, or a printing that was not found)."""
     if not deck.name_matched:
@@ -135,6 +142,7 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
     code="C103",
     severity=WARNING,
     title="A set code and number whose card has another name than the one written",
+    needs="name_differs",
 )
 def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A set code and number that name a different card from the one written (the printing wins)."""
@@ -149,11 +157,14 @@ def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
 
 
 @rule("total-mismatch", code="P102", severity=WARNING, title="The list's own total differs from the real count")
-def total_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
-    """The list's own Total Cards line differs from the real count."""
+def total_mismatch(deck: Deck, ctx: Context) -> Iterable[Finding]:
+    """The list's own Total Cards line differs from the real count (run on every deck: a plain function)."""
     declared = deck.declared_total
-    if declared is not None and declared != deck.total:
-        yield Finding(
+    if declared is None or declared == deck.total:
+        return ()
+    return (
+        Finding(
             f"The list says Total Cards: {declared}, but its card lines add up to {deck.total}.",
             lines=(deck.declared_total_line,) if deck.declared_total_line else (),
-        )
+        ),
+    )
