@@ -29,6 +29,9 @@ order that alternates from round to round):
   lines shuffled inside their section, so most line texts are new) and every per-line
   memo is emptied before each call (``clear_line_caches``): a list whose lines the process
   has never seen; the floor runs on the same variants;
+* cold, per-card tables emptied too: the same variants with each format's legality and printing
+  tables emptied as well (:func:`clear_card_tables`; the cold rounds keep them, like the index a
+  process builds once: they are bounded by the card database);
 * ``to_dict``: ``check(...).to_dict()``, warm;
 * fresh process: in ``--starts`` new interpreters, the first check of one list after the
   database is loaded, and the same list a second time, against the floor in that child;

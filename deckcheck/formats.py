@@ -82,14 +82,15 @@ class LineTables:
 class FormatMemos:
     """The memos of one :class:`Format` (a frozen value), held beside it by :data:`FORMAT_MEMOS`:
     per (database version, date), at most 64 legality memos and 4 of the engine's
-    :class:`LineTables`, and the rule plan."""
+    :class:`LineTables`, the rule plan and what screens a card from the bans (:meth:`Format.ban_for`)."""
 
-    __slots__ = ("legality", "lines", "plan")
+    __slots__ = ("legality", "lines", "plan", "ban_screen")
 
     def __init__(self) -> None:
         self.legality: Memo[tuple[str, dt.date], Memo[Hashable, Any]] = Memo(64)
         self.lines: Memo[tuple[str, dt.date], LineTables] = Memo(4)
         self.plan: RulePlan | None = None
+        self.ban_screen: tuple[frozenset[str], frozenset[tuple[str, int, str]]] | None = None
 
 
 #: every format's memos, by the format's identity (a format can be made with other values, as the
@@ -248,7 +249,20 @@ class Format:
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
         """The first ban in force on ``on`` that covers this printing, or None."""
-        for ban in self.bans:
+        bans = self.bans
+        if not bans:
+            return None
+        memos = FORMAT_MEMOS.of(self)
+        screen = memos.ban_screen
+        if screen is None:
+            # a ban covers a card of its name (by name) or a printing of one of its numbers
+            # (Ban.covers): a card with neither is covered by none, without a look at each ban
+            names = frozenset(name_key(ban.name) for ban in bans if ban.by_name)
+            numbers = frozenset(number_key(n) for ban in bans if not ban.by_name for _code, n in ban.printings)
+            screen = memos.ban_screen = (names, numbers)
+        if card.key not in screen[0] and number_key(card.number) not in screen[1]:
+            return None
+        for ban in bans:
             if (ban.since is None or ban.since <= on) and ban.covers(card, db):
                 return ban
         return None

@@ -604,3 +604,28 @@ def test_functional_exceptions_skip_sets_missing_from_the_source(tmp_path):
     from deckcheck.sync import build
 
     build.build(TWINS, _tables(tmp_path, "Computer Search,BCR,137,,BS 71,x\n"))
+
+
+@pytest.mark.parametrize("fmt_id", sorted(default_formats()))
+def test_ban_for_screens_cards_as_the_bans_cover_them(fmt_id):
+    """Format.ban_for skips the bans for a card no ban can cover (its name key and number in none of
+    them): the same first ban as looking at every ban, for every card a ban names or numbers and a
+    spread of the pool, on dates before and after the bans."""
+    import datetime as dt
+
+    from deckcheck import cards
+    from deckcheck.index import number_key
+    from deckcheck.names import name_key
+
+    db, fmt = cards.get_db(), default_formats()[fmt_id]
+    names = {name_key(ban.name) for ban in fmt.bans}
+    numbers = {number_key(n) for ban in fmt.bans for _code, n in ban.printings}
+    every = sorted(db.cards.values(), key=lambda c: c.id)
+    near = [c for c in every if c.key in names or number_key(c.number) in numbers]
+    assert (len(near) > 20) == bool(fmt.bans)
+    for on in (dt.date(2010, 1, 1), dt.date(2026, 5, 1)):
+        for card in near + every[::97]:
+            looked = next((b for b in fmt.bans if (b.since is None or b.since <= on) and b.covers(card, db)), None)
+            assert fmt.ban_for(card, db, on) == looked, (card.id, on)
+    if fmt.bans:
+        assert any(fmt.ban_for(card, db, dt.date(2026, 5, 1)) for card in near)
