@@ -420,14 +420,10 @@ class Deck:
         made = self._by_name
         if made is None:
             made = {}
-            for ln in self.lines:
+            for ln in self.known:
                 key = ln.facts.profile[1]  # type: ignore[index]
                 if key is not None:
-                    group = made.get(key)
-                    if group is None:
-                        made[key] = [ln]  # type: ignore[list-item]
-                    else:
-                        group.append(ln)  # type: ignore[arg-type]
+                    made.setdefault(key, []).append(ln)
             self._by_name = made
         return made
 

@@ -9,7 +9,7 @@ from itertools import compress
 
 from . import cards as _cards
 from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
-from .cards import CardDB
+from .cards import Card, CardDB
 from .deck import Context as Context
 from .deck import Deck as Deck
 from .deck import KnownLine as KnownLine
@@ -17,7 +17,7 @@ from .deck import LineFacts as LineFacts
 from .deck import ResolvedLine as ResolvedLine
 from .deck import line_profile
 from .fastline import card_parts, read_new
-from .formats import Format, FormatError, default_formats
+from .formats import Ban, Format, FormatError, default_formats
 from .lineread import CARD, read_line
 from .memo import Memo, memoise
 from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
@@ -65,6 +65,15 @@ class _Lines:
                 tables.printings,
             )
 
+    def legality(self, card: Card) -> tuple[Card | None, Ban | None]:
+        """(the printing that makes ``card`` legal, the ban on it) in the format on the date; (None, None)
+        without a format (a date before the format's data)."""
+        fmt, on, table = self.fmt, self.on, self.table
+        if fmt is None or on is None or table is None:
+            return None, None
+        hit: tuple[Card | None, Ban | None] = table.get(card.id) or fmt.legality(card, self.db, on)
+        return hit
+
 
 def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None, number: str | None) -> LineFacts:
     """The facts of a line the memos do not hold."""
@@ -92,19 +101,13 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
         if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
             _, facts.legal_via, facts.ban, facts.profile = entry
             return facts
-        fmt, on, table = at.fmt, at.on, at.table
-        facts.legal_via = facts.ban = facts.profile = None
-        if fmt is not None and on is not None and table is not None:
-            facts.legal_via, facts.ban = table.get(card.id) or fmt.legality(card, db, on)
+        facts.legal_via, facts.ban = at.legality(card)
         facts.profile = line_profile(facts, at.clauses)
         if printings is not None:
             printings.put(card.id, (card, facts.legal_via, facts.ban, facts.profile))
         return facts
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
-    via = ban = None
-    fmt, on, table = at.fmt, at.on, at.table
-    if res.card is not None and fmt is not None and on is not None and table is not None:
-        via, ban = table.get(res.card.id) or fmt.legality(res.card, db, on)
+    via, ban = at.legality(res.card) if res.card is not None else (None, None)
     return LineFacts(count, name, set_code, number, res, via, ban, raw)
 
 
@@ -243,7 +246,7 @@ _ISO: Memo[dt.date, str] = Memo(256)
 
 
 def _suggestions_skipped(d: Deck) -> Problem | None:
-    """The note for unknown names past :data:`SUGGEST_MAX_NAMES` (:func:`resolve_rows` gave them none)."""
+    """The note for unknown names past :data:`SUGGEST_MAX_NAMES` (:func:`_suggested` gave them none)."""
     if len(d.unknown) <= SUGGEST_MAX_NAMES:
         return None
     names = dict.fromkeys(ln.name for ln in d.unknown)
