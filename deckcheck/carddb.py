@@ -74,6 +74,12 @@ class DBMemos:
 Place = tuple[str, tuple[str, ...], Callable[[str], "tuple[Card, ...] | None"], Callable[[str], "tuple[Card, ...]"]]
 
 
+#: what :meth:`CardDB.printed_line` answers: (the printing, name, set code, number as the line writes them)
+PrintedLine = tuple[Card, str, str, str]
+#: an entry of its table: the same, or the card's row until the card is first asked for
+PrintedEntry = tuple[Card | int, str, str, str]
+
+
 def _no_card(row: int) -> Card:
     raise KeyError(row)  # an empty table has no rows
 
@@ -110,6 +116,12 @@ class CardDB:
     #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
     #: it looks in; made on its first call (:meth:`_printing_places`)
     _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
+    #: the usual line's text after its count (``Nest Ball SVI 181``) -> (the printing, name, set code,
+    #: number), for the set codes :meth:`printed_line` has indexed (:attr:`_printed_codes`)
+    _printed: dict[str, PrintedEntry] = field(default_factory=dict, repr=False, compare=False)
+    _printed_codes: set[str] = field(default_factory=set, repr=False, compare=False)
+    #: set id -> its ``by_number`` keys (:meth:`_set_slots`), made on the first code indexed
+    _slots_by_set: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -342,6 +354,102 @@ class CardDB:
         # Boss’s Orders, Dragapult-ex: its key is the card's): _resolve's name checks all
         # pass (no basic Energy on a wrong number) and the name does not differ
         return card if card.name == name or lookup_key(name) == card.key.lower() else None
+
+    def printed_lines(self) -> dict[str, PrintedEntry]:
+        """The table of :meth:`printed_line` (read only): a hot loop looks a line's text after its
+        count up here first and calls :meth:`printed_line` on a miss or an entry that holds a row."""
+        return self._printed
+
+    def printed_line(self, rest: str) -> PrintedLine | None:
+        """``(card, name, set code, number)`` when ``rest`` is the text after a count of a usual line
+        (``Nest Ball SVI 181``) that :meth:`printing_named` matches: the parts
+        :func:`~deckcheck.fastline.card_parts` reads and the card ``printing_named`` answers for them,
+        found with one look-up. Each set code's lines are indexed on the code's first use: every
+        number of its sets with the name printed on the card :meth:`printing_named` finds there (and a
+        basic Energy's names as lists write them, ``Basic {R} Energy``); a line written any other way
+        (another spelling, Limitless's ``Energy`` pseudo set) is None: read it the long way. A
+        ``PH`` tag after the number is taken as the reader takes it (it is not one of the parts).
+        An entry holds the card's row until its first use (making a card costs microseconds; a list
+        meets a few of a code's). Bounded by the database: ~37,000 entries with every code indexed."""
+        table = self._printed
+        hit = table.get(rest)
+        if hit is None:
+            if rest[-3:] == " PH":  # the tag a placeholder card's line may end with (not one of the parts)
+                rest = rest[:-3]
+                hit = table.get(rest)
+            if hit is None:
+                parts = rest.rsplit(" ", 2)
+                if len(parts) != 3 or parts[1] in self._printed_codes:
+                    return None
+                if parts[1] not in (self._places or self._printing_places()):
+                    return None  # no code printing_named looks in (the set of indexed codes stays bounded)
+                self._index_code(parts[1])
+                hit = table.get(rest)
+                if hit is None:
+                    return None
+        row = hit[0]
+        if type(row) is int:
+            table[rest] = hit = (self.cards.at(row), hit[1], hit[2], hit[3])
+        return hit  # type: ignore[return-value]  # a card now
+
+    def _index_code(self, code: str) -> None:
+        """Index a set code's usual lines into :attr:`_printed` (:meth:`printed_line`)."""
+        # the line reader's shape of a usual line (fastline imports no database)
+        from .fastline import usual_code, usual_name, usual_number
+
+        place = (self._places or self._printing_places()).get(code)
+        if place is not None and usual_code(code):  # (a code of another shape is never read as one)
+            table = self._printed
+            first, others, _made, _slot = place
+            by_set, first_row, peek = self._set_slots(), self._by_number.first_row, self.cards.peek
+            claimed: set[str] = set()  # numbers an earlier set of the code answers (printing_named's order)
+            usual: dict[str, bool] = {}  # name -> usual_name (a code's names repeat)
+            tail = f" {code} "
+            for prefix in (first, *others):
+                for key in by_set.get(prefix[:-1], ()):
+                    norm = key[len(prefix) :]
+                    if norm in claimed:
+                        continue
+                    claimed.add(norm)
+                    row = first_row(key)  # the card printing_named answers for this code and number
+                    name, printed, energy = peek(row)
+                    # the number as the index keys it (its norm) and as printed (044 for 44)
+                    numbers = [n for n in {norm, printed} if usual_number(n)]
+                    for written in self._written_names(row, name, energy):
+                        ok = usual.get(written)
+                        if ok is None:
+                            ok = usual[written] = usual_name(written)
+                        if ok:
+                            for number in numbers:
+                                table.setdefault(written + tail + number, (row, written, code, number))
+        self._printed_codes.add(code)
+
+    def _written_names(self, row: int, name: str, energy: bool) -> tuple[str, ...]:
+        """The names a line writes printing ``row`` (named ``name``) with that :meth:`printing_named`
+        takes for it: the name printed; with a typographic apostrophe (``Boss’s Orders``, as
+        Limitless writes it); a basic Energy's as lists write them (``Basic {R} Energy``, ``Basic Fire
+        Energy``, ``{R} Energy``)."""
+        if "'" not in name and not energy:
+            return (name,)
+        key = self.cards.at(row).key.lower()
+        others = [name.replace("'", "\u2019")] if "'" in name else []
+        if energy:
+            others += [w for w in WRITTEN_ENERGY if w != name]
+        return (name, *(w for w in others if lookup_key(w) == key))
+
+    def _set_slots(self) -> dict[str, list[str]]:
+        """Set id -> its ``by_number`` keys, in the index's order (one pass over the keys, made once)."""
+        made = self._slots_by_set
+        if made is None:
+            made = {}
+            prefix, keys = "\0", []  # a set's keys come one after the other: partition only at a new set
+            for key in self._by_number.index_keys():
+                if not key.startswith(prefix):
+                    set_id = key.partition(SEP)[0]
+                    prefix, keys = set_id + SEP, made.setdefault(set_id, [])
+                keys.append(key)
+            self._slots_by_set = made
+        return made
 
     def _place(self, set_code: str) -> Place | None:
         """:meth:`printing_named`'s place of a code not found as written: the upper-case code's

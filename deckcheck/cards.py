@@ -161,7 +161,11 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
             keys[i],
         )
 
-    cards = CardTable(ids, make)
+    def peek(i: int) -> tuple[str, str, bool]:
+        row = rows[i]
+        return row[1], row[8], row[2] == "Energy" and "Basic" in row[3]
+
+    cards = CardTable(ids, make, peek)
     db = CardDB(cards=cards, sets=sets, meta=_meta(raw), version=version, path=path)
     with_cards = set(map(itemgetter(7), rows)) if len(ids) == len(rows) else {rows[i][7] for i in ids.values()}
     _index(db, directory, index, with_cards)
@@ -209,7 +213,13 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
             keys[name],
         )
 
-    cards = CardTable(ids, make)
+    energy_super = {i for i, v in enumerate(supertypes) if v == "Energy"}
+    basic_sub = {i for i, v in enumerate(subtypes) if "Basic" in v}
+
+    def peek(i: int) -> tuple[str, str, bool]:
+        return names[name_c[i]], numbers[number_c[i]], super_c[i] in energy_super and sub_c[i] in basic_sub
+
+    cards = CardTable(ids, make, peek)
     db = CardDB(cards=cards, sets=sets, meta=_meta(header), version=version, path=path)
     kept = set(set_c) if len(ids) == pack.rows else {set_c[i] for i in ids.values()}
     index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from itertools import compress
 
 from . import cards as _cards
+from .carddb import PrintedLine
 from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
 from .cards import Card, CardDB
 from .deck import Context as Context
@@ -16,7 +17,7 @@ from .deck import KnownLine as KnownLine
 from .deck import LineFacts as LineFacts
 from .deck import ResolvedLine as ResolvedLine
 from .deck import line_profile
-from .fastline import card_parts, read_new
+from .fastline import BULLETS, COUNTS, card_parts, read_new
 from .formats import Ban, Format, FormatError, default_formats
 from .lineread import CARD, read_line
 from .memo import Memo, memoise
@@ -82,33 +83,40 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
     # the printing's legality and profile are the same for every line naming it
     card = db.printing_named(name, set_code, number) if set_code and number else None
     if card is not None:
-        printings = at.printings
-        entry = printings.get(card.id) if printings is not None else None
-        # LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban, raw) set slot
-        # by slot: no Resolution (a frozen dataclass: its __init__ cost more than the look-ups that
-        # found the card), no __init__ call, no tuple of values (each halved a new line's cost)
-        facts: LineFacts = object.__new__(LineFacts)
-        facts.raw = raw
-        facts.count = count
-        facts.name = name
-        facts.set_code = set_code
-        facts.number = number
-        facts.card = card
-        facts.method = "printing"
-        facts.name_differs = False
-        facts.suggestions = ()
-        facts.json_tail = None
-        if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
-            _, facts.legal_via, facts.ban, facts.profile = entry
-            return facts
-        facts.legal_via, facts.ban = at.legality(card)
-        facts.profile = line_profile(facts, at.clauses)
-        if printings is not None:
-            printings.put(card.id, (card, facts.legal_via, facts.ban, facts.profile))
-        return facts
+        return _printing_facts(at, raw, count, card, name, set_code, number)  # type: ignore[arg-type]
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
     via, ban = at.legality(res.card) if res.card is not None else (None, None)
     return LineFacts(count, name, set_code, number, res, via, ban, raw)
+
+
+def _printing_facts(at: _Lines, raw: str, count: int, card: Card, name: str, set_code: str, number: str) -> LineFacts:
+    """The facts of a new line that :meth:`~deckcheck.carddb.CardDB.printing_named` matches to ``card``
+    (what ``resolve_parts`` answers as ``Resolution(card, "printing")``); its legality and profile
+    from the format's printing table when the card is there."""
+    printings = at.printings
+    entry = printings.get(card.id) if printings is not None else None
+    # LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban, raw) set slot
+    # by slot: no Resolution (a frozen dataclass: its __init__ cost more than the look-ups that
+    # found the card), no __init__ call, no tuple of values (each halved a new line's cost)
+    facts: LineFacts = object.__new__(LineFacts)
+    facts.raw = raw
+    facts.count = count
+    facts.name = name
+    facts.set_code = set_code
+    facts.number = number
+    facts.card = card
+    facts.method = "printing"
+    facts.name_differs = False
+    facts.suggestions = ()
+    facts.json_tail = None
+    if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
+        _, facts.legal_via, facts.ban, facts.profile = entry
+        return facts
+    facts.legal_via, facts.ban = at.legality(card)
+    facts.profile = line_profile(facts, at.clauses)
+    if printings is not None:
+        printings.put(card.id, (card, facts.legal_via, facts.ban, facts.profile))
+    return facts
 
 
 def resolve_rows(
@@ -163,6 +171,11 @@ def _read_text(
     memo = at.memo
     facts_of, put = memo.get, memo.put
     known, classify, usual = read_line.memo.get, read_new, card_parts
+    # an entry of the index may hold the card's row, not yet the card (looked at below)
+    printed: Callable[[str], PrintedLine | None] = db.printed_lines().get  # type: ignore[assignment]
+    printed_line, counts, bullets = db.printed_line, COUNTS.get, BULLETS
+    printings = at.printings
+    lmemo, size, max_len = memo._data, memo.size, memo.max_len or 0
     result, new, out = ParseResult(), object.__new__, []
     asked: set[str] = set()
     section: str | None = None
@@ -171,19 +184,58 @@ def _read_text(
             continue
         facts = facts_of(raw)
         if facts is None:
-            # a line the parser's memo holds (a header, a card line read before), else the usual
-            # card line's parts without the parser's field dict and memo entry (the line memo
-            # keeps the line), else read as the parser reads it
+            # a line the parser's memo holds (a header, a card line read before); else the usual
+            # line (a count, a blank, a printing's name, set code and number as the database's index
+            # of them writes them: CardDB.printed_line) with one split and one look-up; else the
+            # usual card line's parts by the pattern, without the parser's field dict and memo entry
+            # (the line memo keeps the line); else read as the parser reads it
             kind = known(raw)
-            if kind is None and (parts := usual(raw)) is not None:
-                facts = put(raw, _new_facts(at, raw, *parts))
-            else:
-                if kind is None:
-                    kind = classify(raw)
-                if kind[0] != CARD:
-                    section = file_line(result, n, kind, section)
+            if kind is None:
+                head, _, rest = raw.partition(" ")
+                if head in bullets:  # PTCGO's "* 4 Dreepy TWM 128"
+                    head, _, rest = rest.partition(" ")
+                count = counts(head)
+                if count is not None:
+                    hit = printed(rest)
+                    if hit is None or hit[0].__class__ is int:  # type: ignore[comparison-overlap]  # a row: no card yet
+                        hit = printed_line(rest)
+                    if hit is not None:
+                        card, name, set_code, number = hit
+                        facts = new(LineFacts)
+                        facts.raw = raw
+                        facts.count = count
+                        facts.name = name
+                        facts.set_code = set_code
+                        facts.number = number
+                        facts.card = card
+                        facts.method = "printing"
+                        facts.name_differs = False
+                        facts.suggestions = ()
+                        facts.json_tail = None
+                        entry = printings.get(card.id) if printings is not None else None
+                        if entry is not None and entry[0] is card:
+                            _, facts.legal_via, facts.ban, facts.profile = entry
+                        else:
+                            facts.legal_via, facts.ban = at.legality(card)
+                            facts.profile = line_profile(facts, at.clauses)
+                            if printings is not None:
+                                printings.put(card.id, (card, facts.legal_via, facts.ban, facts.profile))
+                        if len(raw) <= max_len:
+                            if len(lmemo) >= size and raw not in lmemo:
+                                lmemo.clear()
+                            lmemo[raw] = facts
+                if facts is None:
+                    # the pattern's card line starts with a count or a bullet: a header goes to the reader
+                    parts = usual(raw) if count is not None or raw[0] in bullets else None
+                    if parts is not None:
+                        facts = put(raw, _new_facts(at, raw, *parts))
+                    else:
+                        kind = classify(raw)
+            if facts is None:
+                if kind[0] != CARD:  # type: ignore[index]
+                    section = file_line(result, n, kind, section)  # type: ignore[arg-type]
                     continue
-                fields = kind[1]
+                fields = kind[1]  # type: ignore[index]
                 count, name, set_code, number = fields["count"], fields["name"], fields["set_code"], fields["number"]
                 facts = put(raw, _new_facts(at, raw, count, name, set_code, number))
         if facts.card is None:

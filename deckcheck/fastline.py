@@ -42,9 +42,12 @@ from .lineread import (
 )
 
 #: a count as the usual line writes it (1 to 999, no leading zero) -> its value
-_COUNTS = {str(i): i for i in range(1, MAX_COPIES + 1)}
+COUNTS = {str(i): i for i in range(1, MAX_COPIES + 1)}
 #: what a card line may start with on the fast path (a count's first digit, or a bullet)
 _CARD_START = frozenset("123456789") | {b[0] for b in _BULLETS}
+#: the bullets :func:`card_parts` reads before a count and a blank (``* 4 Dreepy TWM 128``), one
+#: character each (tests/test_fast_paths.py)
+BULLETS = _BULLETS
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
@@ -97,8 +100,36 @@ def card_parts(raw: str) -> tuple[int, str, str, str] | None:
     if m is not None:
         count, name, code, number, _tag = m.groups()
         if code not in _NAME_SUFFIXES:
-            return _COUNTS[count], name, code, number
+            return COUNTS[count], name, code, number
     return None
+
+
+def usual_parts(name: str, code: str, number: str) -> bool:
+    """Whether :func:`card_parts` reads ``"N name code number"`` (N a count of :data:`COUNTS`) as
+    exactly ``(N, name, code, number)``: the pattern's tokens checked with string methods, for a
+    caller that makes such texts (:meth:`deckcheck.carddb.CardDB.printed_line`; a whole-pool test
+    checks it against the pattern). The name's tokens are the pattern's lazy name: the last two
+    tokens of the text are the code and the number, which no ``PH`` tag can follow."""
+    return usual_code(code) and usual_name(name) and usual_number(number)
+
+
+def usual_code(code: str) -> bool:
+    """:func:`usual_parts` of the set code: 2 to 8 of ``A-Z0-9`` with a letter, not a name suffix."""
+    # isupper: a cased character and none in lower case (with isalnum and isascii: [A-Z0-9], a letter)
+    return 1 < len(code) < 9 and code.isascii() and code.isalnum() and code.isupper() and code not in _NAME_SUFFIXES
+
+
+def usual_name(name: str) -> bool:
+    """:func:`usual_parts` of the name: an ASCII letter first, not the times sign, tokens of non-blanks
+    between single blanks (no other whitespace, no runs, no blank at an end)."""
+    if not name or name[0] not in _ASCII_LETTERS or name[:2] in ("x ", "X "):
+        return False
+    return len(name.split()) == name.count(" ") + 1 and name[-1] != " "
+
+
+def usual_number(number: str) -> bool:
+    """:func:`usual_parts` of the number: 1 to 4 ASCII digits."""
+    return len(number) <= 4 and number.isdigit() and number.isascii()
 
 
 def _card(raw: str) -> LineKind | None:
@@ -110,7 +141,7 @@ def _card(raw: str) -> LineKind | None:
             fields = {
                 "line": 0,
                 "raw": raw,
-                "count": _COUNTS[count],
+                "count": COUNTS[count],
                 "name": name,
                 "set_code": code,
                 "number": number,
@@ -126,7 +157,7 @@ def _card_split(raw: str) -> LineKind | None:
     in lower case or with a suffix (``SV-P``), a name that is ``x``; read with ``str.split``."""
     tokens = raw.split(" ")
     start = 1 if len(tokens) > 1 and tokens[0] in _BULLETS else 0
-    count = _COUNTS.get(tokens[start])
+    count = COUNTS.get(tokens[start])
     if count is None:
         return _banner(raw) if raw[0] == "*" else None
     n = len(tokens)

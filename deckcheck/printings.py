@@ -137,16 +137,33 @@ class SetAlias:
     action: str
 
 
+#: what :meth:`CardTable.peek` answers of a row: (name, number, whether a basic Energy)
+Peek = tuple[str, str, bool]
+
+
 class CardTable(Mapping[str, Card]):
     """Card id -> :class:`Card`, each made from its row on first use: a database has ~21,000
     cards and a check meets a few dozen, so loading makes none (:meth:`materialise` makes all)."""
 
-    __slots__ = ("_ids", "_made", "_make")
+    __slots__ = ("_ids", "_made", "_make", "_peek")
 
-    def __init__(self, ids: dict[str, int], make: Callable[[int], Card]) -> None:
+    def __init__(
+        self, ids: dict[str, int], make: Callable[[int], Card], peek: Callable[[int], Peek] | None = None
+    ) -> None:
         self._ids = ids  # card id -> its row (the last row of an id)
         self._made: list[Card | None] = [None] * (max(ids.values()) + 1 if ids else 0)
         self._make = make
+        self._peek = peek
+
+    def peek(self, row: int) -> Peek:
+        """(name, number, whether a basic Energy) of row ``row``, without making its card when the
+        table was given a ``peek`` (a card costs microseconds to make: an index over a set's rows
+        makes none)."""
+        peek = self._peek
+        if peek is not None:
+            return peek(row)
+        card = self.at(row)
+        return card.name, card.number, card.is_basic_energy
 
     def at(self, row: int) -> Card:
         """The card of row ``row`` (made once)."""
@@ -205,6 +222,16 @@ class PrintingTable(Mapping[Any, tuple[Card, ...]]):
 
     def _key(self, key: Any) -> Any:
         return key
+
+    def index_keys(self) -> Iterator[str]:
+        """The index's own keys, in its order."""
+        return iter(self._rows)
+
+    def first_row(self, key: str) -> int:
+        """The row of the first printing under the index's own key ``key`` (one of :meth:`index_keys`)."""
+        rows = self._rows
+        first = getattr(rows, "first", None)  # a packed table's (dbpack.Groups), without a slice
+        return first(key) if first is not None else rows[key][0]
 
     def __getitem__(self, key: Any) -> tuple[Card, ...]:
         hit = self.slot(self._key(key))

@@ -36,6 +36,17 @@ def general_paths() -> Iterator[None]:
         mock.patch.object(engine, "read_new", lineread.read_line),
         mock.patch.object(engine, "plain_lines", lambda text: None),
         mock.patch.object(CardDB, "printing_named", lambda self, name, set_code, number: None),
+        no_printed_lines(),
+    ):
+        yield
+
+
+@contextlib.contextmanager
+def no_printed_lines() -> Iterator[None]:
+    """The database's index of usual lines (``CardDB.printed_line``) turned off: every line read and resolved."""
+    with (
+        mock.patch.object(CardDB, "printed_lines", lambda self: {}),
+        mock.patch.object(CardDB, "printed_line", lambda self, rest: None),
     ):
         yield
 
@@ -83,7 +94,12 @@ def test_the_general_paths_are_really_taken():
     with general_paths(), mock.patch.object(engine, "_read_text", side_effect=AssertionError("one pass")):
         check("4 Nest Ball SVI 181", "standard", "2026-06-01")
     forget_lines()
+    # the usual line is found in the database's index of usual lines, without the pattern
     with mock.patch.object(fastline, "_usual", side_effect=AssertionError("fast path")):
+        report = check("4 Nest Ball SVI 181", "standard", "2026-06-01")
+    assert [ln.card.id if ln.card else None for ln in report.lines] == ["sv01-181"]
+    forget_lines()
+    with no_printed_lines(), mock.patch.object(fastline, "_usual", side_effect=AssertionError("fast path")):
         with pytest.raises(AssertionError, match="fast path"):
             check("4 Nest Ball SVI 181", "standard", "2026-06-01")
     assert cards.get_db().printing_named("Nest Ball", "SVI", "181") is not None

@@ -525,3 +525,84 @@ def test_written_energy_names_are_the_types_basic_energy_type_reads():
     for written, kind in WRITTEN_ENERGY.items():
         assert names.basic_energy_type(written) == kind, written
     assert WRITTEN_ENERGY["Basic {R} Energy"] == "Fire" and WRITTEN_ENERGY["Darkness Energy"] == "Darkness"
+
+
+# -- the usual lines of every set code, found with one look-up (CardDB.printed_line) ---------------
+
+
+def _assert_printed_lines_agree(db) -> int:
+    """Every entry of ``db``'s index of usual lines, with every set code indexed, is what the pattern reads
+    of its text after a count (bare, after a bullet, with a PH tag) and the card printing_named answers
+    for those parts; answers how many entries there are."""
+    for code in list(db._printing_places()):
+        db.printed_line(f"Nest Ball {code} 1")  # indexes the code (whatever the line names)
+    entries = list(db.printed_lines())
+    for rest in entries:
+        card, name, code, number = db.printed_line(rest)
+        assert fastline.card_parts(f"1 {rest}") == (1, name, code, number), rest
+        for bullet in fastline.BULLETS:  # what the engine reads past before the count
+            assert fastline.card_parts(f"{bullet} 999 {rest} PH") == (999, name, code, number), rest
+        assert db.printing_named(name, code, number) is card, rest
+        assert db.printed_line(rest + " PH") == (card, name, code, number), rest
+        assert f"{name} {code} {number}" == rest
+    return len(entries)
+
+
+@pytest.mark.slow
+def test_the_index_of_usual_lines_answers_as_the_pattern_and_printing_named_for_every_code():
+    from deckcheck import cards
+
+    db = cards.get_db()
+    entries = _assert_printed_lines_agree(db)
+    assert entries > len(db.cards)  # every printing (bar a few a name or a number of another shape), and spellings
+    # the names lists write that are not the printed name: a typographic apostrophe, basic Energy's names
+    assert db.printed_line("Boss’s Orders MEG 114")[0].id == db.printed_line("Boss's Orders MEG 114")[0].id
+    for written in ("Basic {R} Energy", "Basic Fire Energy", "Fire Energy"):
+        assert db.printed_line(f"{written} SVE 2")[0].id == "sve-002", written
+    assert db.printed_line("{R} Energy SVE 2") is None  # not the pattern's shape (a name starts with a letter)
+
+
+@pytest.mark.slow
+def test_the_index_of_usual_lines_is_the_same_from_the_json_database_and_its_pack():
+    """The pack's rows are read without making their cards (CardTable.peek); the JSON's rows are read as
+    they are: the two databases index the same lines to the same cards."""
+    import gzip
+
+    import orjson
+
+    from deckcheck import cards
+
+    packed = cards.get_db()
+    raw = orjson.loads(gzip.decompress(Path(packed.path).read_bytes()))
+    plain = cards.from_dict(raw, "test-index", packed.path)
+    for db in (packed, plain):
+        for code in list(db._printing_places()):
+            db.printed_line(f"x {code} 1")
+    assert _assert_printed_lines_agree(plain) == len(packed.printed_lines())
+    assert {rest: db_card_id(packed, rest) for rest in packed.printed_lines()} == {
+        rest: db_card_id(plain, rest) for rest in plain.printed_lines()
+    }
+
+
+def db_card_id(db, rest: str) -> str:
+    return db.printed_line(rest)[0].id
+
+
+def test_the_index_of_usual_lines_keeps_only_codes_printing_named_looks_in():
+    from deckcheck import cards
+
+    db = cards.get_db()
+    assert db.printed_line("Nest Ball SVI 181")[0].id == "sv01-181"
+    assert db.printed_line("Nest Ball SVI 181 PH")[0].id == "sv01-181"
+    before = set(db._printed_codes)
+    for rest in ("Nest Ball XYZZY 181", "Nest Ball SVI 181 PH PH", "Nest Ball 181", "Nest Ball svi 181", "PH", ""):
+        assert db.printed_line(rest) is None, rest
+    assert db._printed_codes == before  # a code no set has (or of another shape) is never indexed
+    for rest in (
+        "Nest Ball SVI 0181",
+        "Nest Ball  SVI 181",
+        "nest ball SVI 181",
+        "Nest Ball SVI 181 ",
+        "4 Nest Ball SVI 1",
+    ):
+        assert db.printed_line(rest) is None, rest  # another spelling: read the long way
