@@ -120,6 +120,7 @@ class CardDB:
     #: number), for the set codes :meth:`printed_line` has indexed (:attr:`_printed_codes`)
     _printed: dict[str, PrintedEntry] = field(default_factory=dict, repr=False, compare=False)
     _printed_codes: set[str] = field(default_factory=set, repr=False, compare=False)
+    _numbers: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     #: set id -> its ``by_number`` keys (:meth:`_set_slots`), made on the first code indexed
     _slots_by_set: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
@@ -392,6 +393,15 @@ class CardDB:
             table[rest] = hit = (self.cards.at(row), hit[1], hit[2], hit[3])
         return hit  # type: ignore[return-value]  # a card now
 
+    def index_usual_lines(self) -> int:
+        """Index every set code's usual lines now (:meth:`printed_line` does it code by code on first
+        use): what a server's master does before its workers fork, so they share the table instead of
+        each making its own. ~0.3 s and ~12 MB for the shipped database; answers the number of entries."""
+        for code in list(self._places or self._printing_places()):
+            if code not in self._printed_codes:
+                self._index_code(code)
+        return len(self._printed)
+
     def _index_code(self, code: str) -> None:
         """Index a set code's usual lines into :attr:`_printed` (:meth:`printed_line`)."""
         # the line reader's shape of a usual line (fastline imports no database)
@@ -404,6 +414,7 @@ class CardDB:
             by_set, first_row, peek = self._set_slots(), self._by_number.first_row, self.cards.peek
             claimed: set[str] = set()  # numbers an earlier set of the code answers (printing_named's order)
             usual: dict[str, bool] = {}  # name -> usual_name (a code's names repeat)
+            one = self._numbers  # one string per number (the same few hundred in every set)
             tail = f" {code} "
             for prefix in (first, *others):
                 for key in by_set.get(prefix[:-1], ()):
@@ -414,7 +425,7 @@ class CardDB:
                     row = first_row(key)  # the card printing_named answers for this code and number
                     name, printed, energy = peek(row)
                     # the number as the index keys it (its norm) and as printed (044 for 44)
-                    numbers = [n for n in {norm, printed} if usual_number(n)]
+                    numbers = [one.setdefault(n, n) for n in {norm, printed} if usual_number(n)]
                     for written in self._written_names(row, name, energy):
                         ok = usual.get(written)
                         if ok is None:

@@ -106,6 +106,22 @@ def test_the_watcher_swaps_a_new_file_when_the_interval_is_due(tmp_path, keep_gl
     assert watcher.swaps == 1
 
 
+def test_the_master_indexes_a_reloaded_databases_usual_lines_before_the_workers_fork(tmp_path, keep_global_db):
+    """load_into_master (SIGHUP, the master's reloader) makes the new database's index of usual lines
+    before gunicorn forks new workers from it, as the warm-up does at start: the workers share it."""
+    from deckcheck.service import runtime
+
+    path = tmp_path / "cards.json.gz"
+    write_db(path, "2026-01-01T00:00:00Z", rows=(NEST_BALL, ULTRA_BALL))
+    assert runtime.load_into_master(path, force=True)
+    db = _cards.get_db()
+    assert db._printed_codes >= {"SVI", "SV01"}
+    assert sorted(db.printed_lines()) == sorted(
+        ["Nest Ball SVI 181", "Nest Ball SV01 181", "Ultra Ball SVI 196", "Ultra Ball SV01 196"]
+    )
+    runtime._tried = None
+
+
 def test_a_broken_file_is_logged_and_the_current_database_stays(tmp_path, keep_global_db, caplog, monkeypatch):
     path = tmp_path / "cards.json.gz"
     write_db(path, "2026-01-01T00:00:00Z")

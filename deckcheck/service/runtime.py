@@ -210,6 +210,7 @@ def load_into_master(path: Path | None, logger=log, force: bool = False) -> bool
         return False
     if new.version == current.version:
         return False
+    new.index_usual_lines()  # as the warm-up does before the first fork: the workers share the index
     gc.unfreeze()
     cards.set_db(new)
     del current

@@ -4,6 +4,7 @@ the workers fork, so that they share what a first request makes (:func:`warm_up`
 from __future__ import annotations
 
 from .. import engine
+from ..cards import get_db
 from ..formats import default_formats
 from . import observe, ratelimit
 from .api import EXAMPLE_DECK
@@ -38,6 +39,8 @@ def warm_up(app) -> int:
         limiter.enabled = False
     made = 0
     try:
+        # the index of usual lines, every set code's (a worker would make the codes it meets, privately)
+        get_db().index_usual_lines()
         client = app.test_client()
         for fmt in default_formats():
             body = {"decklist": EXAMPLE_DECK + WARM_UP_UNKNOWN_LINE, "format": fmt}
