@@ -9,6 +9,7 @@ are held by the database object's :class:`DBMemos`, so a swapped-in database sta
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,10 +42,24 @@ def _written_energy() -> dict[str, str]:
 #: :func:`basic_energy_type`'s tokens (any other name goes to it)
 WRITTEN_ENERGY = _written_energy()
 
+
+@functools.cache
+def _written_energy_keys() -> dict[str, str]:
+    """:data:`WRITTEN_ENERGY`'s names -> their lookup keys (a printing's is ``card.key.lower()``)."""
+    return {written: lookup_key(written) for written in WRITTEN_ENERGY}
+
+
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
 #: card lines the engine's line memos keep (one per database, one per format, database and date)
 LINE_MEMO_SIZE = 2048
+#: a set code's usual lines are indexed (:meth:`CardDB.printed_line`) when this many of its lines have
+#: been read the long way: indexing a code costs about what reading ~180 of its lines the long way
+#: does (~1.4M instructions against ~8k a line, BENCHMARKS.md), so a process pays at most about twice
+#: the better of the two (rent, then buy): one that checks a few lists reads them the long way, a
+#: long-running one indexes the codes it meets often; a server's master indexes every code before it
+#: forks (:meth:`CardDB.index_usual_lines`)
+INDEX_AFTER = 160
 
 
 class DBMemos:
@@ -121,6 +136,9 @@ class CardDB:
     _printed: dict[str, PrintedEntry] = field(default_factory=dict, repr=False, compare=False)
     _printed_codes: set[str] = field(default_factory=set, repr=False, compare=False)
     _numbers: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _usual_names: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    #: set code -> lines of it :meth:`printed_line` was asked for before the code is indexed
+    _code_misses: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     #: set id -> its ``by_number`` keys (:meth:`_set_slots`), made on the first code indexed
     _slots_by_set: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
@@ -365,7 +383,7 @@ class CardDB:
         """``(card, name, set code, number)`` when ``rest`` is the text after a count of a usual line
         (``Nest Ball SVI 181``) that :meth:`printing_named` matches: the parts
         :func:`~deckcheck.fastline.card_parts` reads and the card ``printing_named`` answers for them,
-        found with one look-up. Each set code's lines are indexed on the code's first use: every
+        found with one look-up. A set code's lines are indexed at its :data:`INDEX_AFTER`-th line: every
         number of its sets with the name printed on the card :meth:`printing_named` finds there (and a
         basic Energy's names as lists write them, ``Basic {R} Energy``); a line written any other way
         (another spelling, Limitless's ``Energy`` pseudo set) is None: read it the long way. A
@@ -382,9 +400,16 @@ class CardDB:
                 parts = rest.rsplit(" ", 2)
                 if len(parts) != 3 or parts[1] in self._printed_codes:
                     return None
-                if parts[1] not in (self._places or self._printing_places()):
+                code = parts[1]
+                if code not in (self._places or self._printing_places()):
                     return None  # no code printing_named looks in (the set of indexed codes stays bounded)
-                self._index_code(parts[1])
+                # a code is indexed at its INDEX_AFTER-th line read the long way (rent, then buy)
+                misses = self._code_misses
+                seen = misses.get(code, 0) + 1
+                if seen < INDEX_AFTER:
+                    misses[code] = seen
+                    return None
+                self._index_code(code)
                 hit = table.get(rest)
                 if hit is None:
                     return None
@@ -403,36 +428,49 @@ class CardDB:
         return len(self._printed)
 
     def _index_code(self, code: str) -> None:
-        """Index a set code's usual lines into :attr:`_printed` (:meth:`printed_line`)."""
+        """Index a set code's usual lines into :attr:`_printed` (:meth:`printed_line`): each of its sets'
+        numbers in :meth:`printing_named`'s order (a number an earlier set has is that set's), with
+        the card printing_named finds there (the first printing under the number), read in bulk."""
         # the line reader's shape of a usual line (fastline imports no database)
-        from .fastline import usual_code, usual_name, usual_number
+        from .fastline import usual_code, usual_name
 
         place = (self._places or self._printing_places()).get(code)
         if place is not None and usual_code(code):  # (a code of another shape is never read as one)
             table = self._printed
             first, others, _made, _slot = place
-            by_set, first_row, peek = self._set_slots(), self._by_number.first_row, self.cards.peek
-            claimed: set[str] = set()  # numbers an earlier set of the code answers (printing_named's order)
-            usual: dict[str, bool] = {}  # name -> usual_name (a code's names repeat)
+            by_set = self._set_slots()
+            claimed: set[str] = set()
+            usual = self._usual_names  # name -> usual_name (names repeat from code to code)
             one = self._numbers  # one string per number (the same few hundred in every set)
             tail = f" {code} "
             for prefix in (first, *others):
-                for key in by_set.get(prefix[:-1], ()):
-                    norm = key[len(prefix) :]
-                    if norm in claimed:
-                        continue
+                cut = len(prefix)
+                keys = [key for key in by_set.get(prefix[:-1], ()) if key[cut:] not in claimed]
+                rows = self._by_number.first_rows(keys)
+                for key, row, (name, printed, energy) in zip(keys, rows, self.cards.peek(rows), strict=True):
+                    norm = key[cut:]
                     claimed.add(norm)
-                    row = first_row(key)  # the card printing_named answers for this code and number
-                    name, printed, energy = peek(row)
-                    # the number as the index keys it (its norm) and as printed (044 for 44)
-                    numbers = [one.setdefault(n, n) for n in {norm, printed} if usual_number(n)]
-                    for written in self._written_names(row, name, energy):
-                        ok = usual.get(written)
-                        if ok is None:
-                            ok = usual[written] = usual_name(written)
-                        if ok:
+                    # the number as the index keys it (its norm) and as printed (044 for 44): 1 to 4
+                    # digits (a norm is its number without leading zeros: a printed one is digits too)
+                    if not (len(norm) < 5 and norm.isdigit() and norm.isascii()):
+                        continue
+                    norm = one.setdefault(norm, norm)
+                    ok = usual.get(name)
+                    if ok is None:
+                        ok = usual[name] = usual_name(name)
+                    numbers = (
+                        (norm, one.setdefault(printed, printed))
+                        if printed != norm and len(printed) < 5 and printed.isdigit() and printed.isascii()
+                        else (norm,)
+                    )
+                    if ok and "'" not in name and not energy:  # the usual: the printed name only
+                        for number in numbers:
+                            table.setdefault(name + tail + number, (row, name, code, number))
+                        continue
+                    for spelling in self._written_names(row, name, energy):
+                        if ok if spelling is name else usual_name(spelling):
                             for number in numbers:
-                                table.setdefault(written + tail + number, (row, written, code, number))
+                                table.setdefault(spelling + tail + number, (row, spelling, code, number))
         self._printed_codes.add(code)
 
     def _written_names(self, row: int, name: str, energy: bool) -> tuple[str, ...]:
@@ -443,10 +481,11 @@ class CardDB:
         if "'" not in name and not energy:
             return (name,)
         key = self.cards.at(row).key.lower()
-        others = [name.replace("'", "\u2019")] if "'" in name else []
+        curly = name.replace("'", "\u2019")
+        others = [curly] if curly != name and lookup_key(curly) == key else []
         if energy:
-            others += [w for w in WRITTEN_ENERGY if w != name]
-        return (name, *(w for w in others if lookup_key(w) == key))
+            others += [w for w, k in _written_energy_keys().items() if k == key and w != name]
+        return (name, *others)
 
     def _set_slots(self) -> dict[str, list[str]]:
         """Set id -> its ``by_number`` keys, in the index's order (one pass over the keys, made once)."""

@@ -161,9 +161,8 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
             keys[i],
         )
 
-    def peek(i: int) -> tuple[str, str, bool]:
-        row = rows[i]
-        return row[1], row[8], row[2] == "Energy" and "Basic" in row[3]
+    def peek(picked: list[int]) -> list[tuple[str, str, bool]]:
+        return [(row[1], row[8], row[2] == "Energy" and "Basic" in row[3]) for row in map(rows.__getitem__, picked)]
 
     cards = CardTable(ids, make, peek)
     db = CardDB(cards=cards, sets=sets, meta=_meta(raw), version=version, path=path)
@@ -216,8 +215,10 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     energy_super = {i for i, v in enumerate(supertypes) if v == "Energy"}
     basic_sub = {i for i, v in enumerate(subtypes) if "Basic" in v}
 
-    def peek(i: int) -> tuple[str, str, bool]:
-        return names[name_c[i]], numbers[number_c[i]], super_c[i] in energy_super and sub_c[i] in basic_sub
+    def peek(rows: list[int]) -> list[tuple[str, str, bool]]:
+        return [
+            (names[name_c[i]], numbers[number_c[i]], super_c[i] in energy_super and sub_c[i] in basic_sub) for i in rows
+        ]
 
     cards = CardTable(ids, make, peek)
     db = CardDB(cards=cards, sets=sets, meta=_meta(header), version=version, path=path)

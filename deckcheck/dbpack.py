@@ -249,9 +249,10 @@ class Groups(Mapping[str, Sequence[int]]):
     def __getitem__(self, key: str) -> Sequence[int]:
         return self._rows[self._offsets[self._slots[key]] : self._offsets[self._slots[key] + 1]]
 
-    def first(self, key: str) -> int:
-        """``self[key][0]`` without the slice."""
-        return self._rows[self._offsets[self._slots[key]]]
+    def firsts(self, keys: list[str]) -> list[int]:
+        """``self[key][0]`` of each key, without the slices."""
+        rows, offsets, slots = self._rows, self._offsets, self._slots
+        return [rows[offsets[slots[key]]] for key in keys]
 
     def __contains__(self, key: object) -> bool:
         return key in self._slots

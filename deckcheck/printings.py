@@ -148,22 +148,22 @@ class CardTable(Mapping[str, Card]):
     __slots__ = ("_ids", "_made", "_make", "_peek")
 
     def __init__(
-        self, ids: dict[str, int], make: Callable[[int], Card], peek: Callable[[int], Peek] | None = None
+        self, ids: dict[str, int], make: Callable[[int], Card], peek: Callable[[list[int]], list[Peek]] | None = None
     ) -> None:
         self._ids = ids  # card id -> its row (the last row of an id)
         self._made: list[Card | None] = [None] * (max(ids.values()) + 1 if ids else 0)
         self._make = make
         self._peek = peek
 
-    def peek(self, row: int) -> Peek:
-        """(name, number, whether a basic Energy) of row ``row``, without making its card when the
-        table was given a ``peek`` (a card costs microseconds to make: an index over a set's rows
-        makes none)."""
+    def peek(self, rows: list[int]) -> list[Peek]:
+        """(name, number, whether a basic Energy) of each row of ``rows``, without making their cards
+        when the table was given a ``peek`` (a card costs microseconds to make: an index over a set's
+        rows makes none)."""
         peek = self._peek
         if peek is not None:
-            return peek(row)
-        card = self.at(row)
-        return card.name, card.number, card.is_basic_energy
+            return peek(rows)
+        at = self.at
+        return [(card.name, card.number, card.is_basic_energy) for card in map(at, rows)]
 
     def at(self, row: int) -> Card:
         """The card of row ``row`` (made once)."""
@@ -227,11 +227,11 @@ class PrintingTable(Mapping[Any, tuple[Card, ...]]):
         """The index's own keys, in its order."""
         return iter(self._rows)
 
-    def first_row(self, key: str) -> int:
-        """The row of the first printing under the index's own key ``key`` (one of :meth:`index_keys`)."""
+    def first_rows(self, keys: list[str]) -> list[int]:
+        """The row of the first printing under each of ``keys`` (the index's own keys, :meth:`index_keys`)."""
         rows = self._rows
-        first = getattr(rows, "first", None)  # a packed table's (dbpack.Groups), without a slice
-        return first(key) if first is not None else rows[key][0]
+        firsts = getattr(rows, "firsts", None)  # a packed table's (dbpack.Groups), without slices
+        return firsts(keys) if firsts is not None else [rows[key][0] for key in keys]
 
     def __getitem__(self, key: Any) -> tuple[Card, ...]:
         hit = self.slot(self._key(key))

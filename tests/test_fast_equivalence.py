@@ -69,10 +69,15 @@ def _answers(text: str, fmt: str, on: str) -> tuple[dict, bytes]:
 
 
 def assert_same(text: str, fmt: str = "standard", on: str = "2026-06-01") -> None:
-    """The report of ``text`` with the fast paths (cold, then warm) is the general paths' (cold, then warm)."""
+    """The report of ``text`` with the fast paths (cold, then warm; every set code's usual lines indexed,
+    then none) is the general paths' (cold, then warm)."""
+    cards.get_db().index_usual_lines()
     forget_lines()
     fast_cold = _answers(text, fmt, on)
     fast_warm = _answers(text, fmt, on)
+    forget_lines()
+    with no_printed_lines():  # the pattern and printing_named, as for a code not indexed yet
+        pattern_cold = _answers(text, fmt, on)
     forget_lines()
     with general_paths():
         slow_cold = _answers(text, fmt, on)
@@ -80,6 +85,7 @@ def assert_same(text: str, fmt: str = "standard", on: str = "2026-06-01") -> Non
     forget_lines()
     assert fast_cold[0] == slow_cold[0], text
     assert fast_cold[1] == slow_cold[1], text
+    assert pattern_cold == slow_cold, text
     assert fast_warm == slow_warm == slow_cold, text
 
 
@@ -94,6 +100,7 @@ def test_the_general_paths_are_really_taken():
     with general_paths(), mock.patch.object(engine, "_read_text", side_effect=AssertionError("one pass")):
         check("4 Nest Ball SVI 181", "standard", "2026-06-01")
     forget_lines()
+    cards.get_db().index_usual_lines()
     # the usual line is found in the database's index of usual lines, without the pattern
     with mock.patch.object(fastline, "_usual", side_effect=AssertionError("fast path")):
         report = check("4 Nest Ball SVI 181", "standard", "2026-06-01")

@@ -534,8 +534,7 @@ def _assert_printed_lines_agree(db) -> int:
     """Every entry of ``db``'s index of usual lines, with every set code indexed, is what the pattern reads
     of its text after a count (bare, after a bullet, with a PH tag) and the card printing_named answers
     for those parts; answers how many entries there are."""
-    for code in list(db._printing_places()):
-        db.printed_line(f"Nest Ball {code} 1")  # indexes the code (whatever the line names)
+    db.index_usual_lines()
     entries = list(db.printed_lines())
     for rest in entries:
         card, name, code, number = db.printed_line(rest)
@@ -576,8 +575,7 @@ def test_the_index_of_usual_lines_is_the_same_from_the_json_database_and_its_pac
     raw = orjson.loads(gzip.decompress(Path(packed.path).read_bytes()))
     plain = cards.from_dict(raw, "test-index", packed.path)
     for db in (packed, plain):
-        for code in list(db._printing_places()):
-            db.printed_line(f"x {code} 1")
+        db.index_usual_lines()
     assert _assert_printed_lines_agree(plain) == len(packed.printed_lines())
     assert {rest: db_card_id(packed, rest) for rest in packed.printed_lines()} == {
         rest: db_card_id(plain, rest) for rest in plain.printed_lines()
@@ -588,10 +586,28 @@ def db_card_id(db, rest: str) -> str:
     return db.printed_line(rest)[0].id
 
 
+def test_a_set_codes_usual_lines_are_indexed_at_its_index_after_th_line():
+    """One list's few lines of a code are read the long way; the code's INDEX_AFTER-th line makes its index."""
+    from deckcheck import cards
+    from deckcheck.carddb import INDEX_AFTER
+
+    db = cards.load(cards.default_path())  # a database object of its own: nothing indexed yet
+    for _ in range(INDEX_AFTER - 1):
+        assert db.printed_line("Nest Ball SVI 181") is None
+        assert db.printed_line("Iono PAL 185") is None
+    assert db._printed_codes == set() and db.printed_lines() == {}
+    assert db.printed_line("Nest Ball SVI 181")[0].id == "sv01-181"
+    assert db._printed_codes == {"SVI"} and db.printed_line("Ultra Ball SVI 196")[0].id == "sv01-196"
+    assert db.printed_line("Iono PAL 185")[0].id == "sv02-185"
+    assert db._printed_codes == {"SVI", "PAL"}
+    assert db.index_usual_lines() == len(db.printed_lines()) > len(db.cards)
+
+
 def test_the_index_of_usual_lines_keeps_only_codes_printing_named_looks_in():
     from deckcheck import cards
 
     db = cards.get_db()
+    db.index_usual_lines()
     assert db.printed_line("Nest Ball SVI 181")[0].id == "sv01-181"
     assert db.printed_line("Nest Ball SVI 181 PH")[0].id == "sv01-181"
     before = set(db._printed_codes)
