@@ -28,10 +28,13 @@ order that alternates from round to round):
 * cold: each round checks new variants of the lists (counts moved between lines and the
   lines shuffled inside their section, so most line texts are new) and every per-line
   memo is emptied before each call (``clear_line_caches``): a list whose lines the process
-  has never seen; the floor runs on the same variants;
+  has never seen, as a server's worker meets it (the tables bounded by the card database kept:
+  each format's per-card tables, and from session 8 the database's index of usual lines, made for
+  every set code up front as the service's master makes it before forking); the floor runs on the
+  same variants;
 * cold, per-card tables emptied too: the same variants with each format's legality and printing
-  tables emptied as well (:func:`clear_card_tables`; the cold rounds keep them, like the index a
-  process builds once: they are bounded by the card database);
+  tables and the index of usual lines emptied as well (:func:`clear_card_tables`): a process that
+  has checked nothing yet;
 * ``to_dict``: ``check(...).to_dict()``, warm;
 * fresh process: in ``--starts`` new interpreters, the first check of one list after the
   database is loaded, and the same list a second time, against the floor in that child;
@@ -203,11 +206,27 @@ def clear_line_caches(db) -> None:
             getattr(held[key], "lines", held[key]).clear()  # session 7: a LineTables holds the line memo
 
 
+def index_usual_lines(db) -> None:
+    """Make the database's index of usual lines, every set code's, as a server's master does before it
+    forks (session 8: ``CardDB.index_usual_lines``; a process that runs long makes the codes it meets
+    often on its own, at their 160th line read the long way)."""
+    index = getattr(db, "index_usual_lines", None)
+    if index is not None:
+        index()
+
+
 def clear_card_tables() -> None:
     """Forget the per-card tables too (each format's legality answers and, from session 7, what a line
-    naming a printing comes to): tables bounded by the card database, kept across lists like a
-    precomputed index, so the cold rounds keep them; ``cold, tables emptied`` empties them as well."""
+    naming a printing comes to; from session 8 the database's index of usual lines): tables bounded by
+    the card database, kept across lists like a precomputed index, so the cold rounds keep them;
+    ``cold, tables emptied`` empties them as well."""
     from deckcheck.formats import FORMAT_MEMOS, default_formats
+
+    db = cards.get_db()
+    for table in ("_printed", "_printed_codes", "_code_misses"):  # session 8
+        held = getattr(db, table, None)
+        if held is not None:
+            held.clear()
 
     for fmt in default_formats().values():
         memos = FORMAT_MEMOS.of(fmt)
@@ -238,6 +257,7 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
     variants = [[(variant(t, rng), fmt) for t, fmt in texts] for _ in range(rounds)]
     for t, fmt in texts:  # warm every memo
         deckcheck.check(t, fmt, AS_OF)
+    index_usual_lines(db)
     measures: dict[str, list[float]] = {
         k: [] for k in ("floor", "floor+6", "warm", "to_dict", "cold", "floor cold", "cold tables")
     }
@@ -264,6 +284,7 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
             sums["cold tables"] += cpu_ns(lambda: check(v, fmt, AS_OF))
         for t, fmt in texts:  # back to warm for the next round
             check(t, fmt, AS_OF)
+        index_usual_lines(db)  # the index emptied with the tables: made again, as the cold rounds keep it
         for k in measures:
             measures[k].append(sums[k] / len(texts) / 1000)
     return measures
@@ -288,6 +309,7 @@ def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
     }
     for t, fmt in texts:
         deckcheck.check(t, fmt, AS_OF)
+    index_usual_lines(db)
     for _ in range(rounds):
         sums = dict.fromkeys(out, 0)
         for t, fmt in texts:
@@ -452,6 +474,14 @@ def main(argv=None) -> int:
         f"  the same, per-card tables emptied too     {tables:8.1f} µs   {tables / fcold:5.2f}x floor  "
         "(each format's legality and printing tables: see clear_card_tables)"
     )
+
+    db = cards.get_db()
+    indexed = getattr(db, "_printed_codes", None)  # session 8: the index of usual lines, code by code
+    if indexed is not None:
+        print(
+            f"  set codes with their usual lines indexed by now: {len(indexed)} of {len(db._printing_places())} "
+            f"(a code at its {getattr(sys.modules['deckcheck.carddb'], 'INDEX_AFTER', '?')}th line read the long way)"
+        )
 
     fr = fresh(texts, args.starts)
     print(f"\nfresh process, {args.starts} children (first check after the database is loaded)")
