@@ -175,7 +175,9 @@ def _read_text(
     printed: Callable[[str], PrintedLine | None] = db.printed_lines().get  # type: ignore[assignment]
     printed_line, counts, bullets = db.printed_line, COUNTS.get, BULLETS
     printings = at.printings
-    lmemo, size, max_len = memo._data, memo.size, memo.max_len or 0
+    # the line memo's put written out below (a call costs more than the look-ups), with its bounds
+    lmemo, size = memo.entries, memo.size
+    max_len = memo.max_len if memo.max_len is not None else float("inf")
     result, new, out = ParseResult(), object.__new__, []
     asked: set[str] = set()
     section: str | None = None
@@ -200,6 +202,7 @@ def _read_text(
                     if hit is None or hit[0].__class__ is int:  # type: ignore[comparison-overlap]  # a row: no card yet
                         hit = printed_line(rest)
                     if hit is not None:
+                        # _printing_facts and memo.put written out (tests/test_fast_paths.py holds them equal)
                         card, name, set_code, number = hit
                         facts = new(LineFacts)
                         facts.raw = raw

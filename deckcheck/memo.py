@@ -50,10 +50,13 @@ class Memo(Generic[K, V]):
     and answers ``value``.
     """
 
-    __slots__ = ("_data", "size", "max_len", "get")
+    __slots__ = ("_data", "size", "max_len", "get", "entries")
 
     #: the dict's own ``get``, bound: ``get(key)`` or ``get(key, default)``
     get: Callable[..., V | None]
+    #: the dict itself, for a hot loop that keeps an entry with :meth:`put`'s bounds written out (a
+    #: call costs more than the look-ups: ``engine._read_text``); anything else calls :meth:`put`
+    entries: dict[K, V]
 
     def __init__(self, size: int, max_len: int | None = MEMO_MAX_LEN) -> None:
         if size < 1:
@@ -62,6 +65,7 @@ class Memo(Generic[K, V]):
         self.size = size
         self.max_len = max_len
         self.get = self._data.get
+        self.entries = self._data
 
     def put(self, key: K, value: V) -> V:
         """Keep ``value`` under ``key`` unless the key is too long (emptying the memo first when

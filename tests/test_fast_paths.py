@@ -622,3 +622,32 @@ def test_the_index_of_usual_lines_keeps_only_codes_printing_named_looks_in():
         "4 Nest Ball SVI 1",
     ):
         assert db.printed_line(rest) is None, rest  # another spelling: read the long way
+
+
+def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
+    """engine._read_text writes _printing_facts and Memo.put out for a line the index of usual lines
+    holds: the same facts, slot by slot, with the printing table's entry and without it, and the line
+    kept in the line memo."""
+    import datetime as dt
+
+    from deckcheck import cards, engine
+    from deckcheck.deck import LineFacts
+
+    db = cards.get_db()
+    db.index_usual_lines()
+    for fmt, on in ((engine.get_format("standard"), dt.date(2026, 5, 1)), (None, None)):
+        for raw, count in (("4 Nest Ball SVI 181", 4), ("* 2 Boss’s Orders MEG 114 PH", 2)):
+            rest = raw.split(" ", 2 if raw[0] == "*" else 1)[-1]
+            card, name, code, number = db.printed_line(rest)
+            for with_entry in (False, True):
+                at = engine._Lines(db, fmt, on)
+                at.memo.clear()
+                if at.printings is not None and not with_entry:
+                    at.printings.clear()
+                (line,) = engine._read_text([raw], db, fmt, on)[1]
+                assert at.memo.get(raw) is line.facts
+                if at.printings is not None and not with_entry:
+                    at.printings.clear()
+                made = engine._printing_facts(at, raw, count, card, name, code, number)
+                for slot in LineFacts.__slots__:
+                    assert getattr(line.facts, slot) == getattr(made, slot), (raw, slot)
