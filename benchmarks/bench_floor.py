@@ -33,8 +33,7 @@ order that alternates from round to round):
   every set code up front as the service's master makes it before forking); the floor runs on the
   same variants;
 * cold, per-card tables emptied too: the same variants with each format's legality and printing
-  tables and the index of usual lines emptied as well (:func:`clear_card_tables`): a process that
-  has checked nothing yet;
+  tables emptied as well (:func:`clear_card_tables`; the database's index of usual lines kept);
 * ``to_dict``: ``check(...).to_dict()``, warm;
 * fresh process: in ``--starts`` new interpreters, the first check of one list after the
   database is loaded, and the same list a second time, against the floor in that child;
@@ -217,16 +216,13 @@ def index_usual_lines(db) -> None:
 
 def clear_card_tables() -> None:
     """Forget the per-card tables too (each format's legality answers and, from session 7, what a line
-    naming a printing comes to; from session 8 the database's index of usual lines): tables bounded by
-    the card database, kept across lists like a precomputed index, so the cold rounds keep them;
-    ``cold, tables emptied`` empties them as well."""
+    naming a printing comes to): tables bounded by the card database, kept across lists like a
+    precomputed index, so the cold rounds keep them; ``cold, tables emptied`` empties them as well.
+    The database's index of usual lines (session 8) is kept: it belongs to the database as a server
+    loads it (made once, before the workers fork), and remaking it every round churned ~9 MB of the
+    heap, which slowed the warm rounds measured after it (2.8x the floor against 2.0x by
+    instructions)."""
     from deckcheck.formats import FORMAT_MEMOS, default_formats
-
-    db = cards.get_db()
-    for table in ("_printed", "_printed_codes", "_code_misses"):  # session 8
-        held = getattr(db, table, None)
-        if held is not None:
-            held.clear()
 
     for fmt in default_formats().values():
         memos = FORMAT_MEMOS.of(fmt)
@@ -284,7 +280,6 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
             sums["cold tables"] += cpu_ns(lambda: check(v, fmt, AS_OF))
         for t, fmt in texts:  # back to warm for the next round
             check(t, fmt, AS_OF)
-        index_usual_lines(db)  # the index emptied with the tables: made again, as the cold rounds keep it
         for k in measures:
             measures[k].append(sums[k] / len(texts) / 1000)
     return measures
