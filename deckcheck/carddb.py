@@ -389,7 +389,7 @@ class CardDB:
         (another spelling, Limitless's ``Energy`` pseudo set) is None: read it the long way. A
         ``PH`` tag after the number is taken as the reader takes it (it is not one of the parts).
         An entry holds the card's row until its first use (making a card costs microseconds; a list
-        meets a few of a code's). Bounded by the database: ~37,000 entries with every code indexed."""
+        meets a few of a code's). Bounded by the database: ~39,000 entries with every code indexed."""
         table = self._printed
         hit = table.get(rest)
         if hit is None:
@@ -421,7 +421,7 @@ class CardDB:
     def index_usual_lines(self) -> int:
         """Index every set code's usual lines now (:meth:`printed_line` does it code by code on first
         use): what a server's master does before its workers fork, so they share the table instead of
-        each making its own. ~0.3 s and ~12 MB for the shipped database; answers the number of entries."""
+        each making its own. ~0.3 s and ~9 MB for the shipped database; answers the number of entries."""
         for code in list(self._places or self._printing_places()):
             if code not in self._printed_codes:
                 self._index_code(code)
