@@ -104,32 +104,23 @@ def card_parts(raw: str) -> tuple[int, str, str, str] | None:
     return None
 
 
-def usual_parts(name: str, code: str, number: str) -> bool:
-    """Whether :func:`card_parts` reads ``"N name code number"`` (N a count of :data:`COUNTS`) as
-    exactly ``(N, name, code, number)``: the pattern's tokens checked with string methods, for a
-    caller that makes such texts (:meth:`deckcheck.carddb.CardDB.printed_line`; a whole-pool test
-    checks it against the pattern). The name's tokens are the pattern's lazy name: the last two
-    tokens of the text are the code and the number, which no ``PH`` tag can follow."""
-    return usual_code(code) and usual_name(name) and usual_number(number)
-
-
 def usual_code(code: str) -> bool:
-    """:func:`usual_parts` of the set code: 2 to 8 of ``A-Z0-9`` with a letter, not a name suffix."""
+    """Whether :data:`_USUAL` reads ``code`` as the set code of ``N name code number``: 2 to 8 of
+    ``A-Z0-9`` with a letter, not a name suffix (for a caller that makes such texts,
+    :meth:`deckcheck.carddb.CardDB.printed_line`; tests/test_fast_paths.py checks it against the pattern)."""
     # isupper: a cased character and none in lower case (with isalnum and isascii: [A-Z0-9], a letter)
     return 1 < len(code) < 9 and code.isascii() and code.isalnum() and code.isupper() and code not in _NAME_SUFFIXES
 
 
 def usual_name(name: str) -> bool:
-    """:func:`usual_parts` of the name: an ASCII letter first, not the times sign, tokens of non-blanks
-    between single blanks (no other whitespace, no runs, no blank at an end)."""
-    if not name or name[0] not in _ASCII_LETTERS or name[:2] in ("x ", "X "):
+    """Whether :data:`_USUAL` reads ``name`` as the name of ``N name code number`` (a usual code, 1 to 4
+    digits; the last two tokens of such a text are the code and the number, which no ``PH`` tag can
+    follow): an ASCII letter first, not the times sign, tokens of non-blanks between single blanks
+    (no other whitespace, no runs, no blank at an end)."""
+    # the times sign is the pattern's "x" or "X" and a blank: a name that starts with it, or is it
+    if not name or name[0] not in _ASCII_LETTERS or name[:2] in ("x ", "X ") or name in ("x", "X"):
         return False
-    return len(name.split()) == name.count(" ") + 1 and name[-1] != " "
-
-
-def usual_number(number: str) -> bool:
-    """:func:`usual_parts` of the number: 1 to 4 ASCII digits."""
-    return len(number) <= 4 and number.isdigit() and number.isascii()
+    return name.split(" ") == name.split()
 
 
 def _card(raw: str) -> LineKind | None:

@@ -9,7 +9,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import fastline, lineread, names
@@ -651,3 +651,19 @@ def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
                 made = engine._printing_facts(at, raw, count, card, name, code, number)
                 for slot in LineFacts.__slots__:
                     assert getattr(line.facts, slot) == getattr(made, slot), (raw, slot)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("aXx Éé'’-.{}R0 \t\u00a0\u2003"), max_size=12),
+    st.text(alphabet=st.sampled_from("SVIP0a-"), max_size=9),
+    st.sampled_from(["1", "181", "0", "9999", "12345", "044", "TG01", "1a"]),
+)
+@example("Boss’s Orders", "MEG", "114")
+@example("x Nest", "SVI", "1")  # the times sign: refused by usual_name
+def test_the_usual_shape_of_a_name_and_a_code_is_the_patterns(name, code, number):
+    """What usual_name and usual_code accept, with 1 to 4 digits, the pattern reads as exactly those
+    parts after any count (what CardDB.printed_line's entries rely on)."""
+    if fastline.usual_name(name) and fastline.usual_code(code) and len(number) < 5 and number.isdigit():
+        assert fastline.card_parts(f"12 {name} {code} {number}") == (12, name, code, number)
+        assert fastline.card_parts(f"- 3 {name} {code} {number} PH") == (3, name, code, number)
