@@ -471,7 +471,8 @@ def main(argv=None) -> int:
     )
 
     db = cards.get_db()
-    indexed = getattr(db, "_printed_codes", None)  # session 8: the index of usual lines, code by code
+    indexed_codes = getattr(db, "indexed_codes", None)  # session 8: the index of usual lines, code by code
+    indexed = indexed_codes() if indexed_codes is not None else None
     if indexed is not None:
         print(
             f"  set codes with their usual lines indexed by now: {len(indexed)} of {len(db._printing_places())} "

@@ -95,6 +95,27 @@ PrintedLine = tuple[Card, str, str, str]
 PrintedEntry = tuple[Card | int, str, str, str]
 
 
+class UsualLines:
+    """What :meth:`CardDB.printed_line` keeps, held by the database: a swapped-in database starts with
+    none. Bounded by the database (its set codes, names, numbers and printings)."""
+
+    __slots__ = ("table", "codes", "misses", "numbers", "names", "by_set")
+
+    def __init__(self) -> None:
+        #: the usual line's text after its count (``Nest Ball SVI 181``) -> (the printing or its row,
+        #: name, set code, number), for the indexed codes
+        self.table: dict[str, PrintedEntry] = {}
+        #: the set codes indexed
+        self.codes: set[str] = set()
+        #: set code -> its lines read the long way before it is indexed (:data:`INDEX_AFTER`)
+        self.misses: dict[str, int] = {}
+        #: one string per number, and each name's usual shape (both repeat from code to code)
+        self.numbers: dict[str, str] = {}
+        self.names: dict[str, bool] = {}
+        #: set id -> its ``by_number`` keys, made on the first code indexed
+        self.by_set: dict[str, list[str]] | None = None
+
+
 def _no_card(row: int) -> Card:
     raise KeyError(row)  # an empty table has no rows
 
@@ -131,16 +152,8 @@ class CardDB:
     #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
     #: it looks in; made on its first call (:meth:`_printing_places`)
     _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
-    #: the usual line's text after its count (``Nest Ball SVI 181``) -> (the printing, name, set code,
-    #: number), for the set codes :meth:`printed_line` has indexed (:attr:`_printed_codes`)
-    _printed: dict[str, PrintedEntry] = field(default_factory=dict, repr=False, compare=False)
-    _printed_codes: set[str] = field(default_factory=set, repr=False, compare=False)
-    _numbers: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
-    _usual_names: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
-    #: set code -> lines of it :meth:`printed_line` was asked for before the code is indexed
-    _code_misses: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
-    #: set id -> its ``by_number`` keys (:meth:`_set_slots`), made on the first code indexed
-    _slots_by_set: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
+    #: the index of usual lines (:meth:`printed_line`), made code by code
+    _usual: UsualLines = field(default_factory=UsualLines, repr=False, compare=False)
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -374,10 +387,14 @@ class CardDB:
         # pass (no basic Energy on a wrong number) and the name does not differ
         return card if card.name == name or lookup_key(name) == card.key.lower() else None
 
+    def indexed_codes(self) -> frozenset[str]:
+        """The set codes whose usual lines :meth:`printed_line` has indexed so far."""
+        return frozenset(self._usual.codes)
+
     def printed_lines(self) -> dict[str, PrintedEntry]:
         """The table of :meth:`printed_line` (read only): a hot loop looks a line's text after its
         count up here first and calls :meth:`printed_line` on a miss or an entry that holds a row."""
-        return self._printed
+        return self._usual.table
 
     def printed_line(self, rest: str) -> PrintedLine | None:
         """``(card, name, set code, number)`` when ``rest`` is the text after a count of a usual line
@@ -390,7 +407,7 @@ class CardDB:
         ``PH`` tag after the number is taken as the reader takes it (it is not one of the parts).
         An entry holds the card's row until its first use (making a card costs microseconds; a list
         meets a few of a code's). Bounded by the database: ~39,000 entries with every code indexed."""
-        table = self._printed
+        table = self._usual.table
         hit = table.get(rest)
         if hit is None:
             if rest[-3:] == " PH":  # the tag a placeholder card's line may end with (not one of the parts)
@@ -398,13 +415,13 @@ class CardDB:
                 hit = table.get(rest)
             if hit is None:
                 parts = rest.rsplit(" ", 2)
-                if len(parts) != 3 or parts[1] in self._printed_codes:
+                if len(parts) != 3 or parts[1] in self._usual.codes:
                     return None
                 code = parts[1]
                 if code not in (self._places or self._printing_places()):
                     return None  # no code printing_named looks in (the set of indexed codes stays bounded)
                 # a code is indexed at its INDEX_AFTER-th line read the long way (rent, then buy)
-                misses = self._code_misses
+                misses = self._usual.misses
                 seen = misses.get(code, 0) + 1
                 if seen < INDEX_AFTER:
                     misses[code] = seen
@@ -423,12 +440,12 @@ class CardDB:
         use): what a server's master does before its workers fork, so they share the table instead of
         each making its own. ~0.3 s and ~9 MB for the shipped database; answers the number of entries."""
         for code in list(self._places or self._printing_places()):
-            if code not in self._printed_codes:
+            if code not in self._usual.codes:
                 self._index_code(code)
-        return len(self._printed)
+        return len(self._usual.table)
 
     def _index_code(self, code: str) -> None:
-        """Index a set code's usual lines into :attr:`_printed` (:meth:`printed_line`): each of its sets'
+        """Index a set code's usual lines into the table of :meth:`printed_line`: each of its sets'
         numbers in :meth:`printing_named`'s order (a number an earlier set has is that set's), with
         the card printing_named finds there (the first printing under the number), read in bulk."""
         # the line reader's shape of a usual line (fastline imports no database)
@@ -436,12 +453,12 @@ class CardDB:
 
         place = (self._places or self._printing_places()).get(code)
         if place is not None and usual_code(code):  # (a code of another shape is never read as one)
-            table = self._printed
+            table = self._usual.table
             first, others, _made, _slot = place
             by_set = self._set_slots()
             claimed: set[str] = set()
-            usual = self._usual_names  # name -> usual_name (names repeat from code to code)
-            one = self._numbers  # one string per number (the same few hundred in every set)
+            usual = self._usual.names  # name -> usual_name (names repeat from code to code)
+            one = self._usual.numbers  # one string per number (the same few hundred in every set)
             tail = f" {code} "
             for prefix in (first, *others):
                 cut = len(prefix)
@@ -471,7 +488,7 @@ class CardDB:
                         if ok if spelling is name else usual_name(spelling):
                             for number in numbers:
                                 table.setdefault(spelling + tail + number, (row, spelling, code, number))
-        self._printed_codes.add(code)
+        self._usual.codes.add(code)
 
     def _written_names(self, row: int, name: str, energy: bool) -> tuple[str, ...]:
         """The names a line writes printing ``row`` (named ``name``) with that :meth:`printing_named`
@@ -489,7 +506,7 @@ class CardDB:
 
     def _set_slots(self) -> dict[str, list[str]]:
         """Set id -> its ``by_number`` keys, in the index's order (one pass over the keys, made once)."""
-        made = self._slots_by_set
+        made = self._usual.by_set
         if made is None:
             made = {}
             prefix, keys = "\0", []  # a set's keys come one after the other: partition only at a new set
@@ -498,7 +515,7 @@ class CardDB:
                     set_id = key.partition(SEP)[0]
                     prefix, keys = set_id + SEP, made.setdefault(set_id, [])
                 keys.append(key)
-            self._slots_by_set = made
+            self._usual.by_set = made
         return made
 
     def _place(self, set_code: str) -> Place | None:

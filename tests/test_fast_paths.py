@@ -595,11 +595,11 @@ def test_a_set_codes_usual_lines_are_indexed_at_its_index_after_th_line():
     for _ in range(INDEX_AFTER - 1):
         assert db.printed_line("Nest Ball SVI 181") is None
         assert db.printed_line("Iono PAL 185") is None
-    assert db._printed_codes == set() and db.printed_lines() == {}
+    assert db.indexed_codes() == set() and db.printed_lines() == {}
     assert db.printed_line("Nest Ball SVI 181")[0].id == "sv01-181"
-    assert db._printed_codes == {"SVI"} and db.printed_line("Ultra Ball SVI 196")[0].id == "sv01-196"
+    assert db.indexed_codes() == {"SVI"} and db.printed_line("Ultra Ball SVI 196")[0].id == "sv01-196"
     assert db.printed_line("Iono PAL 185")[0].id == "sv02-185"
-    assert db._printed_codes == {"SVI", "PAL"}
+    assert db.indexed_codes() == {"SVI", "PAL"}
     assert db.index_usual_lines() == len(db.printed_lines()) > len(db.cards)
 
 
@@ -610,10 +610,10 @@ def test_the_index_of_usual_lines_keeps_only_codes_printing_named_looks_in():
     db.index_usual_lines()
     assert db.printed_line("Nest Ball SVI 181")[0].id == "sv01-181"
     assert db.printed_line("Nest Ball SVI 181 PH")[0].id == "sv01-181"
-    before = set(db._printed_codes)
+    before = db.indexed_codes()
     for rest in ("Nest Ball XYZZY 181", "Nest Ball SVI 181 PH PH", "Nest Ball 181", "Nest Ball svi 181", "PH", ""):
         assert db.printed_line(rest) is None, rest
-    assert db._printed_codes == before  # a code no set has (or of another shape) is never indexed
+    assert db.indexed_codes() == before  # a code no set has (or of another shape) is never indexed
     for rest in (
         "Nest Ball SVI 0181",
         "Nest Ball  SVI 181",

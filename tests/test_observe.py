@@ -90,7 +90,7 @@ def test_the_masters_warm_up_counts_nothing_and_leaves_the_hooks_as_they_were():
     before = counted()
     assert warmup.warm_up(app) == 8  # every format, then text/plain, forecast and chat: all 200
     db = get_db()  # and the database's index of usual lines made, every set code's
-    assert db._printed_codes == set(db._printing_places()) and len(db.printed_lines()) > len(db.cards)
+    assert db.indexed_codes() == set(db._printing_places()) and len(db.printed_lines()) > len(db.cards)
     assert all(a is b for a, b in zip(app.after_request_funcs[None], hooks, strict=True))
     assert engine.REPORT_LISTENERS == listeners
     assert counted() == before  # no request, check or problem counted

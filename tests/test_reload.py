@@ -115,7 +115,7 @@ def test_the_master_indexes_a_reloaded_databases_usual_lines_before_the_workers_
     write_db(path, "2026-01-01T00:00:00Z", rows=(NEST_BALL, ULTRA_BALL))
     assert runtime.load_into_master(path, force=True)
     db = _cards.get_db()
-    assert db._printed_codes >= {"SVI", "SV01"}
+    assert db.indexed_codes() >= {"SVI", "SV01"}
     assert sorted(db.printed_lines()) == sorted(
         ["Nest Ball SVI 181", "Nest Ball SV01 181", "Ultra Ball SVI 196", "Ultra Ball SV01 196"]
     )
