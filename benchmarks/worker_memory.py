@@ -5,9 +5,17 @@ card database before it forks) and one worker, sends ``--requests`` validate req
 the decklists of ``tests/decks/`` (every shape and format the tests hold) with their card counts
 and line order varied (lines a worker has not seen), then reads the worker's and the master's
 ``/proc/<pid>/smaps_rollup``: private (Private_Clean + Private_Dirty: what the worker does not
-share with the master), PSS and RSS, in MiB. Checkouts take turns, ``--rounds`` times.
+share with the master), PSS and RSS, in MiB. The worker's private memory is also read right after
+its first request (before the mix), so the growth the requests bring is visible. Checkouts take
+turns, ``--rounds`` times.
+
+The trivial Flask app of ``wrk_validate.py`` (``benchmarks.trivial_app:app``, label ``trivial app``)
+runs the same way under the same settings with the same requests: the framework's own per-worker
+floor, beside deckcheck's.
 
     python benchmarks/worker_memory.py [--requests 1000] [--rounds 2] [--source LABEL=DIR ...]
+
+From Python, :func:`run` answers the return code and each label's medians.
 """
 
 from __future__ import annotations
@@ -32,6 +40,9 @@ from benchmarks.fleet_sizing import children, memory  # noqa: E402
 from benchmarks.wrk_validate import BENCH_ENV, free_port  # noqa: E402
 
 FORMATS = ("standard", "expanded", "unlimited")
+DECKCHECK_APP = "deckcheck:create_app()"
+TRIVIAL_APP = "benchmarks.trivial_app:app"  # wrk_validate.APPS["trivial"]
+TRIVIAL = "trivial app"
 
 
 def bodies(n: int, seed: int = 16) -> list[bytes]:
@@ -62,12 +73,14 @@ def post(url: str, body: bytes) -> int:
         return exc.code
 
 
-def run(label: str, root: Path, requests: list[bytes], log: Path) -> dict[str, float]:
+def measure(label: str, root: Path, requests: list[bytes], log: Path, app: str = DECKCHECK_APP) -> dict[str, float]:
+    """One gunicorn with one worker serving ``app`` from the checkout at ``root``: the worker's memory
+    after its first request (``first_private``) and after ``requests`` (MiB), the master's RSS, the 200s."""
     port = free_port()
     env = {**os.environ, **BENCH_ENV, "PYTHONPATH": str(root), "DECKCHECK_WORKERS": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     cmd = [sys.executable, "-m", "gunicorn", "--config", "python:deckcheck.service.gunicorn_conf"]
-    cmd += ["--bind", f"127.0.0.1:{port}", "deckcheck:create_app()"]
+    cmd += ["--bind", f"127.0.0.1:{port}", app]
     with log.open("wb") as err:
         proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=err)
     url = f"http://127.0.0.1:{port}/api/v1/validate"
@@ -81,10 +94,12 @@ def run(label: str, root: Path, requests: list[bytes], log: Path) -> dict[str, f
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit(f"{label}: gunicorn did not start:\n{log.read_text()[-2000:]}") from None
                 time.sleep(0.2)
-        statuses = [post(url, body) for body in requests]
         (worker,) = children(proc.pid)
+        first = memory(worker)
+        statuses = [post(url, body) for body in requests]
         mem, master = memory(worker), memory(proc.pid)
         return {
+            "first_private": first["private"],
             "private": mem["private"],
             "pss": mem["pss"],
             "rss": mem["rss"],
@@ -100,29 +115,44 @@ def run(label: str, root: Path, requests: list[bytes], log: Path) -> dict[str, f
             proc.wait()
 
 
-def main(argv: list[str] | None = None) -> int:
+def run(argv: list[str] | None = None) -> tuple[int, dict[str, dict[str, float]]]:
+    """The benchmark as :func:`main` runs it (same output); answers (return code, {label: the medians
+    over the rounds of ``first_private``, ``private``, ``pss``, ``rss``, ``master_rss``, ``ok``}), labels
+    ``this``, each ``--source``'s and ``trivial app``."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--source", action="append", default=[], help="LABEL=DIR: another checkout to run as well")
     args = parser.parse_args(argv)
-    sources = [("this", ROOT)] + [(s.split("=", 1)[0], Path(s.split("=", 1)[1]).resolve()) for s in args.source]
+    sources = [("this", ROOT, DECKCHECK_APP)]
+    sources += [(s.split("=", 1)[0], Path(s.split("=", 1)[1]).resolve(), DECKCHECK_APP) for s in args.source]
+    sources.append((TRIVIAL, ROOT, TRIVIAL_APP))
     requests = bodies(args.requests)
-    results: dict[str, list[dict[str, float]]] = {label: [] for label, _ in sources}
+    results: dict[str, list[dict[str, float]]] = {label: [] for label, _, _ in sources}
     with tempfile.TemporaryDirectory(prefix="deckcheck-mem-") as tmp:
         for r in range(args.rounds):
-            for label, root in sources if r % 2 == 0 else sources[::-1]:
-                results[label].append(run(label, root, requests, Path(tmp) / f"{label}.log"))
+            for label, root, app in sources if r % 2 == 0 else sources[::-1]:
+                log = Path(tmp) / f"{label}.log".replace(" ", "_")
+                results[label].append(measure(label, root, requests, log, app))
     print(f"{args.requests} mixed validate requests, one worker, preloaded master; MiB, median of {args.rounds}")
+    medians = {}
     for label, runs in results.items():
-        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        med = medians[label] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         each = ", ".join(f"{r['private']:.1f}" for r in runs)
         print(
-            f"{label:10s} worker private {med['private']:6.1f}  PSS {med['pss']:6.1f}  RSS {med['rss']:6.1f}"
-            f"  master RSS {med['master_rss']:6.1f}  (200s: {med['ok']:.0f}; private per round:"
-            f" {each})"
+            f"{label:11s} worker private {med['private']:6.1f} (after the 1st request {med['first_private']:5.1f})"
+            f"  PSS {med['pss']:6.1f}  RSS {med['rss']:6.1f}  master RSS {med['master_rss']:6.1f}"
+            f"  (200s: {med['ok']:.0f}; private per round: {each})"
         )
-    return 0
+    failed = {label: med["ok"] for label, med in medians.items() if med["ok"] < args.requests}
+    if failed:
+        print(f"INVALID RUN: fewer than {args.requests} answers 200 {failed}; the figures above do not count")
+        return 1, medians
+    return 0, medians
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(argv)[0]
 
 
 if __name__ == "__main__":
