@@ -4,7 +4,14 @@ Not a timed test: run it by hand and read the ratios, which are taken in the sam
 (the machine is shared, so absolute figures move with its load; the ratios move less).
 
     python benchmarks/bench_floor.py [--rounds 30] [--starts 10] [--files 1000] [--cli-runs 3]
-                                     [--http] [--quick]
+                                     [--http [--http-rounds 4] [--http-duration 5]] [--memory]
+                                     [--phases] [--quick]
+
+One run of ``python benchmarks/bench_floor.py --http --memory`` prints every figure of the issue,
+a profile of where a check's time goes, and last the targets, one line each (warm, cold, start-up,
+``--version``, 1,000 files, HTTP, memory) with its figure and "met" or "NOT met", and the command.
+``--phases`` prints the profile alone (under a second); ``--quick`` makes a smoke run (few rounds,
+100 files: the 1,000 files target is then not judged).
 
 The lists: eight 60-card lists from ``tests/`` (tournament-style lists in four export shapes,
 each checked in the format it is legal in: four Standard, three Expanded, one GLC; the
@@ -41,7 +48,16 @@ order that alternates from round to round):
   to the database loaded, and the child's CPU time), ``deckcheck --version``, ``python -c pass``;
 * 1,000 files: ``deckcheck check DIR --as-of 2026-05-01 --output-format json`` over 1,000
   files made from the eight lists with counts moved and lines shuffled (each file distinct);
-* ``--http``: runs ``benchmarks/wrk_validate.py --rounds 4 --duration 5`` (minutes).
+* the profile (``benchmarks/floor_profile.py``): check() in its steps (split, read + resolve, ``Deck``,
+  the rules, the report, the rest), each timed on its own, warm and cold, and the cold read line kind by
+  line kind (card lines the database's index of usual lines finds, card lines it does not, other lines):
+  µs per line and lines per list; every figure also as a ratio to the floor on the same texts;
+* ``--http``: ``benchmarks/wrk_validate.py --rounds 4 --duration 5`` run in this process (its
+  :func:`~wrk_validate.run`; minutes): validate's median req/s as a ratio to a trivial Flask endpoint's
+  on the same gunicorn (the target), and the server CPU per request, trivial/validate;
+* ``--memory``: ``benchmarks/worker_memory.py --requests 1000 --rounds 2`` run in this process: one
+  worker's private memory after 1,000 mixed validate requests (the target), after its first request,
+  and the trivial Flask app's under the same settings (the framework's own floor).
 """
 
 from __future__ import annotations
@@ -85,7 +101,11 @@ AS_OF = "2026-05-01"
 START_CODE = "import deckcheck, deckcheck.cards as c; c.get_db()"
 #: children run with bytecode caching on (as an installed package does), whatever this shell says
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-TARGETS = {"warm": 1.5, "cold": 4.0, "start": 0.15, "version": 0.1, "files": 1.0}
+TARGETS = {"warm": 1.5, "cold": 4.0, "start": 0.15, "version": 0.1, "files": 1.0, "http": 0.85}
+#: a worker's private memory after 1,000 mixed validates as the issue's session 5 measured it (MiB,
+#: benchmarks/worker_memory.py; BENCHMARKS.md), and the target: "per-worker private memory halved"
+MEMORY_BASELINE_MIB = 25.4
+MEMORY_TARGET_MIB = MEMORY_BASELINE_MIB / 2  # 12.7
 
 
 # -- the floor ---------------------------------------------------------------------------
@@ -285,53 +305,6 @@ def in_process(texts: list[tuple[str, str]], rounds: int) -> dict[str, list[floa
     return measures
 
 
-def phases(texts: list[tuple[str, str]], rounds: int) -> dict[str, float]:
-    """Where a check's time goes, warm and cold (CPU µs per list, medians over rounds): reading the
-    text (``parse.read``), resolving its rows (``engine.resolve_rows``) and the rest of ``check``
-    (format lookup, rules, the report), each timed on its own, the cold ones after emptying the memos.
-    From session 7 the engine reads and resolves a text in one pass (``engine._read_text``): that pass
-    is timed as "read" and resolve_rows as 0."""
-    import datetime as dt
-
-    from deckcheck import engine
-
-    db = cards.get_db()
-    on = dt.date.fromisoformat(AS_OF)
-    rng = random.Random(7)
-    table = floor_table(texts)
-    out: dict[str, list[float]] = {
-        k: [] for k in ("read", "resolve", "check", "read cold", "resolve cold", "check cold", "floor", "floor cold")
-    }
-    for t, fmt in texts:
-        deckcheck.check(t, fmt, AS_OF)
-    index_usual_lines(db)
-    for _ in range(rounds):
-        sums = dict.fromkeys(out, 0)
-        for t, fmt in texts:
-            v, f = variant(t, rng), engine.get_format(fmt)
-            deckcheck.check(t, fmt, AS_OF)  # this list's lines back in the memos (the last cold step emptied them)
-            for text, cold in ((t, ""), (v, " cold")):
-                if cold:
-                    clear_line_caches(db)
-                one_pass = getattr(engine, "_read_text", None)
-                if one_pass is not None:  # session 7: read and resolved in one pass, timed as "read"
-                    lines = parse_mod.plain_lines(text)
-                    sums["read" + cold] += cpu_ns(lambda: one_pass(lines, db, f, on))
-                else:
-                    sums["read" + cold] += cpu_ns(lambda: parse_mod.read(text))
-                    rows = parse_mod.read(text)[1]
-                    if cold:
-                        clear_line_caches(db)
-                    sums["resolve" + cold] += cpu_ns(lambda: engine.resolve_rows(rows, db, f, on))
-                if cold:
-                    clear_line_caches(db)
-                sums["check" + cold] += cpu_ns(lambda: deckcheck.check(text, fmt, AS_OF))
-                sums["floor" + cold] += cpu_ns(lambda: floor(text, table))
-        for k in out:
-            out[k].append(sums[k] / len(texts) / 1000)
-    return {k: med(v) for k, v in out.items()}
-
-
 # -- fresh processes -----------------------------------------------------------------------
 
 CHILD = r"""
@@ -413,7 +386,10 @@ def main(argv=None) -> int:
     ap.add_argument("--files", type=int, default=1000)
     ap.add_argument("--cli-runs", type=int, default=3)
     ap.add_argument("--http", action="store_true", help="also run wrk_validate.py (takes minutes)")
-    ap.add_argument("--phases", action="store_true", help="only the breakdown of a check into its phases")
+    ap.add_argument("--http-rounds", type=int, default=4, help="wrk_validate.py's --rounds")
+    ap.add_argument("--http-duration", type=int, default=5, help="wrk_validate.py's --duration (seconds)")
+    ap.add_argument("--memory", action="store_true", help="also run worker_memory.py (a minute or more)")
+    ap.add_argument("--phases", action="store_true", help="only the profile of a check (its steps, line kinds)")
     ap.add_argument("--quick", action="store_true", help="few rounds (a smoke run, not for figures)")
     args = ap.parse_args(argv)
     if args.quick:
@@ -427,19 +403,12 @@ def main(argv=None) -> int:
     )
     print(f"{len(texts)} lists: {', '.join(f'{p.name} ({fmt})' for p, fmt in LISTS)}")
 
+    command = "command: " + shlex.join(
+        ["python", "benchmarks/bench_floor.py", *(sys.argv[1:] if argv is None else argv)]
+    )
     if args.phases:
-        ph = phases(texts, args.rounds)
-        print(f"\nphases, {args.rounds} rounds, CPU µs per list (median of rounds; each phase timed alone)")
-        for cold in ("", " cold"):
-            rest = ph["check" + cold] - ph["read" + cold] - ph["resolve" + cold]
-            f = ph["floor" + cold]
-            print(
-                f"  {'cold' if cold else 'warm'}: check {ph['check' + cold]:.1f} ({ph['check' + cold] / f:.2f}x) = "
-                f"read (+ resolve, one pass) {ph['read' + cold]:.1f} ({ph['read' + cold] / f:.2f}x) + resolve_rows "
-                f"{ph['resolve' + cold]:.1f} ({ph['resolve' + cold] / f:.2f}x) + the rest (format, rules, report) "
-                f"{rest:.1f} ({rest / f:.2f}x); floor {f:.1f}"
-            )
-        print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
+        run_profile(texts, args.rounds)
+        print(command)
         return 0
     for cmd in (
         [sys.executable, "-c", START_CODE],
@@ -471,6 +440,7 @@ def main(argv=None) -> int:
     )
 
     db = cards.get_db()
+    ph = run_profile(texts, args.rounds)
     indexed_codes = getattr(db, "indexed_codes", None)  # session 8: the index of usual lines, code by code
     indexed = indexed_codes() if indexed_codes is not None else None
     if indexed is not None:
@@ -521,26 +491,107 @@ def main(argv=None) -> int:
     )
     print(f"  median                                    {fw:8.2f} s wall  {fc:.2f} s CPU")
 
+    http = mem = None
+    if args.http:
+        http_args = ["--rounds", str(args.http_rounds), "--duration", str(args.http_duration)]
+        print(f"\nHTTP (benchmarks/wrk_validate.py {shlex.join(http_args)}, in this process):", flush=True)
+        from benchmarks import wrk_validate
+
+        code, http = wrk_validate.run(http_args)
+        # what of validate's server CPU beyond the trivial endpoint's the check itself takes: its list,
+        # checked and made a dict here (warm, as every request of the run posts the same list)
+        deck = wrk_validate.DECK.read_text(encoding="utf-8")
+        http["code"], http["check_ms"] = (
+            code,
+            med(cpu_ns(lambda: deckcheck.check(deck, "standard", AS_OF).to_dict()) for _ in range(200)) / 1e6,
+        )
+    if args.memory:
+        mem_args = ["--requests", "1000", "--rounds", "2"]
+        print(f"\nworker memory (benchmarks/worker_memory.py {shlex.join(mem_args)}, in this process):", flush=True)
+        from benchmarks import worker_memory
+
+        code, mem = worker_memory.run(mem_args)
+        mem = {**mem, "code": code}
+
     start_cpu = med(c for _, c in starts)
     version_cpu = med(c for _, c in version)
-    print("\ntargets (CPU time, as the machine is shared):")
-    print(
-        f"  warm <= {TARGETS['warm']}x floor: {warm / f:.2f}x {verdict(warm / f <= TARGETS['warm'])}; "
-        f"cold <= {TARGETS['cold']}x floor: {cold / fcold:.2f}x {verdict(cold / fcold <= TARGETS['cold'])}"
+    print("\ntargets (CPU time, as the machine is shared; HTTP by requests per second):")
+    profiled = {}
+    if ph is not None:
+        import floor_profile  # imports this module (by name): not at the top
+
+        profiled = {w: f"  (costliest steps, profile above: {floor_profile.biggest(ph, w)})" for w in ("warm", "cold")}
+    target(
+        f"warm check <= {TARGETS['warm']}x floor", f"{warm / f:.2f}x", warm / f <= TARGETS["warm"], profiled.get("warm")
     )
-    print(
-        f"  start-up <= {TARGETS['start']} s: {start_cpu:.3f} s {verdict(start_cpu <= TARGETS['start'])}; "
-        f"--version <= {TARGETS['version']} s: {version_cpu:.3f} s {verdict(version_cpu <= TARGETS['version'])}; "
-        f"1,000 files <= {TARGETS['files']} s: {fc:.2f} s {verdict(fc <= TARGETS['files'])}"
+    target(
+        f"cold check <= {TARGETS['cold']}x floor",
+        f"{cold / fcold:.2f}x",
+        cold / fcold <= TARGETS["cold"],
+        profiled.get("cold"),
     )
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
-    print("command: " + shlex.join(["python", "benchmarks/bench_floor.py", *sys.argv[1:]]))
-    if args.http:
-        print("\nHTTP (benchmarks/wrk_validate.py --rounds 4 --duration 5):", flush=True)
-        subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "wrk_validate.py"), "--rounds", "4", "--duration", "5"], cwd=ROOT
+    target(f"start-up <= {TARGETS['start']} s", f"{start_cpu:.3f} s", start_cpu <= TARGETS["start"])
+    target(f"--version <= {TARGETS['version']} s", f"{version_cpu:.3f} s", version_cpu <= TARGETS["version"])
+    files_ok = fc <= TARGETS["files"] if args.files == 1000 else None
+    target(
+        f"1,000 files <= {TARGETS['files']} s",
+        f"{fc:.2f} s",
+        files_ok,
+        None if files_ok is not None else f"  ({args.files} files: not the target's 1,000)",
+    )
+    if http is None:
+        target(f"HTTP validate/trivial >= {TARGETS['http']}", "-", None, "  (not measured: add --http)")
+    else:
+        target(
+            f"HTTP validate/trivial >= {TARGETS['http']}",
+            f"{http['ratio']:.2f}",
+            http["ratio"] >= TARGETS["http"] if not http["code"] else None,
+            f"  (median req/s of each; rounds {', '.join(f'{r:.2f}' for r in http['round_ratios'])}; server CPU "
+            f"per request trivial/validate {http['cpu_ratio']:.2f}: {http['trivial_cpu_ms']:.3f} / "
+            f"{http['validate_cpu_ms']:.3f} ms; validate's {http['validate_cpu_ms'] - http['trivial_cpu_ms']:.3f} ms "
+            f"beyond the trivial's, of which check().to_dict() of its list, in this process, {http['check_ms']:.3f} ms)"
+            + (" INVALID RUN: errors" if http["code"] else ""),
         )
+    if mem is None:
+        target(f"worker private memory <= {MEMORY_TARGET_MIB:.1f} MiB", "-", None, "  (not measured: add --memory)")
+    else:
+        this, trivial = mem["this"], mem.get("trivial app")
+        target(
+            f"worker private memory <= {MEMORY_TARGET_MIB:.1f} MiB",
+            f"{this['private']:.1f} MiB",
+            this["private"] <= MEMORY_TARGET_MIB if not mem["code"] else None,
+            f"  (half of {MEMORY_BASELINE_MIB} MiB; {this['first_private']:.1f} MiB after the 1st request + "
+            f"{this['private'] - this['first_private']:.1f} over the 1,000"
+            + (
+                f"; trivial app {trivial['private']:.1f} MiB ({trivial['first_private']:.1f} after its 1st)"
+                if trivial
+                else ""
+            )
+            + ")"
+            + (" INVALID RUN: errors" if mem["code"] else ""),
+        )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(command)
     return 0
+
+
+def target(label: str, figure: str, ok: bool | None, note: str | None = None) -> None:
+    """One line of the targets: the target, the figure, met / NOT met (None: not judged), a note."""
+    judged = "not judged" if ok is None else verdict(ok)
+    print(f"  {label:<40} {figure:>10}  {judged:<10}{note or ''}".rstrip())
+
+
+def run_profile(texts: list[tuple[str, str]], rounds: int) -> dict | None:
+    """Print the profile (benchmarks/floor_profile.py); None when it could not run."""
+    import floor_profile  # imports this module (by name): not at the top
+
+    try:
+        ph = floor_profile.profile(texts, rounds)
+    except Exception as exc:  # noqa: BLE001 - its steps mirror engine.check(): a change there must not stop the run
+        print(f"\nprofile failed: {exc!r} (benchmarks/floor_profile.py mirrors deckcheck/engine.py's check())")
+        return None
+    floor_profile.show(ph)
+    return ph
 
 
 if __name__ == "__main__":
