@@ -11,8 +11,8 @@ the same texts.
   (``parse.plain_lines``), read + resolve (``engine._read_text``), ``Deck(...)``, the rules (``Context``,
   ``fmt.rule_plan()``, each rule the deck has anything for, ``Problem.from_finding``, the parser's problems
   kept), the report (``sort_problems``, ``Report(...)``), and the rest: check() timed whole minus the steps
-  (the format and date looked up, the database fetched, the listeners). The clock's own cost is taken off
-  each timing.
+  (the format and date looked up, the database fetched, the listeners), medians minus medians, so the rows
+  add up (a negative rest is noise: take more rounds). The clock's own cost is taken off each timing.
 * cold, line kind by line kind: the variants' non-empty lines grouped as card lines the database's index
   of usual lines finds (``CardDB.printed_line`` of the text after the count, after a bullet), card lines
   it does not find, and the other lines (headers, totals); each list's lines of one kind are read together
@@ -198,16 +198,17 @@ def profile(texts: list[tuple[str, str]], rounds: int, seed: int = 7) -> dict:
         for which, into in sums.items():
             for k in names:
                 series[which].setdefault(k, []).append(into[k] / n / 1000)
-            series[which].setdefault("rest", []).append((into["check"] - sum(into[s] for s in TIMED)) / n / 1000)
         per_call = csum / n
         calls.append(per_call / 1000)
         for kind in KINDS:
             if klines[kind]:
                 each = (ksums[kind] - kcalls[kind] * per_call) / klines[kind] / 1000
                 kind_series[kind].append((each, klines[kind] / n))
+    medians = {w: {k: statistics.median(v) for k, v in series[w].items()} for w in series}
+    for got in medians.values():  # so that the rows add up to check()'s (a negative rest: noise, take more rounds)
+        got["rest"] = got["check"] - sum(got[s] for s in TIMED)
     return {
-        "warm": {k: statistics.median(v) for k, v in series["warm"].items()},
-        "cold": {k: statistics.median(v) for k, v in series["cold"].items()},
+        **medians,
         "kinds": {
             k: (statistics.median(e for e, _ in v), statistics.median(c for _, c in v))
             for k, v in kind_series.items()
