@@ -19,7 +19,7 @@ from .deck import ResolvedLine as ResolvedLine
 from .deck import line_profile
 from .fastline import BULLETS, COUNTS, card_parts, read_new
 from .formats import Ban, Format, FormatError, default_formats
-from .lineread import CARD, read_line
+from .lineread import CARD, HEADER, read_line
 from .memo import Memo, memoise
 from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
 from .problems import Problem, Report, sort_problems
@@ -166,7 +166,9 @@ def _read_text(
     """:func:`~deckcheck.parse.read` and :func:`resolve_rows` of a text's lines in one pass: a line
     the line memo holds is a card line with its facts (one look-up); any other is read (a card line
     of the usual shape by :func:`~deckcheck.fastline.card_parts`, else the parser's memo or
-    :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept."""
+    :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept. The parse result
+    holds the problems and the declared total, not the headers: a header sets the section of the card
+    lines after it, and :func:`check` reports no headers (:func:`~deckcheck.parse.parse` does)."""
     at = _Lines(db, fmt, on)
     memo = at.memo
     facts_of, put = memo.get, memo.put
@@ -235,8 +237,10 @@ def _read_text(
                     else:
                         kind = classify(raw)
             if facts is None:
-                if kind[0] != CARD:  # type: ignore[index]
-                    section = file_line(result, n, kind, section)  # type: ignore[arg-type]
+                what = kind[0]  # type: ignore[index]
+                if what != CARD:
+                    # a header opens its section; check() reports no headers (parse() does), so none is made
+                    section = kind[1] if what == HEADER else file_line(result, n, kind, section)  # type: ignore[index,arg-type]
                     continue
                 fields = kind[1]  # type: ignore[index]
                 count, name, set_code, number = fields["count"], fields["name"], fields["set_code"], fields["number"]

@@ -667,3 +667,32 @@ def test_the_usual_shape_of_a_name_and_a_code_is_the_patterns(name, code, number
     if fastline.usual_name(name) and fastline.usual_code(code) and len(number) < 5 and number.isdigit():
         assert fastline.card_parts(f"12 {name} {code} {number}") == (12, name, code, number)
         assert fastline.card_parts(f"- 3 {name} {code} {number} PH") == (3, name, code, number)
+
+
+def test_the_one_pass_takes_a_headers_section_and_files_the_rest_as_read_does():
+    """engine._read_text makes no Header (check() reports none): a header, warm or cold, sets the
+    section of the card lines after it; a total, a banner and an unparsed line are filed as read()
+    files them."""
+    import datetime as dt
+
+    from deckcheck import cards, engine, parse
+    from deckcheck.lineread import read_line
+
+    db = cards.get_db()
+    text = (
+        "****** Pokémon Trading Card Game Deck List ******\n"
+        "Pokémon: 1\n4 Nest Ball SVI 181\n##Trainer Cards - 4\n1 Iono PAL 185\n"
+        "Energy (2)\n2 Basic {R} Energy SVE 2\nnot a card line at all\nTotal Cards: 7\n"
+    )
+    lines = text.splitlines()
+    read_result, rows = parse.read(text)
+    for cold in (True, False):
+        if cold:
+            read_line.memo.clear()
+        result, out = engine._read_text(lines, db, engine.get_format("standard"), dt.date(2026, 5, 1))
+        assert result.headers == []
+        assert [(ln.line, ln.section) for ln in out] == [(n, section) for n, section, _ in rows]
+        assert [(ln.line, ln.section) for ln in out] == [(3, "pokemon"), (5, "trainer"), (7, "energy")]
+        assert (result.declared_total, result.declared_total_line) == (7, 9)
+        assert result.problems == read_result.problems and [p.lines for p in result.problems] == [(8,)]
+        assert result.decorations == read_result.decorations == [1]
