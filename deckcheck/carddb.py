@@ -49,6 +49,11 @@ def _written_energy_keys() -> dict[str, str]:
     return {written: lookup_key(written) for written in WRITTEN_ENERGY}
 
 
+#: the name endings lists write with a blank or a hyphen (``Dragapult ex`` / ``Dragapult-ex``, ``Shaymin-EX``
+#: / ``Shaymin EX``, ``Xurkitree-GX``: the reference's card-data traps); the index of usual lines holds
+#: a printing under both spellings (:meth:`CardDB._written_names`)
+_SUFFIX_ENDINGS = (" ex", "-ex", " EX", "-EX", " GX", "-GX")
+
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
 #: card lines the engine's line memos keep (one per database, one per format, database and date)
@@ -401,12 +406,12 @@ class CardDB:
         (``Nest Ball SVI 181``) that :meth:`printing_named` matches: the parts
         :func:`~deckcheck.fastline.card_parts` reads and the card ``printing_named`` answers for them,
         found with one look-up. A set code's lines are indexed at its :data:`INDEX_AFTER`-th line: every
-        number of its sets with the name printed on the card :meth:`printing_named` finds there (and a
-        basic Energy's names as lists write them, ``Basic {R} Energy``); a line written any other way
+        number of its sets with the name printed on the card :meth:`printing_named` finds there (and the
+        other spellings of :meth:`_written_names`: ``Boss’s Orders``, ``Dragapult-ex``, ``Basic {R} Energy``); a line written any other way
         (another spelling, Limitless's ``Energy`` pseudo set) is None: read it the long way. A
         ``PH`` tag after the number is taken as the reader takes it (it is not one of the parts).
         An entry holds the card's row until its first use (making a card costs microseconds; a list
-        meets a few of a code's). Bounded by the database: ~39,000 entries with every code indexed."""
+        meets a few of a code's). Bounded by the database: ~42,000 entries with every code indexed."""
         table = self._usual.table
         hit = table.get(rest)
         if hit is None:
@@ -438,7 +443,7 @@ class CardDB:
     def index_usual_lines(self) -> int:
         """Index every set code's usual lines now (:meth:`printed_line` does it code by code on first
         use): what a server's master does before its workers fork, so they share the table instead of
-        each making its own. ~0.3 s and ~9 MB for the shipped database; answers the number of entries."""
+        each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries."""
         for code in list(self._places or self._printing_places()):
             if code not in self._usual.codes:
                 self._index_code(code)
@@ -480,7 +485,8 @@ class CardDB:
                         if printed != norm and len(printed) < 5 and printed.isdigit() and printed.isascii()
                         else (norm,)
                     )
-                    if ok and "'" not in name and not energy:  # the usual: the printed name only
+                    if ok and "'" not in name and not energy and not name.endswith(_SUFFIX_ENDINGS):
+                        # the usual: the printed name only
                         for number in numbers:
                             table.setdefault(name + tail + number, (row, name, code, number))
                         continue
@@ -493,13 +499,21 @@ class CardDB:
     def _written_names(self, row: int, name: str, energy: bool) -> tuple[str, ...]:
         """The names a line writes printing ``row`` (named ``name``) with that :meth:`printing_named`
         takes for it: the name printed; with a typographic apostrophe (``Boss’s Orders``, as
-        Limitless writes it); a basic Energy's as lists write them (``Basic {R} Energy``, ``Basic Fire
-        Energy``, ``{R} Energy``)."""
-        if "'" not in name and not energy:
+        Limitless writes it); with a blank for the hyphen before ``ex``, ``EX`` or ``GX``, or the other
+        way round (``Dragapult-ex``, ``Shaymin EX``: :data:`_SUFFIX_ENDINGS`); a basic Energy's as lists
+        write them (``Basic {R} Energy``, ``Basic Fire Energy``, ``{R} Energy``)."""
+        suffixed = name.endswith(_SUFFIX_ENDINGS)
+        if "'" not in name and not energy and not suffixed:
             return (name,)
         key = self.cards.at(row).key.lower()
-        curly = name.replace("'", "\u2019")
-        others = [curly] if curly != name and lookup_key(curly) == key else []
+        others: list[str] = []
+        for written in (name, name.replace("'", "\u2019")) if "'" in name else (name,):
+            if suffixed:
+                cut = len(written) - 3
+                others.append(written[:cut] + ("-" if written[cut] == " " else " ") + written[cut + 1 :])
+            if written is not name:
+                others.append(written)
+        others = [w for w in others if lookup_key(w) == key]
         if energy:
             others += [w for w, k in _written_energy_keys().items() if k == key and w != name]
         return (name, *others)

@@ -559,6 +559,16 @@ def test_the_index_of_usual_lines_answers_as_the_pattern_and_printing_named_for_
     for written in ("Basic {R} Energy", "Basic Fire Energy", "Fire Energy"):
         assert db.printed_line(f"{written} SVE 2")[0].id == "sve-002", written
     assert db.printed_line("{R} Energy SVE 2") is None  # not the pattern's shape (a name starts with a letter)
+    # a blank or a hyphen before ex, EX and GX, as printed and the other way (PTCGO's Dragapult-ex)
+    for rest, card_id in (
+        ("Dragapult ex TWM 130", "sv06-130"),
+        ("Dragapult-ex TWM 130", "sv06-130"),
+        ("Shaymin-EX ROS 77", "xy6-77"),
+        ("Shaymin EX ROS 77", "xy6-77"),
+    ):
+        assert db.printed_line(rest)[0].id == card_id, rest
+    assert db.printed_line("Dragapult-ex TWM 130")[1] == "Dragapult-ex"  # the name as written, as the reader reads it
+    assert db.printed_line("Dragapult-EX TWM 130") is None  # another spelling: the long way
 
 
 @pytest.mark.slow
