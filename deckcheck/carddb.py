@@ -159,6 +159,10 @@ class CardDB:
     _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
     #: the index of usual lines (:meth:`printed_line`), made code by code
     _usual: UsualLines = field(default_factory=UsualLines, repr=False, compare=False)
+    #: what the formats' tables of this database are kept under (:meth:`Format.line_tables
+    #: <deckcheck.formats.Format.line_tables>`): an object of its own, not its version (another
+    #: database object of the same version has cards of its own, and the tables answer with cards)
+    identity: object = field(default_factory=object, init=False, repr=False, compare=False)
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,

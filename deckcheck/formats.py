@@ -44,7 +44,7 @@ _BAN_KEYS = ("name", "printings", "all_printings", "since", "source")
 Table = dict[str, Any]
 
 
-#: the answers one legality memo keeps (one per database version and date): :meth:`Format.legality`
+#: the answers one legality memo keeps (one per database and date): :meth:`Format.legality`
 #: by card id, and the rules' explanations beside them (a few per card: a database of 21,000 cards
 #: never fills it)
 LEGALITY_MEMO_SIZE = 1 << 17
@@ -65,7 +65,7 @@ def _nothing(deck: object) -> tuple[Any, ...]:
 
 
 class LineTables:
-    """What the engine keeps for one format, database version and date (:meth:`Format.line_tables`):
+    """What the engine keeps for one format, database object and date (:meth:`Format.line_tables`):
     ``lines``, its line memo (line text -> ``engine.LineFacts``, at most ``LINE_MEMO_SIZE``);
     ``printings``, what a line naming a printing by set code and number comes to (card id -> the card,
     its legality and what the deck's index needs of it: at most one entry per card of the database);
@@ -81,14 +81,14 @@ class LineTables:
 
 class FormatMemos:
     """The memos of one :class:`Format` (a frozen value), held beside it by :data:`FORMAT_MEMOS`:
-    per (database version, date), at most 64 legality memos and 4 of the engine's
+    per (database object, date), at most 64 legality memos and 4 of the engine's
     :class:`LineTables`, the rule plan and what screens a card from the bans (:meth:`Format.ban_for`)."""
 
     __slots__ = ("legality", "lines", "plan", "ban_screen")
 
     def __init__(self) -> None:
-        self.legality: Memo[tuple[str, dt.date], Memo[Hashable, Any]] = Memo(64)
-        self.lines: Memo[tuple[str, dt.date], LineTables] = Memo(4)
+        self.legality: Memo[tuple[object, dt.date], Memo[Hashable, Any]] = Memo(64)
+        self.lines: Memo[tuple[object, dt.date], LineTables] = Memo(4)
         self.plan: RulePlan | None = None
         self.ban_screen: tuple[frozenset[str], frozenset[tuple[str, int, str]]] | None = None
 
@@ -205,14 +205,14 @@ class Format:
     def legality_table(self, db: CardDB, on: dt.date) -> Memo[Hashable, Any]:
         """The memo of :meth:`legality` answers for one database and date (card id -> answer);
         a long-running service sees few distinct dates: at most 64 are kept."""
-        tables, key = FORMAT_MEMOS.of(self).legality, (db.version, on)
+        tables, key = FORMAT_MEMOS.of(self).legality, (db.identity, on)
         table = tables.get(key)
         return tables.put(key, Memo(LEGALITY_MEMO_SIZE)) if table is None else table
 
     def line_tables(self, db: CardDB, on: dt.date) -> LineTables:
         """The engine's tables for this format, one database and date (:class:`LineTables`); a
         service sees one or two dates at a time: at most 4 are kept."""
-        memos, key = FORMAT_MEMOS.of(self).lines, (db.version, on)
+        memos, key = FORMAT_MEMOS.of(self).lines, (db.identity, on)
         tables = memos.get(key)
         return memos.put(key, LineTables(self.legality_table(db, on))) if tables is None else tables
 

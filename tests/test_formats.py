@@ -629,3 +629,26 @@ def test_ban_for_screens_cards_as_the_bans_cover_them(fmt_id):
             assert fmt.ban_for(card, db, on) == looked, (card.id, on)
     if fmt.bans:
         assert any(fmt.ban_for(card, db, dt.date(2026, 5, 1)) for card in near)
+
+
+# -- the formats' tables of one database object -----------------------------------------------------
+
+
+def test_a_database_loaded_again_from_the_same_file_gets_its_own_legality_answers():
+    """Two database objects of one version (the same file loaded twice: a test's app, a library user's
+    cards.load) each get legality answers made of their own cards: a printing legal as itself is no
+    reprint of itself, whichever object asked first, and a line answers the same warm or cold."""
+    from deckcheck import cards
+    from deckcheck.engine import check
+
+    fmt, on = default_formats()["standard"], dt.date(2026, 6, 1)
+    first, second = cards.get_db(), cards.load(cards.default_path())
+    assert first.version == second.version and first is not second
+    check("4 Dreepy TWM 128", fmt, on, db=first)  # the first object's answers made and kept
+    for db in (first, second):
+        card = db.printing_named("Dreepy", "TWM", "128")
+        assert fmt.legality(card, db, on) == (card, None) and fmt.legality(card, db, on)[0] is card
+        for text in ("4 dreepy TWM 128", "4 Dreepy TWM 128", "3 Dreepy TWM 128"):
+            report = check(text, fmt, on, db=db)
+            assert [ln.to_dict()["legal_via"] for ln in report.lines] == [None], text
+            assert [p.rule for p in report.problems] == ["deck-size"], text
