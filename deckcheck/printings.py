@@ -7,6 +7,7 @@ a database of ~21,000 cards makes none of them.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,7 +146,7 @@ class CardTable(Mapping[str, Card]):
     """Card id -> :class:`Card`, each made from its row on first use: a database has ~21,000
     cards and a check meets a few dozen, so loading makes none (:meth:`materialise` makes all)."""
 
-    __slots__ = ("_ids", "_made", "_make", "_peek")
+    __slots__ = ("_ids", "_made", "_make", "_peek", "_making")
 
     def __init__(
         self, ids: dict[str, int], make: Callable[[int], Card], peek: Callable[[list[int]], list[Peek]] | None = None
@@ -154,6 +155,7 @@ class CardTable(Mapping[str, Card]):
         self._made: list[Card | None] = [None] * (max(ids.values()) + 1 if ids else 0)
         self._make = make
         self._peek = peek
+        self._making = threading.Lock()  # held while a card is made (at most once per card)
 
     def peek(self, rows: list[int]) -> list[Peek]:
         """(name, number, whether a basic Energy) of each row of ``rows``, without making their cards
@@ -166,10 +168,14 @@ class CardTable(Mapping[str, Card]):
         return [(card.name, card.number, card.is_basic_energy) for card in map(at, rows)]
 
     def at(self, row: int) -> Card:
-        """The card of row ``row`` (made once)."""
+        """The card of row ``row`` (made once: one object, whatever threads ask for it first; the
+        engine tells a printing legal as itself from a reprint by identity)."""
         card = self._made[row]
         if card is None:
-            card = self._made[row] = self._make(row)
+            with self._making:
+                card = self._made[row]
+                if card is None:
+                    card = self._made[row] = self._make(row)
         return card
 
     def __getitem__(self, card_id: str) -> Card:
