@@ -410,10 +410,10 @@ class CardDB:
         (``Nest Ball SVI 181``) that :meth:`printing_named` matches: the parts
         :func:`~deckcheck.fastline.card_parts` reads and the card ``printing_named`` answers for them,
         found with one look-up. A set code's lines are indexed at its :data:`INDEX_AFTER`-th line: every
-        number of its sets with the name printed on the card :meth:`printing_named` finds there (and the
-        other spellings of :meth:`_written_names`: ``Boss’s Orders``, ``Dragapult-ex``, ``Basic {R} Energy``);
-        a line written any other way (another spelling, Limitless's ``Energy`` pseudo set) is None: read
-        it the long way. A
+        number of its sets with the name printed on the card :meth:`printing_named` finds there (and
+        the other spellings of :meth:`_written_names`: ``Boss’s Orders``, ``Dragapult-ex``, ``Basic {R}
+        Energy``); a line written any other way (another spelling, Limitless's ``Energy`` pseudo set) is
+        None: read it the long way. A
         ``PH`` tag after the number is taken as the reader takes it (it is not one of the parts).
         An entry holds the card's row until its first use (making a card costs microseconds; a list
         meets a few of a code's). Bounded by the database: ~42,000 entries with every code indexed."""
