@@ -563,7 +563,8 @@ def main(argv=None) -> int:
             http["ratio"] >= TARGETS["http"] if not http["code"] else None,
             f"  (median req/s of each; rounds {', '.join(f'{r:.2f}' for r in http['round_ratios'])}; server CPU "
             f"per request trivial/validate {http['cpu_ratio']:.2f}: {http['trivial_cpu_ms']:.3f} / "
-            f"{http['validate_cpu_ms']:.3f} ms, validate's {http['validate_cpu_ms'] - http['trivial_cpu_ms']:.3f} ms "
+            f"{http['validate_cpu_ms']:.3f} ms (system {http['trivial_sys_ms']:.3f} / {http['validate_sys_ms']:.3f}), "
+            f"validate's {http['validate_cpu_ms'] - http['trivial_cpu_ms']:.3f} ms "
             f"more; check() of its list, warm, in this process: {http['check_ms']:.3f} ms)"
             + (" INVALID RUN: errors" if http["code"] else ""),
         )

@@ -158,10 +158,10 @@ def parse_wrk(output: str) -> dict:
     return figures
 
 
-def server_cpu_seconds(master: int) -> float:
-    """User + system CPU of the gunicorn master and its workers so far (Linux /proc)."""
+def server_cpu(master: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of the gunicorn master and its workers so far (Linux /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    user = system = 0.0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -171,17 +171,22 @@ def server_cpu_seconds(master: int) -> float:
             continue
         pid, ppid = int(entry.name), int(fields[1])
         if pid == master or ppid == master:
-            total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+            user += int(fields[11]) / tick
+            system += int(fields[12]) / tick
+    return user, system
 
 
 def run_round(name: str, proc: subprocess.Popen, url: str, script: Path, args: argparse.Namespace) -> tuple:
     """One wrk measurement of one app: (wrk command, figures with server CPU per request)."""
-    cpu_before = server_cpu_seconds(proc.pid)
+    user_before, sys_before = server_cpu(proc.pid)
     cmd, output = wrk(url, script, args, args.duration)
     figures = parse_wrk(output)
-    # CPU per request depends less on what else the machine runs than req/s does
-    figures["cpu_ms"] = (server_cpu_seconds(proc.pid) - cpu_before) * 1000 / max(figures["requests"], 1)
+    # CPU per request depends less on what else the machine runs than req/s does; user (Python) and
+    # system (the kernel: sockets) apart
+    user, system = server_cpu(proc.pid)
+    per = 1000 / max(figures["requests"], 1)
+    figures["user_ms"], figures["sys_ms"] = (user - user_before) * per, (system - sys_before) * per
+    figures["cpu_ms"] = figures["user_ms"] + figures["sys_ms"]
     return cmd, figures
 
 
@@ -326,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def figures(label: str, results: dict, ratios: list[float]) -> dict:
     """One contender's headline figures: ``ratio`` (median req/s, validate/trivial), ``round_ratios``,
-    ``cpu_ratio`` (server CPU per request, trivial/validate), ``validate_cpu_ms``, ``trivial_cpu_ms``,
+    ``cpu_ratio`` (server CPU per request, trivial/validate), ``validate_cpu_ms``, ``trivial_cpu_ms`` (and
+    their system part, ``validate_sys_ms``, ``trivial_sys_ms``),
     ``p99_worst`` (validate's worst round, ms), ``validate_rps``, ``trivial_rps``, ``label``."""
     trivial, validate = results["trivial"], results["validate"]
     return {
@@ -336,6 +342,8 @@ def figures(label: str, results: dict, ratios: list[float]) -> dict:
         "cpu_ratio": trivial["cpu_ms"] / validate["cpu_ms"],
         "validate_cpu_ms": validate["cpu_ms"],
         "trivial_cpu_ms": trivial["cpu_ms"],
+        "validate_sys_ms": validate["sys_ms"],
+        "trivial_sys_ms": trivial["sys_ms"],
         "p99_worst": validate["p99_worst"],
         "validate_rps": validate["rps"],
         "trivial_rps": trivial["rps"],
@@ -353,13 +361,13 @@ def report(results: dict, ratios: list[float], args: argparse.Namespace, cmd: li
     )
     print(
         f"{'endpoint':<10} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'requests':>9} {'errors':>7} "
-        f"{'server CPU ms/req':>18}"
+        f"{'server CPU ms/req':>18} {'(user':>7} {'+ sys)':>7}"
     )
     for name, r in results.items():
         errors = r["non_2xx"] + r["socket_errors"]
         print(
             f"{name:<10} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
-            f"{r['requests']:>9} {errors:>7} {r['cpu_ms']:>18.3f}"
+            f"{r['requests']:>9} {errors:>7} {r['cpu_ms']:>18.3f} {r['user_ms']:>7.3f} {r['sys_ms']:>7.3f}"
         )
     # wrk opens its 4 connections afresh each round and the kernel hands them to the 3 workers
     # at random: a round where one worker got none (or all) is an outlier in either direction,

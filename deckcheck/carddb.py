@@ -413,10 +413,10 @@ class CardDB:
         number of its sets with the name printed on the card :meth:`printing_named` finds there (and
         the other spellings of :meth:`_written_names`: ``Boss’s Orders``, ``Dragapult-ex``, ``Basic {R}
         Energy``); a line written any other way (another spelling, Limitless's ``Energy`` pseudo set) is
-        None: read it the long way. A
-        ``PH`` tag after the number is taken as the reader takes it (it is not one of the parts).
-        An entry holds the card's row until its first use (making a card costs microseconds; a list
-        meets a few of a code's). Bounded by the database: ~42,000 entries with every code indexed."""
+        None: read it the long way. A ``PH`` tag after the number is taken as the reader takes it (it is
+        not one of the parts). An entry holds the card's row until its first use (making a card costs
+        microseconds; a list meets a few of a code's). Bounded by the database: ~42,000 entries with
+        every code indexed."""
         table = self._usual.table
         hit = table.get(rest)
         if hit is None:
