@@ -141,6 +141,28 @@ def test_professors_research_with_different_professors_sums_to_five():
     )
 
 
+@pytest.mark.parametrize(
+    ("lines", "message", "hint"),
+    [
+        (
+            ("3 Gengar LV.X AR 97", "2 Gengar AR 16"),
+            "You have 5 cards named Gengar (lines 1, 2); the limit is 4.",
+            "Gengar and Gengar LV.X share the name Gengar; a level (LV.X, LV.43) is not part of a card's name.",
+        ),
+        (
+            ("3 Latias δ DS 8", "2 Latias TEF 67"),
+            "You have 5 cards named Latias (lines 1, 2); the limit is 4.",
+            "Latias and Latias δ share the name Latias; δ (Delta Species) is not part of a Pokémon's name.",
+        ),
+    ],
+    ids=["level", "delta-species"],
+)
+def test_a_level_or_delta_species_is_not_part_of_the_name_the_message_gives(lines, message, hint):
+    # the rulebook: Gengar and Gengar LV.X are both "named Gengar"; the message names that shared name
+    problem = only(deckcheck.check(deck(*lines), "unlimited", MAY), "copy-limit")
+    assert (problem.message, problem.hint, problem.lines) == (message, hint, (1, 2))
+
+
 def test_owner_names_are_part_of_the_name():
     # 4 + 4 is fine: Iono's Bellibolt ex and Bellibolt ex are different names
     text = deck("4 Iono's Tadbulb JTG 52", "4 Iono's Bellibolt ex JTG 53", "4 Tadbulb PAL 77", "4 Bellibolt ex PAL 79")

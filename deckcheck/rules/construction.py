@@ -80,6 +80,8 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
             if total <= limit:
                 continue
         card = lines[0].card
+        said = sorted({display_name(ln.card) for ln in lines})
+        shared = min(said, key=len)  # Gengar LV.X and Gengar, Latias δ and Latias: named Gengar, Latias
         hint = None
         if free:
             said = "says" if len(free) == 1 else "say"
@@ -89,20 +91,36 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
             )
         elif card.supertype == "Energy":
             hint = f"{lines[0].name} is a Special Energy, so the {limit}-copy limit applies."
+        elif len(said) > 1:
+            hint = f"{join_and(said)} share the name {shared}; {_not_part_of_the_name(said)}"
         elif len({ln.card.name for ln in lines}) > 1:
             hint = (
-                f"{join_and(sorted({ln.card.name for ln in lines}))} share the name {display_name(card)}; "
+                f"{join_and(sorted({ln.card.name for ln in lines}))} share the name {shared}; "
                 "the subtitle in brackets is not part of a card's name."
             )
         elif len({ln.card.id for ln in lines}) > 1:
             hint = "Different printings of a card count together toward the limit."
         nums, ids = lines_and_ids(lines)
         yield Finding(
-            f"You have {plural(total, 'card')} named {display_name(card)}{line_list(nums)}; the limit is {limit}.",
+            f"You have {plural(total, 'card')} named {shared}{line_list(nums)}; the limit is {limit}.",
             lines=nums,
             cards=ids,
             hint=hint,
         )
+
+
+def _not_part_of_the_name(names: list[str]) -> str:
+    """Why display names that differ are one name for the copy rule (deckcheck/names.py: levels and a
+    Pokémon's Delta Species are not part of a name; anything else is spelling)."""
+    if any(LEVEL.search(n) for n in names):
+        return "a level (LV.X, LV.43) is not part of a card's name."
+    if any(n.endswith("δ") for n in names):
+        return "δ (Delta Species) is not part of a Pokémon's name."
+    return "they are one name for the copy limit."
+
+
+#: a level at the end of a printed name (``Gengar LV.X``, ``Gengar LV.43``)
+LEVEL = re.compile(r"\sLV\.\s?\w+$")
 
 
 @rule("no-basic-pokemon", code="R103", severity=ERROR, title="At least one Basic Pokémon")
