@@ -80,8 +80,8 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
             if total <= limit:
                 continue
         card = lines[0].card
-        said = sorted({display_name(ln.card) for ln in lines})
-        shared = min(said, key=len)  # Gengar LV.X and Gengar, Latias δ and Latias: named Gengar, Latias
+        spelled = sorted({display_name(ln.card) for ln in lines})
+        shared = min(spelled, key=len)  # Gengar LV.X and Gengar, Latias δ and Latias: named Gengar, Latias
         hint = None
         if free:
             said = "says" if len(free) == 1 else "say"
@@ -91,8 +91,8 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
             )
         elif card.supertype == "Energy":
             hint = f"{lines[0].name} is a Special Energy, so the {limit}-copy limit applies."
-        elif len(said) > 1:
-            hint = f"{join_and(said)} share the name {shared}; {_not_part_of_the_name(said)}"
+        elif len(spelled) > 1:
+            hint = f"{join_and(spelled)} share the name {shared}; {_not_part_of_the_name(spelled)}"
         elif len({ln.card.name for ln in lines}) > 1:
             hint = (
                 f"{join_and(sorted({ln.card.name for ln in lines}))} share the name {shared}; "
