@@ -77,7 +77,6 @@ _NAME_SUFFIXES = frozenset(
         "GL",
         "FB",
         "E4",
-        "SP",
         "LV",
         "ACE",
         "SPEC",

@@ -153,3 +153,13 @@ def test_limitless_builder_and_ptcgo_energy_lines_resolve_by_type():
             "(MEE 5).",
         ),
     ]
+
+
+def test_limitless_sp_code_of_the_sword_and_shield_promos_resolves_in_text_as_in_json():
+    # data/set-aliases.csv has SP (Limitless's code of the SWSH promos) and a Limitless JSON entry with
+    # "set": "SP" resolved, but a text line read SP as part of the name: 'no card named "Zacian V SP 18"'
+    report = deckcheck.check("1 Zacian V SP 18\n", "unlimited", "2026-05-01")
+    (line,) = report.lines
+    assert (line.name, line.set_code, line.number) == ("Zacian V", "SP", "18")
+    assert line.card is not None and line.card.id == "swshp-SWSH018"
+    assert [p.rule for p in report.problems if p.severity != "info"] == ["deck-size"]

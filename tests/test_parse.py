@@ -187,6 +187,8 @@ LINES = [
     ("1 Mewtwo CRZ GG44", (1, "Mewtwo", "CRZ", "GG44", None)),
     ("1 Mew BKT 146a", (1, "Mew", "BKT", "146a", None)),
     ("1 Zacian V PR-SW SWSH205", (1, "Zacian V", "PR-SW", "SWSH205", None)),
+    # Limitless's own code of the Sword & Shield promos (data/set-aliases.csv SP), no name ends in SP
+    ("1 Zacian V SP 18", (1, "Zacian V", "SP", "18", None)),
     ("1 Flareon GEN RC6", (1, "Flareon", "GEN", "RC6", None)),
     ("2 Water Energy CL 90", (2, "Water Energy", "CL", "90", None)),
     # RK9 suffixes
