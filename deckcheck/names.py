@@ -270,6 +270,17 @@ def _multi_type_energy(tokens: list[str]) -> str | None:
     return f"{tokens[0].lower()} energy {letters}" if len(letters) >= 2 else None
 
 
+def dropped_at_end(name: str) -> list[str]:
+    """What :func:`name_key` leaves off the end of a printed name, in lower case: ``["lv", "x"]`` for
+    ``Gengar LV.X``, ``["δ"]`` for ``Latias δ``, ``["delta", "species"]``, ``["prime"]`` for
+    ``Magnezone Prime``; ``[]`` when nothing (a message saying why two printed names are one name)."""
+    tokens = _strip_brackets(_tokens(name))
+    kept = _drop_trailing(tokens)
+    if kept[-1:] == ["◇"] and tokens[-1:] != ["◇"]:  # "Prism Star" written out: the key keeps its ◇
+        kept = kept[:-1]
+    return [t.lower() for t in tokens[len(kept) :]]
+
+
 def _name_key(name: str) -> str:
     tokens = _drop_trailing(_strip_brackets(_tokens(name)))
     energy = _energy_type([t.lower() for t in tokens]) if len(tokens) < 4 else None

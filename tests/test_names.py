@@ -2,7 +2,7 @@
 
 import pytest
 
-from deckcheck.names import basic_energy_type, expand_symbols, fold, lookup_key, name_key
+from deckcheck.names import basic_energy_type, dropped_at_end, expand_symbols, fold, lookup_key, name_key
 
 SAME = [
     ("Shaymin-EX", "Shaymin EX"),
@@ -240,3 +240,25 @@ def test_a_name_part_read_as_a_set_code_is_quoted_as_written(line, message):
     report = deckcheck.check(line, "unlimited", "2026-05-01")
     assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [message]
     assert [p.rule for p in report.problems if p.rule == "unknown-set"] == []
+
+
+@pytest.mark.parametrize(
+    "name, dropped",
+    [
+        ("Gengar LV.X", ["lv", "x"]),
+        ("Gengar LV. 44", ["lv", "44"]),
+        ("Latias δ", ["δ"]),
+        ("Latias Delta Species", ["delta", "species"]),
+        ("Magnezone Prime", ["prime"]),
+        ("Charizard ☆ δ", ["δ"]),
+        ("Arceus Prism Star", ["prism", "star"]),
+        ("Arceus {*}", []),
+        ("Mystery Plate δ", []),  # a Trainer whose δ is part of its name
+        ("Gengar", []),
+    ],
+)
+def test_dropped_at_end_is_what_the_name_key_leaves_off(name, dropped):
+    assert dropped_at_end(name) == dropped
+    base = name.rsplit(" ", len(dropped))[0] if dropped else name
+    if dropped and dropped != ["prism", "star"]:
+        assert name_key(name) == name_key(base)

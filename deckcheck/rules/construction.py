@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..names import dropped_at_end
 from ..problems import line_list
 from ..registry import ERROR, Finding, rule
 from .words import card_names, display_name, join_and, label, lines_and_ids, plural
@@ -110,17 +111,17 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
 
 
 def _not_part_of_the_name(names: list[str]) -> str:
-    """Why display names that differ are one name for the copy rule (deckcheck/names.py: levels and a
-    Pokémon's Delta Species are not part of a name; anything else is spelling)."""
-    if any(LEVEL.search(n) for n in names):
+    """Why display names that differ are one name for the copy rule: what the name key leaves off
+    their ends (:func:`deckcheck.names.dropped_at_end`: a level, a Pokémon's Delta Species, Prime);
+    anything else is spelling."""
+    dropped = {token for name in names for token in dropped_at_end(name)}
+    if "lv" in dropped:
         return "a level (LV.X, LV.43) is not part of a card's name."
-    if any(n.endswith("δ") for n in names):
+    if "δ" in dropped or "species" in dropped:
         return "δ (Delta Species) is not part of a Pokémon's name."
+    if "prime" in dropped:
+        return "Prime is not part of a Pokémon's name."
     return "they are one name for the copy limit."
-
-
-#: a level at the end of a printed name (``Gengar LV.X``, ``Gengar LV.43``)
-LEVEL = re.compile(r"\sLV\.\s?\w+$")
 
 
 @rule("no-basic-pokemon", code="R103", severity=ERROR, title="At least one Basic Pokémon")
