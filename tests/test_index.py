@@ -5,6 +5,11 @@ from __future__ import annotations
 import copy
 import gzip
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,8 +43,12 @@ def test_the_shipped_database_carries_the_index_this_code_makes(raw):
     """Fails when names.py or index.py changed and data/cards.json.gz was not written again
     (``deckcheck db build``); loading still works then, by indexing the cards itself."""
     stored = raw["index"]
-    assert stored["fingerprint"] == index.fingerprint()
-    assert stored == index.build_index(raw["cards"], _releases(raw))
+    assert stored["fingerprint"] == index.fingerprint(), "write the database again: deckcheck db build"
+    made = index.build_index(raw["cards"], _releases(raw))
+    changed = [(row[1], k, n) for row, k, n in zip(raw["cards"], stored["keys"], made["keys"], strict=True) if k != n]
+    # the tripwire of NAME_KEY_VERSION: names.py gives other keys than the shipped index holds
+    assert not changed, f"name keys changed ({changed[:3]}...): bump index.NAME_KEY_VERSION, then deckcheck db build"
+    assert stored == made
     assert cards._usable(stored, raw["cards"], _releases(raw), "shipped")
 
 
@@ -135,3 +144,34 @@ def test_written_databases_carry_their_index(tmp_path, raw):
 def test_number_norm_is_number_key_as_text(number, norm):
     assert index.number_norm(number) == norm
     assert index.number_key(norm) == index.number_key(number)
+
+
+def test_the_fingerprint_is_the_versions_a_person_bumps():
+    assert index.fingerprint() == f"layout-{index.INDEX_LAYOUT}.names-{index.NAME_KEY_VERSION}"
+
+
+@pytest.mark.slow
+def test_a_comment_in_every_module_leaves_the_shipped_pack_in_use(tmp_path):
+    """The pack is trusted by the versions its index records, not by the source text: a copy
+    of the package with a comment added to every module (and no source files' digests to
+    match) still loads the shipped pack and its stored index, without reading the JSON."""
+    package = Path(index.__file__).resolve().parent
+    shutil.copytree(package, tmp_path / "deckcheck", ignore=shutil.ignore_patterns("__pycache__", "data"))
+    for module in (tmp_path / "deckcheck").rglob("*.py"):
+        module.write_text(module.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    probe = (
+        "import logging, sys; logging.basicConfig(level=logging.WARNING)\n"
+        "sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, '__module__', '').startswith('__editable__')]\n"
+        "from deckcheck import cards\n"
+        "cards.from_dict = None  # the JSON read record by record: must not happen\n"
+        "db = cards.load()\n"
+        "print(cards.__file__, db.find('SVI', '181').name)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "DECKCHECK_DATA_DIR": str(cards.default_path().parent)}
+    env.pop("DECKCHECK_DB", None)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(tmp_path / "deckcheck" / "cards.py"), "Nest", "Ball"]
+    assert "not used" not in done.stderr, done.stderr
