@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bypass import Bypass
 from .deckrules import DeckRule
 from .index import SEP, number_norm
 from .memo import Memo
@@ -144,6 +145,8 @@ class CardDB:
     _basic_energy: dict[str, Card] = field(default_factory=dict)
     #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
     _deck_rules: dict[str, DeckRule] = field(default_factory=dict)
+    #: name key -> what that card reaches without evolving (``data/evolution-bypass.csv``)
+    _bypasses: dict[str, Bypass] = field(default_factory=dict)
     #: the memos of resolution, suggestions and the engine's lines, held by this object
     _memos: DBMemos = field(default_factory=DBMemos, repr=False, compare=False)
     #: the longest name key (how long a query can be and still be close to a name)
@@ -266,6 +269,10 @@ class CardDB:
     def deck_rules(self) -> dict[str, DeckRule]:
         """Card id -> the deck-building clause that printing carries (read only)."""
         return self._deck_rules
+
+    def bypasses(self) -> dict[str, Bypass]:
+        """Name key -> the Evolution Pokémon that card brings into play or uses without evolving."""
+        return self._bypasses
 
     def basic_energy(self, energy_type: str) -> Card | None:
         return self._basic_energy.get(energy_type)

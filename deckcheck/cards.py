@@ -20,6 +20,7 @@ from typing import Any, TypeGuard
 
 import orjson
 
+from .bypass import load_bypasses
 from .carddb import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
 from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .dbpack import Packed, PackError, Texts, check_rows, decode, pack_path
@@ -260,6 +261,7 @@ def _index(db: CardDB, directory: Path | None, index: dict[str, Any], with_cards
     db._aliases = _load_aliases(directory)
     try:
         db._deck_rules = load_rules(directory)
+        db._bypasses = load_bypasses(directory)
     except ValueError as exc:
         raise DatabaseError(str(exc)) from exc
     cards = db.cards

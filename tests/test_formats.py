@@ -538,6 +538,7 @@ def _tables(tmp_path, exceptions: str):
         "name-merges.csv",
         "name-parts.csv",
         "deck-rules.csv",
+        "evolution-bypass.csv",
     ):
         (tmp_path / name).write_text((data_dir() / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "functional-exceptions.csv").write_text(

@@ -506,6 +506,37 @@ def test_rare_candy_does_not_cover_a_missing_basic():
     )
 
 
+def test_regidrago_vstar_uses_the_attacks_of_dragons_it_never_evolves():
+    # Regidrago VSTAR's Apex Dragon uses the attacks of Dragon Pokémon in the discard pile:
+    # Dragapult ex without Dreepy or Drakloak is on purpose (data/evolution-bypass.csv)
+    lines = ("3 Regidrago V SIT 135", "3 Regidrago VSTAR SIT 136", "2 Dragapult ex TWM 130")
+    assert_legal(deck(*lines, energy="Basic {G} Energy SVE 1"), "expanded", "2024-08-01")
+
+
+def test_lugia_vstar_puts_colourless_pokemon_without_a_rule_box_onto_the_bench():
+    lugia = ("4 Lugia V SIT 138", "3 Lugia VSTAR SIT 139")
+    assert_legal(deck(*lugia, "4 Archeops SIT 147", energy="Basic {L} Energy SVE 4"), "standard", "2023-06-01")
+    # Summoning Star reaches {C} Pokémon without a Rule Box only: a Stage 2 of another type still warns
+    problem = only(
+        assert_problems(
+            deck(*lugia, "4 Archeops SIT 147", "2 Gardevoir ex SVI 86", energy="Basic {L} Energy SVE 4"),
+            "standard",
+            "2023-06-01",
+            ["evolution-gap"],
+        ),
+        "evolution-gap",
+    )
+    assert problem.message == "Gardevoir ex (line 4) evolves from Kirlia, which is not in your deck."
+
+
+def test_a_bypass_card_only_counts_when_it_is_in_the_deck():
+    problem = only(
+        assert_problems(deck("4 Lugia V SIT 138", "4 Archeops SIT 147"), "standard", "2023-06-01", ["evolution-gap"]),
+        "evolution-gap",
+    )
+    assert problem.message == "Archeops (line 2) evolves from Archen, which is not in your deck."
+
+
 def test_owner_names_count_for_evolution():
     problem = only(
         assert_problems(deck("4 Tadbulb TWM 73", "3 Iono's Bellibolt ex JTG 53"), "standard", MAY, ["evolution-gap"]),

@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .. import deckrules
+from .. import bypass, deckrules
 from ..dbfile import FIELDS, SCHEMA_VERSION
 from ..names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
 from . import nameaudit
@@ -211,6 +211,7 @@ def build(
     ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
     rules_table = deckrules.read_rows(read_table(deckrules.TABLE, directory))
     categories = _deck_rule_categories(cards, rules_table)
+    _check_bypasses(cards, bypass.read_rows(read_table(bypass.TABLE, directory)))
     rows = _card_rows(cards, ace_ids, categories, rewordings)
     # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
     # variants off (a variant is a verdict of its own) and checks its pairs stay apart
@@ -360,6 +361,18 @@ def _deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]
     for row in table:
         out.setdefault(row.id, []).append(row.kind)
     return out
+
+
+def _check_bypasses(cards: list[dict], table: list[bypass.Finding]) -> None:
+    """Scan every card for sentences that reach Evolution Pokémon without evolving
+    (:mod:`deckcheck.bypass`); a finding missing from ``data/evolution-bypass.csv``, or a row the
+    scan no longer finds, is a :class:`BuildError`."""
+    scanned = [finding for card in cards for finding in bypass.scan_card(card)]
+    with_text = {card["name"] for card in cards if any(True for _ in bypass.texts(card))}
+    errors = bypass.compare(scanned, table, with_text)
+    if errors:
+        shown = "\n  ".join(errors[:20]) + (f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else "")
+        raise BuildError(f"{len(errors)} finding(s) disagree with {bypass.TABLE}:\n  {shown}")
 
 
 def _apply_category(card: dict, subtypes: list[str], kinds) -> None:
