@@ -20,9 +20,9 @@ import requests
 import deckcheck
 from deckcheck import cards as cards_module
 from deckcheck import create_app
+from deckcheck.decklist.parse import count_lines
 from deckcheck.engine import check
 from deckcheck.formats import default_formats
-from deckcheck.parse import count_lines
 from deckcheck.problems import REPORT_KEYS
 from deckcheck.service.errors import wants_json
 from deckcheck.service.schemas import CardSchema, FormatSchema, ReportSchema

@@ -6,7 +6,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from deckcheck import cards, dbfile
+from deckcheck import cards
+from deckcheck.cards import files as dbfile
 from deckcheck.cli import cli
 from deckcheck.sync import build
 
@@ -221,7 +222,7 @@ def test_set_image_path():
 
 
 def test_a_data_table_that_cannot_be_read(tmp_path):
-    """The core's reader (deckcheck/dbfile.py) raises its own error; the builder's says the build failed,
+    """The core's reader (deckcheck/cards/files.py) raises its own error; the builder's says the build failed,
     with the same words, so `db build` reports it (exit 3) instead of a traceback."""
     with pytest.raises(dbfile.TableError, match=r"^cannot read data table .*rewordings\.csv: No such file"):
         dbfile.read_table("rewordings.csv", tmp_path)

@@ -1,4 +1,4 @@
-"""The cards that bring Evolution Pokémon into play without evolving (deckcheck/bypass.py):
+"""The cards that bring Evolution Pokémon into play without evolving (deckcheck/cards/bypass.py):
 the scan of card text, the reviewed table, and what the evolution rule does with them
 (tests/test_rules.py holds the rule's verdicts on real lists)."""
 
@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_deckrules import SOURCE
 
-from deckcheck import bypass, cards
-from deckcheck.dbfile import read_table
+from deckcheck import cards
+from deckcheck.cards import bypass
+from deckcheck.cards.files import read_table
 from deckcheck.sync import build
 
 

@@ -10,8 +10,8 @@ import pytest
 import deckcheck
 from deckcheck import cards, engine
 from deckcheck.cards import DatabaseError, number_key
+from deckcheck.decklist.parse import CardLine, parse
 from deckcheck.names import basic_energy_type
-from deckcheck.parse import CardLine, parse
 
 
 def line(name, set_code=None, number=None, count=1):
@@ -325,7 +325,7 @@ def test_a_special_energy_named_like_a_basic_type_is_found_in_its_set(db, name, 
 
 
 def _one_set_database(**set_fields) -> bytes:
-    from deckcheck.dbfile import FIELDS, SCHEMA_VERSION
+    from deckcheck.cards.files import FIELDS, SCHEMA_VERSION
 
     card = ["sv01-1", "Pineco", "Pokémon", ["Basic"], None, ["Grass"], "G", "sv01", "1", "Common", "0" * 16]
     record = {"id": "sv01", "name": "Scarlet & Violet", "code": "SVI", "release": "2023-03-31", **set_fields}

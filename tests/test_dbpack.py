@@ -1,4 +1,4 @@
-"""The packed database beside the JSON one (deckcheck/dbpack.py): made from the same rows, read
+"""The packed database beside the JSON one (deckcheck/cards/pack.py): made from the same rows, read
 without parsing a record, used only for the file it was made from, and a damaged pack fails the
 load with what is wrong."""
 
@@ -14,8 +14,10 @@ from array import array
 import orjson
 import pytest
 
-from deckcheck import cards, dbfile, dbpack, index
-from deckcheck.cards import DatabaseError
+from deckcheck import cards
+from deckcheck.cards import DatabaseError, index
+from deckcheck.cards import files as dbfile
+from deckcheck.cards import pack as dbpack
 from deckcheck.sync import build
 
 SET = {"id": "sv01", "name": "Scarlet & Violet", "series": "sv", "code": "SVI", "aliases": ["SVI"]}
@@ -217,7 +219,7 @@ def test_the_pack_refuses_what_it_cannot_hold(tmp_path):
 
 
 def test_an_index_table_the_pack_does_not_know_reaches_loading_as_the_json_has_it(tmp_path, monkeypatch):
-    """A table added to the index (deckcheck/index.py) is carried in the pack's header as it is."""
+    """A table added to the index (deckcheck/cards/index.py) is carried in the pack's header as it is."""
     made = index.build_index
     monkeypatch.setattr(index, "build_index", lambda *a, **k: {**made(*a, **k), "lines": {"4 nest ball": [0, 2]}})
     path = tiny(tmp_path / "cards.json.gz")

@@ -13,8 +13,9 @@ import orjson
 import pytest
 from test_dbpack import ROWS, _sections, tiny
 
-from deckcheck import cards, dbpack
+from deckcheck import cards
 from deckcheck.cards import DatabaseError
+from deckcheck.cards import pack as dbpack
 
 
 def _parts(data: bytes) -> tuple[dict, list[bytes]]:
@@ -158,7 +159,7 @@ def test_a_pack_written_again_is_picked_up_by_the_watcher(tmp_path):
     next look, as it would for a new file (not only after a SIGHUP or the next database)."""
     from test_reload import NEST_BALL, ULTRA_BALL, Clock, write_db
 
-    from deckcheck import dbwatch
+    from deckcheck.cards import watch as dbwatch
     from deckcheck.sync import build
 
     before = cards._current

@@ -1,11 +1,11 @@
-"""The one decklist-limit check (deckcheck/decklimits.py) that every entry point calls."""
+"""The one decklist-limit check (deckcheck/decklist/limits.py) that every entry point calls."""
 
 from __future__ import annotations
 
 import json
 
-from deckcheck import parse
-from deckcheck.decklimits import (
+from deckcheck.decklist import parse
+from deckcheck.decklist.limits import (
     MAX_DECKLIST_BYTES,
     MAX_DECKLIST_LINES,
     InputLimit,

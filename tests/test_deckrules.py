@@ -1,4 +1,4 @@
-"""Deck-building clauses printed on cards (data/deck-rules.csv, deckcheck/deckrules.py) and the
+"""Deck-building clauses printed on cards (data/deck-rules.csv, deckcheck/cards/deckrules.py) and the
 rules that apply them, each kind tested with real printings from the shipped database."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import check, deckrules
+from deckcheck import check
+from deckcheck.cards import deckrules
 from deckcheck.sync import build
 
 ROOT = Path(__file__).resolve().parent.parent

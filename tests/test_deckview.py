@@ -13,14 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from deckcheck import create_app
-from deckcheck.service.deckview import (
-    BROKEN_FIX,
-    FixError,
-    apply_edits,
-    header_notes,
-    image_url,
-    read_edits,
-)
+from deckcheck.service.deckview import BROKEN_FIX, FixError, apply_edits, header_notes, image_url, read_edits
 from deckcheck.service.web import decode_deck, encode_deck, page_headers
 
 DECKS = Path(__file__).resolve().parent / "decks"
@@ -280,7 +273,7 @@ def test_fix_links_are_bounded(client):
     ],
 )
 def test_is_json_deck_follows_the_parser(text, json):
-    from deckcheck.parse import parse
+    from deckcheck.decklist.parse import parse
     from deckcheck.service.deckview import is_json_deck
 
     assert is_json_deck(text) is json

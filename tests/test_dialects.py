@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import deckcheck
-from deckcheck.parse import parse
+from deckcheck.decklist.parse import parse
 
 
 @pytest.mark.parametrize(

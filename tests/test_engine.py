@@ -16,8 +16,8 @@ import pytest
 
 import deckcheck
 from deckcheck import engine
+from deckcheck.decklist.parse import parse
 from deckcheck.formats import FormatError
-from deckcheck.parse import parse
 
 DECKS = Path(__file__).resolve().parent / "decks"
 RULES = DECKS / "rules"

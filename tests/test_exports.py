@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import check
-from deckcheck.parse import MAX_DECKLIST_LINES, count_lines, parse
+from deckcheck.decklist.parse import MAX_DECKLIST_LINES, count_lines, parse
 
 DECKS = Path(__file__).parent / "decks"
 ON = "2026-05-01"

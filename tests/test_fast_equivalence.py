@@ -20,9 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_hostile import per_byte  # noqa: F401  (fixture: the normal cost per byte and per line)
 
-from deckcheck import cards, engine, fastline, lineread, names, parse
-from deckcheck.carddb import CardDB
+from deckcheck import cards, engine, names
+from deckcheck.cards.db import CardDB
 from deckcheck.deck import ResolvedLine
+from deckcheck.decklist import fastline, lineread, parse
 from deckcheck.engine import check
 from deckcheck.formats import FORMAT_MEMOS, default_formats
 

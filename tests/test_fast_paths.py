@@ -12,11 +12,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from deckcheck import fastline, lineread, names
-from deckcheck.carddb import MAX_NUMBER_LEN
-from deckcheck.index import SEP, number_norm
+from deckcheck import names
+from deckcheck.cards.db import MAX_NUMBER_LEN
+from deckcheck.cards.index import SEP, number_norm
+from deckcheck.cards.printings import Resolution
+from deckcheck.decklist import fastline, lineread
 from deckcheck.names import lookup_key
-from deckcheck.printings import Resolution
 
 #: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
 _COMMON_CARD = re.compile(
@@ -160,7 +161,7 @@ def test_is_set_code_examples():
         assert not lineread._is_set_code(text), text
 
 
-# -- a never-seen line read in one step (deckcheck.fastline) against the general reader ------------
+# -- a never-seen line read in one step (deckcheck.decklist.fastline) against the general reader ------------
 
 
 def _fast_or_none(raw: str):
@@ -519,7 +520,7 @@ def test_printing_named_answers_as_before_for_every_card_and_code():
 
 
 def test_written_energy_names_are_the_types_basic_energy_type_reads():
-    from deckcheck.carddb import WRITTEN_ENERGY
+    from deckcheck.cards.db import WRITTEN_ENERGY
 
     assert len(WRITTEN_ENERGY) == 4 * len(names.BASIC_ENERGY_TYPES)
     for written, kind in WRITTEN_ENERGY.items():
@@ -599,7 +600,7 @@ def db_card_id(db, rest: str) -> str:
 def test_a_set_codes_usual_lines_are_indexed_at_its_index_after_th_line():
     """One list's few lines of a code are read the long way; the code's INDEX_AFTER-th line makes its index."""
     from deckcheck import cards
-    from deckcheck.carddb import INDEX_AFTER
+    from deckcheck.cards.db import INDEX_AFTER
 
     db = cards.load(cards.default_path())  # a database object of its own: nothing indexed yet
     for _ in range(INDEX_AFTER - 1):
@@ -685,8 +686,9 @@ def test_the_one_pass_takes_a_headers_section_and_files_the_rest_as_read_does():
     files them."""
     import datetime as dt
 
-    from deckcheck import cards, engine, parse
-    from deckcheck.lineread import read_line
+    from deckcheck import cards, engine
+    from deckcheck.decklist import parse
+    from deckcheck.decklist.lineread import read_line
 
     db = cards.get_db()
     text = (

@@ -17,7 +17,7 @@ import pytest
 
 from deckcheck.cli import cli
 from deckcheck.engine import check, get_format
-from deckcheck.forecast import next_rotation
+from deckcheck.engine.forecast import next_rotation
 from deckcheck.formats import load_formats
 from deckcheck.problems import ERROR, INFO, WARNING, Report
 from deckcheck.service.schemas import ReportSchema

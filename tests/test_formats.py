@@ -529,7 +529,7 @@ def test_reprint_rule_examples(formats, db):
 
 
 def _tables(tmp_path, exceptions: str):
-    from deckcheck.dbfile import data_dir
+    from deckcheck.cards.files import data_dir
 
     for name in (
         "ace-spec.csv",
@@ -615,7 +615,7 @@ def test_ban_for_screens_cards_as_the_bans_cover_them(fmt_id):
     import datetime as dt
 
     from deckcheck import cards
-    from deckcheck.index import number_key
+    from deckcheck.cards.index import number_key
     from deckcheck.names import name_key
 
     db, fmt = cards.get_db(), default_formats()[fmt_id]

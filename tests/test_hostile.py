@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import deckcheck
-from deckcheck import cards, engine, lineread, names, parse
+from deckcheck import cards, engine, names
+from deckcheck.decklist import lineread, parse
 from deckcheck.formats import FORMAT_MEMOS, default_formats
 
 LIMIT_BYTES, LIMIT_LINES = parse.MAX_DECKLIST_BYTES, parse.MAX_DECKLIST_LINES

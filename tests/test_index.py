@@ -1,4 +1,4 @@
-"""The lookup index stored in the database file (deckcheck/index.py) and how loading uses it."""
+"""The lookup index stored in the database file (deckcheck/cards/index.py) and how loading uses it."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import cards, index
-from deckcheck.cards import DatabaseError
+from deckcheck import cards
+from deckcheck.cards import DatabaseError, index
 from deckcheck.sync import build
 
 
@@ -155,7 +155,7 @@ def test_a_comment_in_every_module_leaves_the_shipped_pack_in_use(tmp_path):
     """The pack is trusted by the versions its index records, not by the source text: a copy
     of the package with a comment added to every module (and no source files' digests to
     match) still loads the shipped pack and its stored index, without reading the JSON."""
-    package = Path(index.__file__).resolve().parent
+    package = Path(index.__file__).resolve().parent.parent  # deckcheck/
     shutil.copytree(package, tmp_path / "deckcheck", ignore=shutil.ignore_patterns("__pycache__", "data"))
     for module in (tmp_path / "deckcheck").rglob("*.py"):
         module.write_text(module.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
@@ -173,5 +173,5 @@ def test_a_comment_in_every_module_leaves_the_shipped_pack_in_use(tmp_path):
         [sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(tmp_path / "deckcheck" / "cards.py"), "Nest", "Ball"]
+    assert done.stdout.split() == [str(tmp_path / "deckcheck" / "cards" / "__init__.py"), "Nest", "Ball"]
     assert "not used" not in done.stderr, done.stderr

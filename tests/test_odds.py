@@ -4,7 +4,7 @@ from math import comb
 
 import pytest
 
-from deckcheck.odds import p_basic_in_opening_hand, percent
+from deckcheck.engine.odds import p_basic_in_opening_hand, percent
 
 
 @pytest.mark.parametrize("basics, expected", [(10, 0.741), (15, 0.882)])

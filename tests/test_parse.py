@@ -1,4 +1,4 @@
-"""Tests for deckcheck.parse: golden decklists, single lines, and properties.
+"""Tests for deckcheck.decklist.parse: golden decklists, single lines, and properties.
 
 Goldens live in ``tests/decks``: ``NAME.txt`` is the input as bytes (BOM and
 line endings included) and ``NAME.parse.json`` the expected ``ParseResult``.
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from deckcheck import lineread
-from deckcheck import parse as parse_module
-from deckcheck.parse import CardLine, Header, ParseResult, parse
+from deckcheck.decklist import lineread
+from deckcheck.decklist import parse as parse_module
+from deckcheck.decklist.parse import CardLine, Header, ParseResult, parse
 
 DECKS = Path(__file__).parent / "decks"
 REGEN = os.environ.get("DECKCHECK_REGEN") == "1"

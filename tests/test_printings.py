@@ -1,10 +1,10 @@
-"""The card table (deckcheck.printings.CardTable): each card made once, from its row, on first use."""
+"""The card table (deckcheck.cards.printings.CardTable): each card made once, from its row, on first use."""
 
 from __future__ import annotations
 
 import threading
 
-from deckcheck.printings import CardTable
+from deckcheck.cards.printings import CardTable
 
 
 def test_a_card_asked_for_by_two_threads_at_once_is_one_object():

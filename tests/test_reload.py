@@ -16,8 +16,8 @@ import pytest
 import requests
 
 from deckcheck import cards as _cards
-from deckcheck import dbfile
-from deckcheck import dbwatch as _dbwatch
+from deckcheck.cards import files as dbfile
+from deckcheck.cards import watch as _dbwatch
 from deckcheck.sync import build as _build
 
 SET = {

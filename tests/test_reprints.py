@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import deckcheck
-from deckcheck import dbfile
+from deckcheck.cards import files as dbfile
 from deckcheck.cli import cli
 from deckcheck.sync import build
 

@@ -106,7 +106,7 @@ def test_the_plan_skips_what_the_deck_has_nothing_for():
 def test_a_rule_with_needs_runs_only_when_the_deck_has_it(tmp_path):
     """A registered rule declaring needs="radiant" is called on a deck with a Radiant Pokémon and not
     on one without; a rule without needs (ALWAYS) on both."""
-    from deckcheck.dbfile import data_dir
+    from deckcheck.cards.files import data_dir
 
     calls: list[str] = []
 

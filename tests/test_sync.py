@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from deckcheck import cards as _cards
-from deckcheck import dbfile
+from deckcheck.cards import files as dbfile
 from deckcheck.cli import dbsync as command
 from deckcheck.sync import install, mapping, payloads, pokemontcg, tcgdex
 
@@ -200,7 +200,7 @@ def test_normal_sync_maps_fixes_and_codes(api, paths):
     out, cache = paths
     result = run_sync(api, out, cache)
     assert result.status == "written" and result.exit_code == 0
-    # the database and its pack (deckcheck/dbpack.py), made from it, nothing else
+    # the database and its pack (deckcheck/cards/pack.py), made from it, nothing else
     assert sorted(p.name for p in out.parent.iterdir()) == [out.name, out.name + ".pack"]
     db = _cards.load(out)
     assert db.version == result.version

@@ -7,7 +7,7 @@ import pytest
 from test_publish import served_folder  # noqa: F401  (fixture: a folder served on 127.0.0.1)
 
 from deckcheck import cards as _cards
-from deckcheck import dbpack
+from deckcheck.cards import pack as dbpack
 from tests.test_sync import TCGDEX, api, old_db, paths, run_sync  # noqa: F401  (fixtures: the recorded TCGdex API)
 
 
@@ -67,7 +67,7 @@ def test_pull_of_a_database_the_pack_cannot_hold_fails_as_a_database_error(serve
 
     from test_dbpack import ROWS, SET
 
-    from deckcheck import dbfile
+    from deckcheck.cards import files as dbfile
     from deckcheck.sync import publish
 
     folder, base = served_folder

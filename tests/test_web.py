@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from deckcheck.parse import count_lines
+from deckcheck.decklist.parse import count_lines
 from deckcheck.service.web import SECURITY_HEADERS, InputError, decode_deck, encode_deck, page_headers
 
 DECKS = Path(__file__).resolve().parent / "decks"

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def evolution_gap(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck, unless a
     card of the deck brings it into play or uses its attacks without evolving
-    (:mod:`deckcheck.bypass`)."""
+    (:mod:`deckcheck.cards.bypass`)."""
     present = deck.copies  # every name in the deck except basic Energy
     candy = "rare candy" in present
     missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}

@@ -20,7 +20,7 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
 from .. import cards, chat
-from ..decklimits import decklist_limit
+from ..decklist.limits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..names import lookup_key

@@ -31,8 +31,8 @@ from typing import Any, overload
 
 import orjson
 
-from .memo import memoise
-from .names import basic_energy_type, name_key
+from ..memo import memoise
+from ..names import basic_energy_type, name_key
 
 #: the index's layout (its entries, their order, what ``by_name``/``by_number`` hold): bump it
 #: when that changes; a stored index of another layout is rebuilt at load instead of trusted

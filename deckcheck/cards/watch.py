@@ -16,9 +16,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from . import cards
-from .cards import DatabaseError, get_db, load, set_db
-from .dbpack import pack_path
+from .. import cards
+from . import DatabaseError, get_db, load, set_db
+from .pack import pack_path
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ DEFAULT_RELOAD_INTERVAL = 30.0
 
 
 def _file_stamp(path: Path) -> tuple[int, int, int, tuple[int, int, int] | None] | None:
-    """(mtime in ns, size, inode) of the file, and the same of its pack (:mod:`deckcheck.dbpack`; None
+    """(mtime in ns, size, inode) of the file, and the same of its pack (:mod:`deckcheck.cards.pack`; None
     when there is none), or None when the file cannot be read. A pack written again (``db pack``,
     the remedy for a damaged one) is a change too: the file it belongs to may now load."""
     try:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from .cards import Card, CardDB
-from .index import number_key
-from .names import name_key
+from ..cards import Card, CardDB
+from ..cards.index import number_key
+from ..names import name_key
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..memo import Memo
+from ..names import BASIC_ENERGY_TYPES, ENERGY_TYPES, basic_energy_type, lookup_key
 from .bypass import Bypass
 from .deckrules import DeckRule
 from .index import SEP, number_norm
-from .memo import Memo
-from .names import BASIC_ENERGY_TYPES, ENERGY_TYPES, basic_energy_type, lookup_key
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 
 #: the longest collector number looked up: no printing's is longer (the pool's longest, SWSH001, has 7
@@ -368,7 +368,7 @@ class CardDB:
         little more than a line seen before.
 
         The number is looked up as written first: every key of the number index is its own
-        :func:`~deckcheck.index.number_norm` (``181``, ``TG1``), so a number found as written is
+        :func:`~deckcheck.cards.index.number_norm` (``181``, ``TG1``), so a number found as written is
         its own norm, and one that is not its norm (``TG01``, ``007``) is never found so; only a
         number not found as written is normalised."""
         place = self._places.get(set_code)
@@ -415,7 +415,7 @@ class CardDB:
     def printed_line(self, rest: str) -> PrintedLine | None:
         """``(card, name, set code, number)`` when ``rest`` is the text after a count of a usual line
         (``Nest Ball SVI 181``) that :meth:`printing_named` matches: the parts
-        :func:`~deckcheck.fastline.card_parts` reads and the card ``printing_named`` answers for them,
+        :func:`~deckcheck.decklist.fastline.card_parts` reads and the card ``printing_named`` answers for them,
         found with one look-up. A set code's lines are indexed at its :data:`INDEX_AFTER`-th line: every
         number of its sets with the name printed on the card :meth:`printing_named` finds there (and
         the other spellings of :meth:`_written_names`: ``Boss’s Orders``, ``Dragapult-ex``, ``Basic {R}
@@ -466,7 +466,7 @@ class CardDB:
         numbers in :meth:`printing_named`'s order (a number an earlier set has is that set's), with
         the card printing_named finds there (the first printing under the number), read in bulk."""
         # the line reader's shape of a usual line (fastline imports no database)
-        from .fastline import usual_code, usual_name
+        from ..decklist.fastline import usual_code, usual_name
 
         place = (self._places or self._printing_places()).get(code)
         if place is not None and usual_code(code):  # (a code of another shape is never read as one)

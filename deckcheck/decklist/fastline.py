@@ -1,6 +1,6 @@
 """A never-seen line of the usual shapes, read in one step: what :func:`lineread.read_line` answers.
 
-:func:`deckcheck.parse.read` looks every line up in the line memo first; a line the memo does
+:func:`deckcheck.decklist.parse.read` looks every line up in the line memo first; a line the memo does
 not hold comes here (:func:`read_new`). The shapes nearly every real list is made of are read
 with one pattern (:data:`_USUAL`) or one ``str.split`` and a few look-ups, without the general
 reader's chain of calls (``_read_line`` -> ``_classify_line`` -> ``_common_card`` -> a tuple ->
@@ -107,7 +107,7 @@ def card_parts(raw: str) -> tuple[int, str, str, str] | None:
 def usual_code(code: str) -> bool:
     """Whether :data:`_USUAL` reads ``code`` as the set code of ``N name code number``: 2 to 8 of
     ``A-Z0-9`` with a letter, not a name suffix (for a caller that makes such texts,
-    :meth:`deckcheck.carddb.CardDB.printed_line`; tests/test_fast_paths.py checks it against the pattern)."""
+    :meth:`deckcheck.cards.db.CardDB.printed_line`; tests/test_fast_paths.py checks it against the pattern)."""
     # isupper: a cased character and none in lower case (with isalnum and isascii: [A-Z0-9], a letter)
     return 1 < len(code) < 9 and code.isascii() and code.isalnum() and code.isupper() and code not in _NAME_SUFFIXES
 

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .names import BASIC_ENERGY_NAME
+from ..names import BASIC_ENERGY_NAME
 
 #: kinds of row in ``data/deck-rules.csv``
 CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
@@ -151,7 +151,7 @@ def scan_card(card: dict[str, Any], subtypes: list[str]) -> list[Finding]:
 
 
 def read_rows(rows: list[dict[str, str]], where: str = TABLE) -> list[Finding]:
-    """The rows of ``data/deck-rules.csv`` (as :func:`deckcheck.dbfile.read_table` gives them)."""
+    """The rows of ``data/deck-rules.csv`` (as :func:`deckcheck.cards.files.read_table` gives them)."""
     out = []
     for n, row in enumerate(rows, start=1):
         kind = (row.get("kind") or "").strip()
@@ -214,7 +214,7 @@ class DeckRule:
 
 def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:
     """Card id -> its deck-building clause, from the reviewed table (categories are applied at build)."""
-    from .dbfile import read_table  # the table reader of every data/ table
+    from .files import read_table  # the table reader of every data/ table
 
     out = {}
     for row in read_rows(read_table(TABLE, directory)):

@@ -20,14 +20,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .formats import Format, Rotation
-from .problems import INFO, WARNING, Problem
-from .rules import label
-from .rules.notes import ROTATION_FORECAST
+from ..formats import Format, Rotation
+from ..problems import INFO, WARNING, Problem
+from ..rules import label
+from ..rules.notes import ROTATION_FORECAST
 
 if TYPE_CHECKING:
-    from .cards import CardDB
-    from .deck import ResolvedLine
+    from ..cards import CardDB
+    from ..deck import ResolvedLine
 
 RULE = ROTATION_FORECAST.name
 

@@ -18,12 +18,12 @@ from urllib.parse import quote
 
 import orjson
 
-from .names import ENERGY_TYPES, basic_energy_type, without_subtitle
-from .problems import CATALOGUE, ERROR, INFO, WARNING, Problem, Report, cards_json
-from .wording import plural
+from ..names import ENERGY_TYPES, basic_energy_type, without_subtitle
+from ..problems import CATALOGUE, ERROR, INFO, WARNING, Problem, Report, cards_json
+from ..wording import plural
 
 if TYPE_CHECKING:
-    from .cards import Card
+    from ..cards import Card
 
 #: a run's results: (path, report) for each deck
 Results = Sequence[tuple[str, Report]]
@@ -310,7 +310,7 @@ def _artifact_uri(path: str) -> str:
 
 
 def _version() -> str:
-    from .version import __version__
+    from ..version import __version__
 
     return __version__
 

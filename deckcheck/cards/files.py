@@ -2,7 +2,7 @@
 (:data:`FIELDS`, :data:`SCHEMA_VERSION`), the data folder (:func:`data_dir`) and its reviewed
 CSV tables (:func:`read_table`).
 
-Part of the core: :mod:`deckcheck.cards`, :mod:`deckcheck.formats` and :mod:`deckcheck.deckrules`
+Part of the core: :mod:`deckcheck.cards`, :mod:`deckcheck.formats` and :mod:`deckcheck.cards.deckrules`
 read the shipped data through it, and the database builder (:mod:`deckcheck.sync.build`) writes
 what it describes.
 """
@@ -41,9 +41,9 @@ def data_dir() -> Path:
     env = os.environ.get("DECKCHECK_DATA_DIR")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent
-    checkout = here.parent / "data"
-    return checkout if (checkout / "formats").is_dir() else here / "data"
+    package = Path(__file__).resolve().parent.parent  # deckcheck/
+    checkout = package.parent / "data"
+    return checkout if (checkout / "formats").is_dir() else package / "data"
 
 
 def read_table(name: str, directory: Path | None = None) -> list[dict[str, str]]:

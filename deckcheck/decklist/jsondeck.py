@@ -11,8 +11,8 @@ import re
 import sys
 from typing import Any
 
+from ..problems import Problem
 from .lineread import ID_DISAMBIGUATOR, MAX_COPIES, CardRow, row_fields, shorten, take_tag
-from .problems import Problem
 
 _JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\[\]])")
 
@@ -121,7 +121,7 @@ def looks_like_json(text: str) -> bool:
 
 def read_json(text: str) -> tuple[list[Problem], list[CardRow]]:
     """Read a JSON deck of any shape in :data:`JSON_SHAPES`: its problems and its card rows (as
-    :func:`deckcheck.parse.read` gives them); never raises."""
+    :func:`deckcheck.decklist.parse.read` gives them); never raises."""
     problems: list[Problem] = []
     rows: list[CardRow] = []
     data, problem = _load_json(text)

@@ -17,17 +17,17 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .cards import LINE_MEMO_SIZE, Card, CardDB
-from .dbfile import data_dir
-from .index import number_key
-from .memo import Memo, MemosOf, memoise
-from .names import name_key
+from ..cards import LINE_MEMO_SIZE, Card, CardDB
+from ..cards.files import data_dir
+from ..cards.index import number_key
+from ..memo import Memo, MemosOf, memoise
+from ..names import name_key
+from ..registry import ALWAYS, REGISTRY, RuleFn, check_rule_params, load_builtin_rules
+from ..registry import FormatError as FormatError
 from .pool import Ban as Ban
 from .pool import MarkDate as MarkDate
 from .pool import Pool as Pool
 from .pool import Rotation as Rotation
-from .registry import ALWAYS, REGISTRY, RuleFn, check_rule_params, load_builtin_rules
-from .registry import FormatError as FormatError
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
 SET_LEGAL_RULES = ("third-friday", "release")

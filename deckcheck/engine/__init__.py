@@ -7,26 +7,26 @@ import time
 from collections.abc import Callable
 from itertools import compress
 
-from . import cards as _cards
-from .carddb import PrintedLine
-from .cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
-from .cards import Card, CardDB
-from .deck import Context as Context
-from .deck import Deck as Deck
-from .deck import KnownLine as KnownLine
-from .deck import LineFacts as LineFacts
-from .deck import ResolvedLine as ResolvedLine
-from .deck import line_profile
-from .fastline import BULLETS, COUNTS, card_parts, read_new
-from .formats import Ban, Format, FormatError, default_formats
-from .lineread import CARD, HEADER, read_line
-from .memo import Memo, memoise
-from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
-from .problems import Problem, Report, sort_problems
-from .registry import REGISTRY
+from .. import cards as _cards
+from ..cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
+from ..cards import Card, CardDB
+from ..cards.db import PrintedLine
+from ..deck import Context as Context
+from ..deck import Deck as Deck
+from ..deck import KnownLine as KnownLine
+from ..deck import LineFacts as LineFacts
+from ..deck import ResolvedLine as ResolvedLine
+from ..deck import line_profile
+from ..decklist.fastline import BULLETS, COUNTS, card_parts, read_new
+from ..decklist.lineread import CARD, HEADER, read_line
+from ..decklist.parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
+from ..formats import Ban, Format, FormatError, default_formats
+from ..memo import Memo, memoise
+from ..problems import Problem, Report, sort_problems
+from ..registry import REGISTRY
 
 # importing deckcheck.rules registers every rule (the formats name them; the engine runs them)
-from .rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, stale_database
+from ..rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, stale_database
 
 #: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
 #: search of every card name); the rest get none and the report says how many (suggestions-skipped)
@@ -90,7 +90,7 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
 
 
 def _printing_facts(at: _Lines, raw: str, count: int, card: Card, name: str, set_code: str, number: str) -> LineFacts:
-    """The facts of a new line that :meth:`~deckcheck.carddb.CardDB.printing_named` matches to ``card``
+    """The facts of a new line that :meth:`~deckcheck.cards.db.CardDB.printing_named` matches to ``card``
     (what ``resolve_parts`` answers as ``Resolution(card, "printing")``); its legality and profile
     from the format's printing table when the card is there."""
     printings = at.printings
@@ -122,7 +122,7 @@ def _printing_facts(at: _Lines, raw: str, count: int, card: Card, name: str, set
 def resolve_rows(
     rows: list[CardRow], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
 ) -> list[ResolvedLine]:
-    """:func:`resolve_lines` for the card rows of :func:`~deckcheck.parse.read` (or of a JSON deck)."""
+    """:func:`resolve_lines` for the card rows of :func:`~deckcheck.decklist.parse.read` (or of a JSON deck)."""
     at = _Lines(db, fmt, on)
     memo = at.memo
     new, out = object.__new__, []
@@ -163,12 +163,12 @@ def _suggested(facts: LineFacts, db: CardDB, asked: set[str]) -> LineFacts:
 def _read_text(
     lines: list[str], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
 ) -> tuple[ParseResult, list[ResolvedLine]]:
-    """:func:`~deckcheck.parse.read` and :func:`resolve_rows` of a text's lines in one pass: a line
+    """:func:`~deckcheck.decklist.parse.read` and :func:`resolve_rows` of a text's lines in one pass: a line
     the line memo holds is a card line with its facts (one look-up); any other is read (a card line
-    of the usual shape by :func:`~deckcheck.fastline.card_parts`, else the parser's memo or
-    :func:`~deckcheck.fastline.read_new`) and, when a card line, resolved and kept. The parse result
+    of the usual shape by :func:`~deckcheck.decklist.fastline.card_parts`, else the parser's memo or
+    :func:`~deckcheck.decklist.fastline.read_new`) and, when a card line, resolved and kept. The parse result
     holds the problems and the declared total, not the headers: a header sets the section of the card
-    lines after it, and :func:`check` reports no headers (:func:`~deckcheck.parse.parse` does)."""
+    lines after it, and :func:`check` reports no headers (:func:`~deckcheck.decklist.parse.parse` does)."""
     at = _Lines(db, fmt, on)
     memo = at.memo
     facts_of, put = memo.get, memo.put
@@ -334,7 +334,7 @@ def check(
 
     ``max_db_age`` (days, off by default) adds a ``stale-database`` warning when the card
     database's newest set was released more than that many days before the date.
-    ``forecast=True`` adds the rotation forecast (:mod:`deckcheck.forecast`):
+    ``forecast=True`` adds the rotation forecast (:mod:`deckcheck.engine.forecast`):
     ``rotation-forecast`` warnings and info, and ``extra["forecast"]``.
 
     A bad deck is data: every problem is in the report. Only an unknown format, a

@@ -1,8 +1,8 @@
 """The card database: loaded once per process, shared read-only (:func:`get_db`).
 
-The database's values are in :mod:`deckcheck.printings`, the database object and card
-resolution in :mod:`deckcheck.carddb`, and the watcher that swaps a new database file into a
-running service in :mod:`deckcheck.dbwatch`; the names are offered here too.
+The database's values are in :mod:`deckcheck.cards.printings`, the database object and card
+resolution in :mod:`deckcheck.cards.db`, and the watcher that swaps a new database file into a
+running service in :mod:`deckcheck.cards.watch`; the names are offered here too.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from typing import Any, TypeGuard
 import orjson
 
 from .bypass import load_bypasses
-from .carddb import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
-from .dbfile import FIELDS, SCHEMA_VERSION, data_dir, read_table
-from .dbpack import Packed, PackError, Texts, check_rows, decode, pack_path
+from .db import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
 from .deckrules import load_rules
+from .files import FIELDS, SCHEMA_VERSION, data_dir, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
+from .pack import Packed, PackError, Texts, check_rows, decode, pack_path
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
 
 __all__ = [
@@ -125,7 +125,7 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
     """Index a database dict (as written by :mod:`deckcheck.sync.build`).
 
     Every row is checked here, so a card made later from its row cannot fail. The lookup
-    index stored in the file (:mod:`deckcheck.index`) is used when this code made it, after
+    index stored in the file (:mod:`deckcheck.cards.index`) is used when this code made it, after
     a check of its shape; otherwise it is built from the rows.
     """
     if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
@@ -173,7 +173,7 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
 
 
 def from_pack(pack: Packed, version: str, path: str | None = None, directory: Path | None = None) -> CardDB:
-    """The database of a checked pack (:mod:`deckcheck.dbpack`): the same cards, index and
+    """The database of a checked pack (:mod:`deckcheck.cards.pack`): the same cards, index and
     answers as :func:`from_dict` of the JSON file it was made from, without reading a record."""
     header = pack.header
     if header.get("schema") != SCHEMA_VERSION:
@@ -231,7 +231,7 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
 
 
 def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str | None) -> TypeGuard[dict[str, Any]]:
-    """Can loading take this stored index as it is (:mod:`deckcheck.index`)?"""
+    """Can loading take this stored index as it is (:mod:`deckcheck.cards.index`)?"""
     if not isinstance(index, dict) or index.get("fingerprint") != fingerprint():
         return False
     try:
@@ -289,7 +289,7 @@ def default_path() -> Path:
 
 def load(path: str | os.PathLike[str] | None = None) -> CardDB:
     """Read and index a database file, through its pack when there is one made from this very
-    file (:mod:`deckcheck.dbpack`). Raises :class:`DatabaseError` with a clear reason."""
+    file (:mod:`deckcheck.cards.pack`). Raises :class:`DatabaseError` with a clear reason."""
     path = Path(path) if path else default_path()
     with _gc_paused():
         try:

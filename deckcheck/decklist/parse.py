@@ -8,10 +8,11 @@ and blanks) is ``{`` is read as a JSON deck instead; there the "line" of a
 card is its 1-based entry index.
 
 What one line of text is (a card line, a header, a total...) is read from its text alone, and
-memoised, by :mod:`deckcheck.lineread` (a line not in the memo is read in one step by
-:mod:`deckcheck.fastline` when it has one of the usual shapes); the line number and the section in force always come
-from the deck being parsed. JSON decks are read by :mod:`deckcheck.jsondeck`, and the limits on
-a decklist's size are :mod:`deckcheck.decklimits`'s (their names are offered here too).
+memoised, by :mod:`deckcheck.decklist.lineread` (a line not in the memo is read in one step
+by :mod:`deckcheck.decklist.fastline` when it has one of the usual shapes); the line number and
+the section in force always come from the deck being parsed. JSON decks are read by
+:mod:`deckcheck.decklist.jsondeck`, and the limits on a decklist's size are
+:mod:`deckcheck.decklist.limits`'s (their names are offered here too).
 
 A list inside Markdown code fences (a Discord post) is read from inside the fences: the fence
 lines are decorations and the prose around them one ``prose-ignored`` note. A text that starts
@@ -25,9 +26,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .decklimits import MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES, count_lines, measure_lines, over_line_limit
+from ..problems import Problem
 from .fastline import read_new
 from .jsondeck import JSON_SHAPES, json_entries, looks_like_json, read_json
+from .limits import MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES, count_lines, measure_lines, over_line_limit
 from .lineread import (
     BAD_COUNT,
     BANNER,
@@ -42,7 +44,6 @@ from .lineread import (
     read_line,
     shorten,
 )
-from .problems import Problem
 
 # the names this module has always offered, from the modules that now hold them
 __all__ = [
@@ -176,7 +177,7 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
         return _read_fenced(lines, fenced)
     result, rows = ParseResult(), []
     section: str | None = None
-    # a look in the memo; a line it does not hold is read in one step (deckcheck.fastline)
+    # a look in the memo; a line it does not hold is read in one step (deckcheck.decklist.fastline)
     known, classify = read_line.memo.get, read_new
     for n, raw in enumerate(lines, start=1):
         if not raw:
@@ -290,7 +291,7 @@ def _ranges(numbers: list[int]) -> str:
 
 
 def _parse_json(text: str) -> tuple[ParseResult, list[CardRow]]:
-    """:func:`read` of a JSON deck (:mod:`deckcheck.jsondeck`)."""
+    """:func:`read` of a JSON deck (:mod:`deckcheck.decklist.jsondeck`)."""
     problems, rows = read_json(text)
     return ParseResult(problems=problems, source="json"), rows
 

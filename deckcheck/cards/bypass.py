@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
-from .names import name_key
+from ..names import name_key
 
 TABLE = "evolution-bypass.csv"
 KINDS = ("play", "copy")
@@ -135,7 +135,7 @@ def parse_target(target: str) -> tuple[tuple[str, str], ...]:
 
 
 def read_rows(rows: list[dict[str, str]], where: str = TABLE) -> list[Finding]:
-    """The rows of ``data/evolution-bypass.csv`` (as :func:`deckcheck.dbfile.read_table` gives them)."""
+    """The rows of ``data/evolution-bypass.csv`` (as :func:`deckcheck.cards.files.read_table` gives them)."""
     out = []
     for n, row in enumerate(rows, start=1):
         kind = (row.get("kind") or "").strip()
@@ -201,7 +201,7 @@ def _holds(what: str, value: str, card: _Card) -> bool:
 
 def load_bypasses(directory: Path | None = None) -> dict[str, Bypass]:
     """Name key -> what the card of that name reaches, from the reviewed table."""
-    from .dbfile import read_table  # the table reader of every data/ table
+    from .files import read_table  # the table reader of every data/ table
 
     targets: dict[str, list[tuple[tuple[str, str], ...]]] = {}
     names: dict[str, str] = {}

@@ -9,7 +9,7 @@ one token is left for the name. Names keep whatever is left as written (colons, 
 
 What a line is depends on its text alone, so that reading is memoised on the text (a bounded
 :class:`~deckcheck.memo.Memo`, short lines only); the line number and the section in force
-always come from the deck being parsed (:mod:`deckcheck.parse`).
+always come from the deck being parsed (:mod:`deckcheck.decklist.parse`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import re
 import unicodedata
 from typing import Any
 
-from .memo import memoise
-from .names import basic_energy_type
+from ..memo import memoise
+from ..names import basic_energy_type
 
 #: the largest number of copies one card line may ask for
 MAX_COPIES = 999
@@ -115,8 +115,8 @@ _ID_SET = re.compile(r"[a-z][a-z0-9.-]{0,19}")
 ID_DISAMBIGUATOR = r"(?:_[A-Z][0-9]{0,2})?"
 _ID_LOCAL = re.compile(r"([A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]{0,2})" + ID_DISAMBIGUATOR + r"|[A-Z]{1,6}")
 
-#: a card line as :func:`deckcheck.parse.read` gives it: ``(line number, section, fields)``,
-#: ``fields`` being the dict of every :class:`~deckcheck.parse.CardLine` field, in field order, of
+#: a card line as :func:`deckcheck.decklist.parse.read` gives it: ``(line number, section, fields)``,
+#: ``fields`` being the dict of every :class:`~deckcheck.decklist.parse.CardLine` field, in field order, of
 #: which ``line`` and ``section`` are not this line's (a placeholder, or another line's)
 CardRow = tuple[int, "str | None", dict[str, Any]]
 #: what :func:`classify_line` and :func:`read_line` answer: a tuple led by the line's kind
@@ -423,7 +423,7 @@ def _card_id(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | 
     """A card id as the last token (``Professor Oak base1-88``): its set id and local id stand
     for the set code and number (the database knows set ids as codes); pokemontcg.io's ``_A``
     disambiguator (``Charizard cel25c-4_A``) is not part of the number: the name picks among
-    the printings that share it (:meth:`deckcheck.carddb.CardDB.find_named`)."""
+    the printings that share it (:meth:`deckcheck.cards.db.CardDB.find_named`)."""
     last = tokens[n - 1]
     if n < 2 or len(last) > 32 or not last[0].islower():
         return None

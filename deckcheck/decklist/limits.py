@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..problems import Problem
 from .jsondeck import json_entries, looks_like_json
 from .lineread import LINE_BREAK
-from .problems import Problem
 
 #: the largest decklist any entry point (API, web page, CLI, Discord) accepts: UTF-8 bytes and lines
 MAX_DECKLIST_BYTES = 64 * 1024
@@ -66,7 +66,7 @@ def decklist_limit(
 
 
 def count_lines(text: str) -> int:
-    """Lines as :func:`deckcheck.parse.parse` numbers them; a final line break does not start a new
+    """Lines as :func:`deckcheck.decklist.parse.parse` numbers them; a final line break does not start a new
     line. A JSON deck counts its card entries (every player's) when they are more than its lines."""
     return measure_lines(text)[0]
 

@@ -3,7 +3,7 @@ without parsing a record.
 
 ``data/cards.json.gz`` stays the database (what ``db build`` and ``db sync`` write, ``db publish``
 serves and ``db pull`` fetches, and what tools read). Beside it, ``cards.json.gz.pack`` holds
-the same rows and index (:mod:`deckcheck.index`) in columns, written from the same dict by
+the same rows and index (:mod:`deckcheck.cards.index`) in columns, written from the same dict by
 ``build.write_database`` (and by ``db pull`` from the file it fetched), and recording the
 SHA-256 of the JSON file it was made from: :func:`deckcheck.cards.load` uses it only for that
 file, and reads the JSON the slow way when there is no pack, or a pack of other bytes or made by
@@ -40,7 +40,7 @@ from typing import Any
 
 import orjson
 
-from .dbfile import FIELDS, SCHEMA_VERSION
+from .files import FIELDS, SCHEMA_VERSION
 from .index import fingerprint
 
 MAGIC = b"DCKPACK\x00"
@@ -78,7 +78,7 @@ _KINDS: dict[str, tuple[str, ...]] = {
 }
 _ITEM = {"u8": "B", "u16": "H", "u32": "I"}
 if array("H").itemsize != 2 or array("I").itemsize != 4:  # pragma: no cover - every platform CPython runs on
-    raise ImportError("deckcheck.dbpack needs 2-byte 'H' and 4-byte 'I' arrays")
+    raise ImportError("deckcheck.cards.pack needs 2-byte 'H' and 4-byte 'I' arrays")
 
 
 class PackError(ValueError):
