@@ -69,6 +69,7 @@ def test_rule_provenance(formats):
         "name": "Double Colorless Energy",
         "printings": ["all printings"],
         "since": "2025-04-24",
+        "until": None,
         "source": "GLC ban list: SLG 69 'and all other versions'",
     }
 
@@ -76,6 +77,17 @@ def test_rule_provenance(formats):
 def test_standard_rotation_history(formats):
     pool = formats["standard"].pool
     assert [(r.start.isoformat(), r.min_mark) for r in pool.rotations] == [
+        ("2011-07-01", None),
+        ("2012-09-01", None),
+        ("2013-08-28", None),
+        ("2014-09-01", None),
+        ("2015-09-01", None),
+        ("2016-09-01", None),
+        ("2017-09-01", None),
+        ("2018-09-01", None),
+        ("2019-08-15", None),
+        ("2020-08-28", None),
+        ("2021-09-10", "D"),
         ("2023-04-14", "E"),
         ("2024-04-05", "F"),
         ("2025-04-11", "G"),
@@ -396,7 +408,8 @@ BROKEN = {
     "rotation-key": (
         HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
         'from = 2023-04-14\nlowest = "E"\nsource = "x"',
-        "broken.toml: pool.rotations[1]: unknown key 'lowest' (allowed: from, lowest_mark, source)",
+        "broken.toml: pool.rotations[1]: unknown key 'lowest' (allowed: from, lowest_mark, sets, promos, source, "
+        "unconfirmed)",
     ),
     "rotation-order": (
         HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
@@ -426,21 +439,45 @@ BROKEN = {
         "broken.toml: bans[1] (Red Card): printing 'GEN71' must be 'SET NUMBER'",
     ),
     "ban-duplicate": (
-        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x" },\n'
-        '        { name = "Red Card", printings = ["XY 124", "GEN 071"], source = "y" }]',
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = 2019-11-15 },\n'
+        '        { name = "Red Card", printings = ["XY 124", "GEN 071"], source = "y", since = 2019-11-15 }]',
         "broken.toml: bans[2] (Red Card): bans a printing that an earlier entry already bans",
     ),
     "ban-key": (
         HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", from = 2020-01-01 }]',
-        "broken.toml: bans[1]: unknown key 'from' (allowed: name, printings, all_printings, since, source)",
+        "broken.toml: bans[1]: unknown key 'from' (allowed: name, printings, all_printings, since, until, source, "
+        "unconfirmed)",
     ),
     "ban-date": (
         HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = "soon" }]',
         "broken.toml: bans[1].since: 'soon' is not a date (YYYY-MM-DD)",
     ),
     "ban-source": (
-        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"] }]',
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], since = 2019-11-15 }]',
         "broken.toml: bans[1]: source must be a non-empty string",
+    ),
+    "ban-undated": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x" }]',
+        "broken.toml: bans[1] (Red Card): since is missing (the date the ban took effect)",
+    ),
+    "ban-until-before-since": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = 2019-11-15, until = 2019-11-15 }]',
+        "broken.toml: bans[1] (Red Card): until 2019-11-15 is not after since 2019-11-15",
+    ),
+    "rotation-undated": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'lowest_mark = "E"\nsource = "x"',
+        "broken.toml: pool.rotations[1]: from is missing (the rotation's effective date)",
+    ),
+    "rotation-marks-and-sets": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'from = 2023-04-14\nlowest_mark = "E"\nsets = ["SVI"]\nsource = "x"',
+        "broken.toml: pool.rotations[1]: give lowest_mark (a rotation by regulation mark) or sets (by set), one of them",
+    ),
+    "rotation-promo": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2013-08-28\n[[pool.rotations]]\n'
+        'from = 2013-08-28\nsets = ["NXD"]\npromos = ["BW33"]\nsource = "x"',
+        "broken.toml: pool.rotations[1]: promos entry 'BW33' must be 'SET FIRST-NUMBER' (PR-BLW BW33)",
     ),
 }
 
@@ -623,9 +660,9 @@ def test_ban_for_screens_cards_as_the_bans_cover_them(fmt_id):
     every = sorted(db.cards.values(), key=lambda c: c.id)
     near = [c for c in every if c.key in names or number_key(c.number) in numbers]
     assert (len(near) > 20) == bool(fmt.bans)
-    for on in (dt.date(2010, 1, 1), dt.date(2026, 5, 1)):
+    for on in (dt.date(2010, 1, 1), dt.date(2016, 1, 1), dt.date(2026, 5, 1)):
         for card in near + every[::97]:
-            looked = next((b for b in fmt.bans if (b.since is None or b.since <= on) and b.covers(card, db)), None)
+            looked = next((b for b in fmt.bans if b.in_force(on) and b.covers(card, db)), None)
             assert fmt.ban_for(card, db, on) == looked, (card.id, on)
     if fmt.bans:
         assert any(fmt.ban_for(card, db, dt.date(2026, 5, 1)) for card in near)
