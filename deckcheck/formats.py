@@ -319,9 +319,9 @@ class Format:
                 start = rotation.start.isoformat()
                 resolved = self.rotation_sets(db, rotation)
                 if card.set_id in resolved.promo_floors:
-                    floor = resolved.promo_floors[card.set_id]
+                    first = resolved.promo_floors[card.set_id]
                     return (
-                        f"only promos from number {floor[0]}{floor[1]} on of its set, {cset.name}, are in the "
+                        f"only promos from number {first[0]}{first[1]} on of its set, {cset.name}, are in the "
                         f"card pool of the rotation of {start}{reprint}"
                     )
                 return f"its set, {cset.name}, is not in the card pool of the rotation of {start}{reprint}"
