@@ -765,6 +765,10 @@ def _verdict(fid: str, code: str, number: str, on: str) -> str:
         ("standard", "PR-BLW BW33", "2013-08-27", "2013-08-28", "legal", "legal"),
         # HeartGold & SoulSilver left on 2012-09-01 (Call of Legends with it)
         ("standard", "CL 1", "2012-08-31", "2012-09-01", "legal", "not-in-format"),
+        # Primal Clash-on from 2016-09-01, with XY promos from XY36 on
+        ("standard", "FFI 1", "2016-08-31", "2016-09-01", "legal", "not-in-format"),
+        ("standard", "PR-XY XY35", "2016-08-31", "2016-09-01", "legal", "not-in-format"),
+        ("standard", "PR-XY XY36", "2016-08-31", "2016-09-01", "legal", "legal"),
         # Ultra Prism-on, with SM94 and up, from 2019-08-15: Crimson Invasion and SM93 left
         ("standard", "CIN 1", "2019-08-14", "2019-08-15", "legal", "not-in-format"),
         ("standard", "PR-SM SM93", "2019-08-14", "2019-08-15", "legal", "not-in-format"),
@@ -784,6 +788,8 @@ def _verdict(fid: str, code: str, number: str, on: str) -> str:
         ("expanded", "AOR 74", "2017-08-31", "2017-09-01", "legal", "banned"),
         ("expanded", "PLF 101", "2018-08-16", "2018-08-17", "legal", "banned"),
         ("expanded", "BKP 98a", "2019-02-14", "2019-02-15", "legal", "banned"),
+        ("expanded", "CIN 96", "2019-02-14", "2019-02-15", "legal", "banned"),
+        ("expanded", "CIN 96", "2021-03-04", "2021-03-05", "banned", "legal"),
         ("expanded", "LOT 90", "2019-02-14", "2019-02-15", "legal", "banned"),
         ("expanded", "UNB 165", "2019-11-14", "2019-11-15", "legal", "banned"),
         ("expanded", "EVS 83", "2026-04-09", "2026-04-10", "legal", "banned"),
