@@ -77,6 +77,10 @@ def test_rule_provenance(formats):
 def test_standard_rotation_history(formats):
     pool = formats["standard"].pool
     assert [(r.start.isoformat(), r.min_mark) for r in pool.rotations] == [
+        ("2006-09-01", None),
+        ("2007-09-01", None),
+        ("2008-09-01", None),
+        ("2010-09-01", None),
         ("2011-07-01", None),
         ("2012-09-01", None),
         ("2013-08-28", None),
@@ -718,6 +722,9 @@ def test_every_set_code_and_printing_a_format_names_is_in_the_database(formats, 
     for rotation in fmt.pool.rotations:
         for code in rotation.sets:
             assert db.sets_for_code(code) or code in db.sets, (rotation.start, code)
+            # a code of several sets names one product (Hidden Fates and its Shiny Vault), never two
+            # sets of different years (RR is Rising Rivals and Team Rocket Returns: write pl2)
+            assert len({db.sets[s].release for s in db.sets_for_code(code)}) <= 1, (rotation.start, code)
         for code, number in rotation.promos:
             assert db.find(code, number) is not None, (rotation.start, code, number)
     for ban in fmt.bans:
@@ -728,7 +735,7 @@ def test_every_set_code_and_printing_a_format_names_is_in_the_database(formats, 
 
 @pytest.mark.parametrize(
     ("fid", "first"),
-    [("standard", "2011-07-01"), ("expanded", "2014-09-01"), ("glc", "2021-11-16"), ("standard-ptcgl", "2024-03-21")],
+    [("standard", "2006-09-01"), ("expanded", "2014-09-01"), ("glc", "2021-11-16"), ("standard-ptcgl", "2024-03-21")],
 )
 def test_a_date_before_a_format_existed_names_its_first_date(fid, first):
     day = dt.date.fromisoformat(first)
@@ -758,6 +765,11 @@ def _verdict(fid: str, code: str, number: str, on: str) -> str:
 @pytest.mark.parametrize(
     ("fid", "printing", "before", "on", "was", "becomes"),
     [
+        # Modified, EX Deoxys-on from 2006-09-01, with Nintendo promos from 029 on
+        ("standard", "PR-NP 28", "2006-09-01", "2006-09-01", "not-in-format", "not-in-format"),
+        ("standard", "PR-NP 29", "2006-09-01", "2006-09-01", "legal", "legal"),
+        # the 2011 rotation, on 2011-07-01 (early, before the National Championships): Majestic Dawn-on to HGSS-on
+        ("standard", "MD 1", "2011-06-30", "2011-07-01", "legal", "not-in-format"),
         # Standard by sets: Black & White left on 2013-08-28 (Klinklang BLW 76 has no later reprint)
         ("standard", "BLW 76", "2013-08-27", "2013-08-28", "legal", "not-in-format"),
         # promos from a number on: BW33 and higher stayed on 2013-08-28, BW32 left
@@ -818,7 +830,7 @@ def test_a_rotation_by_sets_says_why_a_card_left():
 
 
 def test_the_formats_api_describes_a_rotation_by_sets_and_an_unban(formats):
-    rotation = formats["standard"].to_dict()["pool"]["rotations"][2]
+    rotation = next(r for r in formats["standard"].to_dict()["pool"]["rotations"] if r["from"] == "2013-08-28")
     assert (rotation["from"], rotation["lowest_legal_mark"], rotation["promos"]) == (
         "2013-08-28",
         None,

@@ -379,11 +379,11 @@ def test_a_regulation_mark_is_legal_from_its_handbook_date():
 
 
 def test_date_before_the_data():
-    # Standard's history starts with the HeartGold & SoulSilver-on rotation of 2011-07-01
-    report = assert_problems(deck("4 Reshiram BLW 26"), "standard", "2011-06-30", ["date-out-of-range"])
+    # Standard's history starts with Modified's EX Deoxys-on rotation of 2006-09-01
+    report = assert_problems(deck("4 Jirachi DX 9"), "standard", "2006-08-31", ["date-out-of-range"])
     problem = only(report, "date-out-of-range")
     assert problem.message == (
-        "Standard legality is known from 2011-07-01 on; 2011-06-30 is earlier, so card legality was not checked."
+        "Standard legality is known from 2006-09-01 on; 2006-08-31 is earlier, so card legality was not checked."
     )
     assert (problem.code, problem.severity) == ("R203", "error")
     assert report.lines[0].legal is False  # nothing was marked legal
