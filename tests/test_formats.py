@@ -735,7 +735,7 @@ def test_every_set_code_and_printing_a_format_names_is_in_the_database(formats, 
 
 @pytest.mark.parametrize(
     ("fid", "first"),
-    [("standard", "2006-09-01"), ("expanded", "2014-09-01"), ("glc", "2021-11-16"), ("standard-ptcgl", "2024-03-21")],
+    [("standard", "2006-09-01"), ("expanded", "2014-09-01"), ("glc", "2021-07-14"), ("standard-ptcgl", "2023-03-30")],
 )
 def test_a_date_before_a_format_existed_names_its_first_date(fid, first):
     day = dt.date.fromisoformat(first)
@@ -793,6 +793,8 @@ def _verdict(fid: str, code: str, number: str, on: str) -> str:
         # Pokémon TCG Live rotates before in-person play: F left Live on 2025-03-27, in-person on 2025-04-11
         ("standard-ptcgl", "LOR 131", "2025-03-26", "2025-03-27", "legal", "not-in-format"),
         ("standard", "LOR 131", "2025-03-27", "2025-04-11", "legal", "not-in-format"),
+        # and D left in-person play on 2023-04-14 (Zacian V SSH 138, mark D)
+        ("standard", "SSH 138", "2023-04-13", "2023-04-14", "legal", "not-in-format"),
         # Expanded bans with their dates, and an unban
         ("expanded", "PHF 99", "2015-06-14", "2015-06-15", "legal", "banned"),
         ("expanded", "NXD 72", "2015-08-31", "2015-09-01", "legal", "banned"),
@@ -806,6 +808,7 @@ def _verdict(fid: str, code: str, number: str, on: str) -> str:
         ("expanded", "UNB 165", "2019-11-14", "2019-11-15", "legal", "banned"),
         ("expanded", "EVS 83", "2026-04-09", "2026-04-10", "legal", "banned"),
         # GLC's ban list by date
+        ("glc", "PHF 99", "2021-11-15", "2021-11-16", "legal", "banned"),
         ("glc", "SHF 21", "2022-11-10", "2022-11-11", "legal", "banned"),
         ("glc", "PHF 93", "2026-04-19", "2026-04-20", "legal", "banned"),
     ],
@@ -839,3 +842,14 @@ def test_the_formats_api_describes_a_rotation_by_sets_and_an_unban(formats):
     assert rotation["sets"][:3] == ["NXD", "DEX", "DRX"] and "unconfirmed" in rotation
     shiftry = next(b for b in formats["expanded"].to_dict()["bans"] if b["name"] == "Shiftry")
     assert (shiftry["since"], shiftry["until"]) == ("2015-09-01", "2017-09-01")
+
+
+def test_live_rotated_before_in_person_play():
+    """Between Pokémon TCG Live's date and the in-person date a rotated card is out on Live only:
+    D on 2023-03-30 / 2023-04-14, F on 2025-03-27 / 2025-04-11."""
+    for printing, day in (("SSH 138", "2023-04-13"), ("LOR 131", "2025-04-10")):
+        code, number = printing.split()
+        assert (_verdict("standard-ptcgl", code, number, day), _verdict("standard", code, number, day)) == (
+            "not-in-format",
+            "legal",
+        ), printing
