@@ -242,3 +242,12 @@ def test_web_page_shows_the_next_rotation(client):
         as_text=True
     )
     assert "forecast-panel" not in expanded
+
+
+def test_no_forecast_when_the_next_rotation_is_by_sets():
+    """Before regulation marks a rotation names sets: no forecast (no lowest mark to compare);
+    from the last rotation by sets on, the next rotation by mark is forecast."""
+    fmt = get_format("standard")
+    assert next_rotation(fmt, dt.date(2019, 1, 1)) is None  # UPR-on of 2019-08-15 is by sets
+    rotation = next_rotation(fmt, dt.date(2021, 1, 1))
+    assert (rotation.date, rotation.lowest_mark, rotation.announced) == (dt.date(2021, 9, 10), "D", True)

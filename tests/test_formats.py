@@ -69,6 +69,7 @@ def test_rule_provenance(formats):
         "name": "Double Colorless Energy",
         "printings": ["all printings"],
         "since": "2025-04-24",
+        "until": None,
         "source": "GLC ban list: SLG 69 'and all other versions'",
     }
 
@@ -76,6 +77,21 @@ def test_rule_provenance(formats):
 def test_standard_rotation_history(formats):
     pool = formats["standard"].pool
     assert [(r.start.isoformat(), r.min_mark) for r in pool.rotations] == [
+        ("2006-09-01", None),
+        ("2007-09-01", None),
+        ("2008-09-01", None),
+        ("2010-09-01", None),
+        ("2011-07-01", None),
+        ("2012-09-01", None),
+        ("2013-08-28", None),
+        ("2014-09-01", None),
+        ("2015-09-01", None),
+        ("2016-09-01", None),
+        ("2017-09-01", None),
+        ("2018-09-01", None),
+        ("2019-08-15", None),
+        ("2020-08-28", None),
+        ("2021-09-10", "D"),
         ("2023-04-14", "E"),
         ("2024-04-05", "F"),
         ("2025-04-11", "G"),
@@ -396,7 +412,8 @@ BROKEN = {
     "rotation-key": (
         HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
         'from = 2023-04-14\nlowest = "E"\nsource = "x"',
-        "broken.toml: pool.rotations[1]: unknown key 'lowest' (allowed: from, lowest_mark, source)",
+        "broken.toml: pool.rotations[1]: unknown key 'lowest' (allowed: from, lowest_mark, sets, promos, source, "
+        "unconfirmed)",
     ),
     "rotation-order": (
         HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n'
@@ -426,21 +443,47 @@ BROKEN = {
         "broken.toml: bans[1] (Red Card): printing 'GEN71' must be 'SET NUMBER'",
     ),
     "ban-duplicate": (
-        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x" },\n'
-        '        { name = "Red Card", printings = ["XY 124", "GEN 071"], source = "y" }]',
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = 2019-11-15 },\n'
+        '        { name = "Red Card", printings = ["XY 124", "GEN 071"], source = "y", since = 2019-11-15 }]',
         "broken.toml: bans[2] (Red Card): bans a printing that an earlier entry already bans",
     ),
     "ban-key": (
         HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", from = 2020-01-01 }]',
-        "broken.toml: bans[1]: unknown key 'from' (allowed: name, printings, all_printings, since, source)",
+        "broken.toml: bans[1]: unknown key 'from' (allowed: name, printings, all_printings, since, until, source, "
+        "unconfirmed)",
     ),
     "ban-date": (
         HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", since = "soon" }]',
         "broken.toml: bans[1].since: 'soon' is not a date (YYYY-MM-DD)",
     ),
     "ban-source": (
-        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"] }]',
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], since = 2019-11-15 }]',
         "broken.toml: bans[1]: source must be a non-empty string",
+    ),
+    "ban-undated": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x" }]',
+        "broken.toml: bans[1] (Red Card): since is missing (the date the ban took effect)",
+    ),
+    "ban-until-before-since": (
+        HEAD + 'bans = [{ name = "Red Card", printings = ["GEN 71"], source = "x", '
+        "since = 2019-11-15, until = 2019-11-15 }]",
+        "broken.toml: bans[1] (Red Card): until 2019-11-15 is not after since 2019-11-15",
+    ),
+    "rotation-undated": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'lowest_mark = "E"\nsource = "x"',
+        "broken.toml: pool.rotations[1]: from is missing (the rotation's effective date)",
+    ),
+    "rotation-marks-and-sets": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14\n[[pool.rotations]]\n'
+        'from = 2023-04-14\nlowest_mark = "E"\nsets = ["SVI"]\nsource = "x"',
+        "broken.toml: pool.rotations[1]: give lowest_mark (a rotation by regulation mark) or sets (by set), "
+        "one of them",
+    ),
+    "rotation-promo": (
+        HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2013-08-28\n[[pool.rotations]]\n'
+        'from = 2013-08-28\nsets = ["NXD"]\npromos = ["BW33"]\nsource = "x"',
+        "broken.toml: pool.rotations[1]: promos entry 'BW33' must be 'SET FIRST-NUMBER' (PR-BLW BW33)",
     ),
 }
 
@@ -624,9 +667,9 @@ def test_ban_for_screens_cards_as_the_bans_cover_them(fmt_id):
     every = sorted(db.cards.values(), key=lambda c: c.id)
     near = [c for c in every if c.key in names or number_key(c.number) in numbers]
     assert (len(near) > 20) == bool(fmt.bans)
-    for on in (dt.date(2010, 1, 1), dt.date(2026, 5, 1)):
+    for on in (dt.date(2010, 1, 1), dt.date(2016, 1, 1), dt.date(2026, 5, 1)):
         for card in near + every[::97]:
-            looked = next((b for b in fmt.bans if (b.since is None or b.since <= on) and b.covers(card, db)), None)
+            looked = next((b for b in fmt.bans if b.in_force(on) and b.covers(card, db)), None)
             assert fmt.ban_for(card, db, on) == looked, (card.id, on)
     if fmt.bans:
         assert any(fmt.ban_for(card, db, dt.date(2026, 5, 1)) for card in near)
@@ -653,3 +696,161 @@ def test_a_database_loaded_again_from_the_same_file_gets_its_own_legality_answer
             report = check(text, fmt, on, db=db)
             assert [ln.to_dict()["legal_via"] for ln in report.lines] == [None], text
             assert [p.rule for p in report.problems] == ["deck-size"], text
+
+
+# -- every format's history, each date sourced ------------------------------------------------------
+
+
+@pytest.mark.parametrize("fid", SHIPPED)
+def test_every_ban_and_rotation_is_dated_and_sourced(formats, fid):
+    """A ban or rotation of a shipped format without its effective date or its source is a defect
+    (the loader refuses one without them: this checks what it loaded)."""
+    fmt = formats[fid]
+    for ban in fmt.bans:
+        assert ban.since is not None and ban.source.strip(), ban
+        assert ban.until is None or ban.until > ban.since, ban
+    for rotation in fmt.pool.rotations:
+        assert rotation.source.strip() and (rotation.min_mark or rotation.sets), rotation
+    starts = [r.start for r in fmt.pool.rotations]
+    assert starts == sorted(set(starts)) and (not starts or starts[0] <= fmt.pool.earliest)
+
+
+@pytest.mark.parametrize("fid", SHIPPED)
+def test_every_set_code_and_printing_a_format_names_is_in_the_database(formats, fid):
+    from deckcheck import cards
+
+    db, fmt = cards.get_db(), formats[fid]
+    for rotation in fmt.pool.rotations:
+        for code in rotation.sets:
+            assert db.sets_for_code(code) or code in db.sets, (rotation.start, code)
+            # a code of several sets names one product (Hidden Fates and its Shiny Vault), never two
+            # sets of different years (RR is Rising Rivals and Team Rocket Returns: write pl2)
+            assert len({db.sets[s].release for s in db.sets_for_code(code)}) <= 1, (rotation.start, code)
+        for code, number in rotation.promos:
+            assert db.find(code, number) is not None, (rotation.start, code, number)
+    for ban in fmt.bans:
+        for code, number in ban.printings:
+            card = db.find(code, number)
+            assert card is not None and name_key(card.name) == name_key(ban.name), (ban.name, code, number)
+
+
+@pytest.mark.parametrize(
+    ("fid", "first"),
+    [("standard", "2006-09-01"), ("expanded", "2014-09-01"), ("glc", "2021-07-14"), ("standard-ptcgl", "2023-03-30")],
+)
+def test_a_date_before_a_format_existed_names_its_first_date(fid, first):
+    day = dt.date.fromisoformat(first)
+    before = (day - dt.timedelta(days=1)).isoformat()
+    report = deckcheck.check("60 Basic {P} Energy SVE 5", fid, before)
+    problem = next(p for p in report.problems if p.rule == "date-out-of-range")
+    name = default_formats()[fid].name
+    assert problem.message == (
+        f"{name} legality is known from {first} on; {before} is earlier, so card legality was not checked."
+    )
+    assert "date-out-of-range" not in [
+        p.rule for p in deckcheck.check("60 Basic {P} Energy SVE 5", fid, first).problems
+    ]
+
+
+def _verdict(fid: str, code: str, number: str, on: str) -> str:
+    """'legal', 'banned' or 'not-in-format' for one real printing in a shipped format on a date."""
+    from deckcheck import cards
+
+    db = cards.get_db()
+    card = db.find(code, number)
+    assert card is not None, (code, number)
+    via, ban = default_formats()[fid].legality(card, db, dt.date.fromisoformat(on))
+    return "banned" if ban else "legal" if via else "not-in-format"
+
+
+@pytest.mark.parametrize(
+    ("fid", "printing", "before", "on", "was", "becomes"),
+    [
+        # Modified, EX Deoxys-on from 2006-09-01, with Nintendo promos from 029 on
+        ("standard", "PR-NP 28", "2006-09-01", "2006-09-01", "not-in-format", "not-in-format"),
+        ("standard", "PR-NP 29", "2006-09-01", "2006-09-01", "legal", "legal"),
+        # the 2011 rotation, on 2011-07-01 (early, before the National Championships): Majestic Dawn-on to HGSS-on
+        ("standard", "MD 1", "2011-06-30", "2011-07-01", "legal", "not-in-format"),
+        # Standard by sets: Black & White left on 2013-08-28 (Klinklang BLW 76 has no later reprint)
+        ("standard", "BLW 76", "2013-08-27", "2013-08-28", "legal", "not-in-format"),
+        # promos from a number on: BW33 and higher stayed on 2013-08-28, BW32 left
+        ("standard", "PR-BLW BW32", "2013-08-27", "2013-08-28", "legal", "not-in-format"),
+        ("standard", "PR-BLW BW33", "2013-08-27", "2013-08-28", "legal", "legal"),
+        # HeartGold & SoulSilver left on 2012-09-01 (Call of Legends with it)
+        ("standard", "CL 1", "2012-08-31", "2012-09-01", "legal", "not-in-format"),
+        # Primal Clash-on from 2016-09-01, with XY promos from XY36 on
+        ("standard", "FFI 1", "2016-08-31", "2016-09-01", "legal", "not-in-format"),
+        ("standard", "PR-XY XY35", "2016-08-31", "2016-09-01", "legal", "not-in-format"),
+        ("standard", "PR-XY XY36", "2016-08-31", "2016-09-01", "legal", "legal"),
+        # Ultra Prism-on, with SM94 and up, from 2019-08-15: Crimson Invasion and SM93 left
+        ("standard", "CIN 1", "2019-08-14", "2019-08-15", "legal", "not-in-format"),
+        ("standard", "PR-SM SM93", "2019-08-14", "2019-08-15", "legal", "not-in-format"),
+        ("standard", "PR-SM SM94", "2019-08-14", "2019-08-15", "legal", "legal"),
+        # the first rotation by regulation mark, 2021-09-10: D and later only
+        ("standard", "TEU 33", "2021-09-09", "2021-09-10", "legal", "not-in-format"),
+        # Standard's own bans
+        ("standard", "PHF 99", "2015-06-14", "2015-06-15", "legal", "banned"),
+        ("standard", "UNB 78", "2020-08-27", "2020-08-28", "legal", "banned"),
+        # Pokémon TCG Live rotates before in-person play: F left Live on 2025-03-27, in-person on 2025-04-11
+        ("standard-ptcgl", "LOR 131", "2025-03-26", "2025-03-27", "legal", "not-in-format"),
+        ("standard", "LOR 131", "2025-03-27", "2025-04-11", "legal", "not-in-format"),
+        # and D left in-person play on 2023-04-14 (Zacian V SSH 138, mark D)
+        ("standard", "SSH 138", "2023-04-13", "2023-04-14", "legal", "not-in-format"),
+        # Expanded bans with their dates, and an unban
+        ("expanded", "PHF 99", "2015-06-14", "2015-06-15", "legal", "banned"),
+        ("expanded", "NXD 72", "2015-08-31", "2015-09-01", "legal", "banned"),
+        ("expanded", "NXD 72", "2017-08-31", "2017-09-01", "banned", "legal"),
+        ("expanded", "AOR 74", "2017-08-31", "2017-09-01", "legal", "banned"),
+        ("expanded", "PLF 101", "2018-08-16", "2018-08-17", "legal", "banned"),
+        ("expanded", "BKP 98a", "2019-02-14", "2019-02-15", "legal", "banned"),
+        ("expanded", "CIN 96", "2019-02-14", "2019-02-15", "legal", "banned"),
+        ("expanded", "CIN 96", "2021-03-04", "2021-03-05", "banned", "legal"),
+        ("expanded", "LOT 90", "2019-02-14", "2019-02-15", "legal", "banned"),
+        ("expanded", "UNB 165", "2019-11-14", "2019-11-15", "legal", "banned"),
+        ("expanded", "EVS 83", "2026-04-09", "2026-04-10", "legal", "banned"),
+        # GLC's ban list by date
+        ("glc", "PHF 99", "2021-11-15", "2021-11-16", "legal", "banned"),
+        ("glc", "SHF 21", "2022-11-10", "2022-11-11", "legal", "banned"),
+        ("glc", "PHF 93", "2026-04-19", "2026-04-20", "legal", "banned"),
+    ],
+)
+def test_verdicts_change_on_the_announced_dates(fid, printing, before, on, was, becomes):
+    code, number = printing.rsplit(" ", 1)
+    assert (_verdict(fid, code, number, before), _verdict(fid, code, number, on)) == (was, becomes)
+
+
+def test_a_rotation_by_sets_says_why_a_card_left():
+    report = deckcheck.check(
+        "4 Klinklang BLW 76\n4 Victini PR-BLW BW32\n52 Basic {P} Energy SVE 5", "standard", "2013-08-28"
+    )
+    messages = [p.message for p in report.problems if p.rule == "not-in-format"]
+    assert messages == [
+        "Klinklang (BLW 76) (line 1) is not legal in Standard on 2013-08-28: its set, Black & White, is not in the "
+        "card pool of the rotation of 2013-08-28 and no functionally identical reprint is legal.",
+        "Victini (PR-BLW BW32) (line 2) is not legal in Standard on 2013-08-28: only promos from number BW33 on of "
+        "its set, BW Black Star Promos, are in the card pool of the rotation of 2013-08-28 and no functionally "
+        "identical reprint is legal.",
+    ]
+
+
+def test_the_formats_api_describes_a_rotation_by_sets_and_an_unban(formats):
+    rotation = next(r for r in formats["standard"].to_dict()["pool"]["rotations"] if r["from"] == "2013-08-28")
+    assert (rotation["from"], rotation["lowest_legal_mark"], rotation["promos"]) == (
+        "2013-08-28",
+        None,
+        ["PR-BLW BW33+"],
+    )
+    assert rotation["sets"][:3] == ["NXD", "DEX", "DRX"] and "unconfirmed" in rotation
+    shiftry = next(b for b in formats["expanded"].to_dict()["bans"] if b["name"] == "Shiftry")
+    assert (shiftry["since"], shiftry["until"]) == ("2015-09-01", "2017-09-01")
+
+
+def test_live_rotated_before_in_person_play():
+    """Between Pokémon TCG Live's date and the in-person date a rotated card is out on Live only:
+    D on 2023-03-30 / 2023-04-14, F on 2025-03-27 / 2025-04-11."""
+    for printing, day in (("SSH 138", "2023-04-13"), ("LOR 131", "2025-04-10")):
+        code, number = printing.split()
+        assert (_verdict("standard-ptcgl", code, number, day), _verdict("standard", code, number, day)) == (
+            "not-in-format",
+            "legal",
+        ), printing

@@ -379,10 +379,11 @@ def test_a_regulation_mark_is_legal_from_its_handbook_date():
 
 
 def test_date_before_the_data():
-    report = assert_problems(deck("4 Dreepy TWM 128"), "standard", "2023-04-13", ["date-out-of-range"])
+    # Standard's history starts with Modified's EX Deoxys-on rotation of 2006-09-01
+    report = assert_problems(deck("4 Jirachi DX 9"), "standard", "2006-08-31", ["date-out-of-range"])
     problem = only(report, "date-out-of-range")
     assert problem.message == (
-        "Standard legality is known from 2023-04-14 on; 2023-04-13 is earlier, so card legality was not checked."
+        "Standard legality is known from 2006-09-01 on; 2006-08-31 is earlier, so card legality was not checked."
     )
     assert (problem.code, problem.severity) == ("R203", "error")
     assert report.lines[0].legal is False  # nothing was marked legal
@@ -392,15 +393,16 @@ def test_expanded_ban():
     problem = only(
         assert_problems(deck("4 Dreepy TWM 128", "1 Red Card GEN 71"), "expanded", MAY, ["banned"]), "banned"
     )
-    assert problem.message == "Red Card (GEN 71) (line 2) is banned in Expanded."
+    assert problem.message == "Red Card (GEN 71) (line 2) is banned in Expanded since 2019-11-15."
     assert (problem.hint, problem.code) == (None, "R202")
 
 
 def test_expanded_ban_is_by_printing():
+    # Duskull CEC 83 is on the list from the first list in our sources that shows it (2026-07-24)
     text = deck("4 Duskull CEC 83")
-    problem = only(assert_problems(text, "expanded", MAY, ["banned"]), "banned")
+    problem = only(assert_problems(text, "expanded", "2026-08-01", ["banned"]), "banned")
     assert problem.hint == "The ban covers CEC 83 only; other printings of Duskull are not banned."
-    assert_legal(deck("4 Duskull PRE 35"), "expanded", MAY)
+    assert_legal(deck("4 Duskull PRE 35"), "expanded", "2026-08-01")
 
 
 def test_expanded_ban_has_a_date():

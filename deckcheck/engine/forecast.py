@@ -71,8 +71,8 @@ def next_rotation(fmt: Format, on: dt.date) -> NextRotation | None:
     if pool.kind != "regulation-marks" or not pool.rotations:
         return None
     for r in pool.rotations:
-        if r.start > on:
-            return NextRotation(r.start, r.min_mark, True, r.source)
+        if r.start > on:  # the next rotation; one by sets (before regulation marks) is not forecast
+            return NextRotation(r.start, r.min_mark, True, r.source) if r.min_mark else None
     current = pool.min_mark(on)
     if current is None or current >= "Z":
         return None

@@ -37,9 +37,9 @@ _POOL_KEYS = {
     "sets": ("kind", "earliest", "set_legal_from", "reprint_rule", "series", "include_sets", "exclude_sets"),
     "all": ("kind", "earliest", "set_legal_from", "reprint_rule"),
 }
-_ROTATION_KEYS = ("from", "lowest_mark", "source")
+_ROTATION_KEYS = ("from", "lowest_mark", "sets", "promos", "source", "unconfirmed")
 _MARK_DATE_KEYS = ("mark", "from", "source")
-_BAN_KEYS = ("name", "printings", "all_printings", "since", "source")
+_BAN_KEYS = ("name", "printings", "all_printings", "since", "until", "source", "unconfirmed")
 #: a table read from a format file
 Table = dict[str, Any]
 
@@ -84,13 +84,24 @@ class FormatMemos:
     per (database object, date), at most 64 legality memos and 4 of the engine's
     :class:`LineTables`, the rule plan and what screens a card from the bans (:meth:`Format.ban_for`)."""
 
-    __slots__ = ("legality", "lines", "plan", "ban_screen")
+    __slots__ = ("legality", "lines", "plan", "ban_screen", "rotation_sets")
 
     def __init__(self) -> None:
         self.legality: Memo[tuple[object, dt.date], Memo[Hashable, Any]] = Memo(64)
         self.lines: Memo[tuple[object, dt.date], LineTables] = Memo(4)
         self.plan: RulePlan | None = None
         self.ban_screen: tuple[frozenset[str], frozenset[tuple[str, int, str]]] | None = None
+        #: per (database object, rotation date): the set ids of a rotation by sets and its promo
+        #: floors by set id (:meth:`Format.rotation_sets`); one entry per rotation of the file
+        self.rotation_sets: Memo[tuple[object, dt.date], RotationSets] = Memo(256)
+
+
+class RotationSets(NamedTuple):
+    """A rotation by sets resolved against one database: the ids of its sets, and for its promo
+    sets the first legal number's key by set id."""
+
+    sets: frozenset[str]
+    promo_floors: dict[str, tuple[str, int, str]]
 
 
 #: every format's memos, by the format's identity (a format can be made with other values, as the
@@ -120,10 +131,7 @@ class Format:
             "set_legal_from": self.pool.legal_delay,
         }
         if self.pool.kind == "regulation-marks":
-            pool["rotations"] = [
-                {"from": r.start.isoformat(), "lowest_legal_mark": r.min_mark, "source": r.source}
-                for r in self.pool.rotations
-            ]
+            pool["rotations"] = [_rotation_dict(r) for r in self.pool.rotations]
             pool["mark_dates"] = [
                 {"mark": m.mark, "from": m.start.isoformat(), "source": m.source} for m in self.pool.mark_dates
             ]
@@ -145,7 +153,9 @@ class Format:
                     "name": b.name,
                     "printings": [f"{s} {n}" for s, n in b.printings] or ["all printings"],
                     "since": b.since.isoformat() if b.since else None,
+                    "until": b.until.isoformat() if b.until else None,
                     "source": b.source,
+                    **({"unconfirmed": b.unconfirmed} if b.unconfirmed else {}),
                 }
                 for b in self.bans
             ],
@@ -172,11 +182,37 @@ class Format:
             if card.set_id in pool.exclude_sets:
                 return False
             return card.set_id in pool.include_sets or card.series in pool.series
-        floor = pool.min_mark(on)
-        if not (card.mark and floor and card.mark >= floor):
+        rotation = pool.rotation_on(on)
+        if rotation is None:
+            return False
+        if not rotation.min_mark:
+            return self._in_rotation_sets(card, db, rotation)
+        floor = rotation.min_mark
+        if not (card.mark and card.mark >= floor):
             return False
         mark_from = pool.mark_legal_from(card.mark)
         return mark_from is None or mark_from <= on
+
+    def rotation_sets(self, db: CardDB, rotation: Rotation) -> RotationSets:
+        """A rotation by sets against ``db``: its set codes (or set ids) as set ids, and its promo
+        floors by set id; memoised per database and rotation."""
+        memo, key = FORMAT_MEMOS.of(self).rotation_sets, (db.identity, rotation.start)
+        hit = memo.get(key)
+        if hit is None:
+            floors: dict[str, tuple[str, int, str]] = {}
+            for code, number in rotation.promos:
+                for set_id in _set_ids(db, code):
+                    floors[set_id] = number_key(number)
+            sets = frozenset(s for code in rotation.sets for s in _set_ids(db, code))
+            hit = memo.put(key, RotationSets(sets, floors))
+        return hit
+
+    def _in_rotation_sets(self, card: Card, db: CardDB, rotation: Rotation) -> bool:
+        resolved = self.rotation_sets(db, rotation)
+        if card.set_id in resolved.sets:
+            return True
+        floor = resolved.promo_floors.get(card.set_id)
+        return floor is not None and _promo_number(card.number) >= floor[1]
 
     def legal_via(self, card: Card, db: CardDB, on: dt.date) -> Card | None:
         """The printing that makes ``card`` legal (itself or a functionally identical reprint), or None."""
@@ -263,7 +299,7 @@ class Format:
         if card.key not in screen[0] and number_key(card.number) not in screen[1]:
             return None
         for ban in bans:
-            if (ban.since is None or ban.since <= on) and ban.covers(card, db):
+            if ban.in_force(on) and ban.covers(card, db):
                 return ban
         return None
 
@@ -278,6 +314,17 @@ class Format:
         if legal_from > on:
             return f"its set, {cset.name}, is legal from {legal_from.isoformat()}{reprint}"
         if pool.kind == "regulation-marks":
+            rotation = pool.rotation_on(on)
+            if rotation is not None and not rotation.min_mark:
+                start = rotation.start.isoformat()
+                resolved = self.rotation_sets(db, rotation)
+                if card.set_id in resolved.promo_floors:
+                    first = resolved.promo_floors[card.set_id]
+                    return (
+                        f"only promos from number {first[0]}{first[1]} on of its set, {cset.name}, are in the "
+                        f"card pool of the rotation of {start}{reprint}"
+                    )
+                return f"its set, {cset.name}, is not in the card pool of the rotation of {start}{reprint}"
             floor = pool.min_mark(on)
             if not card.mark:
                 return f"it has no regulation mark{reprint}"
@@ -299,6 +346,28 @@ def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
     Journey Together (2025-03-28) on 2025-04-11: two weeks after a Friday release.
     """
     return _legal_date((rule, release))
+
+
+def _rotation_dict(r: Rotation) -> dict[str, Any]:
+    """A rotation as ``GET /api/v1/formats`` describes it."""
+    out: dict[str, Any] = {"from": r.start.isoformat(), "lowest_legal_mark": r.min_mark, "source": r.source}
+    if not r.min_mark:
+        out["sets"] = list(r.sets)
+        out["promos"] = [f"{code} {number}+" for code, number in r.promos]
+    if r.unconfirmed:
+        out["unconfirmed"] = r.unconfirmed
+    return out
+
+
+def _set_ids(db: CardDB, code: str) -> tuple[str, ...]:
+    """The set ids a rotation's entry names: a set code (through the database's codes and aliases)
+    or, for a set without a code of its own, its set id."""
+    return db.sets_for_code(code) or ((code,) if code in db.sets else ())
+
+
+def _promo_number(number: str) -> int:
+    """A promo's number without its prefix (``BW33`` -> 33, ``SWSH001`` -> 1), for a floor."""
+    return number_key(number)[1]
 
 
 @memoise(4096)
@@ -363,12 +432,37 @@ def _mark(raw: Table, key: str, where: str) -> str:
     return mark
 
 
+def _rotation(r: object, at: str) -> Rotation:
+    """One ``[[pool.rotations]]`` entry: a date and a source, and either ``lowest_mark`` or ``sets``
+    (with ``promos``, "CODE FIRST-NUMBER" each)."""
+    table = _keys(r, _ROTATION_KEYS, at)
+    if "from" not in table:
+        raise FormatError(f"{at}: from is missing (the rotation's effective date)")
+    start = _date(table["from"], f"{at}.from")
+    source = _text(table, "source", at)
+    unconfirmed = _text(table, "unconfirmed", at, required=False)
+    if ("lowest_mark" in table) == ("sets" in table):
+        raise FormatError(f"{at}: give lowest_mark (a rotation by regulation mark) or sets (by set), one of them")
+    if "lowest_mark" in table:
+        if "promos" in table:
+            raise FormatError(f"{at}: promos belong to a rotation by sets")
+        return Rotation(start, _mark(table, "lowest_mark", at), source, unconfirmed=unconfirmed)
+    sets = _strings(table, "sets", at)
+    if not sets:
+        raise FormatError(f"{at}: sets is empty")
+    promos = []
+    for p in _strings(table, "promos", at):
+        parts = p.rsplit(" ", 1)
+        if len(parts) != 2 or not parts[0].strip() or number_key(parts[1])[1] < 0:
+            raise FormatError(f"{at}: promos entry {p!r} must be 'SET FIRST-NUMBER' (PR-BLW BW33)")
+        promos.append((parts[0].strip(), parts[1]))
+    return Rotation(start, None, source, tuple(sets), tuple(promos), unconfirmed)
+
+
 def _rotations(raw: Table, earliest: dt.date, where: str) -> tuple[Rotation, ...]:
     out = []
     for i, r in enumerate(raw.get("rotations", [])):
-        at = f"{where}: pool.rotations[{i + 1}]"
-        _keys(r, _ROTATION_KEYS, at)
-        out.append(Rotation(_date(r.get("from"), f"{at}.from"), _mark(r, "lowest_mark", at), _text(r, "source", at)))
+        out.append(_rotation(r, f"{where}: pool.rotations[{i + 1}]"))
     if not out:
         raise FormatError(f"{where}: a regulation-marks pool needs at least one [[pool.rotations]]")
     if [r.start for r in out] != sorted({r.start for r in out}):
@@ -442,8 +536,14 @@ def _bans(raw: object, where: str) -> tuple[Ban, ...]:
         if keys & seen:
             raise FormatError(f"{at} ({name}): bans a printing that an earlier entry already bans")
         seen |= keys
-        since = _date(b["since"], f"{at}.since") if "since" in b else None
-        out.append(Ban(name, tuple(printings), since, _text(b, "source", at)))
+        if "since" not in b:
+            raise FormatError(f"{at} ({name}): since is missing (the date the ban took effect)")
+        since = _date(b["since"], f"{at}.since")
+        until = _date(b["until"], f"{at}.until") if "until" in b else None
+        if until is not None and until <= since:
+            raise FormatError(f"{at} ({name}): until {until} is not after since {since}")
+        unconfirmed = _text(b, "unconfirmed", at, required=False)
+        out.append(Ban(name, tuple(printings), since, _text(b, "source", at), until, unconfirmed))
     return tuple(out)
 
 
