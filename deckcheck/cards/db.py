@@ -30,7 +30,7 @@ MAX_NUMBER_LEN = 16
 def _written_energy() -> dict[str, str]:
     """The basic Energy names as lists write them (``Basic {R} Energy``, ``Basic Fire Energy``,
     ``Fire Energy``, ``{R} Energy``) -> the type :func:`~deckcheck.names.basic_energy_type` reads
-    (tests/test_fast_paths.py checks every entry against it)."""
+    (tests/decklist/test_fast_paths.py checks every entry against it)."""
     out: dict[str, str] = {}
     for letter, word in ENERGY_TYPES.items():
         if word in BASIC_ENERGY_TYPES:

@@ -38,7 +38,7 @@ from ..names import basic_energy_type, name_key
 #: when that changes; a stored index of another layout is rebuilt at load instead of trusted
 INDEX_LAYOUT = 2
 #: what :func:`deckcheck.names.name_key` gives: bump it when a name's key changes (the
-#: whole-pool test ``tests/test_index.py`` fails when the keys change without the bump, and
+#: whole-pool test ``tests/cards/test_index.py`` fails when the keys change without the bump, and
 #: until the database is written again with ``deckcheck db build``)
 NAME_KEY_VERSION = 1
 #: between a set id and a number in a ``by_number`` key (never part of either)

@@ -14,7 +14,7 @@ the row's fields; headers through four patterns and Unicode folding):
 * a PTCGO banner.
 
 Anything else (and any line whose reading here is not certain) goes to :func:`read_line`, the
-general reader, which stays the definition: tests/test_fast_paths.py checks this module against
+general reader, which stays the definition: tests/decklist/test_fast_paths.py checks this module against
 it, under hypothesis. What is read is kept in the same memo as :func:`read_line`'s answers.
 """
 
@@ -46,7 +46,7 @@ COUNTS = {str(i): i for i in range(1, MAX_COPIES + 1)}
 #: what a card line may start with on the fast path (a count's first digit, or a bullet)
 _CARD_START = frozenset("123456789") | {b[0] for b in _BULLETS}
 #: the bullets :func:`card_parts` reads before a count and a blank (``* 4 Dreepy TWM 128``), one
-#: character each (tests/test_fast_paths.py)
+#: character each (tests/decklist/test_fast_paths.py)
 BULLETS = _BULLETS
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
@@ -107,7 +107,7 @@ def card_parts(raw: str) -> tuple[int, str, str, str] | None:
 def usual_code(code: str) -> bool:
     """Whether :data:`_USUAL` reads ``code`` as the set code of ``N name code number``: 2 to 8 of
     ``A-Z0-9`` with a letter, not a name suffix (for a caller that makes such texts,
-    :meth:`deckcheck.cards.db.CardDB.printed_line`; tests/test_fast_paths.py checks it against the pattern)."""
+    :meth:`deckcheck.cards.db.CardDB.printed_line`; tests/decklist/test_fast_paths.py checks it against the pattern)."""
     # isupper: a cased character and none in lower case (with isalnum and isascii: [A-Z0-9], a letter)
     return 1 < len(code) < 9 and code.isascii() and code.isalnum() and code.isupper() and code not in _NAME_SUFFIXES
 

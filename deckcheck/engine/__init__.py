@@ -204,7 +204,7 @@ def _read_text(
                     if hit is None or hit[0].__class__ is int:  # type: ignore[comparison-overlap]  # a row: no card yet
                         hit = printed_line(rest)
                     if hit is not None:
-                        # _printing_facts and memo.put written out (tests/test_fast_paths.py holds them equal)
+                        # _printing_facts and memo.put written out (tests/decklist/test_fast_paths.py holds them equal)
                         card, name, set_code, number = hit
                         facts = new(LineFacts)
                         facts.raw = raw
