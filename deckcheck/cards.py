@@ -128,8 +128,8 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
     a check of its shape; otherwise it is built from the rows.
     """
     if not isinstance(raw, dict):
-        raise DatabaseError(f"card database {path or ''} is not a card database (JSON {type(raw).__name__}, not an object)")
-    if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
+        raise DatabaseError(f"{path or 'the file'} is not a card database (JSON {type(raw).__name__}, not an object)")
+    if raw.get("schema") != SCHEMA_VERSION or raw.get("fields") != list(FIELDS):
         raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
     sets, facts = _sets(raw["sets"])
     rows = raw["cards"]

@@ -164,8 +164,11 @@ def pull(
             os.fsync(out.fileno())
         if digest.hexdigest() != expected:
             raise PullError(url, f"SHA-256 {digest.hexdigest()} does not match {expected}")
-        _cards.load(tmp)  # raises DatabaseError: a file that does not load never replaces a good one
-        _write_pack(tmp, target)  # its pack first (made here, from the file checked above)
+        try:
+            _cards.load(tmp)  # a file that does not load never replaces a good one
+            _write_pack(tmp, target)  # its pack first (made here, from the file checked above)
+        except _cards.DatabaseError as exc:  # said of the URL: the temporary file is gone next
+            raise _cards.DatabaseError(str(exc).replace(tmp, url)) from None
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException:  # an error, Ctrl-C, or SIGTERM (the command turns it into SystemExit): no file left
