@@ -19,11 +19,12 @@ import time
 from pathlib import Path
 
 import pytest
+import test_sync
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_reload import NEST_BALL, ULTRA_BALL, write_db
-from test_sync import TCGDEX, FakeAPI, api, paths, run_sync  # noqa: F401 (the fixtures)
+from test_sync import TCGDEX, FakeAPI, run_sync
 
 from deckcheck import cards as _cards
 from deckcheck import dbfile
@@ -31,6 +32,9 @@ from deckcheck.cli import dbsync as command
 from deckcheck.sync import fetch, publish, tcgdex
 
 DB = "/pub/cards.json.gz"
+#: test_sync's fixtures: its recorded-answer server on 127.0.0.1 (with the hostile faults), a database and a cache path
+api = test_sync.api
+paths = test_sync.paths
 
 
 def gzip_bomb(size: int) -> bytes:
@@ -181,7 +185,12 @@ SHAPES = (
     JSON
     | st.fixed_dictionaries(
         {"schema": st.just(1), "fields": st.just(FIELDS)},
-        optional={"sets": JSON, "cards": st.lists(st.lists(JSON, max_size=12), max_size=3), "index": JSON, "meta": JSON},
+        optional={
+            "sets": JSON,
+            "cards": st.lists(st.lists(JSON, max_size=12), max_size=3),
+            "index": JSON,
+            "meta": JSON,
+        },
     )
     | st.fixed_dictionaries(
         {

@@ -127,7 +127,6 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(200, body)
 
-
     def _hostile(self, fault: tuple, payload) -> None:
         kind = fault[0]
         if kind == "redirect":
@@ -158,6 +157,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    block_on_close = False  # an answer that never ends, or a kept connection, does not block the teardown
 
     def handle_error(self, request, client_address):  # a client that timed out and left is expected
         pass

@@ -20,9 +20,9 @@ from pathlib import Path
 import click
 
 from .. import cards as _cards
+from ..sync.fetch import PULL_DEADLINE, SYNC_DEADLINE, DownloadError, open_session, stop_all
 from ..sync.install import sync
 from ..sync.pokemontcg import DEFAULT_PTCGIO_URL, crosscheck_pokemontcg
-from ..sync.fetch import PULL_DEADLINE, SYNC_DEADLINE, DownloadError, open_session, stop_all
 from ..sync.publish import publish, pull, round_wait
 from ..sync.tcgdex import DEFAULT_API_URL, SyncError
 from .common import DatabaseMissing
@@ -252,32 +252,40 @@ def pull_command(
 ) -> None:
     """Fetch a published card database, check its SHA-256 and that it loads, and move it into place."""
     path = Path(target) if target else _cards.default_path()
-    failures = 0
     with _stopped_by_sigterm():
         try:
             session = open_session([url], allow_hosts=allow_hosts)
         except DownloadError as exc:
             raise click.UsageError(str(exc)) from None
-        while True:
-            error = None
-            try:
-                changed, digest = pull(url, path, sha256, timeout=timeout, deadline=deadline, session=session)
-                click.echo(f"{'Pulled' if changed else 'Already current:'} {path} (sha256 {digest}).")
-            except (DownloadError, OSError) as exc:
-                if every is None:
-                    raise click.ClickException(_one_line(exc)) from None
-                error = exc
-            except _cards.DatabaseError as exc:
-                if every is None:
-                    raise DatabaseMissing(_one_line(exc)) from None
-                error = exc
+        with session:
+            _pull_rounds(url, path, sha256, every, timeout, deadline, session)
+
+
+def _pull_rounds(
+    url: str, path: Path, sha256: str | None, every: float | None, timeout: float, deadline: float, session
+) -> None:
+    """One round of ``db pull``, or with ``every`` rounds until stopped: a failed round never ends them."""
+    failures = 0
+    while True:
+        error: Exception | None = None
+        try:
+            changed, digest = pull(url, path, sha256, timeout=timeout, deadline=deadline, session=session)
+            click.echo(f"{'Pulled' if changed else 'Already current:'} {path} (sha256 {digest}).")
+        except (DownloadError, OSError) as exc:
             if every is None:
-                return
-            failures = failures + 1 if error else 0
-            wait = round_wait(every, failures, random.uniform(0.5, 1.0))
-            if error:
-                click.echo(f"Error: {_one_line(error)} (round {failures} failed; next in {wait:.1f} s)", err=True)
-            time.sleep(wait)
+                raise click.ClickException(_one_line(exc)) from None
+            error = exc
+        except _cards.DatabaseError as exc:
+            if every is None:
+                raise DatabaseMissing(_one_line(exc)) from None
+            error = exc
+        if every is None:
+            return
+        failures = failures + 1 if error else 0
+        wait = round_wait(every, failures, random.uniform(0.5, 1.0))
+        if error:
+            click.echo(f"Error: {_one_line(error)} (round {failures} failed; next in {wait:.1f} s)", err=True)
+        time.sleep(wait)
 
 
 def _one_line(exc: BaseException) -> str:

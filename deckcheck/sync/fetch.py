@@ -370,7 +370,9 @@ def _read(answer: requests.Response, url: str, cap: int, sink: Callable[[bytes],
         raise DownloadError(url, f"the answer is larger than {cap:,} bytes (Content-Length {int(length):,})")
     coding = answer.headers.get("Content-Encoding", "identity").strip().lower() or "identity"
     if coding not in ("identity", "gzip", "x-gzip", "deflate"):
-        raise DownloadError(url, f"the answer's Content-Encoding {coding[:40]!r} is not one asked for ({ACCEPT_ENCODING})")
+        raise DownloadError(
+            url, f"the answer's Content-Encoding {coding[:40]!r} is not one asked for ({ACCEPT_ENCODING})"
+        )
     inflate = None if coding == "identity" else Inflate(cap, gzip=coding != "deflate")
     pieces: list[bytes] = []
     out = sink or pieces.append

@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import click
+
 from . import payloads
 from .fetch import (
     ANSWER_DEADLINE,
@@ -96,7 +97,9 @@ class TcgdexClient:
         self.body_retries = body_retries
         self.deadline = Deadline(deadline, "the sync")
         try:
-            self.session = open_session([self.base], retries=retries, backoff=backoff, pool_size=workers, what="db sync")
+            self.session = open_session(
+                [self.base], retries=retries, backoff=backoff, pool_size=workers, what="db sync"
+            )
         except DownloadError as exc:
             raise SyncError(f"--api-url {exc}") from None
         self.session.headers["Accept"] = "application/json"
