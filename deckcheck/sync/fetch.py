@@ -345,7 +345,12 @@ def fetch(
                     raise DownloadError(url, f"HTTP {answer.status_code}", answer.status_code)
                 body = _read(answer, url, cap, sink)
         except DownloadError as exc:
-            if watch.fired and not isinstance(exc, DeadlineExceeded) and exc.status is None:
+            # a read timeout cut to the time left, or a socket the watchdog shut: the deadline ended it
+            if (
+                (watch.fired or deadline.remaining() <= 0)
+                and not isinstance(exc, DeadlineExceeded)
+                and exc.status is None
+            ):
                 raise deadline.exceeded(url) from None
             raise
         except _RetryAfterTooLong as exc:
@@ -353,7 +358,7 @@ def fetch(
                 url, f"asks to retry after {exc.seconds:g} s, longer than the {MAX_RETRY_AFTER:g} s waited"
             ) from None
         except (_Fired, requests.RequestException, OSError) as exc:
-            if watch.fired or isinstance(exc, _Fired):
+            if watch.fired or deadline.remaining() <= 0 or isinstance(exc, _Fired):
                 raise deadline.exceeded(url) from None
             if isinstance(exc, requests.exceptions.ChunkedEncodingError | requests.exceptions.ContentDecodingError):
                 raise BodyBrokeOff(url, f"the answer broke off ({exc.__class__.__name__})") from None

@@ -123,7 +123,7 @@ class TcgdexClient:
             if attempt:
                 time.sleep(self.backoff * (2 ** (attempt - 1)))
             self.requests += 1
-            clock = self.deadline.sooner(ANSWER_DEADLINE, "one answer")
+            clock = self.deadline.sooner(ANSWER_DEADLINE, "the answer")
             try:
                 body = fetch(self.session, url, params=params, cap=API_MAX_BYTES, deadline=clock, timeout=self.timeout)
             except BodyBrokeOff as exc:
