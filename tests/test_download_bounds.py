@@ -439,3 +439,13 @@ def test_sync_command_reports_the_deadline_in_one_line(api, paths):
 def test_a_url_without_a_host_is_refused_before_any_download():
     result = CliRunner().invoke(command.pull_command, ["file:///etc/passwd"])
     assert result.exit_code == 2 and "not an http:// or https:// URL with a host" in result.output
+
+
+@pytest.mark.slow
+def test_a_sync_follows_a_redirect_to_an_allowed_host(api, paths):
+    out, cache = paths
+    elsewhere = api.base.replace("127.0.0.1", "localhost")
+    api.fault(f"{TCGDEX}/sets", ("redirect", f"{elsewhere}{TCGDEX}/sets"))
+    result = run_sync(api, out, cache, allow_hosts=("localhost",))
+    assert result.status == "written"
+    assert (elsewhere.removeprefix("http://"), f"{TCGDEX}/sets") in api.hosts

@@ -95,6 +95,13 @@ from .common import DatabaseMissing
     help="Seconds the whole download may take (each answer at most 120 s, retries included).",
 )
 @click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="HOST",
+    help="Another host a redirect may lead to (repeatable); by default only the API URL's host.",
+)
+@click.option(
     "--source",
     type=click.Choice(["tcgdex", "pokemontcg"]),
     default="tcgdex",
@@ -127,6 +134,7 @@ def _sync(
     retries,
     backoff,
     deadline,
+    allow_hosts,
     source,
     api_key,
 ) -> None:
@@ -142,6 +150,7 @@ def _sync(
             retries=retries,
             backoff=backoff,
             deadline=deadline,
+            allow_hosts=allow_hosts,
         )
         return  # divergences are for a human to read: exit 0
     try:
@@ -159,6 +168,7 @@ def _sync(
             retries=retries,
             backoff=backoff,
             deadline=deadline,
+            allow_hosts=allow_hosts,
             echo=click.echo,
         )
     except SyncError as exc:

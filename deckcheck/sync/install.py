@@ -80,6 +80,7 @@ def sync(
     retries: int = 5,
     backoff: float = 0.5,
     deadline: float = SYNC_DEADLINE,
+    allow_hosts: tuple[str, ...] = (),
     progress: bool = True,
     today: dt.date | None = None,
     echo: Callable[[str], None] = lambda line: None,
@@ -100,6 +101,7 @@ def sync(
         backoff=backoff,
         workers=workers,
         deadline=deadline,
+        allow_hosts=allow_hosts,
     )
     try:
         catalogue = download(client, cache, workers=workers, refresh=refresh, progress=progress)

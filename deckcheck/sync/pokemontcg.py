@@ -41,6 +41,7 @@ def crosscheck_pokemontcg(
     retries: int = 5,
     backoff: float = 0.5,
     deadline: float = SYNC_DEADLINE,
+    allow_hosts: tuple[str, ...] = (),
     today: dt.date | None = None,
     echo: Callable[[str], None] = lambda line: None,
 ) -> list[str]:
@@ -61,6 +62,7 @@ def crosscheck_pokemontcg(
         workers=workers,
         headers={"X-Api-Key": api_key} if api_key else None,
         deadline=deadline,
+        allow_hosts=allow_hosts,
     )
     try:
         pairs = _pair_sets(client, db)

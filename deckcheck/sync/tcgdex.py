@@ -76,7 +76,7 @@ class TcgdexClient:
     Every answer is a bounded download (:func:`~deckcheck.sync.fetch.fetch`): at most
     :data:`~deckcheck.sync.fetch.API_MAX_BYTES`, whole within
     :data:`~deckcheck.sync.fetch.ANSWER_DEADLINE` and within the run's ``deadline``, from the base
-    URL's host only. Not the API client of :mod:`deckcheck.client`, which talks to a deckcheck service.
+    URL's host (and ``allow_hosts``) only. Not the API client of :mod:`deckcheck.client`, which talks to a deckcheck service.
     """
 
     def __init__(
@@ -90,6 +90,7 @@ class TcgdexClient:
         headers: dict | None = None,
         body_retries: int = 2,
         deadline: float = SYNC_DEADLINE,
+        allow_hosts: tuple[str, ...] = (),
     ):
         self.base = base_url.rstrip("/")
         self.timeout = timeout
@@ -98,7 +99,12 @@ class TcgdexClient:
         self.deadline = Deadline(deadline, "the sync")
         try:
             self.session = open_session(
-                [self.base], retries=retries, backoff=backoff, pool_size=workers, what="db sync"
+                [self.base],
+                allow_hosts=allow_hosts,
+                retries=retries,
+                backoff=backoff,
+                pool_size=workers,
+                what="db sync",
             )
         except DownloadError as exc:
             raise SyncError(f"--api-url {exc}") from None
