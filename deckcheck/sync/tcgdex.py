@@ -76,7 +76,8 @@ class TcgdexClient:
     Every answer is a bounded download (:func:`~deckcheck.sync.fetch.fetch`): at most
     :data:`~deckcheck.sync.fetch.API_MAX_BYTES`, whole within
     :data:`~deckcheck.sync.fetch.ANSWER_DEADLINE` and within the run's ``deadline``, from the base
-    URL's host (and ``allow_hosts``) only. Not the API client of :mod:`deckcheck.client`, which talks to a deckcheck service.
+    URL's host (and ``allow_hosts``) only. Not the API client of :mod:`deckcheck.client`, which
+    talks to a deckcheck service.
     """
 
     def __init__(
