@@ -401,7 +401,10 @@ def test_sigterm_during_a_download_leaves_no_temporary_file(api, replica, tmp_pa
         (("endless",), "the answer is larger than 16,777,216 bytes"),
         (("encoded", gzip_bomb(fetch.API_MAX_BYTES)), "it decompresses to more than 16,777,216 bytes"),
         (("redirect", "http://localhost:1/v2/en/sets"), "redirected to another host (localhost); refused"),
-        (("status", 429, {"Retry-After": "3600"}), "asks to retry after 3600 s, longer than the 120 s waited"),
+        (
+            ("status", 429, {"Retry-After": "3600"}),
+            "HTTP 429 asking to retry after 3600 s, longer than the 120 s waited",
+        ),
     ],
 )
 def test_a_sync_answer_is_bounded(api, paths, fault, reason):

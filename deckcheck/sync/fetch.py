@@ -33,7 +33,7 @@ from urllib.parse import urljoin, urlsplit
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import HTTPError, ReadTimeoutError
+from urllib3.exceptions import HTTPError, InvalidHeader, MaxRetryError, ReadTimeoutError, ResponseError
 from urllib3.util import Retry
 
 from ..dbfile import Inflate, InflateError
@@ -49,7 +49,7 @@ PULL_DEADLINE = 600.0
 SYNC_DEADLINE = 3 * 3600.0
 #: the most one API answer of ``db sync`` may take, retries included, seconds
 ANSWER_DEADLINE = 120.0
-#: the longest ``Retry-After`` waited for; a longer one ends the download
+#: the longest ``Retry-After`` ``db sync`` and ``db pull`` wait for; a longer one ends the download
 MAX_RETRY_AFTER = 120.0
 #: the longest wait between two retries of one request (urllib3's backoff is capped here)
 BACKOFF_MAX = 30.0
@@ -136,14 +136,6 @@ class _Fired(Exception):
     download ends)."""
 
 
-class _RetryAfterTooLong(Exception):
-    """A ``Retry-After`` past :data:`MAX_RETRY_AFTER` (urllib3 does not catch it: the download ends)."""
-
-    def __init__(self, seconds: float):
-        super().__init__(seconds)
-        self.seconds = seconds
-
-
 _local = threading.local()
 #: the downloads running now, in any thread (what :func:`stop_all` ends)
 _running: set[_Watch] = set()
@@ -208,15 +200,30 @@ _POOLS = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
 
 
 class CappedRetry(Retry):
-    """urllib3's retries, the one retry policy of ``db sync`` and ``db pull``: a ``Retry-After``
-    longer than :data:`MAX_RETRY_AFTER` ends the download instead of being slept through, and no
-    wait outlasts the download's deadline."""
+    """urllib3's :class:`~urllib3.util.Retry`, the one retry policy of every HTTP call deckcheck makes
+    (``db sync``, ``db pull`` and the API client :mod:`deckcheck.client`): a ``Retry-After`` longer
+    than ``max_retry_after`` is never slept through: the answer that asked for it is handed back at
+    once (with ``raise_on_status=False``) for the caller to report; and within a bounded download
+    (:func:`fetch`) no wait outlasts the download's deadline."""
 
-    def get_retry_after(self, response):
-        seconds = super().get_retry_after(response)
-        if seconds is not None and seconds > MAX_RETRY_AFTER:
-            raise _RetryAfterTooLong(seconds)
-        return seconds
+    def __init__(self, *args, max_retry_after: float = MAX_RETRY_AFTER, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.max_retry_after = max_retry_after
+
+    def new(self, **kw):
+        return super().new(**{"max_retry_after": self.max_retry_after, **kw})
+
+    def increment(self, method=None, url=None, response=None, error=None, _pool=None, _stacktrace=None):
+        if response is not None and self.respect_retry_after_header:
+            wait = self.get_retry_after(response)
+            if wait is not None and wait > self.max_retry_after:
+                # with raise_on_status=False urllib3 hands this response back: the caller reports its status
+                raise MaxRetryError(
+                    _pool,
+                    url,
+                    ResponseError(f"Retry-After of {wait:g} s is longer than the {self.max_retry_after:g} s waited"),
+                )
+        return super().increment(method, url, response, error, _pool, _stacktrace)
 
     def sleep(self, response=None) -> None:
         watch = _current_watch()
@@ -342,7 +349,7 @@ def fetch(
         try:
             with session.get(url, params=params, timeout=(min(connect, left), min(read, left)), stream=True) as answer:
                 if answer.status_code != 200:
-                    raise DownloadError(url, f"HTTP {answer.status_code}", answer.status_code)
+                    raise DownloadError(url, _status_reason(answer), answer.status_code)
                 body = _read(answer, url, cap, sink)
         except DownloadError as exc:
             # a read timeout cut to the time left, or a socket the watchdog shut: the deadline ended it
@@ -353,10 +360,6 @@ def fetch(
             ):
                 raise deadline.exceeded(url) from None
             raise
-        except _RetryAfterTooLong as exc:
-            raise DownloadError(
-                url, f"asks to retry after {exc.seconds:g} s, longer than the {MAX_RETRY_AFTER:g} s waited"
-            ) from None
         except (_Fired, requests.RequestException, OSError) as exc:
             if watch.fired or deadline.remaining() <= 0 or isinstance(exc, _Fired):
                 raise deadline.exceeded(url) from None
@@ -366,6 +369,20 @@ def fetch(
         if watch.fired:  # the socket was shut down as the body ended: it may be cut short
             raise deadline.exceeded(url)
     return body
+
+
+def _status_reason(answer: requests.Response) -> str:
+    """``HTTP <status>``, and the ``Retry-After`` that was not waited for (:class:`CappedRetry`)."""
+    reason = f"HTTP {answer.status_code}"
+    value = answer.headers.get("Retry-After")
+    if value and answer.status_code in RETRY_STATUSES:
+        try:
+            wait = CappedRetry(0).parse_retry_after(value)
+        except InvalidHeader:
+            return reason
+        if wait > MAX_RETRY_AFTER:
+            reason += f" asking to retry after {wait:g} s, longer than the {MAX_RETRY_AFTER:g} s waited"
+    return reason
 
 
 def _read(answer: requests.Response, url: str, cap: int, sink: Callable[[bytes], None] | None) -> bytes:
