@@ -452,3 +452,28 @@ def test_a_sync_follows_a_redirect_to_an_allowed_host(api, paths):
     result = run_sync(api, out, cache, allow_hosts=("localhost",))
     assert result.status == "written"
     assert (elsewhere.removeprefix("http://"), f"{TCGDEX}/sets") in api.hosts
+
+
+@pytest.mark.slow
+def test_sigterm_ends_a_sync_at_once_and_leaves_no_temporary_file(api, paths):
+    """The worker threads' downloads end with the process (a card trickling for hours does not hold it)."""
+    out, cache = paths
+    card = f"{TCGDEX}/cards/sv01-001"
+    api.fault(card, ("trickle", 1.0))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", "db", "sync", "--api-url", api.base + TCGDEX, "--output", str(out)]
+        + ["--cache-dir", str(cache), "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for(lambda: api.hits[card] >= 1 or proc.poll() is not None, "trickling card")
+        time.sleep(0.5)  # its first bytes are read
+        assert proc.poll() is None, proc.communicate()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)  # the trickle would take over an hour; its deadline 120 s
+    assert proc.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
+    assert not out.exists()
+    assert [p for p in out.parent.parent.rglob("*") if p.suffix == ".tmp" or ".sync." in p.name] == []
