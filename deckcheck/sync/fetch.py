@@ -12,7 +12,8 @@ A server may be hostile or broken; whatever it sends, a download ends within its
 - **one host** (or a list of them): a redirect to another host, or from https to http, is refused
   with a clear message, never followed;
 - **retries** by urllib3's :class:`~urllib3.util.Retry` (:class:`CappedRetry`, the one retry policy
-  of both commands) on connection errors, 429 and 5xx, honouring ``Retry-After`` up to a cap.
+  of both commands and of :mod:`deckcheck.client`) on connection errors, 429 and 5xx, honouring
+  ``Retry-After`` up to a cap.
 
 Every failure is a :class:`DownloadError` with a one-line message. The limits are defined here
 (and the database file's in :mod:`deckcheck.dbfile`) and listed in the README's section on keeping

@@ -139,7 +139,9 @@ def pull(
     :raises DownloadError: the download failed (:class:`PullError`: the checksum).
     :raises DatabaseError: the file is not a card database; ``target`` is left as it was.
     """
-    session = session or open_session([url])
+    if session is None:
+        with open_session([url]) as own:
+            return pull(url, target, sha256, timeout=timeout, deadline=deadline, session=own)
     clock = Deadline(deadline, "the pull")
     target = Path(target)
     expected = sha256.lower() if sha256 else published_checksum(url, session, timeout, clock)
