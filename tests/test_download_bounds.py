@@ -116,6 +116,24 @@ def test_a_gzip_encoded_checksum_is_capped_as_it_inflates(api, replica, tmp_path
     assert target.read_bytes() == api.overrides[DB]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("encoded", [False, True])
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_checksum_of_exactly_its_cap_is_read_and_one_byte_more_is_not(api, encoded, extra):
+    digest = hashlib.sha256(b"x").hexdigest()
+    body = f"{digest}  {'n' * (fetch.CHECKSUM_MAX_BYTES - 67 + extra)}\n".encode()
+    assert len(body) == fetch.CHECKSUM_MAX_BYTES + extra
+    api.overrides[DB + ".sha256"] = body
+    if encoded:
+        api.fault(DB + ".sha256", ("encoded", gzip.compress(body)))
+    with fetch.open_session([api.base]) as session:
+        if not extra:
+            assert publish.published_checksum(api.base + DB, session, 5.0, fetch.Deadline(60, "the pull")) == digest
+            return
+        with pytest.raises(fetch.DownloadError, match="more than 512 bytes" if encoded else "larger than 512 bytes"):
+            publish.published_checksum(api.base + DB, session, 5.0, fetch.Deadline(60, "the pull"))
+
+
 # ---------------------------------------------------------------------------
 # The database: a gzip bomb with a matching checksum, an encoded bomb, not a database at all
 # ---------------------------------------------------------------------------
