@@ -13,8 +13,10 @@ import gzip
 import hashlib
 import json
 import signal
+import ssl
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -489,3 +491,57 @@ def test_sigterm_ends_a_sync_at_once_and_leaves_no_temporary_file(api, paths):
     assert proc.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
     assert not out.exists()
     assert [p for p in out.parent.parent.rglob("*") if p.suffix == ".tmp" or ".sync." in p.name] == []
+
+
+# ---------------------------------------------------------------------------
+# https: the same bounds (the watchdog shuts TLS connections down too)
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def tls_api(tmp_path):
+    """test_sync's server behind TLS on 127.0.0.1 (a certificate made here): (the API, the certificate)."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        + ["-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1"]
+        + ["-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server = test_sync._Server(("127.0.0.1", 0), test_sync._Handler)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    server.api = FakeAPI(test_sync.FIXTURES)
+    server.api.base = f"https://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield server.api, cert
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.slow
+def test_over_https_a_trickle_ends_at_the_deadline_and_a_redirect_to_http_is_refused(tls_api, replica, tmp_path):
+    api, cert = tls_api
+    target, before = replica
+    blob = a_new_database(tmp_path)
+    url = publish_bytes(api, blob)
+    env = {"REQUESTS_CA_BUNDLE": str(cert)}
+    api.fault(DB, ("trickle", 3.0))
+    result = CliRunner().invoke(
+        command.pull_command, [url, "--to", str(target), "--timeout", "5", "--deadline", "2"], env=env
+    )
+    assert result.exit_code == 1
+    assert error_line(result) == f"Error: {url}: no complete answer within the pull's deadline of 2 s"
+    assert_untouched(target, before)
+    api.fault(DB, ("redirect", url.replace("https://", "http://")))
+    result = CliRunner().invoke(command.pull_command, [url, "--to", str(target)], env=env)
+    assert result.exit_code == 1
+    assert error_line(result) == f"Error: {url}: redirected from https to {url.replace('https://', 'http://')}; refused"
+    assert_untouched(target, before)
+    result = CliRunner().invoke(command.pull_command, [url, "--to", str(target)], env=env)
+    assert result.exit_code == 0, result.output
+    assert target.read_bytes() == blob

@@ -180,7 +180,9 @@ def _current_watch() -> _Watch | None:
     return getattr(_local, "watch", None)
 
 
-class _WatchedHTTPPool(HTTPConnectionPool):
+class _WatchedPool(HTTPConnectionPool):
+    """A pool whose every connection handed out is reported to the running download's watchdog."""
+
     def _get_conn(self, timeout=None):
         conn = super()._get_conn(timeout)
         watch = _current_watch()
@@ -193,11 +195,11 @@ class _WatchedHTTPPool(HTTPConnectionPool):
         return conn
 
 
-class _WatchedHTTPSPool(HTTPSConnectionPool):
-    _get_conn = _WatchedHTTPPool._get_conn
+class _WatchedHTTPSPool(_WatchedPool, HTTPSConnectionPool):
+    pass
 
 
-_POOLS = {"http": _WatchedHTTPPool, "https": _WatchedHTTPSPool}
+_POOLS = {"http": _WatchedPool, "https": _WatchedHTTPSPool}
 
 
 class CappedRetry(Retry):
