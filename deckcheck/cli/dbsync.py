@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from .. import cards as _cards
-from ..sync.fetch import PULL_DEADLINE, SYNC_DEADLINE, DownloadError, open_session, stop_all
+from ..sync.fetch import PULL_DEADLINE, SYNC_DEADLINE, BoundedSession, DownloadError, open_session, stop_all
 from ..sync.install import sync
 from ..sync.pokemontcg import DEFAULT_PTCGIO_URL, crosscheck_pokemontcg
 from ..sync.publish import publish, pull, round_wait
@@ -272,7 +272,13 @@ def pull_command(
 
 
 def _pull_rounds(
-    url: str, path: Path, sha256: str | None, every: float | None, timeout: float, deadline: float, session
+    url: str,
+    path: Path,
+    sha256: str | None,
+    every: float | None,
+    timeout: float,
+    deadline: float,
+    session: BoundedSession,
 ) -> None:
     """One round of ``db pull``, or with ``every`` rounds until stopped: a failed round never ends them."""
     failures = 0
