@@ -23,7 +23,7 @@ import orjson
 from .bypass import load_bypasses
 from .db import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
 from .deckrules import load_rules
-from .files import FIELDS, SCHEMA_VERSION, data_dir, read_table
+from .files import FIELDS, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
 from .pack import Packed, PackError, Texts, check_rows, decode, pack_path
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
@@ -128,7 +128,9 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
     index stored in the file (:mod:`deckcheck.cards.index`) is used when this code made it, after
     a check of its shape; otherwise it is built from the rows.
     """
-    if raw.get("schema") != SCHEMA_VERSION or list(raw.get("fields", [])) != list(FIELDS):
+    if not isinstance(raw, dict):
+        raise DatabaseError(f"{path or 'the file'} is not a card database (JSON {type(raw).__name__}, not an object)")
+    if raw.get("schema") != SCHEMA_VERSION or raw.get("fields") != list(FIELDS):
         raise DatabaseError(f"card database {path or ''} has an unknown layout (schema {raw.get('schema')!r})")
     sets, facts = _sets(raw["sets"])
     rows = raw["cards"]
@@ -306,16 +308,13 @@ def load(path: str | os.PathLike[str] | None = None) -> CardDB:
                 return from_pack(pack, version, str(path))
             except (KeyError, TypeError, ValueError) as exc:
                 raise DatabaseError(f"card database pack at {pack_path(path)} is malformed: {exc!r}") from exc
-        try:
-            import gzip  # the JSON database without a pack: read record by record
-            import zlib
-
-            raw = orjson.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
-        except (OSError, EOFError, ValueError, zlib.error) as exc:
+        try:  # the JSON database without a pack: read record by record
+            raw = orjson.loads(database_json(blob))
+        except ValueError as exc:  # broken gzip, too large, not JSON
             raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
         try:
             return from_dict(raw, version, str(path))
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:  # any JSON of another shape
             raise DatabaseError(f"card database at {path} is malformed: {exc!r}") from exc
 
 

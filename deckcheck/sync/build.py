@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..cards import bypass, deckrules
-from ..cards.files import FIELDS, SCHEMA_VERSION
+from ..cards.files import FIELDS, SCHEMA_VERSION, database_json
 from ..names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
 from . import nameaudit
 from .reprints import apply_verdicts
@@ -474,11 +474,11 @@ def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None)
 
     blob = Path(path).read_bytes()
     try:
-        raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+        raw = json.loads(database_json(blob))
         cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
         raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
         pack = encode(raw, hashlib.sha256(blob).hexdigest())
-    except (OSError, EOFError, ValueError, KeyError, TypeError, cards.DatabaseError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, cards.DatabaseError) as exc:
         raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
     write_atomically(pack, pack_path(target or path))
 

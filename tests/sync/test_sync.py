@@ -46,12 +46,16 @@ class FakeAPI:
         self.overrides: dict[str, object] = {}
         self.faults: dict[str, list[tuple]] = defaultdict(list)
         self.hits: Counter = Counter()
+        self.hosts: list[tuple[str, str]] = []  # (Host header, path) of every request
         self.lock = threading.Lock()
         self.base = ""
 
     def fault(self, path: str, *faults: tuple) -> None:
         """Queue faults for the next requests of ``path`` (``("status", 500)``,
-        ``("status", 429, {"Retry-After": "1"})``, ``("sleep", 1.0)``, ``("truncate",)``, ``("cut",)``)."""
+        ``("status", 429, {"Retry-After": "1"})``, ``("sleep", 1.0)``, ``("truncate",)``, ``("cut",)``;
+        hostile ones: ``("endless",)`` a body that never ends, ``("encoded", blob)`` ``blob`` sent as
+        the gzip Content-Encoding of the answer, ``("trickle", seconds)`` the body one byte per
+        ``seconds``, ``("trickle-head", seconds)`` the head likewise, ``("redirect", url)`` a 302)."""
         self.faults[path].extend(faults)
 
     def payload(self, path: str):
@@ -97,6 +101,7 @@ class _Handler(BaseHTTPRequestHandler):
         path = api.route(unquote(parts.path), parse_qs(parts.query))
         with api.lock:
             api.hits[path] += 1
+            api.hosts.append((self.headers.get("Host", ""), path))
             fault = api.faults[path].pop(0) if api.faults[path] else None
         kind = fault[0] if fault else None
         if kind == "status":
@@ -106,6 +111,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if kind == "sleep":
             time.sleep(fault[1])
+        if kind in ("endless", "encoded", "trickle", "trickle-head", "redirect"):
+            self._hostile(fault, api.payload(path))
+            return
         payload = api.payload(path)
         if payload is None:
             self._send(404, b'{"error":"not found"}')
@@ -119,9 +127,37 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(200, body)
 
+    def _hostile(self, fault: tuple, payload) -> None:
+        kind = fault[0]
+        if kind == "redirect":
+            self._send(302, b"", {"Location": fault[1]})
+            return
+        if kind == "endless":  # no length, no end: blocks of zeros until the client leaves
+            self.send_response(200)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            while True:
+                self.wfile.write(b"0" * 65536)
+        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        if kind == "encoded":
+            self._send(200, fault[1], {"Content-Encoding": "gzip"})
+        elif kind == "trickle":
+            self._send(200, b"", length=len(body))
+            for i in range(len(body)):
+                time.sleep(fault[1])
+                self.wfile.write(body[i : i + 1])
+        else:  # trickle-head
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body):
+                time.sleep(fault[1])
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+            self.wfile.write(body)
+
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    block_on_close = False  # an answer that never ends, or a kept connection, does not block the teardown
 
     def handle_error(self, request, client_address):  # a client that timed out and left is expected
         pass
