@@ -184,7 +184,7 @@ def test_style_chat_adds_the_reply_to_the_report(client):
 
 
 def test_public_base_url_is_used_for_the_link(app):
-    app.config["PUBLIC_BASE_URL"] = "https://decks.example.org/check"
+    app.config["PUBLIC_URL"] = "https://decks.example.org/check"
     data = (
         app.test_client()
         .post("/api/v1/validate?style=chat&as_of=2026-05-01", data=CHARIZARD, content_type="text/plain")

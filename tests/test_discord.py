@@ -377,7 +377,7 @@ def test_the_commands_to_register(capsys):
 @pytest.mark.server
 def test_under_gunicorn_configured_from_the_environment():
     proc, base = start_gunicorn(
-        env={"DECKCHECK_DISCORD_PUBLIC_KEY": PUBLIC, "DECKCHECK_PUBLIC_BASE_URL": "https://decks.example.org"}
+        env={"DECKCHECK_DISCORD_PUBLIC_KEY": PUBLIC, "DECKCHECK_PUBLIC_URL": "https://decks.example.org"}
     )
     try:
         pong = requests.post(base + URL, data=BODY, headers=signed(BODY), timeout=30)

@@ -11,7 +11,7 @@ from flask.json.provider import DefaultJSONProvider
 from .. import cards, dbwatch
 from ..formats import FormatError, default_formats
 from ..version import __version__
-from . import settings
+from . import links, settings
 from .paths import is_api_path
 
 #: the request body may be this many times the decklist limit: JSON escapes
@@ -100,6 +100,9 @@ def create_app(config: dict | None = None) -> Flask:
     max_age = app.config["MAX_DB_AGE"]
     if max_age is not None and (not isinstance(max_age, int) or isinstance(max_age, bool) or max_age < 0):
         raise ValueError(f"MAX_DB_AGE (DECKCHECK_MAX_DB_AGE) must be a whole number of days >= 0, not {max_age!r}")
+    if "PUBLIC_BASE_URL" in app.config:
+        raise ValueError("PUBLIC_BASE_URL is not a setting: set PUBLIC_URL (DECKCHECK_PUBLIC_URL) instead")
+    app.config["PUBLIC_URL"] = links.check_public_url(app.config["PUBLIC_URL"])
     formats = default_formats()  # a broken format file fails here, at start-up
     if app.config["DEFAULT_FORMAT"] not in formats:
         raise FormatError(
@@ -120,7 +123,9 @@ def create_app(config: dict | None = None) -> Flask:
     from . import observe
 
     observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
-    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))  # type: ignore[method-assign]
+    app.wsgi_app = StandardHeaders(  # type: ignore[method-assign]
+        app.wsgi_app, web.page_headers(app.config), app.config["PUBLIC_URL"]
+    )
     return app
 
 
@@ -133,14 +138,17 @@ class StandardHeaders:
     * under ``/api``, for a request without ``Origin`` (not from a browser page, so
       flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer
       apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
-      answer, so a browser never takes JSON for something else.
+      answer, so a browser never takes JSON for something else;
+    * a redirect's ``Location`` never on the request's ``Host`` (:func:`deckcheck.service.links.relocate`):
+      werkzeug's own redirects (``/static//x``) are written on it.
 
     As Flask ``after_request`` hooks these cost ~10 µs each per request (werkzeug's
     Headers, the request proxy); here they are plain ``(name, value)`` pairs.
     """
 
-    def __init__(self, wsgi_app, page_headers: dict[str, str]) -> None:
+    def __init__(self, wsgi_app, page_headers: dict[str, str], public_url: str | None = None) -> None:
         self.wsgi_app = wsgi_app
+        self.public_url = public_url
         self.page_headers = list(page_headers.items())
         self.version = ("X-Deckcheck-Version", __version__)
         self.nosniff = ("X-Content-Type-Options", "nosniff")
@@ -151,6 +159,10 @@ class StandardHeaders:
         version, page_headers, nosniff = self.version, self.page_headers, self.nosniff
 
         def start(status, headers, exc_info=None):
+            if status[:1] == "3":
+                for i, (name, value) in enumerate(headers):
+                    if name.lower() == "location":
+                        headers[i] = (name, links.relocate(value, environ, self.public_url))
             headers.append(version)
             if api:
                 headers.append(nosniff)

@@ -250,8 +250,8 @@ def _read_options(fmt, date) -> tuple[str | None, str | None, str | None]:
 
 def embed(text: str, report) -> dict:
     """The verdict as the title, the problems (cut to fit, with the full-result link) as the description."""
-    base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url
-    link = chat.link_for(base, text, report)
+    base = current_app.config["PUBLIC_URL"]  # never the request's Host: without PUBLIC_URL, no link
+    link = chat.link_for(base, text, report) if base else None
     result = {
         "title": chat.truncate(chat.verdict(report), chat.EMBED_TITLE_LIMIT),
         "color": GREEN if report.valid else RED,
@@ -262,7 +262,7 @@ def embed(text: str, report) -> dict:
     description = chat.body(report, link, chat.EMBED_DESCRIPTION_LIMIT, escape=escape_markdown)
     if description:
         result["description"] = description
-    if link != base.rstrip("/") + "/" and len(link) <= MAX_EMBED_URL:
+    if base and link and link != base + "/" and len(link) <= MAX_EMBED_URL:
         result["url"] = link
     return result
 

@@ -25,13 +25,14 @@ from werkzeug.exceptions import HTTPException
 from .. import forecast as _forecast
 from .. import sharelink
 from ..cards import get_db
-from ..decklimits import decklist_limit
+from ..decklimits import decklist_limit, not_unicode
 from ..engine import check
 from ..formats import default_formats
 from ..odds import p_basic_in_opening_hand, percent
 from ..problems import ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
 from ..sharelink import encode_deck
+from . import links
 from .deckview import (
     IMAGE_SIZE,
     FixError,
@@ -44,6 +45,7 @@ from .deckview import (
     is_json_deck,
     read_edits,
 )
+from .jsonbody import BodyError, read_json
 
 bp = Blueprint("web", __name__)
 
@@ -201,7 +203,8 @@ def share_info(text: str, report) -> dict:
             "note": f"This list is too long for a share link ({len(path):,} characters; "
             f"servers refuse links over {limit:,}). Share the export below instead.",
         }
-    return {"path": path, "url": request.host_url.rstrip("/") + path, "note": None}
+    # on PUBLIC_URL, never the request's Host; without it the path (the page's script makes it whole)
+    return {"path": path, "url": links.absolute(path) or path, "note": None}
 
 
 def result_view(text: str, report) -> dict:
@@ -256,6 +259,9 @@ def forecast_view(report):
 
 def run_check(text: str, format_value: str | None, date_value: str | None):
     """Validate the input like the API does, then check the deck."""
+    fault = not_unicode(text)
+    if fault is not None:
+        raise InputError(f"This decklist is not valid Unicode text. {fault.message}", 422)
     fmt = read_format(format_value)
     as_of = read_date(date_value)
     check_limits(text)
@@ -353,9 +359,9 @@ def extras():
         if _body_too_big(6):
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
         try:
-            body = request.get_json(silent=True)
-        except RecursionError:  # nested past what the JSON reader can read: not a JSON object we take
-            body = None
+            body = read_json(request.get_data(cache=False))
+        except BodyError as exc:
+            raise InputError(exc.message, exc.status) from None
         except HTTPException as exc:  # e.g. 413 past MAX_CONTENT_LENGTH
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
         if not isinstance(body, dict) or not isinstance(body.get("decklist"), str):

@@ -1,0 +1,76 @@
+"""The one reader of JSON request bodies: the API's ``POST /api/v1/validate``, the page's ``POST /extras``
+and Discord's interactions all read their JSON with :func:`read_json`.
+
+It reads strict JSON (RFC 8259 as orjson reads it), so that every string a body carries is valid
+Unicode and every number is finite: a lone surrogate escape (``"\\ud800"``), ``NaN``, ``Infinity`` or a
+number past a double (``1e400``) is refused here, at the door, with a :class:`BodyError` that says what
+and where, and nothing behind the door meets text it cannot write out again or a number it cannot
+compare. Each edge words the error in its own envelope.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import orjson
+
+from ..decklimits import not_unicode
+
+BOM = b"\xef\xbb\xbf"
+
+
+class BodyError(Exception):
+    """A body that is not strict JSON: the HTTP ``status`` (400 unreadable, 422 not valid Unicode),
+    a sentence for people and ``details`` for programs."""
+
+    def __init__(self, status: int, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.details = status, message, details or {}
+
+
+def read_json(raw: bytes, what: str = "request body") -> Any:
+    """The JSON value of ``raw`` (a UTF-8 BOM allowed), or :class:`BodyError` naming ``what``.
+
+    The usual body is read once, by orjson; a body it refuses is read again only to say why.
+    """
+    body = raw.removeprefix(BOM)
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        strict = exc
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BodyError(
+            400,
+            f"The {what} is not valid UTF-8: byte 0x{body[exc.start]:02x} at offset {exc.start + len(raw) - len(body)} "
+            f"({exc.reason}).",
+            {"offset": exc.start + len(raw) - len(body)},
+        ) from None
+    fault = not_unicode(text, json=True)
+    if fault is not None:
+        raise BodyError(422, f"The {what} is not valid Unicode text. {fault.message}", fault.details())
+    try:  # Python's reader words a syntax error best
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BodyError(
+            400,
+            f"The {what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+            {"line": exc.lineno, "column": exc.colno},
+        ) from None
+    except RecursionError:
+        raise BodyError(400, f"The {what} nests JSON arrays or objects too deeply to read.") from None
+    except ValueError:
+        raise BodyError(
+            400, f"The {what} has a number of more than {sys.get_int_max_str_digits():,} digits."
+        ) from None
+    # Python reads it (NaN, Infinity, 1e400, nesting past orjson's limit): strict JSON does not
+    raise BodyError(
+        400,
+        f"The {what} is not JSON this service reads: {strict.msg} at line {strict.lineno}, column {strict.colno}. "
+        "Numbers must be finite and within a double's range (no NaN or Infinity), and arrays and objects nest "
+        "at most 1,024 deep.",
+        {"line": strict.lineno, "column": strict.colno},
+    )
