@@ -171,8 +171,9 @@ def test_a_reply_never_exceeds_the_limit(problems, link, format_name, total):
 
 
 def test_style_chat_adds_the_reply_to_the_report(client):
+    client.application.config["PUBLIC_URL"] = "https://deckcheck.example"
     answer = client.post(
-        "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="https://deckcheck.example"
+        "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="http://evil.example"
     )
     data = answer.get_json()
     result = check(CHARIZARD, "standard", DATE)
