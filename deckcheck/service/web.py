@@ -97,6 +97,14 @@ def page_headers(config) -> dict[str, str]:
 HAND = 7
 #: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)
 MAX_FIX_LINKS = 50
+#: what one result (the page, or ``POST /extras``'s ``html``) renders at most, whatever the list: errors and
+#: warnings, notes, lines of the deck (in each of its two views), line links in one problem. Each one
+#: costs ~1 KB of HTML: without a cap 1,000 lines of "1 a" (4 KB) made a 1.95 MB answer. Past a cap the
+#: result says how many more there are (all of them are in the API's report and the CLI's).
+MAX_SHOWN_PROBLEMS = 50
+MAX_SHOWN_NOTES = 20
+MAX_SHOWN_LINES = 100
+MAX_LINE_LINKS = 10
 
 _SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
 BROKEN_LINK = (
@@ -214,15 +222,21 @@ def result_view(text: str, report) -> dict:
         ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
         for i, p in enumerate(report.problems, start=1)
     ]
-    groups = [
-        {"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
-        for sev, label in _SEVERITY_LABELS
-    ]
+    room, groups = MAX_SHOWN_PROBLEMS, []
+    for sev, label in _SEVERITY_LABELS:
+        items = [p for p in problems if p.severity == sev]
+        if items:
+            groups.append({"severity": sev, "label": label, "total": len(items), "items": items[:room]})
+            room -= len(groups[-1]["items"])
+    notes = [p for p in problems if p.severity == INFO]
+    shown = {id(p) for g in groups for p in g["items"]} | {id(p) for p in notes[:MAX_SHOWN_NOTES]}
     rows = echo_rows(text, report, problems, host)
     if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
         fmt = default_formats()[report.format]
         links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
         for i, fixes in fixes_for(report, fmt, get_db()).items():
+            if id(problems[i]) not in shown:
+                continue
             problems[i].fixes = [
                 fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
             ]
@@ -232,10 +246,16 @@ def result_view(text: str, report) -> dict:
                 pv.pick = unknown.get(p.lines[0])
     return {
         "report": report,
-        "groups": [g for g in groups if g["items"]],
-        "notes": [p for p in problems if p.severity == INFO],
-        "rows": rows,
-        "deck": deck_groups(rows),
+        "groups": groups,
+        "more_problems": sum(g["total"] for g in groups) - sum(len(g["items"]) for g in groups),
+        "notes": notes[:MAX_SHOWN_NOTES],
+        "more_notes": max(0, len(notes) - MAX_SHOWN_NOTES),
+        "notes_total": len(notes),
+        "rows": rows[:MAX_SHOWN_LINES],
+        "more_lines": max(0, len(rows) - MAX_SHOWN_LINES),
+        "line_links": MAX_LINE_LINKS,
+        "line_cap": MAX_SHOWN_LINES,
+        "deck": deck_groups(rows, MAX_SHOWN_LINES),
         "flagged": sum(r.flagged for r in rows),
         "images": host is not None,
         "image_size": IMAGE_SIZE,
