@@ -11,6 +11,7 @@ compare. Each edge words the error in its own envelope.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
@@ -52,8 +53,14 @@ def read_json(raw: bytes, what: str = "request body") -> Any:
     fault = not_unicode(text, json=True)
     if fault is not None:
         raise BodyError(422, f"The {what} is not valid Unicode text. {fault.message}", fault.details())
-    try:  # Python's reader words a syntax error best
-        json.loads(text)
+    try:  # Python's reader words a syntax error best, and names what strict JSON refuses
+        json.loads(text, parse_constant=_constant, parse_float=_finite)
+    except _Refused as exc:
+        raise BodyError(
+            400,
+            f"The {what} is not JSON this service reads: {exc} (line {strict.lineno}, column {strict.colno}).",
+            {"line": strict.lineno, "column": strict.colno},
+        ) from None
     except json.JSONDecodeError as exc:
         raise BodyError(
             400,
@@ -63,14 +70,26 @@ def read_json(raw: bytes, what: str = "request body") -> Any:
     except RecursionError:
         raise BodyError(400, f"The {what} nests JSON arrays or objects too deeply to read.") from None
     except ValueError:
-        raise BodyError(
-            400, f"The {what} has a number of more than {sys.get_int_max_str_digits():,} digits."
-        ) from None
-    # Python reads it (NaN, Infinity, 1e400, nesting past orjson's limit): strict JSON does not
+        raise BodyError(400, f"The {what} has a number of more than {sys.get_int_max_str_digits():,} digits.") from None
+    # Python reads it, strict JSON does not (nesting past orjson's 1,024 levels)
     raise BodyError(
         400,
-        f"The {what} is not JSON this service reads: {strict.msg} at line {strict.lineno}, column {strict.colno}. "
-        "Numbers must be finite and within a double's range (no NaN or Infinity), and arrays and objects nest "
-        "at most 1,024 deep.",
+        f"The {what} is not JSON this service reads: {strict.msg} at line {strict.lineno}, column {strict.colno}.",
         {"line": strict.lineno, "column": strict.colno},
     )
+
+
+class _Refused(ValueError):
+    """What strict JSON refuses that Python's reader takes, in words."""
+
+
+def _constant(name: str) -> float:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        shown = text if len(text) <= 24 else text[:20] + "…"
+        raise _Refused(f"the number {shown} is past the range of a double")
+    return value

@@ -46,7 +46,8 @@ def check_public_url(value: object) -> str | None:
 
 def public_base() -> str | None:
     """The public base URL (``PUBLIC_URL``, checked at start-up), or None."""
-    return current_app.config["PUBLIC_URL"]  # type: ignore[no-any-return]
+    base: str | None = current_app.config["PUBLIC_URL"]
+    return base
 
 
 def absolute(path: str) -> str | None:

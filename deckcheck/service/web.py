@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
@@ -222,7 +223,8 @@ def result_view(text: str, report) -> dict:
         ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
         for i, p in enumerate(report.problems, start=1)
     ]
-    room, groups = MAX_SHOWN_PROBLEMS, []
+    room = MAX_SHOWN_PROBLEMS
+    groups: list[dict[str, Any]] = []
     for sev, label in _SEVERITY_LABELS:
         items = [p for p in problems if p.severity == sev]
         if items:
@@ -247,7 +249,7 @@ def result_view(text: str, report) -> dict:
     return {
         "report": report,
         "groups": groups,
-        "more_problems": sum(g["total"] for g in groups) - sum(len(g["items"]) for g in groups),
+        "more_problems": sum(int(g["total"]) - len(g["items"]) for g in groups),
         "notes": notes[:MAX_SHOWN_NOTES],
         "more_notes": max(0, len(notes) - MAX_SHOWN_NOTES),
         "notes_total": len(notes),
