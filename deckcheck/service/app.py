@@ -7,6 +7,7 @@ import os
 import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.routing import RequestRedirect
 
 from .. import cards, dbwatch
 from ..formats import FormatError, default_formats
@@ -55,7 +56,7 @@ class FastJSONProvider(DefaultJSONProvider):
 
 
 class DeckcheckFlask(Flask):
-    """Flask, with :meth:`ensure_sync`'s answer kept per function.
+    """Flask, with :meth:`ensure_sync`'s answer kept per function, and routing redirects not on ``Host``.
 
     Flask asks ``ensure_sync`` about the view and every ``before_request``/``after_request``
     hook on every request, and each answer is an ``inspect.iscoroutinefunction`` look at the
@@ -70,6 +71,14 @@ class DeckcheckFlask(Flask):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._sync: dict = {}
+
+    def raise_routing_exception(self, request):
+        """werkzeug's own redirects (``/static//x`` to ``/static/x``) go to the path on ``PUBLIC_URL``, or the
+        root-relative path: werkzeug writes the request's ``Host`` into the address and the page it sends."""
+        redirect = request.routing_exception
+        if isinstance(redirect, RequestRedirect):
+            raise RequestRedirect(links.relocate(redirect.new_url, request.environ, self.config["PUBLIC_URL"]))
+        super().raise_routing_exception(request)
 
     def ensure_sync(self, func):
         sync = self._sync.get(func)
