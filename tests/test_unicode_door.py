@@ -280,3 +280,44 @@ def test_check_reports_the_json_deck_s_lone_surrogate_on_its_line(cli, db, tmp_p
         assert problem["message"].startswith(WHERE)
     else:
         assert "lone surrogate" in result.stdout
+
+
+# -- raw bytes that are not UTF-8 in a query string or a form ---------------------------------
+
+ROUTES = [
+    ("GET", "/"),
+    ("GET", "/api/v1/cards"),
+    ("GET", "/api/v1/formats"),
+    ("GET", "/api/v1/formats/standard"),
+    ("POST", "/api/v1/validate"),
+    ("POST", "/extras"),
+]
+
+
+@pytest.mark.parametrize("method, path", ROUTES)
+@pytest.mark.parametrize("query", ["deck=4 a\xff", "q=\xed\xa0\x80&format=standard", "format=\xc3"])
+def test_a_query_string_that_is_not_utf8_is_a_400_that_says_where(client, method, path, query):
+    # the WSGI server hands the raw bytes over as latin-1 (werkzeug read them strictly: a 500)
+    resp = client.open(
+        path,
+        method=method,
+        data=b'{"decklist": "4 Nest Ball SVI 181"}',
+        content_type="application/json",
+        environ_overrides={"QUERY_STRING": query},
+    )
+    assert resp.status_code == 400
+    offset = next(i for i, c in enumerate(query) if ord(c) > 127)
+    said = f"The query string is not valid UTF-8: byte 0x{ord(query[offset]):02x} at offset {offset}"
+    if path.startswith("/api"):
+        assert resp.get_json()["error"]["message"].startswith(said)
+    else:
+        assert said in resp.get_data(as_text=True)
+
+
+def test_a_form_that_is_not_utf8_is_refused_on_the_page_not_read_as_empty(client):
+    resp = client.post(
+        "/", data=b"decklist=4+Nest+Ball\xff&format=standard", content_type="application/x-www-form-urlencoded"
+    )
+    assert resp.status_code == 400
+    assert "The form is not valid UTF-8: byte 0xff at offset 20 (invalid start byte)" in resp.get_data(as_text=True)
+    assert "The decklist is empty" not in resp.get_data(as_text=True)

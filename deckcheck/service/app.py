@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+from urllib.parse import parse_qsl
 
 import orjson
-from flask import Flask
+from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import BadRequest
+from werkzeug.formparser import FormDataParser
 from werkzeug.routing import RequestRedirect
+from werkzeug.utils import cached_property
 
 from .. import cards, dbwatch
 from ..formats import FormatError, default_formats
@@ -55,6 +60,45 @@ class FastJSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
 
 
+def _not_utf8(what: str, exc: UnicodeDecodeError) -> BadRequest:
+    return BadRequest(
+        f"The {what} is not valid UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} ({exc.reason}); "
+        "percent-encode its text as UTF-8."
+    )
+
+
+class StrictFormParser(FormDataParser):
+    """werkzeug's form parser, but a URL-encoded form whose raw bytes are not UTF-8 is a 400 that says
+    where: werkzeug's own parser takes the decoding error for a malformed form and answers an empty one,
+    so the page said "the decklist is empty" of a list it had silently dropped."""
+
+    def _parse_urlencoded(self, stream, mimetype, content_length, options):
+        try:
+            text = stream.read().decode()
+        except UnicodeDecodeError as exc:
+            raise _not_utf8("form", exc) from None
+        return stream, self.cls(parse_qsl(text, keep_blank_values=True, errors="werkzeug.url_quote")), self.cls()
+
+
+class DeckcheckRequest(Request):
+    """Flask's request, whose query string and form are valid UTF-8 at the door.
+
+    werkzeug keeps a percent-escape of invalid UTF-8 (``%FF``) as written, but decodes the query
+    string's raw bytes strictly: a raw byte 0xFF raised UnicodeDecodeError in whatever read
+    ``request.args`` first (a 500). Here it is a 400 that says where, in the API's envelope under
+    ``/api`` and a plain error page elsewhere (the page's form says it on the page).
+    """
+
+    form_data_parser_class = StrictFormParser
+
+    @cached_property
+    def args(self) -> MultiDict[str, str]:
+        try:
+            return super().args
+        except UnicodeDecodeError as exc:
+            raise _not_utf8("query string", exc) from None
+
+
 class DeckcheckFlask(Flask):
     """Flask, with :meth:`ensure_sync`'s answer kept per function, and routing redirects not on ``Host``.
 
@@ -64,6 +108,8 @@ class DeckcheckFlask(Flask):
     is a coroutine function does not change: the answer is kept (for the app's own views,
     hooks and handlers: at most :data:`SYNC_MEMO_SIZE` of them).
     """
+
+    request_class = DeckcheckRequest
 
     #: most functions whose ensure_sync answer is kept (an app has a few dozen views and hooks)
     SYNC_MEMO_SIZE = 512

@@ -323,8 +323,10 @@ def index():
                 raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
             try:
                 form = request.form
-            except HTTPException as exc:  # e.g. 413 from Werkzeug's form size limit
-                raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
+            except HTTPException as exc:  # 413 from Werkzeug's form size limit; 400 for a form that is not UTF-8
+                too_big = exc.code == 413 or not exc.description
+                message = too_big_message(current_app.config["MAX_DECKLIST_BYTES"]) if too_big else exc.description
+                raise InputError(str(message), exc.code or 400) from None
             # browsers send a textarea with CRLF line ends; the textarea itself holds LF
             text = form.get("decklist", "").replace("\r\n", "\n")
             page.update(decklist=text, format=form.get("format", page["format"]), as_of=form.get("as_of", ""))
