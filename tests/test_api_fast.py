@@ -114,7 +114,6 @@ def test_the_usual_bodies_take_the_fast_path(data):
         {"decklist": "x", "format": "nope"},  # a 422 from the schema
         {"decklist": "x", "as_of": "2026-02-30"},
         {"decklist": "x", "style": "chat"},
-        {"decklist": "\ud800"},
         {"format": "standard"},
         ["decklist"],
         "4 Nest Ball SVI 181",

@@ -55,16 +55,6 @@ def _known_formats() -> list[str]:
     return sorted(default_formats())
 
 
-def _no_lone_surrogates(text: str) -> None:
-    """JSON can smuggle half of a UTF-16 pair (``"\\ud800"``); that is not text."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ma.ValidationError(
-            f"Not valid Unicode text: a lone surrogate {text[exc.start]!r} at character {exc.start + 1}."
-        ) from None
-
-
 # -- requests ----------------------------------------------------------------
 
 
@@ -118,7 +108,6 @@ class ValidateRequestSchema(ma.Schema):
 
     decklist = fields.String(
         required=True,
-        validate=_no_lone_surrogates,
         error_messages={"required": "A decklist is required: the text of the list, one card per line."},
         metadata=_doc(
             "The decklist as text (PTCGL/PTCGO/Limitless export, one card per line) or a JSON deck. "
