@@ -151,10 +151,17 @@ def not_unicode(text: str, json: bool = False) -> NotUnicode | None:
     if "\\u" not in text:
         return None
     body = text.removeprefix("\ufeff")
-    if not json and not looks_like_json(body) and "```" not in body:
-        return None  # a text decklist's backslash is text: only JSON reads escapes
+    if not json and not looks_like_json(body):
+        if "```" not in body:
+            return None  # a text decklist's backslash is text: only JSON reads escapes
+        from .parse import fenced_text  # parse imports this module: a list in code fences is rare
+
+        inner = fenced_text(body)
+        if inner is None or not looks_like_json(inner):
+            return None
+        body = inner  # a line of it for each line of the text: the lines stay, a column counts in the fence
     pending: re.Match[str] | None = None  # a high surrogate's escape, waiting for its low half
-    for escape in _JSON_ESCAPE.finditer(text):
+    for escape in _JSON_ESCAPE.finditer(body):
         hexa = escape.group(1)
         value = int(hexa, 16) if hexa else None
         if pending is not None:
@@ -164,10 +171,10 @@ def not_unicode(text: str, json: bool = False) -> NotUnicode | None:
             break
         if value is not None:
             if value >= 0xDC00:  # a low half with no high half before it
-                return _at(text, escape.start(), value, escaped=True)
+                return _at(body, escape.start(), value, escaped=True)
             pending = escape
     if pending is not None:
-        return _at(text, pending.start(), int(pending.group(1), 16), escaped=True)
+        return _at(body, pending.start(), int(pending.group(1), 16), escaped=True)
     return None
 
 
