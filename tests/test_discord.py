@@ -603,3 +603,10 @@ def test_replays_are_caught_without_rate_limits_too():
     body = encode({"type": 1, "id": str(next(IDS))})
     headers = signed(body)
     assert [client.post(URL, data=body, headers=headers).status_code for _ in range(2)] == [200, 401]
+
+
+@pytest.mark.parametrize("age", [float("inf"), float("nan"), 1e400, 0, -5, 10**400, "300", True, 86_401])
+def test_a_signature_age_that_is_no_number_of_seconds_stops_the_app_at_start_up(age):
+    # 1e400 from the environment was inf: every timestamp passed, and the "too old" message raised
+    with pytest.raises(ValueError, match="DISCORD_MAX_AGE .* must be a number of seconds from 1 to 86,400"):
+        create_app({"TESTING": True, "DISCORD_PUBLIC_KEY": PUBLIC, "DISCORD_MAX_AGE": age})

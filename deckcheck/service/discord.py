@@ -177,12 +177,22 @@ def verify(
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
 
 
+#: the longest DISCORD_MAX_AGE taken: a day (Discord's own requests are seconds old)
+MAX_SIGNATURE_AGE = 86_400
+
+
 @bp.record_once
 def _check_key(state) -> None:
-    """A malformed DISCORD_PUBLIC_KEY stops the app at start-up, not at Discord's first call."""
+    """A malformed DISCORD_PUBLIC_KEY or DISCORD_MAX_AGE stops the app at start-up, not at Discord's first call."""
     key = state.app.config.get("DISCORD_PUBLIC_KEY")
     if key:
         verify_key(str(key))
+    age = state.app.config["DISCORD_MAX_AGE"]
+    if isinstance(age, bool) or not isinstance(age, (int, float)) or not 1 <= age <= MAX_SIGNATURE_AGE:
+        raise ValueError(
+            f"DISCORD_MAX_AGE (DECKCHECK_DISCORD_MAX_AGE) must be a number of seconds from 1 to {MAX_SIGNATURE_AGE:,}, "
+            f"not {str(age)[:40]!r}"
+        )
     ratelimit._check_limit("DISCORD_RATELIMIT", state.app.config["DISCORD_RATELIMIT"])
 
 
