@@ -16,8 +16,8 @@ from deckcheck.decklimits import (
     byte_limit,
     decklist_limit,
     line_limit,
-    not_unicode,
 )
+from deckcheck.validtext import not_unicode
 
 
 def test_a_decklist_within_the_limits_is_over_none():

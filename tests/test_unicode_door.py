@@ -1,7 +1,7 @@
 """Text is valid Unicode at the door: every route that takes text, and ``deckcheck check`` in every output
 format, given arbitrary code points (lone surrogates included, raw or as a JSON deck's ``\\ud800`` escape).
 
-Each edge checks its text once (:func:`deckcheck.decklimits.not_unicode`, and the strict JSON reader of
+Each edge checks its text once (:func:`deckcheck.validtext.not_unicode`, and the strict JSON reader of
 request bodies, :mod:`deckcheck.service.jsonbody`): the API answers 400/422 in its error envelope, the page
 and ``/extras`` say where, Discord replies to the user, the CLI reports P104 on the line. Never a 5xx, never a
 traceback. Before, a JSON deck holding ``\\ud800`` was a 500 on every route that checks (issue 27, row 1).
@@ -23,8 +23,8 @@ from test_discord import PUBLIC, signed
 
 from deckcheck import create_app
 from deckcheck.cli.group import cli as main
-from deckcheck.decklimits import not_unicode
 from deckcheck.render import OUTPUT_FORMATS
+from deckcheck.validtext import not_unicode
 
 #: every code point, surrogates (category Cs) included
 ANY_CHAR = st.characters(exclude_categories=())

@@ -14,9 +14,10 @@ from .. import cards as _cards
 from .. import parse as _parse
 from ..cards import CardDB, DatabaseError, default_path
 from ..dates import parse_date
-from ..decklimits import byte_limit, line_limit, not_unicode
+from ..decklimits import byte_limit, line_limit
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
+from ..validtext import not_unicode
 from .repoconfig import path_below
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)

@@ -18,11 +18,12 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
 from .. import cards, chat
-from ..decklimits import decklist_limit, not_unicode
+from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..names import lookup_key
 from ..problems import cards_json
+from ..validtext import not_unicode
 from ..version import __version__
 from . import errors, runtime
 from .jsonbody import BodyError, read_json

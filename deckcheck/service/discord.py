@@ -42,10 +42,11 @@ from nacl.signing import VerifyKey
 
 from .. import chat
 from ..dates import parse_date
-from ..decklimits import decklist_limit, not_unicode
+from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..memo import memoise
+from ..validtext import not_unicode
 from ..version import __version__
 from . import errors, ratelimit
 from .jsonbody import BodyError, read_json

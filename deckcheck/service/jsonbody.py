@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from ..decklimits import not_unicode
+from ..validtext import not_unicode
 
 BOM = b"\xef\xbb\xbf"
 

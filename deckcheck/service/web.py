@@ -26,13 +26,14 @@ from werkzeug.exceptions import HTTPException
 from .. import forecast as _forecast
 from .. import sharelink
 from ..cards import get_db
-from ..decklimits import decklist_limit, not_unicode
+from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..odds import p_basic_in_opening_hand, percent
 from ..problems import ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
 from ..sharelink import encode_deck
+from ..validtext import not_unicode
 from . import links
 from .deckview import (
     IMAGE_SIZE,
