@@ -830,6 +830,18 @@ def test_formats_lists_every_format_with_rules_pool_and_bans(call):
     assert call("GET", "/api/v1/formats/glc").json == next(f for f in data["formats"] if f["id"] == "glc")
 
 
+def test_cards_a_collector_number_alone_keeps_the_printings_with_it(call):
+    """The document lets number come without set: it was a 422 (issue 27, row 15); now it narrows the search."""
+    from deckcheck.index import number_norm
+
+    named = call("GET", "/api/v1/cards?q=nest%20ball&number=181")
+    assert named.status == 200
+    assert [c["id"] for c in named.json["cards"] if c["name"] == "Nest Ball"] == ["sv01-181"]
+    alone = call("GET", "/api/v1/cards?number=0181&limit=20")
+    assert alone.status == 200 and len(alone.json["cards"]) == 20
+    assert {number_norm(c["number"]) for c in alone.json["cards"]} == {"181"}
+
+
 def test_cards_fuzzy_search_puts_nest_ball_first(call):
     found = call("GET", "/api/v1/cards?q=nest%20bal").json["cards"]
     assert found[0]["name"] == "Nest Ball"
