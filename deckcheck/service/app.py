@@ -178,9 +178,7 @@ def create_app(config: dict | None = None) -> Flask:
     from . import observe
 
     observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
-    app.wsgi_app = StandardHeaders(  # type: ignore[method-assign]
-        app.wsgi_app, web.page_headers(app.config), app.config["PUBLIC_URL"]
-    )
+    app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))  # type: ignore[method-assign]
     return app
 
 
@@ -193,17 +191,14 @@ class StandardHeaders:
     * under ``/api``, for a request without ``Origin`` (not from a browser page, so
       flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer
       apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
-      answer, so a browser never takes JSON for something else;
-    * a redirect's ``Location`` never on the request's ``Host`` (:func:`deckcheck.service.links.relocate`):
-      werkzeug's own redirects (``/static//x``) are written on it.
+      answer, so a browser never takes JSON for something else.
 
     As Flask ``after_request`` hooks these cost ~10 µs each per request (werkzeug's
     Headers, the request proxy); here they are plain ``(name, value)`` pairs.
     """
 
-    def __init__(self, wsgi_app, page_headers: dict[str, str], public_url: str | None = None) -> None:
+    def __init__(self, wsgi_app, page_headers: dict[str, str]) -> None:
         self.wsgi_app = wsgi_app
-        self.public_url = public_url
         self.page_headers = list(page_headers.items())
         self.version = ("X-Deckcheck-Version", __version__)
         self.nosniff = ("X-Content-Type-Options", "nosniff")
@@ -214,10 +209,6 @@ class StandardHeaders:
         version, page_headers, nosniff = self.version, self.page_headers, self.nosniff
 
         def start(status, headers, exc_info=None):
-            if status[:1] == "3":
-                for i, (name, value) in enumerate(headers):
-                    if name.lower() == "location":
-                        headers[i] = (name, links.relocate(value, environ, self.public_url))
             headers.append(version)
             if api:
                 headers.append(nosniff)

@@ -60,8 +60,9 @@ def absolute(path: str) -> str | None:
 
 
 def relocate(location: str, environ: dict, base: str | None) -> str:
-    """A redirect's ``Location`` with the request's own host taken out: on ``base`` (``PUBLIC_URL``), or
-    root-relative. werkzeug writes the host of the ``Host`` header into the redirects it makes."""
+    """A redirect's address with the request's own host taken out: on ``base`` (``PUBLIC_URL``), or
+    root-relative. werkzeug writes the host of the ``Host`` header into the redirects it makes
+    (:meth:`deckcheck.service.app.DeckcheckFlask.raise_routing_exception`)."""
     scheme = environ.get("wsgi.url_scheme", "http")
     host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
     own = f"{scheme}://{host}"
