@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from ..memo import Memo
@@ -306,16 +307,26 @@ class CardDB:
     def search(
         self, query: str = "", set_code: str | None = None, number: str | None = None, limit: int = 20
     ) -> list[Card]:
-        """Cards for lookup and autocomplete: exact printing, else exact name, else fuzzy names."""
+        """Cards for lookup and autocomplete: exact printing, else exact name, else fuzzy names; a set code
+        alone keeps the set's printings, a collector number alone the printings with that number."""
         if set_code and number:
             hit = self.find(set_code, number)
             return [hit] if hit else []
         pool_sets = set(self.sets_for_code(set_code)) if set_code else None
-        keep: Callable[[Card], bool] = (lambda c: c.set_id in pool_sets) if pool_sets is not None else (lambda c: True)
+        wanted = number_norm(number.strip()) if number else None
+        keep: Callable[[Card], bool]
+        if pool_sets is not None:
+            keep = lambda c: c.set_id in pool_sets  # noqa: E731
+        elif wanted is not None:
+            keep = lambda c: number_norm(c.number) == wanted  # noqa: E731
+        else:
+            keep = lambda c: True  # noqa: E731
         key = lookup_key(query or "")
         if not key:
-            # no name to look for (empty, blanks or punctuation): a set's cards, or nothing
-            return [c for c in self.cards.values() if keep(c)][:limit] if pool_sets is not None else []
+            # no name to look for (empty, blanks or punctuation): a set's or a number's cards, or nothing
+            if pool_sets is None and wanted is None:
+                return []
+            return list(islice((c for c in self.cards.values() if keep(c)), limit))
         from rapidfuzz import fuzz, process
 
         out: list[Card] = [c for c in self.by_name(query) if keep(c)]

@@ -3,6 +3,8 @@
 The API, the web page, Discord and the CLI each call :func:`decklist_limit` (or its two halves,
 :func:`byte_limit` and :func:`line_limit`, when the bytes are known before the text) and word the
 :class:`InputLimit` it returns their own way: the problem is the ``input-limit`` rule's.
+
+Before the limits, each checks the text is valid Unicode (:mod:`deckcheck.decklist.validtext`).
 """
 
 from __future__ import annotations

@@ -203,6 +203,13 @@ def plain_lines(text: str) -> list[str] | None:
     return _split_lines(text)
 
 
+def fenced_text(text: str) -> str | None:
+    """The text inside a list's Markdown code fences, a line of it for each line of ``text`` (empty
+    outside the fences), as :func:`read` reads it; None for a text without a fence."""
+    fenced = _fenced(_split_lines(text.removeprefix("\ufeff")))
+    return None if fenced is None else "\n".join(kept for kept, _prose, _fence in fenced)
+
+
 def file_line(result: ParseResult, n: int, kind: LineKind, section: str | None) -> str | None:
     """File line ``n``, read as ``kind`` (anything but a card line), into ``result``; answer the
     section in force after it (a header's, else ``section``)."""

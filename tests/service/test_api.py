@@ -133,11 +133,7 @@ ERROR_CASES = [
         b'{"decklist": ' + b"9" * 5000 + b"}",
         JSON,
         400,
-        envelope(
-            "bad_request",
-            "The request body is not JSON this service can read: Exceeds the limit (4300 digits) for "
-            "integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit.",
-        ),
+        envelope("bad_request", "The request body has a number of more than 4,300 digits."),
     ),
     # JSON the fast reader (orjson) refuses but Python's reads: the same answers as before it
     (
@@ -146,11 +142,11 @@ ERROR_CASES = [
         VALIDATE,
         b'{"decklist": NaN}',
         JSON,
-        422,
+        400,
         envelope(
-            "unprocessable",
-            "Invalid request: decklist: Not a valid string.",
-            {"json": {"decklist": ["Not a valid string."]}},
+            "bad_request",
+            "The request body is not JSON this service reads: NaN is not a JSON number (line 1, column 14).",
+            {"line": 1, "column": 14},
         ),
     ),
     (
@@ -175,8 +171,10 @@ ERROR_CASES = [
         422,
         envelope(
             "unprocessable",
-            "Invalid request: decklist: Not valid Unicode text: a lone surrogate '\\ud800' at character 1.",
-            {"json": {"decklist": ["Not valid Unicode text: a lone surrogate '\\ud800' at character 1."]}},
+            "The request body is not valid Unicode text. Line 1, column 15 holds the JSON escape \\ud800, a lone "
+            "surrogate (half of a UTF-16 pair), which is not a character: the text is not valid Unicode. Remove it, "
+            "or write the character it was meant to be.",
+            {"line": 1, "column": 15, "code_point": "U+D800"},
         ),
     ),
     (
@@ -375,8 +373,10 @@ ERROR_CASES = [
         422,
         envelope(
             "unprocessable",
-            "Invalid request: decklist: Not valid Unicode text: a lone surrogate '\\ud83d' at character 12.",
-            {"json": {"decklist": ["Not valid Unicode text: a lone surrogate '\\ud83d' at character 12."]}},
+            "The request body is not valid Unicode text. Line 1, column 26 holds the JSON escape \\ud83d, a lone "
+            "surrogate (half of a UTF-16 pair), which is not a character: the text is not valid Unicode. Remove it, "
+            "or write the character it was meant to be.",
+            {"line": 1, "column": 26, "code_point": "U+D83D"},
         ),
     ),
     (
@@ -519,16 +519,29 @@ ERROR_CASES = [
         envelope("method_not_allowed", "Method POST is not allowed on /healthz; allowed: GET.", {"allowed": ["GET"]}),
     ),
     (
-        "cards-number-without-set",
-        "GET",
-        "/api/v1/cards?number=181",
-        None,
-        None,
+        "query-forecast-not-a-word",
+        "POST",
+        VALIDATE + "?forecast=1",
+        b"4 Nest Ball SVI 181",
+        TEXT,
         422,
         envelope(
             "unprocessable",
-            "Invalid request: number: A collector number needs a set code too (set=SVI&number=181).",
-            {"query": {"number": ["A collector number needs a set code too (set=SVI&number=181)."]}},
+            "Invalid request: forecast: Not a boolean: use true or false.",
+            {"query": {"forecast": ["Not a boolean: use true or false."]}},
+        ),
+    ),
+    (
+        "json-forecast-zero",
+        "POST",
+        VALIDATE,
+        b'{"decklist": "4 Nest Ball SVI 181", "forecast": 0}',
+        JSON,
+        422,
+        envelope(
+            "unprocessable",
+            "Invalid request: forecast: Not a boolean: use true or false.",
+            {"json": {"forecast": ["Not a boolean: use true or false."]}},
         ),
     ),
     (
@@ -815,6 +828,18 @@ def test_formats_lists_every_format_with_rules_pool_and_bans(call):
     assert {"rule": "copy-limit", "parameters": {"limit": 4}, "set_by": "standard"} in standard["rules"]
     assert standard["pool"]["kind"] == "regulation-marks"
     assert call("GET", "/api/v1/formats/glc").json == next(f for f in data["formats"] if f["id"] == "glc")
+
+
+def test_cards_a_collector_number_alone_keeps_the_printings_with_it(call):
+    """The document lets number come without set: it was a 422 (issue 27, row 15); now it narrows the search."""
+    from deckcheck.cards.index import number_norm
+
+    named = call("GET", "/api/v1/cards?q=nest%20ball&number=181")
+    assert named.status == 200
+    assert [c["id"] for c in named.json["cards"] if c["name"] == "Nest Ball"] == ["sv01-181"]
+    alone = call("GET", "/api/v1/cards?number=0181&limit=20")
+    assert alone.status == 200 and len(alone.json["cards"]) == 20
+    assert {number_norm(c["number"]) for c in alone.json["cards"]} == {"181"}
 
 
 def test_cards_fuzzy_search_puts_nest_ball_first(call):

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 from pathlib import Path
 
 import pytest
 import requests
 from conftest import start_gunicorn
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nacl.signing import SigningKey
 
 import deckcheck
@@ -48,7 +51,7 @@ def encode(interaction: dict) -> bytes:
 
 @pytest.fixture()
 def app():
-    return create_app({"TESTING": True, "DISCORD_PUBLIC_KEY": PUBLIC})
+    return create_app({"TESTING": True, "DISCORD_PUBLIC_KEY": PUBLIC, "PUBLIC_URL": BASE})
 
 
 @pytest.fixture()
@@ -276,7 +279,7 @@ def test_user_text_is_shown_literally_and_pings_no_one(post):
             + ".",
         ),
         ((("message", "https://discord.com/channels/1/2/3"),), discord.MESSAGE_LINK_HELP),
-        ((("list", "x" * 70_000),), "This decklist is 70,000 bytes; this service checks at most 65,536."),
+        ((("list", "x" * 6001),), "The list option is 6,001 characters long; Discord allows at most 6,000."),
         ((("list", "x\n" * 1001),), "This decklist has 1,001 lines; this service checks at most 1,000."),
     ],
 )
@@ -361,6 +364,151 @@ def test_each_discord_user_has_a_limit_and_the_api_address_limit_does_not_apply(
     assert "X-RateLimit-Limit" not in answers[0].headers
 
 
+# -- hostile input: the work before the check is linear, bounded, and done only for admitted users -------
+
+#: the one-line splitting as it was written first (quadratic on a run of blanks): the reference for what it does
+_REFERENCE_HEADER = re.compile(rf"\s+(?=(?:{discord._HEADER}|Total Cards\s*:))")
+_REFERENCE_COUNT = re.compile(rf"({discord._HEADER})\s+(?=\d)")
+_REFERENCE_CARD = re.compile(rf"({discord._CARD_END})\s+(?=\d{{1,2}}\s+\S)")
+
+
+def reference_unflatten(text: str) -> str:
+    if "\n" in text or "\r" in text:
+        return text
+    out = _REFERENCE_HEADER.sub("\n", text.strip())
+    out = _REFERENCE_COUNT.sub(r"\1\n", out)
+    return _REFERENCE_CARD.sub(r"\1\n", out)
+
+
+FLAT_PIECES = st.sampled_from(
+    [
+        " ",
+        "  ",
+        "\t",
+        "\u3000",
+        "4",
+        "12",
+        "Pokémon: 12",
+        "Trainer (3)",
+        "Energy:",
+        "Total Cards: 60",
+        "SVI",
+        "PR-SV",
+        "181",
+        "a",
+        "PH",
+        "Nest Ball",
+        ":",
+        "(",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pieces=st.lists(FLAT_PIECES, max_size=30))
+def test_unflatten_splits_a_list_as_the_reference_does(pieces):
+    text = " ".join(pieces)
+    assert discord.unflatten(text) == reference_unflatten(text)
+
+
+def _cost(fn, text: str, runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+#: one-line hostile texts at Discord's limit for the option (6,000 characters): long runs the patterns scan
+HOSTILE_FLAT = [
+    "a" + " " * (discord.MAX_OPTION_LENGTH - 2) + "a",
+    "4 A " + "\t " * (discord.MAX_OPTION_LENGTH // 2 - 3) + "x",
+    ("ABC" + " " * 2995 + "1 ") * 2,
+    ("Energy:" + " " * 53) * (discord.MAX_OPTION_LENGTH // 60),
+    "Pokémon: " + "1" * (discord.MAX_OPTION_LENGTH - 20) + " x",
+    ("SVI 1" + " " * 95) * (discord.MAX_OPTION_LENGTH // 100),
+    "x" + " \u3000" * (discord.MAX_OPTION_LENGTH // 2 - 1),
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE_FLAT, ids=range(len(HOSTILE_FLAT)))
+def test_unflatten_is_linear_at_the_option_limit(text):
+    """A run of 6,000 blanks took 0.4 s (quadratic; 60,000 killed the worker): within 100x of a real list's cost."""
+    assert len(text) <= discord.MAX_OPTION_LENGTH
+    normal = " ".join(LEGAL.split("\n"))
+    normal = (normal * (len(text) // len(normal) + 1))[: len(text)]
+    bound = 100 * max(_cost(discord.unflatten, normal), 1e-4)
+    assert _cost(discord.unflatten, text) < bound
+
+
+@pytest.fixture()
+def counted(monkeypatch):
+    """How often the work on a list's text ran: unflatten, strip_code_block and the check."""
+    calls = {"unflatten": 0, "strip_code_block": 0, "check": 0}
+    for name in calls:
+        real = getattr(discord, name)
+
+        def wrapper(*args, _real=real, _name=name, **kwargs):
+            calls[_name] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(discord, name, wrapper)
+    return calls
+
+
+def test_a_rate_limited_user_costs_no_work_on_the_text(counted):
+    app = create_app({"TESTING": True, "DISCORD_PUBLIC_KEY": PUBLIC, "DISCORD_RATELIMIT": "1 per minute"})
+    client = app.test_client()
+    flat = " ".join(LEGAL.split("\n"))
+    for interaction in (command(("list", flat), user="3"), command(("list", flat), user="3")):
+        body = encode(interaction)
+        client.post(URL, data=body, headers=signed(body))
+    assert counted == {"unflatten": 1, "strip_code_block": 1, "check": 1}  # the second: the limit, nothing else
+    modal = {
+        "type": 5,
+        "id": "m",
+        "member": {"user": {"id": "3"}},
+        "data": {
+            "custom_id": "decklist||",
+            "components": [{"type": 1, "components": [{"type": 4, "custom_id": "list", "value": LEGAL}]}],
+        },
+    }
+    body = encode(modal)
+    note = client.post(URL, data=body, headers=signed(body)).get_json()
+    assert note["data"]["content"].startswith("You are checking decks faster than this service allows")
+    assert counted == {"unflatten": 1, "strip_code_block": 1, "check": 1}
+
+
+@pytest.mark.parametrize(
+    "interaction, what, limit",
+    [
+        (command(("list", "a" + " " * 60_000 + "a")), "list option", discord.MAX_OPTION_LENGTH),
+        (
+            {
+                "type": 5,
+                "id": "m",
+                "member": {"user": {"id": "4"}},
+                "data": {
+                    "custom_id": "decklist||",
+                    "components": [
+                        {"type": 1, "components": [{"type": 4, "custom_id": "list", "value": "4 a" * 2000}]}
+                    ],
+                },
+            },
+            "decklist box",
+            discord.MAX_INPUT_LENGTH,
+        ),
+    ],
+    ids=["option", "form"],
+)
+def test_a_text_longer_than_discord_allows_is_refused_before_any_work(post, counted, interaction, what, limit):
+    answer = post(interaction).get_json()
+    size = 60_002 if what == "list option" else 6000
+    assert answer == ephemeral(f"The {what} is {size:,} characters long; Discord allows at most {limit:,}.")
+    assert counted == {"unflatten": 0, "strip_code_block": 0, "check": 0}
+
+
 def test_the_commands_to_register(capsys):
     decklist, message_command = discord.commands()
     assert decklist["name"] == "decklist" and message_command == {"name": "Check decklist", "type": 3}
@@ -377,7 +525,7 @@ def test_the_commands_to_register(capsys):
 @pytest.mark.server
 def test_under_gunicorn_configured_from_the_environment():
     proc, base = start_gunicorn(
-        env={"DECKCHECK_DISCORD_PUBLIC_KEY": PUBLIC, "DECKCHECK_PUBLIC_BASE_URL": "https://decks.example.org"}
+        env={"DECKCHECK_DISCORD_PUBLIC_KEY": PUBLIC, "DECKCHECK_PUBLIC_URL": "https://decks.example.org"}
     )
     try:
         pong = requests.post(base + URL, data=BODY, headers=signed(BODY), timeout=30)
@@ -430,10 +578,12 @@ def test_signed_but_malformed_interactions_are_400_in_the_envelope(post, interac
 
 @pytest.mark.parametrize("kind", [99999999999999999999999, -(2**64), 1e300, True and "2"])
 def test_an_unhandled_type_of_any_size_is_400(post, kind):
-    # an integer past 64 bits made the JSON encoder of the error envelope raise (a 500)
+    # an integer past 64 bits made the JSON encoder of the error envelope raise (a 500); the strict
+    # reader reads one as a double (RFC 8259's interoperable range)
     answer = post({"type": kind, "id": str(next(IDS))})
     assert answer.status_code == 400
-    assert answer.get_json()["error"]["message"] == f"Interactions of type {str(kind)[:20]!r} are not handled here."
+    read = float(kind) if isinstance(kind, int) and not -(2**63) <= kind < 2**64 else kind
+    assert answer.get_json()["error"]["message"] == f"Interactions of type {str(read)[:20]!r} are not handled here."
 
 
 def test_a_replayed_signature_is_refused_within_the_window(app):
@@ -453,3 +603,10 @@ def test_replays_are_caught_without_rate_limits_too():
     body = encode({"type": 1, "id": str(next(IDS))})
     headers = signed(body)
     assert [client.post(URL, data=body, headers=headers).status_code for _ in range(2)] == [200, 401]
+
+
+@pytest.mark.parametrize("age", [float("inf"), float("nan"), 1e400, 0, -5, 10**400, "300", True, 86_401])
+def test_a_signature_age_that_is_no_number_of_seconds_stops_the_app_at_start_up(age):
+    # 1e400 from the environment was inf: every timestamp passed, and the "too old" message raised
+    with pytest.raises(ValueError, match="DISCORD_MAX_AGE .* must be a number of seconds from 1 to 86,400"):
+        create_app({"TESTING": True, "DISCORD_PUBLIC_KEY": PUBLIC, "DISCORD_MAX_AGE": age})

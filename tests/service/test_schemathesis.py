@@ -2,7 +2,11 @@
 
 Checks: no 5xx, every status code documented, and every response body
 (success and error envelope alike) valid against its schema with the declared
-content type. Bounded and derandomized, so the run is the same every time.
+content type; and the document and the validators agree both ways: what the
+document calls valid is accepted (positive phase: not a 4xx but 413 for a
+decklist past the size limit, which the document states in words), what it
+calls invalid is refused (negative phase). Bounded and derandomized, so the run
+is the same every time.
 """
 
 from __future__ import annotations
@@ -13,11 +17,20 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
     response_schema_conformance,
     status_code_conformance,
 )
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    positive_data_acceptance,
+    negative_data_rejection,
+]
 
 schema = schemathesis.pytest.from_fixture("api_schema")
 

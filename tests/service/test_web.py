@@ -215,8 +215,8 @@ def test_share_link_round_trip(client):
     assert text_of(element(again, "verdict")) == text_of(element(body, "verdict"))
     assert text_of(element(again, "line-22")) == text_of(element(body, "line-22"))
     assert re.search(r'<option value="expanded"[^>]* selected>', again)
-    # the full URL is offered for copying
-    assert f'value="http://localhost{html.escape(href)}"' in again.replace("&amp;", "&amp;")
+    # the link is offered for copying: root-relative without PUBLIC_URL, never on the request's Host
+    assert f'value="{html.escape(href)}"' in again
 
 
 def test_share_link_pins_today(client):
@@ -357,7 +357,7 @@ def test_extras(client):
 @pytest.mark.parametrize(
     "body, status, words",
     [
-        (None, 400, "JSON object"),
+        (None, 400, "not valid JSON: Expecting value at line 1, column 1"),
         ({"decklist": "x" * 300_000}, 413, "64 KiB"),  # past MAX_CONTENT_LENGTH or the page's own cut-off
         ({"decklist": 5}, 400, "JSON object"),
         ({"decklist": LEGAL, "format": 3}, 400, "must be strings"),
@@ -381,7 +381,7 @@ def test_extras_refuses_json_nested_too_deeply_to_read(client, raw):
     # 100 KB: under the body limit, but past the JSON reader's recursion limit (it was a 500)
     resp = client.post("/extras", data=raw, content_type="application/json")
     assert resp.status_code == 400
-    assert resp.get_json() == {"error": "Send a JSON object with a “decklist” string."}
+    assert resp.get_json() == {"error": "The request body nests JSON arrays or objects too deeply to read."}
 
 
 @pytest.mark.slow
@@ -392,3 +392,142 @@ def test_footer_names_the_card_data_in_use(client, db):
         assert footer == (
             f"Card data up to Pitch Black, 2026-07-17 (database {db.version}, built {db.meta['built_at'][:10]})."
         )
+
+
+# -- links never on the Host header (issue 27, row 11) ---------------------------------------------
+
+EVIL = "http://evil.example"
+
+
+@pytest.mark.parametrize("public_url", [None, "https://decks.example.org"])
+def test_links_are_on_public_url_never_on_the_host_header(db, public_url):
+    from nacl.signing import SigningKey
+
+    from deckcheck import create_app
+
+    key = SigningKey.generate()
+    app = create_app(
+        {
+            "TESTING": True,
+            "RATELIMIT_ENABLED": False,
+            "PUBLIC_URL": public_url,
+            "DISCORD_PUBLIC_KEY": key.verify_key.encode().hex(),
+        }
+    )
+    client = app.test_client()
+    bad = CHARIZARD + "\n".join(f"1 Unknown Card {i}" for i in range(40))  # a long reply: the link is offered
+    answers = {
+        "page": client.post("/", data={"decklist": LEGAL, "as_of": DATE}, base_url=EVIL),
+        "extras": client.post("/extras", json={"decklist": LEGAL, "as_of": DATE}, base_url=EVIL),
+        "chat": client.post("/api/v1/validate?style=chat", json={"decklist": bad, "as_of": DATE}, base_url=EVIL),
+        "static": client.get("/static//deckcheck.css", base_url=EVIL),
+    }
+    import json as _json
+    import time as _time
+
+    body = _json.dumps(
+        {
+            "type": 2,
+            "id": "1",
+            "member": {"user": {"id": "5"}},
+            "data": {"name": "decklist", "type": 1, "options": [{"name": "list", "type": 3, "value": bad}]},
+        }
+    ).encode()
+    stamp = str(int(_time.time()))
+    answers["discord"] = client.post(
+        "/api/v1/discord/interactions",
+        data=body,
+        base_url=EVIL,
+        headers={
+            "X-Signature-Ed25519": key.sign(stamp.encode() + body).signature.hex(),
+            "X-Signature-Timestamp": stamp,
+            "Content-Type": "application/json",
+        },
+    )
+    for name, resp in answers.items():
+        assert "evil.example" not in resp.get_data(as_text=True) + str(resp.headers), name
+    assert answers["static"].status_code == 308
+    assert answers["static"].headers["Location"] == (public_url or "") + "/static/deckcheck.css"
+    share = answers["extras"].get_json()["share"]
+    assert share["url"] == (public_url or "") + share["path"]
+    assert f'value="{html.escape(share["url"])}"' in page(answers["page"])
+    chat = answers["chat"].get_json()["chat"]
+    embed = answers["discord"].get_json()["data"]["embeds"][0]
+    if public_url:
+        assert f"{public_url}/?d=" in chat and embed["url"].startswith(f"{public_url}/?d=")
+    else:  # no absolute link to give: none rather than one on a host the client chose
+        assert "/?d=" not in chat and "url" not in embed
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "decks.example.org",
+        "ftp://decks.example.org",
+        "https://",
+        "https://a b",
+        "https://x.org/?q=1",
+        "https://user@x.org",
+        "https://x.org:99999",
+        "javascript:alert(1)",
+    ],
+)
+def test_a_public_url_that_is_no_base_url_stops_the_app_at_start_up(value):
+    from deckcheck import create_app
+
+    with pytest.raises(ValueError, match="is not a public base URL such as https://decks.example.org"):
+        create_app({"TESTING": True, "PUBLIC_URL": value})
+
+
+def test_the_old_name_of_the_public_url_is_refused(monkeypatch):
+    from deckcheck import create_app
+
+    monkeypatch.setenv("DECKCHECK_PUBLIC_BASE_URL", "https://decks.example.org")
+    with pytest.raises(ValueError, match="set DECKCHECK_PUBLIC_URL instead"):
+        create_app({"TESTING": True})
+
+
+# -- a bounded answer (issue 27, row 12) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 a\n" * 1000,
+        "".join(f"1 a{i}\n" for i in range(1000)),
+        "4 Nest Ball SVI 181\n" * 1000,
+        "x\n" * 1000,
+        "".join(f"1 {'ab ' * 200}{i}\n" for i in range(100)),
+    ],
+    ids=["1-a", "distinct", "legal", "unread", "long-lines"],
+)
+def test_extras_answers_a_page_of_the_result_whatever_the_list(client, text):
+    """1,000 lines of "1 a" (4 KB) made a 1.95 MB answer: at most MAX_SHOWN_* things are rendered, the
+    rest counted; the answer stays under 512 KB (the request's own text echoed, once or twice, included)."""
+    from deckcheck.service import web
+
+    resp = client.post("/extras", json={"decklist": text, "as_of": DATE})
+    assert resp.status_code == 200
+    assert len(resp.data) < 512 * 1024
+    result = resp.get_json()["html"]
+    assert result.count('<li id="problem-') <= web.MAX_SHOWN_PROBLEMS + web.MAX_SHOWN_NOTES
+    assert result.count('<li id="line-') <= web.MAX_SHOWN_LINES
+    assert result.count('<li id="card-') <= web.MAX_SHOWN_LINES
+    lines = count_lines(text)
+    if lines > web.MAX_SHOWN_LINES:
+        assert f"{lines - web.MAX_SHOWN_LINES} more lines of the list not shown (the first 100 are)." in result
+
+
+def test_the_result_says_how_many_problems_are_not_shown(client):
+    from deckcheck.service import web
+
+    text = "1 a\n" * 1000
+    result = client.post("/extras", json={"decklist": text, "as_of": DATE}).get_json()["html"]
+    errors = sum(
+        p["severity"] == "error"
+        for p in client.post("/api/v1/validate", json={"decklist": text, "as_of": DATE}).get_json()["problems"]
+    )
+    assert errors > 1000
+    assert f'<h3 class="severity-heading">Errors ({errors})</h3>' in result
+    assert f"{errors - web.MAX_SHOWN_PROBLEMS} more errors not shown: fix these first" in result
+    assert result.count('<li id="problem-') == web.MAX_SHOWN_PROBLEMS
