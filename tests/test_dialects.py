@@ -158,7 +158,8 @@ def test_limitless_builder_and_ptcgo_energy_lines_resolve_by_type():
             "info",
             "Line 5: the card database knows no set XYENERGY (its newest set is Pitch Black, "
             'released 2026-07-17), so "Psychic Energy" was matched by name to Basic Psychic Energy '
-            "(MEW 207), the newest printing released by 2024-01-15 (Psychic Energy (MEE 5) was released on 2025-09-25).",
+            "(MEW 207), the newest printing released by 2024-01-15 (Psychic Energy (MEE 5) was released on "
+            "2025-09-25).",
         ),
     ]
 

@@ -13,7 +13,7 @@ from .words import UPDATE_ADVICE, clipped, join_and, label, newest_set_phrase, p
 
 if TYPE_CHECKING:
     from ..cards import Card, CardDB
-    from ..deck import Context, Deck, KnownLine, ResolvedLine
+    from ..deck import Context, Deck, ResolvedLine
 
 
 # what the parser reports while it reads, as rules a format can turn off
@@ -66,12 +66,14 @@ def _not_yet_printed_message(ln: ResolvedLine, first: Card, ctx: Context) -> str
     )
 
 
-def chosen_by_name(ln: KnownLine, ctx: Context) -> str:
+def chosen_by_name(ln: ResolvedLine, ctx: Context) -> str:
     """Why the printing a line matched by name was taken, when it is not the newest printing of its
     name: ``, the newest printing out on DATE (... was released on ...)``, or ``, the newest printing
     out on DATE that is legal in FORMAT (...)`` (the engine prefers one: ``engine._Lines.by_name``);
     empty when it is the newest."""
     card, db = ln.card, ctx.db
+    if card is None:
+        return ""
     printings = db.printings_of(card)
     newest = printings[0] if printings else card
     if newest is card:
