@@ -2,7 +2,8 @@
 
 A card's identity is its printing (set and collector number). Resolution goes
 (set code, number) -> alias tables -> (name, set) -> name only (newest
-printing) -> unresolved with "did you mean" suggestions. Its memos (:mod:`deckcheck.memo`)
+printing) -> unresolved with "did you mean" suggestions; on a check's date, a printing chosen by
+name is one released by then (:meth:`CardDB.on_date`). Its memos (:mod:`deckcheck.memo`)
 are held by the database object's :class:`DBMemos`, so a swapped-in database starts empty.
 """
 
