@@ -190,6 +190,8 @@ class CardDB:
     _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
     #: the index of usual lines (:meth:`printed_line`), made code by code
     _usual: UsualLines = field(default_factory=UsualLines, repr=False, compare=False)
+    #: basic Energy name key -> type (:meth:`_energy_types`), made on first use
+    _energy_keys: dict[str, str] | None = field(default=None, repr=False, compare=False)
     #: what the formats' tables of this database are kept under (:meth:`Format.line_tables
     #: <deckcheck.formats.Format.line_tables>`): an object of its own, not its version (another
     #: database object of the same version has cards of its own, and the tables answer with cards)
@@ -315,11 +317,20 @@ class CardDB:
         if alias is None or alias.action != "energy":
             return None
         norm = SEP + number_norm(number)
+        types = self._energy_types()
         for set_id in alias.sets:
             for card in self._by_number.slot(set_id + norm):
                 if card.is_basic_energy:
-                    return basic_energy_type(card.name)
+                    return types.get(card.key)
         return None
+
+    def _energy_types(self) -> dict[str, str]:
+        """A basic Energy printing's name key -> its type (``fire energy`` -> ``Fire``), made once from
+        each type's newest printing (every printing of a type has its key)."""
+        made = self._energy_keys
+        if made is None:
+            made = self._energy_keys = {card.key: kind for kind, card in self._basic_energy.items()}
+        return made
 
     def released_printings(self, card: Card, on: str) -> list[Card]:
         """The printings with ``card``'s name key released on or before the ISO date ``on``, newest

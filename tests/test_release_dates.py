@@ -9,6 +9,8 @@ them), and every example is checked cold and warm through every path of the engi
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import json
 import time
 
@@ -18,7 +20,8 @@ from hypothesis import strategies as st
 from test_fast_equivalence import assert_same, forget_lines
 
 from deckcheck.carddb import split_code_number
-from deckcheck.engine import check
+from deckcheck.engine import check, get_format
+from deckcheck.formats import Format
 
 
 def _notes(report, skip=("deck-size", "no-basic-pokemon")) -> list[tuple[str, str, str]]:
@@ -132,18 +135,26 @@ def test_a_card_not_yet_printed_on_the_date_is_unknown_with_its_first_printing()
     ]
 
 
+def _before_its_data() -> Format:
+    """Standard with its data starting in 2030: every date here is before it (date-out-of-range), whatever
+    history the shipped format files cover."""
+    fmt = get_format("standard")
+    return dataclasses.replace(fmt, pool=dataclasses.replace(fmt.pool, earliest=dt.date(2030, 1, 1)))
+
+
 def test_a_date_before_the_formats_data_still_resolves_on_the_date():
-    # Standard's data starts later: legality is not checked, but Grookey did not exist on 2019-01-01
-    early = check("4 Grookey", "standard", "2019-01-01")
+    # legality is not checked, but Grookey did not exist on 2019-01-01, and on 2020-03-01 it is SSH 10
+    fmt = _before_its_data()
+    early = check("4 Grookey", fmt, "2019-01-01")
     assert _ids(early) == [None]
-    assert_same("4 Grookey\n4 Nest Ball SVI181\n2 Miraidon SVALT 123", "standard", "2019-01-01")
+    assert_same("4 Grookey\n4 Nest Ball SVI181\n2 Miraidon SVALT 123", fmt, "2019-01-01")  # type: ignore[arg-type]
     assert sorted(p.rule for p in early.problems if p.severity == "error") == [
         "date-out-of-range",
         "deck-size",
         "no-basic-pokemon",
         "unknown-card",
     ]
-    assert _ids(check("4 Grookey", "standard", "2020-03-01")) == ["swsh1-10"]
+    assert _ids(check("4 Grookey", fmt, "2020-03-01")) == ["swsh1-10"]
 
 
 # -- a printing named after the date -----------------------------------------------------------------
@@ -270,7 +281,7 @@ def test_basic_energy_by_its_set_and_number_whatever_its_name(text, label, messa
 # -- every path of the engine, cold and warm, on the date --------------------------------------------
 
 
-@pytest.mark.parametrize("fmt", ["unlimited", "standard"])
+@pytest.mark.parametrize("fmt", ["unlimited", _before_its_data()], ids=["unlimited", "before-its-data"])
 def test_the_line_memos_keep_a_line_per_date(fmt):
     """One line checked on two dates, in either order, warm: each date's own printing (the line memos,
     with a format and without one before its data, are per date)."""
