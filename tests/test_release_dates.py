@@ -177,6 +177,14 @@ def test_a_date_before_the_formats_data_still_resolves_on_the_date():
             "Line 1: Ultra Ball (SVI 196) was released on 2023-03-31, after 2012-08-11; it was checked as the "
             "identical Ultra Ball (DEX 102), released on 2012-05-09.",
         ),
+        (
+            # a basic Energy printing from after the date: checked as one of its type out then
+            "4 Basic {R} Energy MEE 2",
+            "standard",
+            "2024-06-01",
+            "Line 1: Fire Energy (MEE 2) was released on 2025-09-25, after 2024-06-01; it was checked as the "
+            "identical Fire Energy (MFB 16), released on 2023-09-29.",
+        ),
     ],
 )
 def test_a_printing_released_after_the_date_is_checked_as_the_identical_one_out_then(text, fmt, on, message):
@@ -185,6 +193,26 @@ def test_a_printing_released_after_the_date_is_checked_as_the_identical_one_out_
     assert line.legal and line.legal_via.release <= on < line.card.release
     assert _notes(report) == [("legal-by-reprint", "warning", message)]
     assert_same(text + "\n4 Bronzor TEF68\n4 Basic Flame Energy Energy 2\n4 Steel Energy 8", fmt, on)
+
+
+def test_a_basic_energy_type_not_yet_printed():
+    # Fairy Energy was first printed in XY (2014-02-05): by type or by printing, none existed in 2010
+    assert _notes(check("4 Fairy Energy", "unlimited", "2010-01-01")) == [
+        (
+            "unknown-card",
+            "error",
+            'Line 1: no printing of "Fairy Energy" had been released on 2010-01-01; the card was first printed on '
+            "2014-02-05 (Fairy Energy (XY 140)). Its 4 copies still count toward the deck size.",
+        )
+    ]
+    assert _notes(check("4 Fairy Energy XY 140", "unlimited", "2010-01-01")) == [
+        (
+            "not-in-format",
+            "error",
+            "Fairy Energy (XY 140) (line 1) is not legal in Unlimited on 2010-01-01: it was released on 2014-02-05, "
+            "after 2010-01-01, and no identical printing had been released by then.",
+        )
+    ]
 
 
 def test_a_printing_released_after_the_date_with_no_identical_one_out_is_an_error():

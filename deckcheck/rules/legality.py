@@ -81,7 +81,7 @@ def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
     # only a printing legal through another can have something to say, unless every printing may name its newest
     for ln in deck.known if every_card else deck.reprinted:
         via, card = ln.legal_via, ln.card
-        if via is None or ln.ban is not None or card.is_basic_energy:
+        if via is None or ln.ban is not None or card.is_basic_energy and via is card:
             continue
         if via is not card:
             if card.release > day:
