@@ -347,8 +347,8 @@ class CardDB:
         """The newest printing functionally identical to ``card`` (the same name key and
         fingerprint: what the reprint rule counts as the same card, :meth:`Format.legal_via
         <deckcheck.formats.Format.legal_via>`) released on or before the ISO date ``on``: what a line
-        naming ``card``, released after ``on``, is checked as. None when there is none (a basic
-        Energy: any of its type's printings)."""
+        naming ``card``, released after ``on``, is checked as (for a basic Energy, any printing of its
+        type). None when there is none."""
         if card.is_basic_energy:
             for other in self.released_printings(card, on):
                 if other.is_basic_energy:
