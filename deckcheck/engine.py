@@ -52,12 +52,10 @@ class _Lines:
     Without a format (a date before the format's data) the lines are still resolved on the date: a
     printing chosen by name is one out on it (:meth:`~deckcheck.carddb.CardDB.on_date`)."""
 
-    __slots__ = ("db", "fmt", "on", "day", "memo", "table", "printings", "known", "clauses")
+    __slots__ = ("db", "fmt", "on", "_day", "memo", "table", "printings", "known", "clauses")
 
     def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
-        self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
-        #: the date as ISO text, as a printing's release is written (compared with it)
-        self.day = on.isoformat() if on is not None else None
+        self.db, self.known, self.clauses, self._day = db, db.resolution_memo(), db.deck_rules(), None
         if fmt is None or on is None:
             self.fmt, self.on, self.memo, self.table, self.printings = None, on, db.line_memo(on), None, None
         else:
@@ -78,6 +76,15 @@ class _Lines:
             return None, None
         hit: tuple[Card | None, Ban | None] = table.get(card.id) or fmt.legality(card, self.db, on)
         return hit
+
+    @property
+    def day(self) -> str | None:
+        """The date as ISO text, as a printing's release is written (compared with it); made when a
+        line the memos do not hold first asks (a check of lines seen before never does)."""
+        day = self._day
+        if day is None and self.on is not None:
+            day = self._day = self.on.isoformat()
+        return day
 
     def by_name(self, res: Resolution) -> Resolution:
         """A resolution by name (``name``: no set code, an ALT or unknown one) on the date, preferring
