@@ -68,9 +68,9 @@ def _not_yet_printed_message(ln: ResolvedLine, first: Card, ctx: Context) -> str
 
 def chosen_by_name(ln: ResolvedLine, ctx: Context) -> str:
     """Why the printing a line matched by name was taken, when it is not the newest printing of its
-    name: ``, the newest printing out on DATE (... was released on ...)``, or ``, the newest printing
-    out on DATE that is legal in FORMAT (...)`` (the engine prefers one: ``engine._Lines.by_name``);
-    empty when it is the newest."""
+    name: ``, the newest printing released by DATE (... was released on ...)``, or ``, the newest
+    printing released by DATE that is legal in FORMAT on that date (... is not)`` (the engine prefers
+    one: ``engine._Lines.by_name``); empty when it is the newest."""
     card, db = ln.card, ctx.db
     if card is None:
         return ""
@@ -196,7 +196,11 @@ def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A set code and number that name a different card from the one written (the printing wins)."""
     for ln in deck.name_differs:
         if ln.method == "basic-energy":  # a basic Energy named by its set code and number
-            where = f"{clipped(ln.set_code)} {clipped(ln.number or '')}" if ln.set_code else f"basic Energy {ln.number}"
+            where = (
+                f"{clipped(ln.set_code)} {clipped(ln.number or '')}"
+                if ln.set_code
+                else f"basic Energy {clipped(ln.number or '')}"
+            )
             what = f"{basic_energy_type(ln.card.name)} Energy"
         else:
             where, what = f"{ln.card.set_code} {ln.card.number}", ln.card.name
