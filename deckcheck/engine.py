@@ -55,7 +55,8 @@ class _Lines:
     __slots__ = ("db", "fmt", "on", "_day", "memo", "table", "printings", "known", "clauses")
 
     def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
-        self.db, self.known, self.clauses, self._day = db, db.resolution_memo(), db.deck_rules(), None
+        self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
+        self._day: str | None = None  # the date as ISO text (:attr:`day`), made on first use
         if fmt is None or on is None:
             self.fmt, self.on, self.memo, self.table, self.printings = None, on, db.line_memo(on), None, None
         else:
