@@ -171,8 +171,9 @@ def test_a_reply_never_exceeds_the_limit(problems, link, format_name, total):
 
 
 def test_style_chat_adds_the_reply_to_the_report(client):
+    client.application.config["PUBLIC_URL"] = "https://deckcheck.example"
     answer = client.post(
-        "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="https://deckcheck.example"
+        "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="http://evil.example"
     )
     data = answer.get_json()
     result = check(CHARIZARD, "standard", DATE)
@@ -184,7 +185,7 @@ def test_style_chat_adds_the_reply_to_the_report(client):
 
 
 def test_public_base_url_is_used_for_the_link(app):
-    app.config["PUBLIC_BASE_URL"] = "https://decks.example.org/check"
+    app.config["PUBLIC_URL"] = "https://decks.example.org/check"
     data = (
         app.test_client()
         .post("/api/v1/validate?style=chat&as_of=2026-05-01", data=CHARIZARD, content_type="text/plain")

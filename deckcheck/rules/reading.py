@@ -53,7 +53,7 @@ def _skips_unknown_sets(ctx: Context) -> bool:
 def not_yet_printed(ln: ResolvedLine, ctx: Context) -> Card | None:
     """The first printing of an unknown line's name when there are printings of it, all released
     after the check's date (the line names no card on that date:
-    :meth:`~deckcheck.carddb.CardDB.on_date`); else None."""
+    :meth:`~deckcheck.cards.db.CardDB.on_date`); else None."""
     first = ctx.db.first_printed(ln.name)
     return first if first is not None and first.release > ctx.as_of.isoformat() else None
 
