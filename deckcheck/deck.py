@@ -301,7 +301,7 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
         marks.append(_BANNED)
     elif via is None:
         marks.append(_NOT_LEGAL)
-    elif via is not card and kind != _BASIC_ENERGY:
+    elif via is not card:  # (basic Energy: a printing from after the date, checked as one out then)
         marks.append(_REPRINTED)
     return kind, key, tuple(marks), parent
 
@@ -319,7 +319,8 @@ class Deck:
     ``name_matched`` the lines matched by name alone, ``set_unmatched`` the lines (unknown
     cards included) with a set code their resolution did not go through, ``name_differs``
     those whose set code and number name another card; ``banned``, ``not_legal`` (neither
-    legal nor banned) and ``reprinted`` (legal through another printing, basic Energy aside)
+    legal nor banned) and ``reprinted`` (legal through another printing; basic Energy only when its
+    printing was released after the date)
     their legality. Every list keeps the lines' order.
     """
 

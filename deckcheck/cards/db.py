@@ -2,7 +2,8 @@
 
 A card's identity is its printing (set and collector number). Resolution goes
 (set code, number) -> alias tables -> (name, set) -> name only (newest
-printing) -> unresolved with "did you mean" suggestions. Its memos (:mod:`deckcheck.memo`)
+printing) -> unresolved with "did you mean" suggestions; on a check's date, a printing chosen by
+name is one released by then (:meth:`CardDB.on_date`). Its memos (:mod:`deckcheck.memo`)
 are held by the database object's :class:`DBMemos`, so a swapped-in database starts empty.
 """
 
@@ -44,6 +45,33 @@ def _written_energy() -> dict[str, str]:
 #: :func:`basic_energy_type`'s tokens (any other name goes to it)
 WRITTEN_ENERGY = _written_energy()
 
+#: the resolutions that chose a printing by name (no set code, an ALT or unknown code, basic Energy by
+#: its type): among the printings released on the check's date (:meth:`CardDB.on_date`)
+CHOSEN_BY_NAME = frozenset({"name", "basic-energy"})
+
+#: the number PTCGO and early PTCGL lists write after a basic Energy with no set code (``* 11 Lightning
+#: Energy 4``, ``8 Fire Energy 2``) -> its type: the types in their usual order, Grass 1 to Fairy 9
+#: (reference 2.2 and 2.4; :meth:`CardDB.energy_by_number`)
+NUMBERED_ENERGY = {str(i): word for i, word in enumerate(BASIC_ENERGY_TYPES, start=1)}
+
+#: the longest set code a code and number written together may start with (``SVI181``, ``TEF68``:
+#: :func:`split_code_number`), and the longest number it may end with
+_JOINED_CODE_MAX, _JOINED_NUMBER_MAX = 8, 4
+
+
+def split_code_number(token: str) -> tuple[str, str] | None:
+    """``TEF68`` -> (``TEF``, ``68``): a set code and a collector number written together, split
+    before the digits that end it; None when the token does not end in 1 to 4 digits after a code
+    of 2 to 8 characters with a letter. Linear: one strip of the digits at the end. Whether the split
+    names a printing is the database's to say (:meth:`CardDB.resolve_parts` takes it only then)."""
+    head = token.rstrip("0123456789")
+    digits = len(token) - len(head)
+    if not (0 < digits <= _JOINED_NUMBER_MAX and 1 < len(head) <= _JOINED_CODE_MAX):
+        return None
+    if not (head.isascii() and head.replace("-", "").isalnum() and any(ch.isalpha() for ch in head)):
+        return None
+    return head, token[len(head) :]
+
 
 @functools.cache
 def _written_energy_keys() -> dict[str, str]:
@@ -58,8 +86,10 @@ _SUFFIX_ENDINGS = (" ex", "-ex", " EX", "-EX", " GX", "-GX")
 
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
-#: card lines the engine's line memos keep (one per database, one per format, database and date)
+#: card lines the engine's line memos keep (one per database and date, one per format, database and date)
 LINE_MEMO_SIZE = 2048
+#: the dates a database keeps a line memo for (lines resolved without a format: a date before it)
+LINE_MEMO_DATES = 4
 #: a set code's usual lines are indexed (:meth:`CardDB.printed_line`) when this many of its lines have
 #: been read the long way: indexing a code costs about what reading ~180 of its lines the long way
 #: does (~1.4M instructions against ~8k a line, BENCHMARKS.md), so a process pays at most about twice
@@ -80,8 +110,9 @@ class DBMemos:
         self.resolved: Memo[tuple[str, str | None, str | None], Resolution] = Memo(RESOLVE_MEMO_SIZE)
         #: (name, limit) -> what :meth:`CardDB.suggest` found
         self.suggested: Memo[tuple[str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
-        #: the engine's card lines resolved without a format (line text -> engine.LineFacts)
-        self.lines: Memo[str, Any] = Memo(LINE_MEMO_SIZE)
+        #: the engine's card lines resolved without a format, per date (a printing chosen by name is
+        #: one out on it): date -> (line text -> engine.LineFacts), at most :data:`LINE_MEMO_DATES` dates
+        self.lines: Memo[dt.date | None, Memo[str, Any]] = Memo(LINE_MEMO_DATES)
 
     def clear(self) -> None:
         """Forget every entry of every memo."""
@@ -163,6 +194,8 @@ class CardDB:
     _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
     #: the index of usual lines (:meth:`printed_line`), made code by code
     _usual: UsualLines = field(default_factory=UsualLines, repr=False, compare=False)
+    #: basic Energy name key -> type (:meth:`_energy_types`), made on first use
+    _energy_keys: dict[str, str] | None = field(default=None, repr=False, compare=False)
     #: what the formats' tables of this database are kept under (:meth:`Format.line_tables
     #: <deckcheck.formats.Format.line_tables>`): an object of its own, not its version (another
     #: database object of the same version has cards of its own, and the tables answer with cards)
@@ -277,6 +310,80 @@ class CardDB:
 
     def basic_energy(self, energy_type: str) -> Card | None:
         return self._basic_energy.get(energy_type)
+
+    def energy_by_number(self, name: str, set_code: str | None, number: str | None) -> str | None:
+        """The basic Energy type that a line's set code and number name, whatever its name says:
+        Limitless's ``Energy`` pseudo set numbers its basic Energy as the set of its row in
+        ``data/set-aliases.csv`` does (``Basic {P} Energy Energy 13`` is SVE 13, Psychic), and a
+        basic Energy with a number and no set code is :data:`NUMBERED_ENERGY`'s (``Steel Energy 8``
+        is Metal). None for any other line, or a number that names no basic Energy."""
+        if not number or len(number) > MAX_NUMBER_LEN:
+            return None
+        if set_code is None:
+            return NUMBERED_ENERGY.get(number.lstrip("0")) if name[-6:].casefold() == "energy" else None
+        alias = self._aliases.get(set_code.upper())
+        if alias is None or alias.action != "energy":
+            return None
+        norm = SEP + number_norm(number)
+        types = self._energy_types()
+        for set_id in alias.sets:
+            for card in self._by_number.slot(set_id + norm):
+                if card.is_basic_energy:
+                    return types.get(card.key)
+        return None
+
+    def _energy_types(self) -> dict[str, str]:
+        """A basic Energy printing's name key -> its type (``fire energy`` -> ``Fire``), made once from
+        each type's newest printing (every printing of a type has its key)."""
+        made = self._energy_keys
+        if made is None:
+            made = self._energy_keys = {card.key: kind for kind, card in self._basic_energy.items()}
+        return made
+
+    def released_printings(self, card: Card, on: str) -> list[Card]:
+        """The printings with ``card``'s name key released on or before the ISO date ``on``, newest
+        first (a printing whose set has no release date is taken as out)."""
+        return [other for other in self._by_name.slot(card.key.lower()) if other.release and other.release <= on]
+
+    def first_printed(self, name: str) -> Card | None:
+        """The oldest printing named ``name`` (its name key), None when none is."""
+        named = self.by_name(name)
+        dated = [card for card in named if card.release]
+        return min(dated, key=lambda card: card.release) if dated else None
+
+    def identical_printing(self, card: Card, on: str) -> Card | None:
+        """The newest printing functionally identical to ``card`` (the same name key and
+        fingerprint: what the reprint rule counts as the same card, :meth:`Format.legal_via
+        <deckcheck.formats.Format.legal_via>`) released on or before the ISO date ``on``: what a line
+        naming ``card``, released after ``on``, is checked as (for a basic Energy, any printing of its
+        type). None when there is none."""
+        if card.is_basic_energy:
+            for other in self.released_printings(card, on):
+                if other.is_basic_energy:
+                    return other
+            return None
+        if card.fingerprint.startswith("name:"):
+            return None
+        for other in self.released_printings(card, on):
+            if other.fingerprint == card.fingerprint and other.key == card.key:
+                return other
+        return None
+
+    def on_date(self, res: Resolution, on: str | None) -> Resolution:
+        """What :meth:`resolve_parts` answered (``res``, the same on every date) on the ISO date
+        ``on``: a printing chosen by name (:data:`CHOSEN_BY_NAME`) that was released after ``on`` gives
+        way to the newest printing of the same name released by then (of basic Energy, one of its
+        type); with none, the line names no card on that date (:meth:`first_printed` says when the
+        card was). Any other resolution is the printing the line names, whatever its release: the
+        engine checks it through an identical one out on the date (:meth:`identical_printing`)."""
+        card = res.card
+        if card is None or on is None or not card.release or card.release <= on or res.method not in CHOSEN_BY_NAME:
+            return res
+        energy = card.is_basic_energy
+        for other in self.released_printings(card, on):
+            if other.is_basic_energy == energy:
+                return Resolution(other, res.method, (), res.name_differs)
+        return Resolution(None, "unresolved")
 
     def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
         """Up to ``limit`` card names close to ``name`` (rapidfuzz; memoised for short names)."""
@@ -585,18 +692,51 @@ class CardDB:
         loop may look in it first and call ``resolve_parts`` on a miss. Read only."""
         return self._memos.resolved
 
-    def line_memo(self) -> Memo[str, Any]:
-        """The engine's memo of card lines resolved without a format (line text -> ``engine.LineFacts``)."""
-        return self._memos.lines
+    def line_memo(self, on: dt.date | None = None) -> Memo[str, Any]:
+        """The engine's memo of card lines resolved without a format on the date ``on`` (line text ->
+        ``engine.LineFacts``; None: lines resolved on no date)."""
+        memos = self._memos.lines
+        memo = memos.get(on)
+        return memos.put(on, Memo(LINE_MEMO_SIZE)) if memo is None else memo
 
     def clear_memo(self) -> None:
         """Forget the memoised resolutions, suggestions and lines (benchmarks use it to time cold lookups)."""
         self._memos.clear()
 
+    def _joined(self, set_code: str | None, number: str | None) -> tuple[str | None, str | None]:
+        """A set code and number written together (``4 Bronzor TEF68``: the reader's set code ``TEF68``,
+        no number) split, when the token is no set the database knows and the split names a printing
+        (:func:`split_code_number`); else the two as they are."""
+        if set_code and not number and not self.knows_set(set_code):
+            split = split_code_number(set_code)
+            if split is not None and self.find(*split) is not None:
+                return split
+        return set_code, number
+
+    def _numbered_energy(self, name: str, set_code: str | None, number: str | None) -> Resolution | None:
+        """A basic Energy whose set code and number name its type (:meth:`energy_by_number`), matched
+        by that type: ``name_differs`` when the name written is not that type's (``Basic Flame Energy
+        Energy 2`` is Fire Energy). None when they name no type, or the name is another card's (``Double
+        Colorless Energy 9`` is not Fairy Energy)."""
+        numbered = self.energy_by_number(name, set_code, number)
+        if numbered is None:
+            return None
+        written = WRITTEN_ENERGY.get(name) or basic_energy_type(name)
+        if written is None:
+            named = self.by_name(name)
+            if named and not named[0].is_basic_energy:
+                return None
+        card = self.basic_energy(numbered)
+        return Resolution(card, "basic-energy", (), written != numbered) if card is not None else None
+
     def _resolve(self, name: str, set_code: str | None, number: str | None) -> Resolution:
         glyph = e4_spelling(name)
         if glyph is not None and not self.by_name(name) and self.by_name(glyph):
             name = glyph  # "Infernape 4" is Infernape E4: resolved, and compared, under the card data's name
+        set_code, number = self._joined(set_code, number)
+        numbered = self._numbered_energy(name, set_code, number)
+        if numbered is not None:
+            return numbered
         code = (set_code or "").upper()
         alias = self._aliases.get(code)
         energy = WRITTEN_ENERGY.get(name) or basic_energy_type(name)

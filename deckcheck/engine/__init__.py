@@ -9,7 +9,7 @@ from itertools import compress
 
 from .. import cards as _cards
 from ..cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
-from ..cards import Card, CardDB
+from ..cards import Card, CardDB, Resolution
 from ..cards.db import PrintedLine
 from ..deck import Context as Context
 from ..deck import Deck as Deck
@@ -48,14 +48,17 @@ ROW_KEY = "\n"
 
 
 class _Lines:
-    """What resolving lines in one format on one date needs (:func:`_new_facts`), found once per check."""
+    """What resolving lines in one format on one date needs (:func:`_new_facts`), found once per check.
+    Without a format (a date before the format's data) the lines are still resolved on the date: a
+    printing chosen by name is one out on it (:meth:`~deckcheck.cards.db.CardDB.on_date`)."""
 
-    __slots__ = ("db", "fmt", "on", "memo", "table", "printings", "known", "clauses")
+    __slots__ = ("db", "fmt", "on", "_day", "memo", "table", "printings", "known", "clauses")
 
     def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
         self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
+        self._day: str | None = None  # the date as ISO text (:attr:`day`), made on first use
         if fmt is None or on is None:
-            self.fmt, self.on, self.memo, self.table, self.printings = None, None, db.line_memo(), None, None
+            self.fmt, self.on, self.memo, self.table, self.printings = None, on, db.line_memo(on), None, None
         else:
             tables = fmt.line_tables(db, on)
             self.fmt, self.on, self.memo, self.table, self.printings = (
@@ -75,6 +78,33 @@ class _Lines:
         hit: tuple[Card | None, Ban | None] = table.get(card.id) or fmt.legality(card, self.db, on)
         return hit
 
+    @property
+    def day(self) -> str | None:
+        """The date as ISO text, as a printing's release is written (compared with it); made when a
+        line the memos do not hold first asks (a check of lines seen before never does)."""
+        day = self._day
+        if day is None and self.on is not None:
+            day = self._day = self.on.isoformat()
+        return day
+
+    def by_name(self, res: Resolution) -> Resolution:
+        """A resolution by name (``name``: no set code, an ALT or unknown one) on the date, preferring
+        a printing legal then: when the newest printing out on the date is not legal in the format
+        (nor legal through a reprint), the newest one out that is, else that one
+        (:meth:`~deckcheck.cards.db.CardDB.released_printings`)."""
+        card, day = res.card, self.day
+        if card is None or res.method != "name" or self.fmt is None or day is None:
+            return res
+        via, ban = self.legality(card)
+        if via is not None and ban is None:
+            return res
+        for other in self.db.released_printings(card, day):
+            if other is not card:
+                via, ban = self.legality(other)
+                if via is not None and ban is None:
+                    return Resolution(other, res.method, (), res.name_differs)
+        return res
+
 
 def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None, number: str | None) -> LineFacts:
     """The facts of a line the memos do not hold."""
@@ -85,6 +115,8 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
     if card is not None:
         return _printing_facts(at, raw, count, card, name, set_code, number)  # type: ignore[arg-type]
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
+    # the resolution is the same on every date; the printing chosen by name is one out on this date
+    res = at.by_name(db.on_date(res, at.day))
     via, ban = at.legality(res.card) if res.card is not None else (None, None)
     return LineFacts(count, name, set_code, number, res, via, ban, raw)
 
@@ -347,16 +379,17 @@ def check(
         raise ValueError(f"max_db_age must be a whole number of days >= 0, not {max_db_age!r}")
     db = db or _cards.get_db()
     ctx = Context(fmt, on, db)
-    dated: tuple[Format, dt.date] | tuple[()] = (fmt, on)
+    # before the format's data the lines are resolved on the date, without the format
+    legal_in: Format | None = fmt
     if on < fmt.pool.earliest:
         ctx.date_problem = _date_problem(fmt, on)
-        dated = ()
+        legal_in = None
     text_lines = plain_lines(deck) if isinstance(deck, str) else None
     if text_lines is not None:  # the usual: a text read line by line, each line read and resolved in one pass
-        parsed, lines = _read_text(text_lines, db, *dated)
+        parsed, lines = _read_text(text_lines, db, legal_in, on)
     else:  # a parse result, a JSON deck or a list in code fences: read into rows, not CardLines
         parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
-        lines = resolve_rows(rows, db, *dated)
+        lines = resolve_rows(rows, db, legal_in, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     steps, wants = fmt.rule_plan()

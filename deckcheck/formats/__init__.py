@@ -171,7 +171,8 @@ class Format:
     def in_pool(self, card: Card, db: CardDB, on: dt.date) -> bool:
         """Is this exact printing in the pool on ``on`` (before the reprint rule)?"""
         if card.is_basic_energy:
-            return True  # basic Energy is always legal, whatever its set
+            # basic Energy is always legal, whatever its set, once the printing exists
+            return not card.release or card.release <= on.isoformat()
         legal_from = self.set_legal_date(db, card.set_id)
         if legal_from is None or legal_from > on:
             return False
@@ -218,6 +219,8 @@ class Format:
         """The printing that makes ``card`` legal (itself or a functionally identical reprint), or None."""
         if self.in_pool(card, db, on):
             return card
+        if card.is_basic_energy:  # a printing from after the date: any of its type out then
+            return db.identical_printing(card, on.isoformat())
         if not self.pool.reprint_rule or card.fingerprint.startswith("name:"):
             return None
         for other in db.printings_of(card):

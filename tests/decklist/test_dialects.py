@@ -132,25 +132,34 @@ LIMITLESS_ENERGY = """\
 def test_limitless_builder_and_ptcgo_energy_lines_resolve_by_type():
     report = deckcheck.check(LIMITLESS_ENERGY, "standard", "2024-01-15")
     assert report.valid, [p.message for p in report.problems]
-    assert [ln.card.name for ln in report.lines[2:]] == ["Fire Energy", "Fire Energy", "Psychic Energy", "Water Energy"]
+    # by type, the newest printing released by the date (MEE, 2025-09-25, was not yet)
+    assert [ln.card.label for ln in report.lines[2:]] == [
+        "Fire Energy (MFB 16)",
+        "Fire Energy (MFB 16)",
+        "Basic Psychic Energy (MEW 207)",
+        "Water Energy (MFB 32)",
+    ]
     # every note is info; an unknown set (XYEnergy) is said by unknown-set instead of resolved-by-name
     assert [(p.rule, p.severity, p.message) for p in report.problems] == [
         (
             "resolved-by-name",
             "info",
-            'Line 3: no printing BRS R of "Fire Energy" was found, so it was matched by name to Fire Energy (MEE 2).',
+            'Line 3: no printing BRS R of "Fire Energy" was found, so it was matched by name to Fire Energy (MFB 16), '
+            "the newest printing released by 2024-01-15 (Fire Energy (MEE 2) was released on 2025-09-25).",
         ),
         (
             "resolved-by-name",
             "info",
-            'Line 4: no printing SUM R of "Fire Energy" was found, so it was matched by name to Fire Energy (MEE 2).',
+            'Line 4: no printing SUM R of "Fire Energy" was found, so it was matched by name to Fire Energy (MFB 16), '
+            "the newest printing released by 2024-01-15 (Fire Energy (MEE 2) was released on 2025-09-25).",
         ),
         (
             "unknown-set",
             "info",
             "Line 5: the card database knows no set XYENERGY (its newest set is Pitch Black, "
-            'released 2026-07-17), so "Psychic Energy" was matched by name to Psychic Energy '
-            "(MEE 5).",
+            'released 2026-07-17), so "Psychic Energy" was matched by name to Basic Psychic Energy '
+            "(MEW 207), the newest printing released by 2024-01-15 (Psychic Energy (MEE 5) was released on "
+            "2025-09-25).",
         ),
     ]
 

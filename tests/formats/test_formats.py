@@ -566,9 +566,12 @@ def test_reprint_rule_examples(formats, db):
     iono = _printing(db, "Iono", "PAL 185")
     assert standard.legal_via(iono, db, dt.date(2026, 3, 1)) is iono
     assert standard.legal_via(iono, db, on) is None
-    # basic Energy is always legal, even from a set not legal yet
+    # basic Energy is always legal, even from a set not legal yet (MEE: released 2025-09-25, legal from
+    # 2025-10-10); a printing not released yet is legal as one of its type out on the date (issue #28)
     energy = db.basic_energy("Fire")
-    assert standard.legal_via(energy, db, dt.date(2023, 4, 14)) is energy
+    assert (energy.set_code, energy.release) == ("MEE", "2025-09-25")
+    assert standard.legal_via(energy, db, dt.date(2025, 10, 1)) is energy
+    assert standard.legal_via(energy, db, dt.date(2023, 4, 14)).label == "Fire Energy (SVE 2)"
 
 
 def _tables(tmp_path, exceptions: str):
