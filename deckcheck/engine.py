@@ -20,6 +20,7 @@ from .deck import line_profile
 from .fastline import BULLETS, COUNTS, card_parts, read_new
 from .formats import Ban, Format, FormatError, default_formats
 from .lineread import CARD, HEADER, read_line
+from .localnames import list_language
 from .memo import Memo, memoise
 from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
 from .problems import Problem, Report, sort_problems
@@ -107,6 +108,7 @@ def _printing_facts(at: _Lines, raw: str, count: int, card: Card, name: str, set
     facts.card = card
     facts.method = "printing"
     facts.name_differs = False
+    facts.language = None
     facts.suggestions = ()
     facts.json_tail = None
     if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
@@ -215,6 +217,7 @@ def _read_text(
                         facts.card = card
                         facts.method = "printing"
                         facts.name_differs = False
+                        facts.language = None
                         facts.suggestions = ()
                         facts.json_tail = None
                         entry = printings.get(card.id) if printings is not None else None
@@ -253,6 +256,38 @@ def _read_text(
         ln.facts = facts
         out.append(ln)
     return result, out
+
+
+def _in_list_language(
+    lines: list[ResolvedLine], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
+) -> None:
+    """Read a list in its language when some of its names are in another (:mod:`deckcheck.localnames`):
+    a name-only line whose name that language writes for another card than the one it was read as
+    (in :data:`~deckcheck.localnames.LANGUAGES`' order) is that language's card, and an unknown
+    card's "did you mean" names are that language's names (for the first :data:`SUGGEST_MAX_NAMES`
+    names, as :func:`_suggested`). The lines changed get facts of their own (the shared ones are
+    the line's in any list); nothing is done for a list with no name read in another language."""
+    localized = [ln for ln in lines if ln.facts.language is not None]
+    if not localized:
+        return
+    lang = list_language(localized, db.local_names())
+    if lang is None:
+        return
+    at: _Lines | None = None
+    asked: set[str] = set()
+    for ln in lines:
+        facts = ln.facts
+        if facts.card is None:
+            name = facts.name
+            if name in asked or len(asked) < SUGGEST_MAX_NAMES:
+                asked.add(name)
+                ln.facts = facts.alone(db.suggest_in(name, lang))
+        elif facts.language not in (None, lang) and facts.method not in ("printing", "alias"):
+            res = db.resolve_in(facts.name, facts.set_code, facts.number, lang)
+            if res is not None and res.card is not None and res.card is not facts.card:
+                at = at or _Lines(db, fmt, on)
+                via, ban = at.legality(res.card)
+                ln.facts = LineFacts(facts.count, facts.name, facts.set_code, facts.number, res, via, ban, facts.raw)
 
 
 _today = dt.date.today  # a seam for tests
@@ -357,6 +392,7 @@ def check(
     else:  # a parse result, a JSON deck or a list in code fences: read into rows, not CardLines
         parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
         lines = resolve_rows(rows, db, *dated)
+    _in_list_language(lines, db, *dated)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     steps, wants = fmt.rule_plan()

@@ -113,6 +113,8 @@ def test_report_shape():
         "count": 4,
         "text": "4 Dreepy TWM 128",
         "name": "Dreepy",
+        "name_as_written": "Dreepy",
+        "language": None,
         "set": "TWM",
         "number": "128",
         "resolution": "printing",
