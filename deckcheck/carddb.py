@@ -385,6 +385,19 @@ class CardDB:
         local = self.local_names()
         return local.language_of(name, card.key.lower()) if local is not None else None
 
+    def _local_bearer(self, code: str, number: str, name: str) -> tuple[Card, str] | None:
+        """The printing at this set code and number (:meth:`find_named`'s places) whose name in another
+        language ``name`` is, with that language; None when there is none."""
+        local = self.local_names()
+        if local is None:
+            return None
+        for lang, _written, english in local.entries(name):
+            for other in english:
+                bearer = self.find_named(code, number, other)
+                if bearer is not None:
+                    return bearer, lang
+        return None
+
     def _resolve_local(self, name: str, set_code: str | None, number: str | None, prefer: str | None) -> Resolution:
         """A line whose name is no English card name, read as a name in another language: resolved
         as the English name it is (the same choice of printing as an English line's), with the
@@ -669,8 +682,12 @@ class CardDB:
                     bearer = self.find_named(code, number, name) if differs else None
                     if bearer is not None:  # another printing at this code and number bears the name
                         card, differs = bearer, False
-                    # the printing's name in another language (Hyper Ball SVI 196 is Ultra Ball): no mismatch
+                    # the printing's name in another language (Hyper Ball SVI 196 is Ultra Ball): no mismatch;
+                    # of a code several sets print (ORP is Lost Origin and Perfect Order in French), the one
+                    # that bears it
                     language = self._language_of(name, card) if differs else None
+                    if differs and language is None:
+                        card, language = self._local_bearer(code, number, name) or (card, None)
                     method = "printing" if code in self._by_code else "alias"
                     return Resolution(card, method, (), differs and language is None, language)
         if energy and self.basic_energy(energy):

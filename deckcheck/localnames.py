@@ -152,15 +152,15 @@ class LocalNames:
 def list_language(lines: Iterable[Any], names: LocalNames | None) -> str | None:
     """The language a list's translated names are in: of the lines read in another language
     (``ln.language`` set), the language most of their names are written in (a name several
-    languages share counts for each; a tie goes to :data:`LANGUAGES`' order); None when no line
-    was read in another language."""
+    languages write counts for each, whichever card it was read as: ``Ultraball`` is German and
+    Spanish; a tie goes to :data:`LANGUAGES`' order); None when no line was read in another
+    language."""
     if names is None:
         return None
     votes: dict[str, int] = {}
     for ln in lines:
         if ln.language is not None:
-            card = ln.card
-            for lang in names.languages_of(ln.name, card.key.lower() if card is not None else None) or (ln.language,):
+            for lang in names.languages_of(ln.name) or (ln.language,):
                 votes[lang] = votes.get(lang, 0) + 1
     if not votes:
         return None

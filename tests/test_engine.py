@@ -39,6 +39,9 @@ GOLDEN = [
     ("glc-lightning", "glc", "2026-05-01"),
     ("glc-broken", "glc", "2026-05-01"),
     ("expanded-zoroark", "expanded", "2026-05-01"),
+    # names in French and German (TCGdex's names of each printing), with and without set codes
+    ("fr-names", "standard", "2026-05-01"),
+    ("de-names", "standard", "2026-05-01"),
 ]
 
 
