@@ -9,10 +9,13 @@ entry per distinct localized name (most printings of a card share one name)::
 
     {"schema": 1, "meta": {...source...},
      "english": ["Ultra Ball", ...],                  # the English names the entries point to
-     "names": {"fr": [["Hyper Ball", 17], ["Lilia", 3], ...], "de": [...], ...}}
+     "names": {"fr": [["Hyper Ball", 17], ["Lilia", 3], ...], "de": [...], ...},
+     "keys": {"fingerprint": "...", "fr": ["hyper ball", "lilia", ...], ...}}   # optional
 
 An entry is a localized name and the indices of the English names it is (a few names are two
-cards' in one language: German ``Mewtu`` is Mewtwo and Mewtwo Star). Only names that differ from
+cards' in one language: German ``Mewtu`` is Mewtwo and Mewtwo Star). ``keys`` holds each entry's
+lookup key as the code that wrote the file made it; they are used when that code is this one
+(the index's fingerprint), and made at load otherwise. Only names that differ from
 the English one are stored. The file is read on first use (a line whose name is no English card
 name, or whose printing bears another name), never at start-up: an English list does not pay
 for it.
@@ -66,11 +69,17 @@ class LocalNames:
 
     __slots__ = ("by_key", "meta", "_pools")
 
-    def __init__(self, names: dict[str, list[tuple[str, tuple[str, ...]]]], meta: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        names: dict[str, list[tuple[str, tuple[str, ...]]]],
+        meta: dict[str, Any],
+        keys: dict[str, list[str]] | None = None,
+    ) -> None:
         by_key: dict[str, list[Entry]] = {}
         for lang in sorted(names, key=lambda code: _ORDER.get(code, len(_ORDER))):
-            for written, english in names[lang]:
-                key = lookup_key(written)
+            known = (keys or {}).get(lang)
+            for i, (written, english) in enumerate(names[lang]):
+                key = known[i] if known is not None else lookup_key(written)
                 if key:
                     by_key.setdefault(key, []).append((lang, written, english))
         #: lookup key -> its entries, in :data:`LANGUAGES`' order
@@ -209,18 +218,33 @@ def from_dict(raw: object) -> LocalNames:
     if not isinstance(languages, dict) or not isinstance(meta, dict):
         raise NamesError("'names' or 'meta' is not an object")
     names: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    keys = _stored_keys(raw.get("keys"), languages)
     top = len(english)
     for lang, entries in languages.items():
-        if not isinstance(entries, list):
-            raise NamesError(f"the {lang!r} names are not a list")
-        kept = names[lang] = []
-        for entry in entries:
-            if (
-                not isinstance(entry, list)
-                or len(entry) < 2
-                or not isinstance(entry[0], str)
-                or not all(type(i) is int and 0 <= i < top for i in entry[1:])
-            ):
-                raise NamesError(f"a {lang!r} entry is malformed: {entry!r:.80}")
-            kept.append((entry[0], tuple(english[i] for i in entry[1:])))
-    return LocalNames(names, meta)
+        if type(entries) is not list or not all(type(e) is list and len(e) > 1 and type(e[0]) is str for e in entries):
+            raise NamesError(f"the {lang!r} names are not a list of [name, index, ...] entries")
+        # every index at once (a pass in C): ints, none below 0 or past the English names
+        flat = [i for e in entries for i in e[1:]]
+        if set(map(type, flat)) - {int} or (flat and (min(flat) < 0 or max(flat) >= top)):
+            raise NamesError(f"a {lang!r} entry names no English name")
+        at = english.__getitem__
+        names[lang] = [(e[0], tuple(map(at, e[1:]))) for e in entries]
+    return LocalNames(names, meta, keys)
+
+
+def _stored_keys(stored: object, languages: dict[str, Any]) -> dict[str, list[str]] | None:
+    """The lookup keys the file carries for its names (``"keys": {"fingerprint", lang: [key per
+    entry]}``), when the code that made them is this one (:func:`deckcheck.index.fingerprint`: this
+    names.py) and there is one text per entry; else None (the keys are made at load: slower, never
+    wrong)."""
+    from .index import fingerprint
+
+    if not isinstance(stored, dict) or stored.get("fingerprint") != fingerprint():
+        return None
+    out: dict[str, list[str]] = {}
+    for lang, entries in languages.items():
+        keys = stored.get(lang)
+        if type(keys) is not list or len(keys) != len(entries) or not all(type(k) is str for k in keys):
+            return None
+        out[lang] = keys
+    return out

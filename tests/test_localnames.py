@@ -268,3 +268,32 @@ def test_ampersand_runs_read_in_linear_time(n):
     started = time.perf_counter()
     read_line(line)
     assert time.perf_counter() - started < 1.0  # 100x a linear reading of ~12k characters
+
+
+def test_stored_keys_are_used_only_when_this_code_made_them(monkeypatch):
+    from deckcheck import index
+
+    raw = {
+        "schema": 1,
+        "english": ["Ultra Ball"],
+        "names": {"fr": [["Hyper Ball", 0]]},
+        "keys": {"fingerprint": index.fingerprint(), "fr": ["stored key"]},
+    }
+    assert list(from_dict(raw).by_key) == ["stored key"]  # this code's keys: trusted as stored
+    raw["keys"]["fingerprint"] = "other code"
+    assert list(from_dict(raw).by_key) == ["hyper ball"]  # another names.py's: made again
+    raw["keys"] = {"fingerprint": index.fingerprint(), "fr": []}
+    assert list(from_dict(raw).by_key) == ["hyper ball"]  # not one per entry: made again
+
+
+def test_a_sync_keeps_the_sets_codes_in_other_languages():
+    from deckcheck.sync.install import _keep_local_codes
+
+    new = {"sets": [{"id": "sv01"}, {"id": "sv02", "local_codes": {"fr": "EAP"}}, {"id": "me06"}]}
+    previous = {"sets": [{"id": "sv01", "local_codes": {"fr": "E&V"}}, {"id": "sv02", "local_codes": {"fr": "X"}}]}
+    _keep_local_codes(new, previous)
+    assert new["sets"] == [
+        {"id": "sv01", "local_codes": {"fr": "E&V"}},
+        {"id": "sv02", "local_codes": {"fr": "EAP"}},  # the new database's own
+        {"id": "me06"},
+    ]

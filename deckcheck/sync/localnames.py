@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..index import fingerprint
 from ..localnames import LANGUAGES, NAMES_SCHEMA
 from ..names import lookup_key
 from .tables import BuildError
@@ -61,6 +62,10 @@ def table(source: dict[str, Any], rows: list[list[Any]]) -> dict[str, Any]:
     at = {name: i for i, name in enumerate(english_names)}
     order = {lang: i for i, lang in enumerate(LANGUAGES)}
     meta = source.get("meta") or {}
+    names = {
+        lang: [[written, *(at[e] for e in targets)] for written, targets in sorted(found[lang].items())]
+        for lang in sorted(found, key=lambda code: (order.get(code, len(order)), code))
+    }
     return {
         "schema": NAMES_SCHEMA,
         "meta": {
@@ -70,9 +75,11 @@ def table(source: dict[str, Any], rows: list[list[Any]]) -> dict[str, Any]:
             "license": meta.get("license"),
         },
         "english": english_names,
-        "names": {
-            lang: [[written, *(at[e] for e in targets)] for written, targets in sorted(found[lang].items())]
-            for lang in sorted(found, key=lambda code: (order.get(code, len(order)), code))
+        "names": names,
+        # each entry's lookup key, made here once (a load with this names.py uses them)
+        "keys": {
+            "fingerprint": fingerprint(),
+            **{lang: [lookup_key(e[0]) for e in rows] for lang, rows in names.items()},
         },
     }
 
