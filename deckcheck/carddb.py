@@ -75,13 +75,15 @@ class DBMemos:
     """The memos of one card database, held by it: a swapped-in database starts empty and never
     answers from another one's cards."""
 
-    __slots__ = ("resolved", "suggested", "lines")
+    __slots__ = ("resolved", "suggested", "suggested_in", "lines")
 
     def __init__(self) -> None:
         #: (name, set code, number) -> Resolution
         self.resolved: Memo[tuple[str, str | None, str | None], Resolution] = Memo(RESOLVE_MEMO_SIZE)
         #: (name, limit) -> what :meth:`CardDB.suggest` found
         self.suggested: Memo[tuple[str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
+        #: (name, language, limit) -> what :meth:`CardDB.suggest_in` found
+        self.suggested_in: Memo[tuple[str, str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
         #: the engine's card lines resolved without a format (line text -> engine.LineFacts)
         self.lines: Memo[str, Any] = Memo(LINE_MEMO_SIZE)
 
@@ -89,6 +91,7 @@ class DBMemos:
         """Forget every entry of every memo."""
         self.resolved.clear()
         self.suggested.clear()
+        self.suggested_in.clear()
         self.lines.clear()
 
 
@@ -361,11 +364,16 @@ class CardDB:
 
     def suggest_in(self, name: str, lang: str, limit: int = 3) -> tuple[str, ...]:
         """:meth:`suggest` for a list written in ``lang``: names as that language writes them, from
-        its names and the English names of the cards it has none of its own for."""
+        its names and the English names of the cards it has none of its own for (memoised as
+        :meth:`suggest`)."""
         local = self.local_names()
         if local is None:
             return self.suggest(name, limit)
-        return local.suggest(name, lang, self._names, self._display, limit)
+        memo = self._memos.suggested_in
+        hit = memo.get((name, lang, limit))
+        if hit is None:
+            hit = memo.put((name, lang, limit), local.suggest(name, lang, self._names, self._display, limit))
+        return hit
 
     def resolve_in(self, name: str, set_code: str | None, number: str | None, lang: str) -> Resolution | None:
         """The resolution of a name-only line (a set code and number that found no printing) read in

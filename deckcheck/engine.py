@@ -260,19 +260,20 @@ def _read_text(
 
 def _in_list_language(
     lines: list[ResolvedLine], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
-) -> None:
+) -> bool:
     """Read a list in its language when some of its names are in another (:mod:`deckcheck.localnames`):
     a name-only line whose name that language writes for another card than the one it was read as
     (in :data:`~deckcheck.localnames.LANGUAGES`' order) is that language's card, and an unknown
     card's "did you mean" names are that language's names (for the first :data:`SUGGEST_MAX_NAMES`
     names, as :func:`_suggested`). The lines changed get facts of their own (the shared ones are
-    the line's in any list); nothing is done for a list with no name read in another language."""
+    the line's in any list). Asked only for a list with a name read in another language (its
+    :class:`Deck`'s ``localized``); answers whether a line now names another card (the deck is then
+    made again: other suggestions change no list of it)."""
     localized = [ln for ln in lines if ln.facts.language is not None]
-    if not localized:
-        return
     lang = list_language(localized, db.local_names())
     if lang is None:
-        return
+        return False
+    changed = False
     at: _Lines | None = None
     asked: set[str] = set()
     for ln in lines:
@@ -281,13 +282,15 @@ def _in_list_language(
             name = facts.name
             if name in asked or len(asked) < SUGGEST_MAX_NAMES:
                 asked.add(name)
-                ln.facts = facts.alone(db.suggest_in(name, lang))
+                ln.facts = facts.alone(db.suggest_in(name, lang))  # the deck's lists hold the line: no new deck
         elif facts.language not in (None, lang) and facts.method not in ("printing", "alias"):
             res = db.resolve_in(facts.name, facts.set_code, facts.number, lang)
             if res is not None and res.card is not None and res.card is not facts.card:
                 at = at or _Lines(db, fmt, on)
                 via, ban = at.legality(res.card)
                 ln.facts = LineFacts(facts.count, facts.name, facts.set_code, facts.number, res, via, ban, facts.raw)
+                changed = True
+    return changed
 
 
 _today = dt.date.today  # a seam for tests
@@ -392,8 +395,9 @@ def check(
     else:  # a parse result, a JSON deck or a list in code fences: read into rows, not CardLines
         parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
         lines = resolve_rows(rows, db, *dated)
-    _in_list_language(lines, db, *dated)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
+    if d.localized and _in_list_language(lines, db, *dated):  # names in another language: read in the list's
+        d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     steps, wants = fmt.rule_plan()
     for name, fn, args in compress(steps, wants(d)):  # the rules the deck has anything for (Rule.needs)

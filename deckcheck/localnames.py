@@ -34,6 +34,7 @@ from typing import Any
 
 import orjson
 
+from .memo import Memo
 from .names import lookup_key
 
 #: the languages whose names the table may hold (TCGdex's codes) and their names in messages, in
@@ -47,6 +48,8 @@ LANGUAGES = {
     "pt": "Portuguese",
     "es-mx": "Latin American Spanish",
 }
+#: answers :meth:`LocalNames.languages_of` keeps (the memo is emptied when full)
+LANGUAGES_MEMO_SIZE = 4096
 #: the file beside the database that holds the table
 NAMES_FILE = "names-i18n.json.gz"
 #: the layout of that file
@@ -67,7 +70,7 @@ class LocalNames:
     ``Melofee`` finds ``Mélofée``). Never mutated after it is made, except for the per-language
     suggestion pools (one per language, made on first use)."""
 
-    __slots__ = ("by_key", "meta", "_pools")
+    __slots__ = ("by_key", "meta", "_pools", "_languages")
 
     def __init__(
         self,
@@ -85,6 +88,8 @@ class LocalNames:
         #: lookup key -> its entries, in :data:`LANGUAGES`' order
         self.by_key: dict[str, tuple[Entry, ...]] = {k: tuple(v) for k, v in by_key.items()}
         self.meta = meta
+        #: (name, card key) -> :meth:`languages_of`'s answer (a list's lines ask for each of theirs)
+        self._languages: Memo[tuple[str, str | None], tuple[str, ...]] = Memo(LANGUAGES_MEMO_SIZE)
         #: language -> (its choices for rapidfuzz, choice -> the name shown)
         self._pools: dict[str, tuple[list[str], dict[str, str], int]] = {}
 
@@ -101,7 +106,14 @@ class LocalNames:
         return None
 
     def languages_of(self, name: str, card_key: str | None = None) -> tuple[str, ...]:
-        """Every language in which ``name`` is a card's name (that card's, when ``card_key`` is given)."""
+        """Every language in which ``name`` is a card's name (that card's, when ``card_key`` is given);
+        memoised (at most :data:`LANGUAGES_MEMO_SIZE` answers)."""
+        known = self._languages.get((name, card_key))
+        if known is None:
+            known = self._languages.put((name, card_key), self._languages_of(name, card_key))
+        return known
+
+    def _languages_of(self, name: str, card_key: str | None) -> tuple[str, ...]:
         out: list[str] = []
         for lang, _written, english in self.entries(name):
             if lang not in out and (card_key is None or any(lookup_key(e) == card_key for e in english)):
