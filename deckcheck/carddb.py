@@ -357,11 +357,6 @@ class CardDB:
             self._local = local
         return local  # type: ignore[no-any-return]
 
-    def use_local_names(self, names: LocalNames | None) -> None:
-        """Use ``names`` as this database's names in other languages (tests, a database of one's own)."""
-        self._local = names
-        self._memos.clear()
-
     def suggest_in(self, name: str, lang: str, limit: int = 3) -> tuple[str, ...]:
         """:meth:`suggest` for a list written in ``lang``: names as that language writes them, from
         its names and the English names of the cards it has none of its own for (memoised as

@@ -54,7 +54,7 @@ LANGUAGES_MEMO_SIZE = 4096
 NAMES_FILE = "names-i18n.json.gz"
 #: the layout of that file
 NAMES_SCHEMA = 1
-#: suggestions a language's pool gives at most per name (as CardDB.suggest's)
+#: a language's place in :data:`LANGUAGES`' order
 _ORDER = {lang: i for i, lang in enumerate(LANGUAGES)}
 
 #: a localized name as the table keeps it: (language, the name as TCGdex writes it, the English names)

@@ -297,3 +297,15 @@ def test_a_sync_keeps_the_sets_codes_in_other_languages():
         {"id": "sv02", "local_codes": {"fr": "EAP"}},  # the new database's own
         {"id": "me06"},
     ]
+
+
+def test_a_translated_list_of_many_unknown_names_gets_suggestions_for_the_first_25_only():
+    from deckcheck.engine import SUGGEST_MAX_NAMES
+
+    text = "1 Faiblo Ball\n" + "".join(f"1 Super Bonbo{i:03d}\n" for i in range(999))
+    report = _check(text)
+    unknown = [ln for ln in report.lines if ln.card is None]
+    assert len(unknown) == 999
+    assert all("Super Bonbon" in ln.suggestions for ln in unknown[:SUGGEST_MAX_NAMES])
+    assert all(ln.suggestions == () for ln in unknown[SUGGEST_MAX_NAMES:])
+    assert "suggestions-skipped" in _rules(report)
