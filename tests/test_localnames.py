@@ -309,3 +309,22 @@ def test_a_translated_list_of_many_unknown_names_gets_suggestions_for_the_first_
     assert all("Super Bonbon" in ln.suggestions for ln in unknown[:SUGGEST_MAX_NAMES])
     assert all(ln.suggestions == () for ln in unknown[SUGGEST_MAX_NAMES:])
     assert "suggestions-skipped" in _rules(report)
+
+
+def test_the_names_file_is_read_beside_the_database_and_a_broken_one_fails_loudly(tmp_path):
+    import shutil
+
+    from deckcheck import cards
+    from deckcheck.cards import DatabaseError
+
+    data = cards.default_path()
+    for name in (data.name, data.name + ".pack"):
+        shutil.copy(data.parent / name, tmp_path / name)
+    alone = cards.load(tmp_path / data.name)
+    assert alone.local_names() is None  # no names file beside it: English names only
+    report = deckcheck.check("4 Faiblo Ball SVI 181\n", "standard", ON, db=alone)
+    assert [p.rule for p in report.problems if p.rule in ("name-mismatch", "names-in-language")] == ["name-mismatch"]
+    (tmp_path / "names-i18n.json.gz").write_bytes(b"\x1f\x8bnot gzip")
+    broken = cards.load(tmp_path / data.name)
+    with pytest.raises(DatabaseError, match="localized names at .*names-i18n.json.gz are unreadable"):
+        broken.local_names()
