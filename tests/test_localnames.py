@@ -215,7 +215,10 @@ def test_the_table_keeps_one_entry_per_distinct_name_and_drops_english_spellings
             "c": {"codes": {"fr": "SVI"}},
         },
     }
-    rows = [["a-1", "Ultra Ball"], ["b-2", "Ultra Ball"], ["c-3", "Mew ex"]]
+    rows = [
+        [cid, name, "Trainer", [], None, [], None, cid[0]]
+        for cid, name in (("a-1", "Ultra Ball"), ("b-2", "Ultra Ball"), ("c-3", "Mew ex"))
+    ]
     table = sync_local.table(source, rows)
     assert table["english"] == ["Ultra Ball"]
     assert table["names"] == {"fr": [["Hyper Ball", 0]], "de": [["Hyperball", 0]]}
@@ -328,3 +331,18 @@ def test_the_names_file_is_read_beside_the_database_and_a_broken_one_fails_loudl
     broken = cards.load(tmp_path / data.name)
     with pytest.raises(DatabaseError, match="localized names at .*names-i18n.json.gz are unreadable"):
         broken.local_names()
+
+
+def test_a_name_of_two_english_names_in_one_language_is_read_as_the_newest(db):
+    source = {"cards": {"old-1": {"de": "EP-Teiler"}, "new-1": {"de": "EP-Teiler"}}, "sets": {}}
+    rows = [
+        ["old-1", "EXP. ALL", "Trainer", [], None, [], None, "old"],
+        ["new-1", "Exp. Share", "Trainer", [], None, [], None, "new"],
+    ]
+    table = sync_local.table(source, rows, {"old": "2003-01-01", "new": "2023-03-31"})
+    assert table["names"]["de"] == [
+        ["EP-Teiler", table["english"].index("Exp. Share"), table["english"].index("EXP. ALL")]
+    ]
+    # the shipped table: a German name-only line is the newest card of that name
+    res = db.resolve_parts("EP-Teiler", None, None)
+    assert (res.card.name, res.language) == ("Exp. Share", "de")

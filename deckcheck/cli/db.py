@@ -59,7 +59,8 @@ def db_build(source: str, output: str | None, names_i18n: str | None) -> None:
         local = _local.load(names_i18n) if names_i18n else None
         codes = _local.local_codes(local, catalogue["sets"]) if local is not None else None
         db_dict = _build.build(catalogue, local_codes=codes)
-        names = _local.encode(_local.table(local, db_dict["cards"])) if local is not None else None
+        releases = {s["id"]: s.get("release") or "" for s in db_dict["sets"]}
+        names = _local.encode(_local.table(local, db_dict["cards"], releases)) if local is not None else None
         _build.write_database(db_dict, target)  # rows a load or the pack would refuse: nothing written
         if names is not None:
             _build.write_atomically(names, Path(target).with_name(NAMES_FILE))

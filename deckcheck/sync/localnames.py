@@ -24,7 +24,7 @@ from ..names import lookup_key
 from .tables import BuildError
 
 #: the columns of a card row (build.FIELDS) read here
-_ID, _NAME = 0, 1
+_ID, _NAME, _SET = 0, 1, 7
 
 
 def load(path: str | Path) -> dict[str, Any]:
@@ -41,14 +41,17 @@ def load(path: str | Path) -> dict[str, Any]:
     return raw
 
 
-def table(source: dict[str, Any], rows: list[list[Any]]) -> dict[str, Any]:
+def table(source: dict[str, Any], rows: list[list[Any]], release: dict[str, str] | None = None) -> dict[str, Any]:
     """The names table (the layout of :mod:`deckcheck.localnames`) for the database's card rows: each
     distinct name in each language, with the English names of the printings that bear it. A name
     whose lookup key is the English name's (``Pokémon Catcher`` written otherwise) is left out: it
     is found as English already. Languages :data:`~deckcheck.localnames.LANGUAGES` does not know
-    are kept too (their code names them in messages)."""
+    are kept too (their code names them in messages). A name of several English names in one
+    language (German ``EP-Teiler`` is Exp. Share and EXP. ALL) lists them newest printing first
+    (``release``: set id -> release date), the one a name-only line is read as."""
     cards = source["cards"]
-    found: dict[str, dict[str, dict[str, None]]] = {}
+    release = release or {}
+    found: dict[str, dict[str, dict[str, str]]] = {}
     for row in rows:
         names = cards.get(row[_ID])
         if not isinstance(names, dict):
@@ -57,13 +60,14 @@ def table(source: dict[str, Any], rows: list[list[Any]]) -> dict[str, Any]:
         key = lookup_key(english)
         for lang, written in names.items():
             if isinstance(written, str) and written.strip() and lookup_key(written) not in ("", key):
-                found.setdefault(lang, {}).setdefault(written.strip(), {})[english] = None
+                targets = found.setdefault(lang, {}).setdefault(written.strip(), {})
+                targets[english] = max(targets.get(english, ""), release.get(row[_SET], ""))
     english_names = sorted({e for by_name in found.values() for targets in by_name.values() for e in targets})
     at = {name: i for i, name in enumerate(english_names)}
     order = {lang: i for i, lang in enumerate(LANGUAGES)}
     meta = source.get("meta") or {}
     names = {
-        lang: [[written, *(at[e] for e in targets)] for written, targets in sorted(found[lang].items())]
+        lang: [[written, *(at[e] for e in _newest_first(targets))] for written, targets in sorted(found[lang].items())]
         for lang in sorted(found, key=lambda code: (order.get(code, len(order)), code))
     }
     return {
@@ -82,6 +86,11 @@ def table(source: dict[str, Any], rows: list[list[Any]]) -> dict[str, Any]:
             **{lang: [lookup_key(e[0]) for e in rows] for lang, rows in names.items()},
         },
     }
+
+
+def _newest_first(targets: dict[str, str]) -> list[str]:
+    """English names -> their newest printing's release date, as the names newest first (then by name)."""
+    return sorted(targets, key=lambda e: (targets[e], e), reverse=True)
 
 
 def local_codes(source: dict[str, Any], sets: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
