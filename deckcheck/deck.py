@@ -461,7 +461,7 @@ class Deck:
     banned: list[KnownLine]
     not_legal: list[KnownLine]
     reprinted: list[KnownLine]
-    #: the lines whose name was read in another language (:mod:`deckcheck.localnames`)
+    #: the lines whose name was read in another language (:mod:`deckcheck.cards.localnames`)
     localized: list[KnownLine]
 
     def counts(self) -> Counts:

@@ -11,10 +11,11 @@ import sys
 import click
 
 from .. import cards as _cards
-from .. import parse as _parse
 from ..cards import CardDB, DatabaseError, default_path
 from ..dates import parse_date
-from ..decklimits import byte_limit, line_limit
+from ..decklist import parse as _parse
+from ..decklist.limits import byte_limit, line_limit
+from ..decklist.validtext import not_unicode
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
 from .repoconfig import path_below
@@ -75,7 +76,8 @@ def _shown(path: str) -> str:
 
 
 def _read(path: str) -> tuple[str | None, Problem | None]:
-    """The file's text, or the problem that kept it from being read (binary, not UTF-8, too large)."""
+    """The file's text, or the problem that kept it from being read (binary, not UTF-8 or not valid
+    Unicode, too large)."""
     try:
         if path == STDIN:
             blob = sys.stdin.buffer.read(MAX_BYTES + 1)
@@ -105,6 +107,9 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
             f"The file is not UTF-8 text (byte 0x{blob[exc.start]:02x} at "
             f"offset {exc.start}); save it as UTF-8 to have it checked.",
         )
+    fault = not_unicode(text)  # a JSON deck's "\ud800": no report could write it out
+    if fault is not None:
+        return None, fault.problem()
     over = line_limit(text, MAX_LINES)
     if over is not None:
         return None, over.problem(

@@ -50,7 +50,7 @@ def db() -> None:
 )
 def db_build(source: str, output: str | None, names_i18n: str | None) -> None:
     """Build the shipped card database from a merged catalogue."""
-    from ..localnames import NAMES_FILE
+    from ..cards.localnames import NAMES_FILE
     from ..sync import localnames as _local
 
     target = output or str(default_path())
@@ -86,7 +86,7 @@ def db_pack(database: str | None) -> None:
     db build, db sync and db pull write it themselves; this is for a database of your own
     ($DECKCHECK_DB) or one copied into place. The file is checked as a load checks it first.
     """
-    from ..dbpack import pack_path
+    from ..cards.pack import pack_path
 
     path = database or str(default_path())
     try:

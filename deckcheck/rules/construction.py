@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..localnames import language_name
+from ..cards.localnames import language_name
 from ..names import dropped_at_end
 from ..problems import line_list
 from ..registry import ERROR, Finding, rule

@@ -1,11 +1,11 @@
-"""The note that a list's card names were read in another language (:mod:`deckcheck.localnames`)."""
+"""The note that a list's card names were read in another language (:mod:`deckcheck.cards.localnames`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..localnames import language_name, list_language
+from ..cards.localnames import language_name, list_language
 from ..problems import line_list
 from ..registry import INFO, Finding, rule
 from .words import join_and, plural

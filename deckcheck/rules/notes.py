@@ -22,7 +22,7 @@ UNREADABLE_FILE = declare(
     "unreadable-file",
     code="P104",
     severity=ERROR,
-    title="A file that cannot be read as UTF-8 text (binary, another encoding)",
+    title="A file that cannot be read as UTF-8 text (binary, another encoding, a lone surrogate)",
 )
 SUGGESTIONS_SKIPPED = declare(
     "suggestions-skipped",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..cards.localnames import language_name
 from ..deck import NOT_BY_SET
-from ..localnames import language_name
 from ..names import name_key
 from ..registry import ERROR, INFO, WARNING, Finding, parser_rule, rule
 from .words import UPDATE_ADVICE, clipped, join_and, label, line_label, newest_set_phrase, plural, quoted

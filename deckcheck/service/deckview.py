@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from ..cards import Card, CardDB, get_db
+from ..decklist.parse import looks_like_json, parse
 from ..formats import Format
-from ..parse import looks_like_json, parse
 from ..problems import ERROR, INFO, WARNING
 from ..render import export_name
 from ..rules import label

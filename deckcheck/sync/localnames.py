@@ -1,4 +1,4 @@
-"""The localized names table (:mod:`deckcheck.localnames`) and the sets' localized codes, made from
+"""The localized names table (:mod:`deckcheck.cards.localnames`) and the sets' localized codes, made from
 TCGdex's names of each printing (``names-i18n.json.gz``: see ``make_names_i18n.py`` beside the card
 data; ``deckcheck db build --names-i18n FILE``).
 
@@ -18,8 +18,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..index import fingerprint
-from ..localnames import LANGUAGES, NAMES_SCHEMA
+from ..cards.index import fingerprint
+from ..cards.localnames import LANGUAGES, NAMES_SCHEMA
 from ..names import lookup_key
 from .tables import BuildError
 
@@ -42,10 +42,10 @@ def load(path: str | Path) -> dict[str, Any]:
 
 
 def table(source: dict[str, Any], rows: list[list[Any]], release: dict[str, str] | None = None) -> dict[str, Any]:
-    """The names table (the layout of :mod:`deckcheck.localnames`) for the database's card rows: each
+    """The names table (the layout of :mod:`deckcheck.cards.localnames`) for the database's card rows: each
     distinct name in each language, with the English names of the printings that bear it. A name
     whose lookup key is the English name's (``Pokémon Catcher`` written otherwise) is left out: it
-    is found as English already. Languages :data:`~deckcheck.localnames.LANGUAGES` does not know
+    is found as English already. Languages :data:`~deckcheck.cards.localnames.LANGUAGES` does not know
     are kept too (their code names them in messages). A name of several English names in one
     language (German ``EP-Teiler`` is Exp. Share and EXP. ALL) lists them newest printing first
     (``release``: set id -> release date), the one a name-only line is read as."""
