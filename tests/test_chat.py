@@ -219,3 +219,18 @@ def test_report_schema_accepts_the_chat_field(client, deck):
         "/api/v1/validate?style=chat", json={"decklist": (DECKS / deck).read_text(encoding="utf-8"), "as_of": DATE}
     ).get_json()
     assert ReportSchema().validate(data) == {}
+
+
+def test_the_chat_reply_names_translated_cards_as_written(client):
+    french = (DECKS / "rules" / "fr-names.txt").read_text(encoding="utf-8")
+    data = client.post("/api/v1/validate?style=chat", json={"decklist": french, "as_of": DATE}).get_json()
+    reply = data["chat"]
+    assert "• lines 14, 15: You have 5 cards named Ultra Ball; the limit is 4.\n" in reply
+    assert (
+        "• line 15 (note): Line 15: Hyper Ball (Ultra Ball, SVI 196) is legal as Ultra Ball (ASC 213); play it "
+        "with that card's text." in reply
+    )
+    assert "Card names were recognised in French on 21 lines" in reply
+    assert ' names "' not in reply  # no name-mismatch warning
+    line = next(c for c in data["cards"] if c["line"] == 15)
+    assert (line["name_as_written"], line["language"], line["card"]["name"]) == ("Hyper Ball", "fr", "Ultra Ball")

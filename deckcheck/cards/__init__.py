@@ -86,6 +86,9 @@ def _check_set(s: Any) -> None:
     aliases = s.get("aliases") or []
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise ValueError(f"set {s['id']!r:.40}: aliases is not a list of text")
+    local = s.get("local_codes") or {}
+    if not isinstance(local, dict) or not all(isinstance(c, str) and c for c in local.values()):
+        raise ValueError(f"set {s['id']!r:.40}: local_codes is not an object of codes")
     count = s.get("official_count")
     if count is not None and (type(count) is not int or count < 0):
         raise ValueError(f"set {s['id']!r:.40}: official_count is not a count ({count!r:.40})")
@@ -97,6 +100,20 @@ def _meta(raw: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(meta, dict):
         raise ValueError(f"meta is not an object ({meta!r:.40})")
     return meta
+
+
+def _add_local_codes(db: CardDB, records: list[dict[str, Any]]) -> None:
+    """Read each set's printed codes in other languages (``E&V`` for Scarlet & Violet in French) as
+    its codes, after the English ones: a code an English set has stays that set's (the build keeps
+    none such; a database of one's own may)."""
+    local: dict[str, tuple[str, ...]] = {}
+    for s in records:
+        for code in (s.get("local_codes") or {}).values():
+            key = code.upper()
+            if s["id"] not in local.get(key, ()):
+                local[key] = (*local.get(key, ()), s["id"])
+    for code, ids in local.items():
+        db._by_code.setdefault(code, ids)
 
 
 def _sets(records: Any) -> tuple[dict[str, CardSet], dict[str, tuple[str, str, str]]]:
@@ -171,6 +188,7 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
     db = CardDB(cards=cards, sets=sets, meta=_meta(raw), version=version, path=path)
     with_cards = set(map(itemgetter(7), rows)) if len(ids) == len(rows) else {rows[i][7] for i in ids.values()}
     _index(db, directory, index, with_cards)
+    _add_local_codes(db, raw["sets"])
     return db
 
 
@@ -229,6 +247,7 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}
     index["basic_energy"] = header["basic_energy"]
     _index(db, directory, index, {set_ids[c] for c in kept})
+    _add_local_codes(db, header["sets"])
     return db
 
 

@@ -14,14 +14,18 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..memo import Memo
 from ..names import BASIC_ENERGY_TYPES, ENERGY_TYPES, basic_energy_type, lookup_key
 from .bypass import Bypass
 from .deckrules import DeckRule
 from .index import SEP, number_norm
-from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
+from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
+
+if TYPE_CHECKING:
+    from .localnames import LocalNames
 
 #: the longest collector number looked up: no printing's is longer (the pool's longest, SWSH001, has 7
 #: characters); a longer one written in a list (a JSON "number", the Limitless builder's Energy tail)
@@ -103,13 +107,15 @@ class DBMemos:
     """The memos of one card database, held by it: a swapped-in database starts empty and never
     answers from another one's cards."""
 
-    __slots__ = ("resolved", "suggested", "lines")
+    __slots__ = ("resolved", "suggested", "suggested_in", "lines")
 
     def __init__(self) -> None:
         #: (name, set code, number) -> Resolution
         self.resolved: Memo[tuple[str, str | None, str | None], Resolution] = Memo(RESOLVE_MEMO_SIZE)
         #: (name, limit) -> what :meth:`CardDB.suggest` found
         self.suggested: Memo[tuple[str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
+        #: (name, language, limit) -> what :meth:`CardDB.suggest_in` found
+        self.suggested_in: Memo[tuple[str, str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
         #: the engine's card lines resolved without a format, per date (a printing chosen by name is
         #: one out on it): date -> (line text -> engine.LineFacts), at most :data:`LINE_MEMO_DATES` dates
         self.lines: Memo[dt.date | None, Memo[str, Any]] = Memo(LINE_MEMO_DATES)
@@ -118,6 +124,7 @@ class DBMemos:
         """Forget every entry of every memo."""
         self.resolved.clear()
         self.suggested.clear()
+        self.suggested_in.clear()
         self.lines.clear()
 
 
@@ -200,6 +207,8 @@ class CardDB:
     #: <deckcheck.formats.Format.line_tables>`): an object of its own, not its version (another
     #: database object of the same version has cards of its own, and the tables answer with cards)
     identity: object = field(default_factory=object, init=False, repr=False, compare=False)
+    #: the card names in other languages (:meth:`local_names`), read on first use (False until then)
+    _local: Any = field(default=False, repr=False, compare=False)
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -454,6 +463,84 @@ class CardDB:
                 unique.append(c)
         return unique[:limit]
 
+    # -- names in other languages ---------------------------------------------
+
+    def local_names(self) -> LocalNames | None:
+        """The card names in other languages (:mod:`deckcheck.cards.localnames`), read from the file
+        beside the database on first use; None when there is none (a database of its own).
+
+        :raises DatabaseError: when that file is malformed.
+        """
+        local = self._local
+        if local is False:
+            from .localnames import NAMES_FILE, NamesError, read_names
+
+            try:
+                local = read_names(Path(self.path).parent / NAMES_FILE) if self.path else None
+            except NamesError as exc:
+                raise DatabaseError(str(exc)) from exc
+            self._local = local
+        return local  # type: ignore[no-any-return]
+
+    def suggest_in(self, name: str, lang: str, limit: int = 3) -> tuple[str, ...]:
+        """:meth:`suggest` for a list written in ``lang``: names as that language writes them, from
+        its names and the English names of the cards it has none of its own for (memoised as
+        :meth:`suggest`)."""
+        local = self.local_names()
+        if local is None:
+            return self.suggest(name, limit)
+        memo = self._memos.suggested_in
+        hit = memo.get((name, lang, limit))
+        if hit is None:
+            hit = memo.put((name, lang, limit), local.suggest(name, lang, self._names, self._display, limit))
+        return hit
+
+    def resolve_in(self, name: str, set_code: str | None, number: str | None, lang: str) -> Resolution | None:
+        """The resolution of a name-only line (a set code and number that found no printing) read in
+        ``lang`` first: what :meth:`resolve_parts` answers when a name several languages write for
+        different cards is read in the list's language. None when ``name`` is no name in ``lang``."""
+        local = self.local_names()
+        if local is None or not any(e[0] == lang for e in local.entries(name)):
+            return None
+        return self._resolve_local(name, set_code, number, lang)
+
+    def _display(self, key: str) -> str:
+        """The name of the newest printing of a lookup key (a key of the name index)."""
+        return self._by_name[key][0].name
+
+    def _language_of(self, name: str, card: Card) -> str | None:
+        """The language in which ``name`` is a name of ``card`` (its English name's), or None."""
+        local = self.local_names()
+        return local.language_of(name, card.key.lower()) if local is not None else None
+
+    def _local_bearer(self, code: str, number: str, name: str) -> tuple[Card, str] | None:
+        """The printing at this set code and number (:meth:`find_named`'s places) whose name in another
+        language ``name`` is, with that language; None when there is none."""
+        local = self.local_names()
+        if local is None:
+            return None
+        for lang, _written, english in local.entries(name):
+            for other in english:
+                bearer = self.find_named(code, number, other)
+                if bearer is not None:
+                    return bearer, lang
+        return None
+
+    def _resolve_local(self, name: str, set_code: str | None, number: str | None, prefer: str | None) -> Resolution:
+        """A line whose name is no English card name, read as a name in another language: resolved
+        as the English name it is (the same choice of printing as an English line's), with the
+        language; unresolved when it is no card's name in any language."""
+        local = self.local_names()
+        picked = local.pick(name, prefer) if local is not None else None
+        if picked is None:
+            return Resolution(None, "unresolved")
+        lang, english = picked
+        res = self._resolve(english, set_code, number)
+        if res.card is None:
+            return Resolution(None, "unresolved")
+        # the English name's printing: a set code and number that find another card say so, as they would
+        return Resolution(res.card, res.method, (), res.name_differs, None if res.name_differs else lang)
+
     # -- resolution ----------------------------------------------------------
 
     def resolve_parts(self, name: str, set_code: str | None, number: str | None, suggest: bool = True) -> Resolution:
@@ -468,7 +555,10 @@ class CardDB:
         memo = self._memos.resolved
         hit = memo.get(key)
         if hit is None:
-            hit = memo.put(key, self._resolve(name, set_code, number))
+            hit = self._resolve(name, set_code, number)
+            if hit.card is None:  # no English name: a name in another language (the same index)
+                hit = self._resolve_local(name, set_code, number, None)
+            hit = memo.put(key, hit)
         if suggest and hit.card is None and not hit.suggestions:
             found = self.suggest(name)
             if found:
@@ -753,7 +843,14 @@ class CardDB:
                     bearer = self.find_named(code, number, name) if differs else None
                     if bearer is not None:  # another printing at this code and number bears the name
                         card, differs = bearer, False
-                    return Resolution(card, "printing" if code in self._by_code else "alias", (), differs)
+                    # the printing's name in another language (Hyper Ball SVI 196 is Ultra Ball): no mismatch;
+                    # of a code several sets print (ORP is Lost Origin and Perfect Order in French), the one
+                    # that bears it
+                    language = self._language_of(name, card) if differs else None
+                    if differs and language is None:
+                        card, language = self._local_bearer(code, number, name) or (card, None)
+                    method = "printing" if code in self._by_code else "alias"
+                    return Resolution(card, method, (), differs and language is None, language)
         if energy and self.basic_energy(energy):
             if code and (alias is None or alias.action == "lookup"):
                 # a wrong number in a set whose card of this name is a Special Energy named like a

@@ -126,6 +126,9 @@ class Resolution:
     suggestions: tuple[str, ...] = ()
     #: the printing found by set code and number has a different name from the one written
     name_differs: bool = False
+    #: the language (``fr``...) of the name written, when it is the card's name in another language
+    #: (:mod:`deckcheck.cards.localnames`); None for an English name
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,6 +122,7 @@ class DatabaseWatcher:
                 return False
             try:
                 new = load(self.path)
+                new.local_names()  # the names in other languages beside it: a broken file is no swap
             except Exception as exc:  # noqa: BLE001 - DatabaseError, and zlib.error from a corrupt gzip
                 self.last_error = str(exc) if isinstance(exc, DatabaseError) else f"unreadable: {exc!r}"
                 log.error(

@@ -105,6 +105,9 @@ _NUMBER = re.compile(r"([A-Za-z]{0,5})([0-9]{1,4}[A-Za-z]?)")
 # a set code: upper-case letters and digits, at least one letter (all its characters are ASCII)
 _SET_CODE = re.compile(r"(?=[A-Za-z0-9-]*[A-Za-z])[A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?")
 _SET_ALONE = re.compile(r"[A-Z0-9]{2,6}(?:-[A-Z0-9]{2,3})?")
+# a printed code with an ampersand, as French cards print them (E&V, E&B, SL&M... for Scarlet &
+# Violet, Sword & Shield...): letters and digits on both sides, one of them a letter (bounded: linear)
+_AMP_CODE = re.compile(r"(?=[A-Z0-9&]*[A-Z])[A-Z0-9]{1,4}&[A-Z0-9]{1,4}")
 _BRACKETED_SET = re.compile(r"\[([A-Za-z0-9-]{1,20})\]")
 _TAG = re.compile(r"[A-Za-z]{2,12}")
 # a card id of the card source, "<set id>-<local id>": TCGdex's base1-88, sv03.5-151, tk-hs-g-5 or
@@ -456,7 +459,10 @@ def _set_alone(tokens: list[str], n: int) -> tuple[str | None, str | None, int] 
 
 
 def _is_set_code(text: str) -> bool:
-    """Upper-case letters and digits with at least one letter, not a name ending like ``GX``."""
+    """Upper-case letters and digits with at least one letter, not a name ending like ``GX``; or
+    such a code with an ampersand inside (``E&V``, :data:`_AMP_CODE`)."""
+    if "&" in text:
+        return bool(_AMP_CODE.fullmatch(text))
     if 1 < len(text) < 9 and text.isascii() and text.isalnum():
         # the usual code ("SVI", "SV1"): _SET_CODE without its "-suffix", read without the
         # pattern (isupper: no lower-case letter and at least one letter)

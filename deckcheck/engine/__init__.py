@@ -11,6 +11,7 @@ from .. import cards as _cards
 from ..cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
 from ..cards import Card, CardDB, Resolution
 from ..cards.db import PrintedLine
+from ..cards.localnames import list_language
 from ..deck import Context as Context
 from ..deck import Deck as Deck
 from ..deck import KnownLine as KnownLine
@@ -139,6 +140,7 @@ def _printing_facts(at: _Lines, raw: str, count: int, card: Card, name: str, set
     facts.card = card
     facts.method = "printing"
     facts.name_differs = False
+    facts.language = None
     facts.suggestions = ()
     facts.json_tail = None
     if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
@@ -247,6 +249,7 @@ def _read_text(
                         facts.card = card
                         facts.method = "printing"
                         facts.name_differs = False
+                        facts.language = None
                         facts.suggestions = ()
                         facts.json_tail = None
                         entry = printings.get(card.id) if printings is not None else None
@@ -285,6 +288,44 @@ def _read_text(
         ln.facts = facts
         out.append(ln)
     return result, out
+
+
+def _in_list_language(
+    lines: list[ResolvedLine], db: CardDB, fmt: Format | None = None, on: dt.date | None = None
+) -> bool:
+    """Read a list in its language when some of its names are in another (:mod:`deckcheck.cards.localnames`):
+    a name-only line whose name that language writes for another card than the one it was read as
+    (in :data:`~deckcheck.cards.localnames.LANGUAGES`' order) is that language's card, and an unknown
+    card's "did you mean" names are that language's names (for the first :data:`SUGGEST_MAX_NAMES`
+    names, as :func:`_suggested`). The lines changed get facts of their own (the shared ones are
+    the line's in any list). Asked only for a list with a name read in another language (its
+    :class:`Deck`'s ``localized``); answers whether a line now names another card (the deck is then
+    made again: other suggestions change no list of it)."""
+    localized = [ln for ln in lines if ln.facts.language is not None]
+    lang = list_language(localized, db.local_names())
+    if lang is None:
+        return False
+    changed = False
+    at: _Lines | None = None
+    asked: set[str] = set()
+    for ln in lines:
+        facts = ln.facts
+        if facts.card is None:
+            name = facts.name
+            if name in asked or len(asked) < SUGGEST_MAX_NAMES:
+                asked.add(name)
+                ln.facts = facts.alone(db.suggest_in(name, lang))  # the deck's lists hold the line: no new deck
+        elif facts.language not in (None, lang) and facts.method not in ("printing", "alias"):
+            res = db.resolve_in(facts.name, facts.set_code, facts.number, lang)
+            if res is None:
+                continue
+            at = at or _Lines(db, fmt, on)
+            res = at.by_name(db.on_date(res, at.day))  # a printing out on the date, as every name
+            if res.card is not None and res.card is not facts.card:
+                via, ban = at.legality(res.card)
+                ln.facts = LineFacts(facts.count, facts.name, facts.set_code, facts.number, res, via, ban, facts.raw)
+                changed = True
+    return changed
 
 
 _today = dt.date.today  # a seam for tests
@@ -391,6 +432,8 @@ def check(
         parsed, rows = (deck, card_rows(deck)) if isinstance(deck, ParseResult) else read(deck)
         lines = resolve_rows(rows, db, legal_in, on)
     d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
+    if d.localized and _in_list_language(lines, db, legal_in, on):  # names in another language: read in the list's
+        d = Deck(lines, parsed.problems, parsed.declared_total, parsed.declared_total_line, db=db)
     problems: list[Problem] = [ctx.date_problem] if ctx.date_problem else []
     steps, wants = fmt.rule_plan()
     for name, fn, args in compress(steps, wants(d)):  # the rules the deck has anything for (Rule.needs)

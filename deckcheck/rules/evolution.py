@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..problems import line_list
 from ..registry import WARNING, Finding, rule
-from .words import display_name, lines_and_ids
+from .words import display_name, lines_and_ids, written_name
 
 if TYPE_CHECKING:
     from ..deck import Context, Deck, KnownLine
@@ -60,7 +60,7 @@ def _gaps(
         if basic and not hint:
             hint = f"Rare Candy covers a missing Stage 1, not a missing Basic: {basic} is not in your deck either."
         yield Finding(
-            f"{display_name(lines[0].card)}{line_list(nums)} evolves from {parent_name}, which is not in your deck.",
+            f"{written_name(lines[0])}{line_list(nums)} evolves from {parent_name}, which is not in your deck.",
             lines=nums,
             cards=ids,
             hint=hint,

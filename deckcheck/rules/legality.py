@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..registry import ERROR, INFO, WARNING, Finding, rule
-from .words import join_and, label
+from .words import join_and, label, line_label
 
 if TYPE_CHECKING:
     from ..cards import Card
@@ -39,6 +39,8 @@ def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
                 ),
             )
         name, why, hint = explained
+        if ln.language is not None:  # named as written (the memo holds the card's own label)
+            name = line_label(ln)
         yield Finding(f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,), cards=(card.id,), hint=hint)
 
 
@@ -96,13 +98,13 @@ def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
                 )
                 continue
             yield Finding(
-                f"Line {ln.line}: {label(card)} is legal as {label(via)}; play it with that card's text.",
+                f"Line {ln.line}: {line_label(ln)} is legal as {label(via)}; play it with that card's text.",
                 lines=(ln.line,),
                 cards=(card.id, via.id),
             )
         elif every_card and (newest := _newest_reprint(card, ctx)) is not None:
             yield Finding(
-                f"Line {ln.line}: {label(card)} is legal; play it with the text of its "
+                f"Line {ln.line}: {line_label(ln)} is legal; play it with the text of its "
                 f"newest printing, {label(newest)}.",
                 lines=(ln.line,),
                 cards=(card.id, newest.id),
@@ -140,12 +142,12 @@ def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
         since = f" since {ban.since.isoformat()}" if ban.since else ""
         if ban.by_name:
             msg = (
-                f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of "
+                f"{line_label(ln)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of "
                 f"{ban.name} is banned."
             )
             hint = None
         else:
-            msg = f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}."
+            msg = f"{line_label(ln)} (line {ln.line}) is banned in {ctx.format.name}{since}."
             others = [c for c in ctx.db.printings_of(ln.card) if c.key == ln.card.key and not ban.covers(c, ctx.db)]
             hint = (
                 (

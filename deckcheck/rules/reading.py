@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..cards.localnames import language_name
 from ..deck import NOT_BY_SET
 from ..names import basic_energy_type, name_key
 from ..registry import ERROR, INFO, WARNING, Finding, parser_rule, rule
-from .words import UPDATE_ADVICE, clipped, join_and, label, newest_set_phrase, plural, quoted
+from .words import UPDATE_ADVICE, clipped, join_and, label, line_label, newest_set_phrase, plural, quoted
 
 if TYPE_CHECKING:
     from ..cards import Card, CardDB
@@ -42,6 +43,11 @@ def has_unknown_set(ln: ResolvedLine, db: CardDB) -> bool:
 def _bracket_of_name(ln: ResolvedLine) -> bool:
     """``1 Unown [A]``: the "set code" the parser read in brackets is part of the card's name."""
     return ln.card is not None and name_key(f"{ln.name} [{ln.set_code}]") == ln.card.key
+
+
+def _in_language(ln: ResolvedLine) -> str:
+    """``, the card it names in French`` after a card matched by a name in another language; else empty."""
+    return f", the card it names in {language_name(ln.language)}" if ln.language is not None else ""
 
 
 def _skips_unknown_sets(ctx: Context) -> bool:
@@ -123,7 +129,8 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
         else:
             # basic Energy is played by its type whatever the set: a note, not a warning
             yield Finding(
-                f"{head}, so {quoted(ln.name)} was matched by name to {label(ln.card)}{chosen_by_name(ln, ctx)}.",
+                f"{head}, so {quoted(ln.name)} was matched by name to {label(ln.card)}{_in_language(ln)}"
+                f"{chosen_by_name(ln, ctx)}.",
                 lines=(ln.line,),
                 cards=(ln.card.id,),
                 hint=hint,
@@ -173,15 +180,18 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
         if ln.set_code and _bracket_of_name(ln):
             # the name as written: "Unown [A]", or "EXP. ALL" and "Unit Energy LPM" (no brackets)
             written = f"{ln.name} [{ln.set_code}]" if "[" in ln.raw else f"{ln.name} {ln.set_code}"
-            msg = f"Line {ln.line}: {quoted(written)} has no set code, so it was matched by name to {label(ln.card)}."
+            msg = f"Line {ln.line}: {quoted(written)} has no set code, so it was matched by name to {line_label(ln)}."
         elif ln.set_code:
             what = f"{clipped(ln.set_code)} {clipped(ln.number)}" if ln.number else clipped(ln.set_code)
             msg = (
                 f"Line {ln.line}: no printing {what} of {quoted(ln.name)} was found, so it was matched by name to "
-                f"{label(ln.card)}."
+                f"{label(ln.card)}{_in_language(ln)}."
             )
         else:
-            msg = f"Line {ln.line}: {quoted(ln.name)} has no set code, so it was matched by name to {label(ln.card)}."
+            msg = (
+                f"Line {ln.line}: {quoted(ln.name)} has no set code, so it was matched by name to "
+                f"{label(ln.card)}{_in_language(ln)}."
+            )
         yield Finding(msg[:-1] + chosen_by_name(ln, ctx) + ".", lines=(ln.line,), cards=(ln.card.id,))
 
 

@@ -25,11 +25,28 @@ def label(card: Card) -> str:
     return f"{display_name(card)} ({card.set_code} {card.number})"
 
 
+def line_label(ln: KnownLine) -> str:
+    """A line's card for messages, named as the player wrote it: :func:`label`, or for a name read in
+    another language the name written, then the card's: ``Hyper Ball (Ultra Ball, SVI 196)``."""
+    card = ln.card
+    if ln.language is None:
+        return label(card)
+    return f"{shorten(ln.name)} ({display_name(card)}, {card.set_code} {card.number})"
+
+
+def written_name(ln: KnownLine) -> str:
+    """A line's card name for messages that list names: :func:`display_name`, or for a name read in
+    another language the name written and the card's: ``Hyper Ball (Ultra Ball)``."""
+    if ln.language is None:
+        return display_name(ln.card)
+    return f"{shorten(ln.name)} ({display_name(ln.card)})"
+
+
 def card_names(lines: Iterable[KnownLine]) -> list[str]:
-    """The display names of the lines' cards, each once, in order."""
+    """The names of the lines' cards as written (:func:`written_name`), each once, in order."""
     seen: list[str] = []
     for ln in lines:
-        name = display_name(ln.card)
+        name = written_name(ln)
         if name not in seen:
             seen.append(name)
     return seen

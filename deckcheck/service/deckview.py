@@ -288,6 +288,8 @@ def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
     else:
         row.card = ln.card.label
         row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
+        if ln.language is not None:  # a name in another language: as written, then the card's own
+            row.title = f"{ln.name} ({ln.card.name})"
         row.image = image_url(ln.card, db, host)
         if unchecked:
             row.status = "unchecked"

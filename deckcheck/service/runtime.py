@@ -207,6 +207,7 @@ def load_into_master(path: Path | None, logger=log, force: bool = False) -> bool
     current = cards.get_db()
     try:
         new = cards.load(path)
+        new.local_names()  # the names in other languages beside it, read here too (a broken file: kept out)
     except Exception as exc:  # noqa: BLE001 - DatabaseError, zlib.error: keep the last good one
         logger.error("deckcheck: card database %s not loaded, keeping version %s: %s", path, current.version, exc)
         return False

@@ -190,6 +190,19 @@ class CardLineSchema(ma.Schema):
     count = fields.Integer(required=True)
     text = fields.String(required=True, metadata=_doc("The line as written."))
     name = fields.String(required=True, metadata=_doc("The card name as written."))
+    name_as_written = fields.String(
+        required=True,
+        metadata=_doc("The card name as the player wrote it, in any language (the card's own name is card.name)."),
+    )
+    language = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=_doc(
+            "The language the name was recognised in when it is the card's name in another language "
+            "(TCGdex codes: fr, de, es, it, pt, es-mx); null for an English name or an unknown card.",
+            example="fr",
+        ),
+    )
     set = fields.String(required=True, allow_none=True, metadata=_doc("The set code as written."))
     number = fields.String(required=True, allow_none=True, metadata=_doc("The collector number as written."))
     resolution = fields.String(

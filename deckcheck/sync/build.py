@@ -188,12 +188,18 @@ def _check_apart(pairs: list[tuple]) -> None:
 
 
 def build(
-    source: dict, directory: Path | None = None, built_at: str | None = None, splits: list[str] | None = None
+    source: dict,
+    directory: Path | None = None,
+    built_at: str | None = None,
+    splits: list[str] | None = None,
+    local_codes: dict[str, dict[str, str]] | None = None,
 ) -> dict:
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
 
     With a ``splits`` list, same-name text splits with no verdict do not fail the build:
     every split is described in the list instead (:mod:`deckcheck.sync.reprints`).
+    ``local_codes`` (set id -> {language: code}, :func:`deckcheck.sync.localnames.local_codes`)
+    are the sets' printed codes in other languages, kept on their records.
 
     :raises BuildError: when the source or a data table is broken.
     """
@@ -225,7 +231,7 @@ def build(
     )
     _check_apart(_apply_exceptions(rows, sets_by_code, directory))
     audit_names(rows, directory)
-    out_sets = [_set_record(s) for s in sets]
+    out_sets = [_set_record(s, (local_codes or {}).get(s["id"])) for s in sets]
     return {
         "schema": SCHEMA_VERSION,
         "meta": {
@@ -275,9 +281,10 @@ def _card_rows(
     return rows
 
 
-def _set_record(s: dict) -> dict:
-    """A set of the source as the database records it."""
-    return {
+def _set_record(s: dict, local_codes: dict[str, str] | None = None) -> dict:
+    """A set of the source as the database records it (with its codes in other languages, when
+    it has any: ``{"fr": "E&V"}``)."""
+    record = {
         "id": s["id"],
         "name": s["name"],
         "series": s.get("series_id"),
@@ -287,6 +294,9 @@ def _set_record(s: dict) -> dict:
         "official_count": s.get("official_count"),
         "image": set_image_path(s),
     }
+    if local_codes:
+        record["local_codes"] = dict(sorted(local_codes.items()))
+    return record
 
 
 def set_image_path(s: dict) -> str | None:

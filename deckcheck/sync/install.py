@@ -120,7 +120,26 @@ def sync(
         return run.refuse([f"the new database fails its own checks: {exc}"])
     for line in _kept_lines(carried, catalogue):
         run.say(line)
+    _keep_local_codes(db_dict, previous_raw)
     return _install(run, db_dict, previous_raw, dry_run=dry_run, force=force, today=today)
+
+
+def _keep_local_codes(db_dict: dict, previous_raw: dict | None) -> None:
+    """Carry the sets' codes in other languages (``local_codes``, from ``db build --names-i18n``) over
+    from the current database to the sets the new one has: TCGdex's API does not give them, and the
+    names in other languages stay in their own file beside the database (``names-i18n.json.gz``),
+    which a sync leaves as it is."""
+    if not previous_raw:
+        return
+    kept = {
+        s.get("id"): s["local_codes"]
+        for s in previous_raw.get("sets") or ()
+        if isinstance(s, dict) and s.get("local_codes")
+    }
+    for record in db_dict["sets"]:
+        codes = kept.get(record["id"])
+        if codes and "local_codes" not in record:
+            record["local_codes"] = codes
 
 
 @dataclass

@@ -39,6 +39,9 @@ GOLDEN = [
     ("glc-lightning", "glc", "2026-05-01"),
     ("glc-broken", "glc", "2026-05-01"),
     ("expanded-zoroark", "expanded", "2026-05-01"),
+    # names in French and German (TCGdex's names of each printing), with and without set codes
+    ("fr-names", "standard", "2026-05-01"),
+    ("de-names", "standard", "2026-05-01"),
 ]
 
 
@@ -115,6 +118,8 @@ def test_report_shape():
         "count": 4,
         "text": "4 Dreepy TWM 128",
         "name": "Dreepy",
+        "name_as_written": "Dreepy",
+        "language": None,
         "set": "TWM",
         "number": "128",
         "resolution": "printing",

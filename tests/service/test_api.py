@@ -973,6 +973,8 @@ def test_responses_are_compact_ordered_utf8_json(client):
         "count",
         "text",
         "name",
+        "name_as_written",
+        "language",
         "set",
         "number",
         "resolution",

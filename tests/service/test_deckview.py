@@ -278,3 +278,13 @@ def test_is_json_deck_follows_the_parser(text, json):
 
     assert is_json_deck(text) is json
     assert (parse(text).source == "json") is json
+
+
+def test_the_page_shows_translated_names_as_written_and_stays_english(client):
+    german = (DECKS / "rules" / "de-names.txt").read_text(encoding="utf-8")
+    page = body(post(client, german))
+    tiles = [html.unescape(t) for t in re.findall(r'<span class="tile-name">([^<]*)</span>', page)]
+    assert tiles[:3] == ["Grolldra (Dreepy)", "Phandra (Drakloak)", "Katapuldra-ex (Dragapult ex)"]
+    assert "Energy Switch" in tiles  # a card whose German name is the English one: as it is
+    assert summary(page) == "Not valid for Standard on 2026-05-01: 61 cards, 3 errors."
+    assert "Card names were recognised in German on 21 lines" in html.unescape(page)
