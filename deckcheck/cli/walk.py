@@ -35,6 +35,9 @@ IGNORE_FILES = (".gitignore",)
 #: the most of a ``.gitignore`` read (git reads the whole file; a larger one is someone's mistake)
 IGNORE_MAX_BYTES = 1 << 20
 _MAGIC = frozenset("*?[")
+#: RE2 compiles a glob without writing its complaints to stderr (the PathError says what is wrong)
+_RE2_QUIET = re2.Options()
+_RE2_QUIET.log_errors = False
 
 
 class PathError(ValueError):
@@ -232,10 +235,16 @@ def _glob_regex(rest: str, given: str) -> Any:
             pieces.append(".+" if last else "(?:[^/]+/)*")
         else:
             pieces.append(_name_regex(part) + ("" if last else "/"))
+    regex = "".join(pieces)
     try:
-        return re2.compile("".join(pieces))  # linear in the path, as every glob's matching (repoconfig.GLOB_ENGINE)
+        re.compile(regex)  # Python's words for a glob no expression can be made of ("bad character range z-a")
+        # matched by RE2, in time linear in the path, as every glob (repoconfig.GLOB_ENGINE)
+        return re2.compile(regex, _RE2_QUIET)
+    except re.error as exc:
+        raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
     except re2.error as exc:
-        raise PathError(f"{given!r} is not a valid glob ({exc})") from None
+        why = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise PathError(f"{given!r} is not a valid glob ({why})") from None
 
 
 def _unreachable(folder: str, exc: OSError) -> Found:

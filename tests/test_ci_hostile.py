@@ -1,0 +1,325 @@
+"""``deckcheck check`` on a hostile repository: files and folders named and nested by an attacker.
+
+Issue #27, rows 6, 7 and 14: a file name that is not UTF-8 (every output format, as the Action runs it),
+ignore globs that make a backtracking matcher run for minutes, a deck nested deeper than the system lets
+a path be. A pull request controls all of these, so none may crash the run, hang it or hide a deck.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import warnings
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import quote
+
+import pathspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from deckcheck.cli import cli
+from deckcheck.cli import repoconfig as dconfig
+from deckcheck.cli.common import printable_path
+from deckcheck.render import OUTPUT_FORMATS
+
+HERE = Path(__file__).resolve().parent / "cli"
+VALID = (HERE / "decks" / "valid.txt").read_text(encoding="utf-8")
+ON = "2026-05-01"
+#: what a run that is not a usage error may exit with (README, "exit code")
+RUN_EXITS = (0, 1)
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file names (bytes) and path limits")
+
+
+@pytest.fixture()
+def repo(tmp_path, monkeypatch) -> Path:
+    """An empty folder that looks like a repository root (config lookup stops here)."""
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(runner, *args: str, **kw):
+    return runner.invoke(cli, list(args), catch_exceptions=False, **kw)
+
+
+def deckcheck(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The command as the Action runs it: a real process, its output bytes as the runner reads them."""
+    return subprocess.run(
+        [sys.executable, "-m", "deckcheck", "check", *args],
+        cwd=cwd,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
+
+
+def parses(output_format: str, text: str) -> None:
+    """The output is a whole document of its format (text and github: lines of valid Unicode)."""
+    if output_format in ("json", "sarif"):
+        json.loads(text)
+    elif output_format == "jsonl":
+        for line in text.splitlines():
+            json.loads(line)
+    elif output_format == "junit":
+        ET.fromstring(text.encode())
+    text.encode("utf-8")  # strict: no lone surrogate
+
+
+# -- row 6: a file name that is not UTF-8 ------------------------------------------------------------
+
+NOT_UTF8 = b"decks/\xff\xfe-\xed\xa0\x80-deck.txt"  # two stray bytes, then an encoded surrogate
+SHOWN = "decks/\\xff\\xfe-\\xed\\xa0\\x80-deck.txt"
+
+
+def test_a_file_name_that_is_not_utf8_run_as_the_action_runs_it(tmp_path):
+    """Before: a TypeError traceback, the report file empty, no step outputs, no summary."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "decks").mkdir()
+    with open(os.path.join(os.fsencode(tmp_path), NOT_UTF8), "wb") as fh:
+        fh.write(VALID.replace("3 Boss's Orders", "5 Boss's Orders").encode())
+    report, outputs, summary = tmp_path / "r.json", tmp_path / "out", tmp_path / "summary.md"
+    env = {"GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary)}
+    proc = deckcheck(
+        "decks", "--as-of", ON, "--output-format", "github", "--report", f"json={report}", cwd=tmp_path, env=env
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert b"Traceback" not in proc.stderr
+    out = proc.stdout.decode("utf-8")
+    assert f"::error file={SHOWN},line=17,title=copy-limit (R102)::You have 5 cards named Boss's Orders" in out
+    assert [d["path"] for d in json.loads(report.read_text(encoding="utf-8"))] == [SHOWN]
+    assert outputs.read_text(encoding="utf-8") == "valid=false\nchecked-count=1\ninvalid-count=1\n"
+    assert "decks/\\\\xff\\\\xfe\\-\\\\xed\\\\xa0\\\\x80\\-deck.txt" in summary.read_text(encoding="utf-8")
+    for output_format in OUTPUT_FORMATS:
+        proc = deckcheck("decks", "--as-of", ON, "--output-format", output_format, cwd=tmp_path)
+        assert proc.returncode == 1, (output_format, proc.stderr)
+        text = proc.stdout.decode("utf-8")
+        parses(output_format, text)
+        # as written (text, github, junit), in a JSON string, or in a URI (SARIF's artifact location)
+        assert any(form in text for form in (SHOWN, json.dumps(SHOWN)[1:-1], quote(SHOWN))), output_format
+
+
+def test_printable_path_escapes_each_stray_byte_and_keeps_the_rest():
+    assert printable_path(os.fsdecode(b"d/\xff-\xc3\xa9-\xe2\x82")) == "d/\\xff-é-\\xe2\\x82"
+    assert printable_path("plain/é.txt") == "plain/é.txt"
+    assert printable_path("\ud800") == "\\ud800"  # not from a file name: shown as its code point
+
+
+names = st.binary(min_size=1, max_size=40).filter(lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b".."))
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(name=names, content=st.binary(max_size=300) | st.text(max_size=300).map(lambda t: t.encode("utf-8")))
+def test_any_file_name_and_content_every_format_and_report(runner, repo, name, content):
+    """Arbitrary bytes as a file's name (every byte but ``/`` and NUL) and as its content: every output
+    format and every ``--report`` file is whole and valid Unicode, no traceback, exit 0 or 1."""
+    folder = os.path.join(os.fsencode(repo), b"decks")
+    for old in os.listdir(folder) if os.path.isdir(folder) else ():
+        os.unlink(os.path.join(folder, old))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name + b".txt"), "wb") as fh:
+        fh.write(content)
+    reports = [f"{fmt}={repo / ('report.' + fmt)}" for fmt in OUTPUT_FORMATS]
+    for output_format in OUTPUT_FORMATS:
+        args = ["check", "decks", "--as-of", ON, "--output-format", output_format]
+        result = runner.invoke(cli, [*args, *(a for r in reports for a in ("--report", r))])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert result.exit_code in RUN_EXITS, result.output
+        parses(output_format, result.stdout)
+        for fmt in OUTPUT_FORMATS:
+            parses(fmt, (repo / f"report.{fmt}").read_text(encoding="utf-8"))
+
+
+# -- row 7: ignore globs matched in linear time ------------------------------------------------------
+
+#: globs a backtracking matcher takes polynomial (or exponential) time over, each with a name that makes
+#: it try every split; the last field of each: one name of NAME_MAX (255 bytes), the longest a folder holds
+HOSTILE = [
+    ("*a*a*a*a*a*a*a*a*a*a*a*a*a*ab", "a" * 251 + ".txt"),
+    ("**/*a*a*a*a*a*a*a*a*a*a*ab/**", "a" * 251 + ".txt"),
+    ("*?*?*?*?*?*?*?*?*?*?*?*?*?*?!", "x" * 251 + ".txt"),
+    ("[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*0", "q" * 251 + ".txt"),
+]
+#: a run whose matching is linear takes well under a second here; a backtracking one, minutes
+BOUND_SECONDS = 20
+
+
+@pytest.mark.parametrize(("glob", "name"), HOSTILE, ids=["stars", "globstars", "questions", "classes"])
+@pytest.mark.parametrize("where", ["gitignore", "exclude", "override", "command line"])
+def test_hostile_globs_are_matched_in_linear_time(runner, repo, glob, name, where):
+    """Before: ``*a*a*…ab`` in a .gitignore against a 200-character name ran past 60 s."""
+    (repo / "decks").mkdir()
+    (repo / "decks" / name).write_text(VALID, encoding="utf-8")
+    args = ["check", "--as-of", ON, "--output-format", "json"]
+    if where == "gitignore":
+        (repo / ".gitignore").write_text(glob + "\n", encoding="utf-8")
+    elif where == "exclude":
+        (repo / "deckcheck.toml").write_text(f"exclude = [{json.dumps(glob)}]\n", encoding="utf-8")
+    elif where == "override":
+        (repo / "deckcheck.toml").write_text(f"[overrides]\n{json.dumps(glob)} = 'glc'\n", encoding="utf-8")
+    else:
+        args.insert(1, "decks/" + glob.replace("**/", "").replace("/**", "").replace("!", "t"))
+    start = time.perf_counter()
+    result = runner.invoke(cli, args)
+    assert time.perf_counter() - start < BOUND_SECONDS
+    assert result.exit_code in (0, 1, 2), result.output  # a glob on the command line may match nothing
+
+
+def test_the_linear_matcher_is_pathspec_s_git_rules():
+    """A .gitignore still means what it meant: the example of pathspec's own rules, matched by RE2."""
+    spec = dconfig.glob_spec(["*.draft.txt", "drafts/", "!keep.txt", "/top.txt", "a/**/z.txt", "[!x]?.json"])
+    said = {
+        path: dconfig.decides(spec, path)
+        for path in (
+            "x.draft.txt",
+            "d/x.draft.txt",
+            "drafts/",
+            "d/drafts/",
+            "drafts",
+            "keep.txt",
+            "top.txt",
+            "d/top.txt",
+            "a/z.txt",
+            "a/b/c/z.txt",
+            "ab.json",
+            "xb.json",
+            "d\udcff.draft.txt",
+        )
+    }
+    assert said == {
+        "x.draft.txt": True,
+        "d/x.draft.txt": True,
+        "drafts/": True,
+        "d/drafts/": True,
+        "drafts": None,
+        "keep.txt": False,
+        "top.txt": True,
+        "d/top.txt": None,
+        "a/z.txt": True,
+        "a/b/c/z.txt": True,
+        "ab.json": True,
+        "xb.json": None,
+        "d\udcff.draft.txt": True,
+    }
+
+
+globs = st.lists(
+    st.text(alphabet="ab*?/![]!-\\.", min_size=1, max_size=8).filter(lambda g: g.strip() and not g.startswith("#")),
+    min_size=1,
+    max_size=4,
+)
+paths = st.text(alphabet="ab/.-[]*", min_size=1, max_size=12).filter(lambda p: not p.startswith("/") and "//" not in p)
+
+
+@settings(max_examples=300)
+@given(lines=globs, path=paths)
+def test_re2_decides_as_pathspec_s_own_engine_does(lines, path):
+    """On globs and paths too small to backtrack for long, RE2 decides as Python's re (pathspec's
+    "simple" engine): the engine changed, not the rules."""
+    try:
+        ours = dconfig.glob_spec(lines)
+    except dconfig.GlobError:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        theirs = pathspec.GitIgnoreSpec.from_lines(lines, backend="simple")
+    assert dconfig.decides(ours, path) == theirs.check_file(path).include
+
+
+# -- row 14: a folder the system will not open ------------------------------------------------------
+
+
+def nest(top: Path, depth: int, name: str = "folder") -> Path:
+    """``top/name/name/…`` ``depth`` folders deep (made a folder at a time: the path outgrows PATH_MAX)."""
+    here = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir(name, dir_fd=here)
+            inner = os.open(name, os.O_RDONLY, dir_fd=here)
+            os.close(here)
+            here = inner
+        fd = os.open("deck.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here)
+        os.write(fd, VALID.encode())
+        os.close(fd)
+    finally:
+        os.close(here)
+    return top
+
+
+def _listed(fd: int) -> tuple[list[str], list[str]]:
+    """(folders, other names) in the folder open as ``fd``."""
+    with os.scandir(fd) as it:
+        entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
+    return [n for n, d in entries if d], [n for n, d in entries if not d]
+
+
+def unnest(top: Path) -> None:
+    """Remove what :func:`nest` made, a folder at a time from the bottom (``shutil.rmtree`` recurses a
+    frame a folder, and pytest's clean-up of old temporary folders would fail on it in a later run)."""
+    chain = [os.open(top, os.O_RDONLY)]
+    try:
+        while True:
+            folders, files = _listed(chain[-1])
+            for name in files:
+                os.unlink(name, dir_fd=chain[-1])
+            if not folders:
+                break
+            chain.append(os.open(folders[0], os.O_RDONLY, dir_fd=chain[-1]))
+        while len(chain) > 1:
+            os.close(chain.pop())
+            folders, _ = _listed(chain[-1])
+            os.rmdir(folders[0], dir_fd=chain[-1])
+    finally:
+        for fd in chain:
+            os.close(fd)
+
+
+@pytest.fixture()
+def deep(repo):
+    """Folders under the repository that :func:`nest` fills, removed afterwards without recursion."""
+    made: list[Path] = []
+
+    def make(name: str, depth: int, folder: str = "folder") -> Path:
+        top = repo / name
+        top.mkdir()
+        made.append(top)
+        return nest(top, depth, folder)
+
+    yield make
+    for top in made:
+        unnest(top)
+
+
+def test_a_deck_1000_folders_deep_is_a_problem_in_every_format(runner, repo, deep):
+    """Before: "No decklists checked", exit 0: the folder past PATH_MAX was skipped silently."""
+    deep("decks", 1000)
+    for output_format in OUTPUT_FORMATS:
+        result = run(runner, "check", "decks", "--as-of", ON, "--output-format", output_format)
+        assert result.exit_code == 1, (output_format, result.output)
+        assert "unreachable-path" in result.stdout, output_format
+        parses(output_format, result.stdout)
+    result = run(runner, "check", "decks", "--as-of", ON, "--output-format", "jsonl")
+    (doc,) = [json.loads(line) for line in result.stdout.splitlines()]
+    (problem,) = doc["problems"]
+    assert (problem["rule"], problem["code"], problem["severity"]) == ("unreachable-path", "P116", "error")
+    assert problem["message"].startswith("The folder could not be opened: File name too long (its path is ")
+    assert problem["message"].endswith("; the decklists in it were not checked.")
+    assert doc["path"].startswith("decks/folder/") and len(os.fsencode(doc["path"])) >= os.pathconf("/", "PC_PATH_MAX")
+
+
+def test_a_glob_over_a_deep_tree_neither_recurses_nor_skips(runner, repo, deep):
+    """Before: a RecursionError traceback (os.walk recursed a frame a folder) for ``decks/**/*.txt``."""
+    deep("decks", 1000, "d")  # short names: 2,000 bytes, every folder can be opened
+    result = run(runner, "check", "decks/**/*.txt", "--as-of", ON, "--output-format", "jsonl")
+    assert result.exit_code == 0, result.output
+    (doc,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert doc["path"] == "decks/" + "d/" * 1000 + "deck.txt" and doc["valid"]
+    deep("long", 1000)
+    result = run(runner, "check", "long/**/*.txt", "--as-of", ON, "--output-format", "jsonl")
+    assert result.exit_code == 1
+    assert [json.loads(line)["problems"][0]["rule"] for line in result.stdout.splitlines()] == ["unreachable-path"]
