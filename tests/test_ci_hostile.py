@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -25,7 +26,8 @@ from hypothesis import strategies as st
 from deckcheck.cli import cli
 from deckcheck.cli import repoconfig as dconfig
 from deckcheck.cli.common import printable_path
-from deckcheck.render import OUTPUT_FORMATS
+from deckcheck.problems import Counts, Problem, Report
+from deckcheck.render import OUTPUT_FORMATS, Options, github_summary, render_github
 
 HERE = Path(__file__).resolve().parent / "cli"
 VALID = (HERE / "decks" / "valid.txt").read_text(encoding="utf-8")
@@ -42,6 +44,12 @@ def repo(tmp_path, monkeypatch) -> Path:
     (tmp_path / ".git").mkdir()
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+def report(problems: list[Problem]) -> Report:
+    return Report(
+        format="standard", format_name="Standard", as_of=ON, problems=problems, lines=[], counts=Counts(), database={}
+    )
 
 
 def run(runner, *args: str, **kw):
@@ -323,3 +331,80 @@ def test_a_glob_over_a_deep_tree_neither_recurses_nor_skips(runner, repo, deep):
     result = run(runner, "check", "long/**/*.txt", "--as-of", ON, "--output-format", "jsonl")
     assert result.exit_code == 1
     assert [json.loads(line)["problems"][0]["rule"] for line in result.stdout.splitlines()] == ["unreachable-path"]
+
+
+# -- row 5: no text of a deck or a file name is read as a workflow command ---------------------------
+
+#: an annotation deckcheck means: its properties escaped, the message after the first ``::``
+OUR_COMMAND = re.compile(r"^::(error|warning|notice) file=[^:,]*,line=\d+,title=[^:,]+::")
+
+
+def no_command(line: str) -> bool:
+    """Is the line one of our annotations with no ``##[`` in it, or text no runner reads as a command?
+    (The runner takes a line that starts with ``::`` after spaces, and ``##[`` anywhere in a line.)"""
+    if "##[" in line:
+        return False
+    return bool(OUR_COMMAND.match(line)) or "::" not in line
+
+
+HIJACKS = [
+    "##[add-mask]hunter2",
+    "##[error title=X]forged failure",
+    "##[set-output name=valid;]true",
+    "::set-output name=valid::true",
+    "  ::error::forged",
+    ":::warning::x",
+    "###[group]x",
+]
+
+
+def test_hijacking_card_names_file_names_and_globs_print_no_command(runner, repo, tmp_path, monkeypatch):
+    """Before: the problems past the 10 annotations per level were printed as plain lines, ``##[`` and all."""
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    (repo / "decks").mkdir()
+    lines = [f"4 {name} {i}" for i in range(3) for name in HIJACKS]  # 21 unknown cards: 21 errors and more
+    for i, name in enumerate(HIJACKS[:-1]):  # a file name holds no "/"
+        (repo / "decks" / f"{name.replace('/', '_')}{i}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (repo / "deckcheck.toml").write_text('exclude = ["x##[add-mask]y"]\n', encoding="utf-8")
+    result = runner.invoke(cli, ["check", "--as-of", ON, "--output-format", "github"])
+    assert result.exit_code == 1, result.output
+    out, err = result.stdout.splitlines(), result.stderr.splitlines()
+    assert sum(bool(OUR_COMMAND.match(line)) for line in out) == 10  # ten errors; the rest in the log
+    assert any("not annotated" in line for line in out)
+    assert "warning: deckcheck.toml: exclude 'x#\u200b#[add-mask]y' matches nothing" in err
+    assert [line for line in out + err if not no_command(line)] == []
+    assert "##[" not in summary.read_text(encoding="utf-8")
+    # a usage error naming the repository's glob is no command either
+    (repo / "deckcheck.toml").write_text('exclude = ["x##[error]x[z-a]"]\n', encoding="utf-8")
+    result = runner.invoke(cli, ["check", "--as-of", ON, "--output-format", "github"])
+    assert result.exit_code == 2 and "#\u200b#[error]x[z-a]" in result.stderr
+    assert [line for line in result.stderr.splitlines() if not no_command(line)] == []
+
+
+def problems_of(texts: list[str]) -> list[Problem]:
+    rules = ["copy-limit", "evolution-gap", "resolved-by-name"]
+    return [Problem(rules[i % 3], text, lines=(i + 1,) if i % 2 else ()) for i, text in enumerate(texts)]
+
+
+# no lone surrogate: a path reaches a renderer printable (printable_path), a text valid Unicode (checked at the door)
+hostile_text = st.text(
+    alphabet=st.sampled_from([":", "#", "[", "]", " ", "\n", "\r", "%", ",", "a", "\u2028"])
+    | st.characters(exclude_categories=("Cs",)),
+    max_size=30,
+)
+
+
+@settings(max_examples=200)
+@given(
+    decks=st.lists(st.tuples(hostile_text.filter(bool), st.lists(hostile_text, max_size=25)), min_size=1, max_size=4),
+    fail_on=st.sampled_from(["error", "warning"]),
+    quiet=st.booleans(),
+)
+def test_no_line_of_the_github_format_is_a_command_deckcheck_did_not_mean(decks, fail_on, quiet):
+    results = [(path, report(problems_of(texts))) for path, texts in decks]
+    opts = Options(fail_on, summary=not quiet, only_failing=quiet)
+    out = render_github(results, opts)
+    assert [line for line in out.split("\n") if not no_command(line)] == []
+    assert "\r" not in out
+    assert "##[" not in github_summary(results, Options(fail_on))

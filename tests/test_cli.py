@@ -190,13 +190,16 @@ def test_max_db_age_from_the_configuration_warns_and_fails_on_warning(runner, re
     write(repo / "a.txt", VALID)
     assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q").stdout == ""  # off by default
     write(repo / "deckcheck.toml", "max-db-age = 90\n")
+    result = run(runner, "check", "a.txt", "--as-of", "2026-12-01")
+    assert (result.exit_code, result.stdout.splitlines()[0] + "\n") == (0, STALE)
     result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q")
-    assert (result.exit_code, result.stdout) == (0, STALE)
+    assert (result.exit_code, result.stdout) == (0, "")  # -q: only what fails the deck
     result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--fail-on", "warning")
-    assert result.exit_code == 1
+    assert (result.exit_code, result.stdout) == (1, STALE)
     # the option wins over the file; on the release date's side of the limit there is nothing to say
-    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--max-db-age", "137").stdout == ""
-    assert run(runner, "check", "a.txt", "--as-of", "2026-10-15", "-q").stdout == ""
+    warn = ("-q", "--fail-on", "warning")
+    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", *warn, "--max-db-age", "137").stdout == ""
+    assert run(runner, "check", "a.txt", "--as-of", "2026-10-15", *warn).stdout == ""
     result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "--max-db-age", "-3")
     assert result.exit_code == 2 and "--max-db-age" in result.stderr
 
@@ -204,7 +207,7 @@ def test_max_db_age_from_the_configuration_warns_and_fails_on_warning(runner, re
 def test_max_db_age_in_pyproject(runner, repo):
     write(repo / "pyproject.toml", "[tool.deckcheck]\nmax-db-age = 90\n")
     write(repo / "a.txt", VALID)
-    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q").stdout == STALE
+    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--fail-on", "warning").stdout == STALE
 
 
 def test_db_status_names_the_file_build_sources_and_newest_set(runner, db):

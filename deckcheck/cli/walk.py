@@ -46,10 +46,13 @@ class PathError(ValueError):
 
 @dataclass(frozen=True)
 class Found:
-    """A deck to report on: its path, and the problem that keeps it from being read, if any."""
+    """A deck to report on: its path, the problem that keeps it from being read, if any, and whether
+    a folder's walk found it (rather than the command line or a glob naming it): a file found in a
+    folder that holds no card line is prose beside the decks (a README), not a deck."""
 
     path: str
     problem: Problem | None = None
+    in_folder: bool = False
 
 
 def _inside(path: str, tree: str) -> bool:
@@ -405,7 +408,8 @@ class Collector:
                 if not cfg.included(path) or ignores.ignored(path, False) or cfg.excluded(path):
                     continue
                 if entry.is_symlink() or entry.is_file(follow_symlinks=False):
-                    found.append(self._file(path, tree, f"{top!r}"))
+                    one = self._file(path, tree, f"{top!r}")
+                    found.append(Found(one.path, one.problem, in_folder=True))
                 # FIFOs, sockets and devices found in a folder are skipped: never opened
             for sub in reversed(subfolders):
                 stack.append((sub, ignores.below(sub)))
