@@ -266,7 +266,9 @@ def _by_severity(results: Results, opts: Options) -> list[tuple[str, Problem]]:
     return [(path, p) for _, path, p in found]
 
 
-def github_annotations(results: Results, opts: Options = Options()) -> tuple[list, list]:
+def github_annotations(
+    results: Results, opts: Options = Options()
+) -> tuple[list[tuple[str, Problem]], list[tuple[str, Problem]]]:
     """(annotated, not annotated): the (path, problem) pairs that get a workflow annotation, and the rest.
 
     GitHub shows :data:`GITHUB_ANNOTATIONS_PER_LEVEL` annotations of each level a step (and

@@ -683,6 +683,7 @@ def _deck_repo(path: Path) -> Path:
     write(path / "decks" / "good.txt", VALID)
     write(path / "decks" / "standard" / "bad.txt", VALID.replace("3 Boss's Orders", "5 Boss's Orders"))
     write(path / "requirements.txt", "flask\n")
+    write(path / "decks" / "README.txt", PROSE)  # prose beside the decks: skipped, never a failure
     write(path / "deckcheck.toml", f'as-of = "{ON}"\n')
     _git(path, "init", "-q")
     _git(path, "add", ".")
@@ -740,3 +741,31 @@ def test_pre_commit_try_repo(tmp_path):
     assert proc.returncode == 1, out
     assert "decks/standard/bad.txt:17: copy-limit You have 5 cards named Boss's Orders" in out, out
     assert "Checked 2 decks: 1 passed, 1 failed" in out
+
+
+PROSE = "Our decks\n=========\n\nThese are the lists we play at league. Ask Sam before changing one.\n"
+
+
+def test_prose_beside_the_decks_is_skipped_with_a_note(runner, repo):
+    """Issue #31: a decks/README.txt was checked as a deck and failed CI."""
+    write(repo / "decks" / "README.txt", PROSE)
+    write(repo / "decks" / "notes.json", '{"owner": "league"}\n')
+    write(repo / "decks" / "good.txt", VALID)
+    result = run(runner, "check", "decks", "--as-of", ON, "--output-format", "jsonl")
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["path"] for line in result.stdout.splitlines()] == ["decks/good.txt"]
+    assert result.stderr == (
+        "note: skipped 2 files with no card line, not decklists (name one on the command line to check it): "
+        "decks/README.txt, decks/notes.json\n"
+    )
+    assert run(runner, "check", "decks", "--as-of", ON, "-q").stderr == ""  # -q: no note
+    # named, it is checked: the user asked for it
+    result = run(runner, "check", "decks/README.txt", "--as-of", ON)
+    assert result.exit_code == 1 and "decks/README.txt: deck-size" in result.stdout
+    # unless asked to treat named files as found ones (the pre-commit hook names every changed file)
+    result = run(runner, "check", "decks/README.txt", "decks/good.txt", "--as-of", ON, "--skip-non-decks")
+    assert result.exit_code == 0 and "Checked 1 deck: all passed." in result.stdout
+    # a deck of unknown cards has card lines: still a deck, still failing
+    write(repo / "decks" / "typo.txt", "4 Pikachuu\n")
+    result = run(runner, "check", "decks", "--as-of", ON, "-q")
+    assert result.exit_code == 1 and "decks/typo.txt:1: unknown-card" in result.stdout

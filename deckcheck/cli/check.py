@@ -115,9 +115,10 @@ def _listed(path: str | None) -> set[str] | None:
     if path is None:
         return None
     try:
-        with open(path, encoding="utf-8") as fh:
-            return {os.path.abspath(line.strip()) for line in fh if line.strip()}
-    except (OSError, UnicodeDecodeError) as exc:
+        # a name that is not UTF-8 (git diff -c core.quotePath=false writes its bytes) reads as the walk found it
+        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+            return {os.path.abspath(line.rstrip("\r\n")) for line in fh if line.strip()}
+    except OSError as exc:
         raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="'--changed-files'") from None
 
 
@@ -246,10 +247,12 @@ def check_cmd(
             changed_files,
             skip_non_decks,
         )
-    except click.ClickException as exc:
-        if github:  # a path or a glob of the repository's in the message: never a workflow command
-            exc.message = github_text(exc.message)
-        raise
+    except click.UsageError as exc:
+        if not github:
+            raise
+        # a path or a glob of the repository's (a broken configuration, a missing path) in the message:
+        # never a workflow command. (The other errors name only what the workflow itself gave.)
+        raise click.UsageError(github_text(exc.format_message()), exc.ctx) from None
 
 
 def _run(

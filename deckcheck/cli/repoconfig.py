@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 
 import pathspec
-import re2  # type: ignore[import-untyped]
+import re2
 
 from ..dates import parse_date
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pathspec
-import re2  # type: ignore[import-untyped]
+import re2
 
 from ..problems import Problem
 from .repoconfig import Config, GlobError, decides, glob_spec, matchable

@@ -40,7 +40,7 @@ UNREACHABLE_PATH = declare(
     "unreachable-path",
     code="P116",
     severity=ERROR,
-    title="A folder deckcheck check cannot enter (a path too long or too deep, no permission); its decks are not checked",
+    title="A folder deckcheck check cannot enter (a path too long or deep, no permission); its decks are not checked",
 )
 STALE_DATABASE = declare(
     "stale-database",
