@@ -122,6 +122,8 @@ class Options:
     :param fail_on: ``error`` or ``warning``: the lowest severity that fails a deck.
     :param summary: end human-facing output with a one-line summary.
     :param color: style text output with ANSI colours.
+    :param command_safe: text output inside GitHub Actions, whose runner reads a log line's ``::`` and
+        ``##[`` as a command: user text as :func:`github_safe` makes it (the ``github`` format always is).
     :param only_failing: the people's formats (``text``, ``github``) show only the problems that fail a
         deck under ``fail_on`` (``-q``); the tools' formats always carry every problem.
     """
@@ -130,6 +132,7 @@ class Options:
     summary: bool = True
     color: bool = False
     only_failing: bool = False
+    command_safe: bool = False
 
 
 def fails(report: Report, fail_on: str = ERROR) -> bool:
@@ -188,13 +191,14 @@ def render_text(results: Results, opts: Options = Options()) -> str:
     def style(text: str, fg: int | None = None, bold: bool | None = None) -> str:
         return _ansi(text, fg, bold) if opts.color else text
 
+    shown = github_text if opts.command_safe else _one_line
     out = []
     for path, report in results:
         for p in sorted(_shown_problems(report, opts), key=lambda p: p.line or 0):
-            where = _one_line(f"{path}:{p.line}:" if p.line else f"{path}:")
+            where = shown(f"{path}:{p.line}:" if p.line else f"{path}:")
             rule = style(p.rule, fg=_COLOUR[p.severity], bold=p.severity == ERROR)
             level = "" if p.severity == ERROR else f" ({p.severity})"
-            out.append(f"{style(where, bold=True)} {rule}{level} {_one_line(_sentence(p))}")
+            out.append(f"{style(where, bold=True)} {rule}{level} {shown(_sentence(p))}")
     if opts.summary:
         out.append(style(summary_line(results, opts.fail_on), bold=True))
     return "".join(line + "\n" for line in out)
@@ -219,7 +223,20 @@ def render_jsonl(results: Results, opts: Options = Options()) -> str:
 def _report_json(path: str, report: Report) -> str:
     """One report as compact JSON on one line, its ``path`` first (orjson: the API's bytes, and about six
     times faster than the standard library's encoder for 1,000 reports)."""
-    return orjson.dumps({"path": path, **report.to_dict(cards_view=cards_json)}).decode()
+    return json_command_safe(orjson.dumps({"path": path, **report.to_dict(cards_view=cards_json)}).decode())
+
+
+def json_command_safe(document: str) -> str:
+    """A JSON document in which no runner finds a workflow command, with the same data: ``#`` of every
+    ``##[`` and ``:`` of every ``::`` written as JSON's ``\\u0023`` and ``\\u003a`` escapes. (Neither
+    ``##[`` nor ``::`` can occur in JSON outside a string, so the replacement never touches its structure;
+    a CI log that prints a report cannot be told to mask, fail or set an output by a card's name.)"""
+    return document.replace("##[", "\\u0023#[").replace("::", ":\\u003a")
+
+
+def xml_command_safe(document: str) -> str:
+    """:func:`json_command_safe` for XML: character references ``&#35;`` and ``&#58;``, the same text."""
+    return document.replace("##[", "&#35;#[").replace("::", ":&#58;")
 
 
 def github_data(text: str) -> str:
@@ -441,7 +458,7 @@ def render_sarif(results: Results, opts: Options = Options()) -> str:
             }
         ],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json_command_safe(json.dumps(doc, ensure_ascii=False, indent=2)) + "\n"
 
 
 def _xml_text(text: str) -> str:
@@ -469,7 +486,7 @@ def render_junit(results: Results, opts: Options = Options()) -> str:
         elif lines:
             ET.SubElement(case, "system-out").text = _xml_text(lines)
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml_command_safe(ET.tostring(suites, encoding="unicode")) + "\n"
 
 
 RENDERERS = {

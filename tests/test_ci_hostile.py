@@ -27,7 +27,7 @@ from deckcheck.cli import cli
 from deckcheck.cli import repoconfig as dconfig
 from deckcheck.cli.common import printable_path
 from deckcheck.problems import Counts, Problem, Report
-from deckcheck.render import OUTPUT_FORMATS, Options, github_summary, render_github
+from deckcheck.render import OUTPUT_FORMATS, Options, github_summary, render, render_github
 
 HERE = Path(__file__).resolve().parent / "cli"
 VALID = (HERE / "decks" / "valid.txt").read_text(encoding="utf-8")
@@ -72,7 +72,7 @@ def parses(output_format: str, text: str) -> None:
     if output_format in ("json", "sarif"):
         json.loads(text)
     elif output_format == "jsonl":
-        for line in text.splitlines():
+        for line in text.split("\n")[:-1]:  # "\n" ends a record; U+2028 in a name does not
             json.loads(line)
     elif output_format == "junit":
         ET.fromstring(text.encode())
@@ -408,3 +408,41 @@ def test_no_line_of_the_github_format_is_a_command_deckcheck_did_not_mean(decks,
     assert [line for line in out.split("\n") if not no_command(line)] == []
     assert "\r" not in out
     assert "##[" not in github_summary(results, Options(fail_on))
+
+
+@settings(max_examples=100)
+@given(decks=st.lists(st.tuples(hostile_text.filter(bool), st.lists(hostile_text, max_size=6)), min_size=1, max_size=3))
+def test_every_format_printed_in_a_ci_log_holds_no_command_and_the_same_data(decks):
+    """Inside GitHub Actions every format's output is a log: JSON and XML escape ``##[`` and ``::`` without
+    changing their data (``\\u0023``, ``&#35;``), text inserts the zero-width break."""
+    results = [(path, report(problems_of(texts))) for path, texts in decks]
+    for output_format in OUTPUT_FORMATS:
+        out = render(output_format, results, Options(command_safe=True))
+        assert [line for line in out.split("\n") if not no_command(line)] == [], output_format
+    docs = [json.loads(line) for line in render("jsonl", results).split("\n") if line]  # U+2028 is no break
+    assert [(d["path"], [p["message"] for p in d["problems"]]) for d in docs] == [
+        (path, [p.message for p in r.problems]) for path, r in results
+    ]
+    sarif = json.loads(render("sarif", results))
+    assert [r["message"]["text"] for r in sarif["runs"][0]["results"]] == [
+        p.message + (f" {p.hint}" if p.hint else "") for _, r in results for p in r.problems
+    ]
+    junit = ET.fromstring(render("junit", results).encode())
+    assert [case.get("file") for case in junit.iter("testcase")] == [printable_xml(path) for path, _ in results]
+
+
+def printable_xml(text: str) -> str:
+    """What XML 1.0 can carry of a text (the junit renderer replaces the rest with U+FFFD)."""
+    return re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", "\ufffd", text)
+
+
+def test_text_output_inside_github_actions_holds_no_command(runner, repo, monkeypatch):
+    (repo / "decks").mkdir()
+    (repo / "decks" / "a.txt").write_text("4 ##[add-mask]hunter2\n4 ::error::forged\n", encoding="utf-8")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    result = runner.invoke(cli, ["check", "decks", "--as-of", ON])
+    assert result.exit_code == 1
+    assert "unknown-card" in result.stdout
+    assert [line for line in (result.stdout + result.stderr).splitlines() if not no_command(line)] == []
+    monkeypatch.delenv("GITHUB_ACTIONS")
+    assert "##[add-mask]" in runner.invoke(cli, ["check", "decks", "--as-of", ON]).stdout  # elsewhere: as written

@@ -93,6 +93,12 @@ def _progress(items: list[_walk.Found], quiet: bool) -> Iterator[Iterable[_walk.
         yield bar
 
 
+def _command_safe(output_format: str) -> bool:
+    """Must what this run prints be safe from the Actions runner, which acts on ``::`` and ``##[`` in a
+    log line? In ``github`` format, and in any format inside GitHub Actions (``GITHUB_ACTIONS=true``)."""
+    return output_format == "github" or os.environ.get("GITHUB_ACTIONS") == "true"
+
+
 def _colour(no_color: bool) -> bool:
     """--no-color and NO_COLOR win; FORCE_COLOR (any non-empty value) colours a pipe; else a terminal only."""
     if no_color or os.environ.get("NO_COLOR"):
@@ -228,7 +234,6 @@ def check_cmd(
     Exit status: 0 every deck passed, 1 at least one deck failed, 2 usage
     error, 3 card database missing or unreadable.
     """
-    github = output_format == "github"
     try:
         _run(
             ctx,
@@ -248,7 +253,7 @@ def check_cmd(
             skip_non_decks,
         )
     except click.UsageError as exc:
-        if not github:
+        if not _command_safe(output_format):
             raise
         # a path or a glob of the repository's (a broken configuration, a missing path) in the message:
         # never a workflow command. (The other errors name only what the workflow itself gave.)
@@ -272,11 +277,11 @@ def _run(
     changed_files,
     skip_non_decks,
 ) -> None:
-    github = output_format == "github"
+    github, safe = output_format == "github", _command_safe(output_format)
 
     def note(text: str) -> None:
-        """A line on stderr; in ``github`` format one no runner reads as a workflow command."""
-        click.echo(github_text(text) if github else text, err=True)
+        """A line on stderr, one no runner reads as a command where that matters (:func:`_command_safe`)."""
+        click.echo(github_text(text) if safe else text, err=True)
 
     cfg = _settings(config_path)
     db = _database()
@@ -315,7 +320,7 @@ def _run(
         for warning in cfg.unused():
             note(f"warning: {warning}")
     colour = output_format == "text" and _colour(no_color)
-    opts = Options(fail_on, not quiet, colour, only_failing=quiet)
+    opts = Options(fail_on, not quiet, colour, only_failing=quiet, command_safe=safe)
     click.echo(render(output_format, results, opts), nl=False, color=colour)
     for fmt, target in reports:
         try:
