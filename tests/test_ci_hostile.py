@@ -446,3 +446,27 @@ def test_text_output_inside_github_actions_holds_no_command(runner, repo, monkey
     assert [line for line in (result.stdout + result.stderr).splitlines() if not no_command(line)] == []
     monkeypatch.delenv("GITHUB_ACTIONS")
     assert "##[add-mask]" in runner.invoke(cli, ["check", "decks", "--as-of", ON]).stdout  # elsewhere: as written
+
+
+GOLDEN = HERE / "golden"
+REGEN = os.environ.get("DECKCHECK_REGEN") == "1"
+
+
+def test_golden_github_run_of_a_hostile_repository(runner, repo, tmp_path, monkeypatch):
+    """The whole ``github`` output of a repository with a forged deck name, a hijacking deck, prose and a
+    passing deck: failures first, nothing a command, the prose skipped with a note (golden files)."""
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    (repo / "decks").mkdir()
+    (repo / "decks" / "README.txt").write_text("Our league decks. Ask Sam before changing one.\n", encoding="utf-8")
+    (repo / "decks" / "good.txt").write_text(VALID, encoding="utf-8")
+    forged = [f"4 {name} {i}" for i, name in enumerate(HIJACKS * 2)] + ["4 Ultra Ball", "4 Ultra Ball SVI 196"]
+    (repo / "decks" / "##[error]forged.txt").write_text("\n".join(forged) + "\n", encoding="utf-8")
+    result = runner.invoke(cli, ["check", "--as-of", ON, "--output-format", "github"])
+    assert result.exit_code == 1
+    got = {"github": result.stdout, "github.stderr": result.stderr, "summary.md": summary.read_text(encoding="utf-8")}
+    for kind, text in got.items():
+        golden = GOLDEN / f"hostile.{kind}"
+        if REGEN:
+            golden.write_text(text, encoding="utf-8")
+        assert text == golden.read_text(encoding="utf-8"), kind
