@@ -470,3 +470,37 @@ def test_golden_github_run_of_a_hostile_repository(runner, repo, tmp_path, monke
         if REGEN:
             golden.write_text(text, encoding="utf-8")
         assert text == golden.read_text(encoding="utf-8"), kind
+
+
+def test_a_changed_deck_below_an_unreachable_folder_is_reported_not_dropped(runner, repo, deep):
+    """The Action's changed-only run: the changed file lies below the folder the walk could not enter."""
+    deep("decks", 1000)
+    changed = repo / "changed.txt"
+    deck = os.path.join("decks", *["folder"] * 1000, "deck.txt")
+    changed.write_text(deck + "\n", encoding="utf-8")
+    result = run(runner, "check", "decks", "--as-of", ON, "--output-format", "jsonl", "--changed-files", str(changed))
+    assert result.exit_code == 1
+    assert [json.loads(line)["problems"][0]["rule"] for line in result.stdout.splitlines()] == ["unreachable-path"]
+    changed.write_text("decks/other.txt\n", encoding="utf-8")
+    result = run(runner, "check", "decks", "--as-of", ON, "--output-format", "jsonl", "--changed-files", str(changed))
+    assert (result.exit_code, result.stdout) == (0, "")
+
+
+def patterns_of(lines: list[str]) -> list[dconfig.Pattern]:
+    out = []
+    for line in lines:
+        try:
+            out.append(dconfig.Pattern.of(line))
+        except ValueError:
+            pass
+    return out
+
+
+@settings(max_examples=200)
+@given(lines=globs, path=paths, outside=st.booleans())
+def test_a_pattern_set_says_what_each_pattern_says(lines, path, outside):
+    """Config's include and exclude lists are matched in one RE2 pass: the same answer as each glob alone."""
+    patterns = tuple(patterns_of(lines))
+    relative, name = (None, path.rsplit("/", 1)[-1]) if outside else (path, path.rsplit("/", 1)[-1])
+    expected = [i for i, p in enumerate(patterns) if p.matches(relative, name)]
+    assert dconfig.PatternSet(patterns).matching(relative, name) == expected

@@ -116,6 +116,15 @@ def _report_option(ctx: click.Context, param: click.Parameter, value: tuple[str,
     return out
 
 
+def _holds_changed(found: _walk.Found, changed: set[str]) -> bool:
+    """Is ``found`` a folder that could not be entered (``unreachable-path``) with a changed file below it?
+    Then the change is reported through it rather than dropped."""
+    if found.problem is None or found.problem.rule != "unreachable-path":
+        return False
+    below = os.path.join(os.path.abspath(found.path), "")
+    return any(path.startswith(below) for path in changed)
+
+
 def _listed(path: str | None) -> set[str] | None:
     """The absolute paths listed in a file, one a line (``git diff --name-only``), or None without one."""
     if path is None:
@@ -292,7 +301,7 @@ def _run(
         raise click.BadParameter(str(exc), param_hint="'[PATHS]...'") from None
     changed = _listed(changed_files)
     if changed is not None:
-        files = [f for f in files if os.path.abspath(f.path) in changed]
+        files = [f for f in files if os.path.abspath(f.path) in changed or _holds_changed(f, changed)]
     if not files:
         note(
             "warning: no "

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import pathspec
 import re2
@@ -71,6 +72,9 @@ class ConfigError(ValueError):
 #: available": without google-re2 the walk fails loudly instead of falling back to ``re``.
 GLOB_ENGINE = "re2"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: RE2 compiles a glob without writing its complaints to stderr (the error says what is wrong)
+_RE2_QUIET = re2.Options()
+_RE2_QUIET.log_errors = False
 
 
 class GlobError(ValueError):
@@ -134,22 +138,25 @@ class Pattern:
     """
 
     glob: str
-    spec: pathspec.GitIgnoreSpec = field(compare=False)  # the glob alone, matched by GLOB_ENGINE
+    include: bool = field(compare=False)  # False for a ``!`` pattern
+    source: str = field(compare=False)  # pathspec's regular expression of the glob
+    regex: Any = field(compare=False)  # that expression compiled by RE2
 
     @classmethod
     def of(cls, glob: str) -> Pattern:
         try:
-            spec = glob_spec([glob])
+            (pattern,) = glob_spec([glob]).patterns
         except GlobError as exc:
             raise ValueError(f"{glob!r} is not a valid glob ({exc})") from None
-        if len(spec.patterns) != 1 or spec.patterns[0].include is None:
+        except ValueError:  # not one pattern
+            raise ValueError(f"{glob!r} is not a glob") from None
+        if pattern.include is None or pattern.regex is None:
             raise ValueError(f"{glob!r} is not a glob")
-        return cls(glob, spec)
-
-    @property
-    def include(self) -> bool:
-        """False for a ``!`` pattern."""
-        return bool(self.spec.patterns[0].include)
+        try:
+            regex = re2.compile(pattern.regex.pattern, _RE2_QUIET)
+        except re2.error:
+            raise ValueError(f"{glob!r} is not a valid glob (a class RE2 cannot read)") from None
+        return cls(glob, bool(pattern.include), pattern.regex.pattern, regex)
 
     @property
     def anchored(self) -> bool:
@@ -164,7 +171,36 @@ class Pattern:
             if self.anchored:
                 return False
             relative = name
-        return decides(self.spec, relative) is not None
+        return self.regex.match(matchable(relative)) is not None
+
+
+class PatternSet:
+    """Which of a list of :class:`Pattern` match a path, in one RE2 pass over it (one ``re2.Set`` for
+    paths inside the configuration's folder, one of the name patterns for a name outside it)."""
+
+    def __init__(self, patterns: tuple[Pattern, ...]) -> None:
+        self.patterns = patterns
+        self._named = [i for i, p in enumerate(patterns) if not p.anchored]
+        self._inside = self._set([p.source for p in patterns])
+        self._outside = self._set([patterns[i].source for i in self._named])
+
+    @staticmethod
+    def _set(sources: list[str]) -> Any:
+        if not sources:
+            return None
+        regex_set = re2.Set.SearchSet(_RE2_QUIET)  # every source starts with ^: anchored as .match is
+        for source in sources:
+            regex_set.Add(source)
+        regex_set.Compile()
+        return regex_set
+
+    def matching(self, relative: str | None, name: str) -> list[int]:
+        """The indices of the patterns that match, as :meth:`Pattern.matches` says, in order."""
+        if relative is None:
+            found = self._outside.Match(matchable(name)) if self._outside is not None else None
+            return sorted(self._named[i] for i in found or ())
+        found = self._inside.Match(matchable(relative)) if self._inside is not None else None
+        return sorted(found or ())
 
 
 BUILTIN_EXCLUDE = tuple(Pattern.of(g) for g in DEFAULT_EXCLUDE)
@@ -215,7 +251,7 @@ class Config:
     def included(self, path: str | os.PathLike) -> bool:
         """Is a file found in a folder a decklist to check?"""
         rel, name = self._where(path)
-        return any(p.matches(rel, name) for p in self.include)
+        return bool(self._include_set.matching(rel, name))
 
     def excluded(self, path: str | os.PathLike, folder: bool = False) -> bool:
         """Is a file or folder left out (or inside one that is), even when named on the command line?
@@ -227,12 +263,10 @@ class Config:
         rel, name = self._where(path)
         if folder and rel is not None:
             rel += "/"
-        decided = None
-        for i, p in enumerate(self._all_excludes):
-            if p.matches(rel, name):
-                decided = i  # the last match decides
-        if decided is None:
+        matching = self._exclude_set.matching(rel, name)
+        if not matching:
             return False
+        decided = matching[-1]  # the last match decides
         if decided >= len(BUILTIN_EXCLUDE):
             self.used.add(("exclude", decided - len(BUILTIN_EXCLUDE)))
         return self._all_excludes[decided].include
@@ -240,6 +274,14 @@ class Config:
     @property
     def _all_excludes(self) -> tuple[Pattern, ...]:
         return BUILTIN_EXCLUDE + self.exclude
+
+    @cached_property
+    def _exclude_set(self) -> PatternSet:
+        return PatternSet(self._all_excludes)
+
+    @cached_property
+    def _include_set(self) -> PatternSet:
+        return PatternSet(self.include)
 
     def settings_for(self, path: str | os.PathLike | None) -> tuple[str | None, dt.date | None]:
         """(format, as-of) for one deck: the last matching override's, else the file-wide ones."""

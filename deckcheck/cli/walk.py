@@ -1,8 +1,11 @@
 """Which files ``deckcheck check`` reads: named files, quoted globs and folders walked as git would.
 
-A folder is walked with ``.gitignore`` semantics (pathspec): the ``.gitignore`` of every
-folder from the repository root down, and ``.git/info/exclude``, each relative to its own
-folder, the deeper one deciding; an ignored folder is never entered. We read the files
+A folder is walked with ``.gitignore`` semantics (pathspec, matched by RE2 in time linear in the
+path: :data:`~deckcheck.cli.repoconfig.GLOB_ENGINE`): the ``.gitignore`` of every folder from the
+repository root down, and ``.git/info/exclude``, each relative to its own folder, the deeper one
+deciding; an ignored folder is never entered. Folders are walked with a stack, never recursion,
+and a folder that cannot be listed (a path past the system's limit, no permission) is an
+``unreachable-path`` problem, never a silent skip. We read the files
 ourselves instead of asking ``git ls-files``: the result is the same inside and outside a
 work tree, untracked decks are checked too, and no ``git`` binary is needed.
 
@@ -28,16 +31,13 @@ import pathspec
 import re2
 
 from ..problems import Problem
-from .repoconfig import Config, GlobError, decides, glob_spec, matchable
+from .repoconfig import _RE2_QUIET, Config, GlobError, decides, glob_spec, matchable
 
 STDIN = "-"
 IGNORE_FILES = (".gitignore",)
 #: the most of a ``.gitignore`` read (git reads the whole file; a larger one is someone's mistake)
 IGNORE_MAX_BYTES = 1 << 20
 _MAGIC = frozenset("*?[")
-#: RE2 compiles a glob without writing its complaints to stderr (the PathError says what is wrong)
-_RE2_QUIET = re2.Options()
-_RE2_QUIET.log_errors = False
 
 
 class PathError(ValueError):
