@@ -141,6 +141,17 @@ def test_quiet_prints_problems_only(runner, in_cli_dir):
     assert run(runner, "check", "decks/valid.txt", "--as-of", ON, "-q").stdout == ""
 
 
+def test_quiet_prints_only_what_fails_under_fail_on(runner, in_cli_dir):
+    """Issue #31: -q still printed info lines."""
+    everything = run(runner, "check", "decks", "--as-of", ON).stdout.splitlines()[:-1]
+    errors = [line for line in everything if "(warning)" not in line and "(info)" not in line]
+    warnings = [line for line in everything if "(warning)" in line]
+    assert errors and warnings and any("(info)" in line for line in everything)
+    assert run(runner, "check", "decks", "--as-of", ON, "-q").stdout.splitlines() == errors
+    quiet = run(runner, "check", "decks", "--as-of", ON, "-q", "--fail-on", "warning").stdout.splitlines()
+    assert sorted(quiet) == sorted(errors + warnings)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
