@@ -18,7 +18,7 @@ from ..dates import parse_date
 from ..decklimits import byte_limit, line_limit
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
-from .repoconfig import path_below
+from .repoconfig import SURROGATE, path_below
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)
 MAX_BYTES = _parse.MAX_DECKLIST_BYTES
@@ -76,10 +76,6 @@ def _shown(path: str) -> str:
     return printable_path((os.path.abspath(path) if rel is None else rel).replace(os.sep, "/"))
 
 
-#: a lone surrogate: what Python makes of a file name's byte that is not UTF-8 (surrogateescape)
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _escape_surrogate(found: re.Match[str]) -> str:
     code = ord(found.group())
     return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
@@ -90,7 +86,7 @@ def printable_path(path: str) -> str:
     reaches Python with each such byte as a lone surrogate (``surrogateescape``), which no UTF-8
     output can carry; each is shown as Python's ``backslashreplace`` writes that byte, ``\\xff``
     (any other lone surrogate as ``\\udXXX``). Every other character is kept."""
-    return path if path.isascii() else _SURROGATE.sub(_escape_surrogate, path)
+    return path if path.isascii() else SURROGATE.sub(_escape_surrogate, path)
 
 
 def _read(path: str) -> tuple[str | None, Problem | None]:

@@ -71,10 +71,11 @@ class ConfigError(ValueError):
 #: ``*a*a*a*a*a*a*a*a*a*a*a*a*a*ab`` against a 200-character name ran for minutes. Named, never "the best
 #: available": without google-re2 the walk fails loudly instead of falling back to ``re``.
 GLOB_ENGINE = "re2"
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: a lone surrogate: what Python makes of each byte of a file name that is not UTF-8 (surrogateescape)
+SURROGATE = re.compile("[\ud800-\udfff]")
 #: RE2 compiles a glob without writing its complaints to stderr (the error says what is wrong)
-_RE2_QUIET = re2.Options()
-_RE2_QUIET.log_errors = False
+RE2_OPTIONS = re2.Options()
+RE2_OPTIONS.log_errors = False
 
 
 class GlobError(ValueError):
@@ -99,7 +100,7 @@ def matchable(path: str) -> str:
     """A path as the matcher reads it: a file name that is not UTF-8 reaches Python with each
     undecodable byte as a lone surrogate (surrogateescape), which RE2 (UTF-8 only) cannot take; each
     becomes U+FFFD, one character for one byte, so ``*`` and ``?`` match such a name as git would."""
-    return _SURROGATE.sub("\ufffd", path) if not path.isascii() else path
+    return SURROGATE.sub("\ufffd", path) if not path.isascii() else path
 
 
 def decides(spec: pathspec.GitIgnoreSpec, path: str) -> bool | None:
@@ -153,7 +154,7 @@ class Pattern:
         if pattern.include is None or pattern.regex is None:
             raise ValueError(f"{glob!r} is not a glob")
         try:
-            regex = re2.compile(pattern.regex.pattern, _RE2_QUIET)
+            regex = re2.compile(pattern.regex.pattern, RE2_OPTIONS)
         except re2.error:
             raise ValueError(f"{glob!r} is not a valid glob (a class RE2 cannot read)") from None
         return cls(glob, bool(pattern.include), pattern.regex.pattern, regex)
@@ -188,7 +189,7 @@ class PatternSet:
     def _set(sources: list[str]) -> Any:
         if not sources:
             return None
-        regex_set = re2.Set.SearchSet(_RE2_QUIET)  # every source starts with ^: anchored as .match is
+        regex_set = re2.Set.SearchSet(RE2_OPTIONS)  # every source starts with ^: anchored as .match is
         for source in sources:
             regex_set.Add(source)
         regex_set.Compile()

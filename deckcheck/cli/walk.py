@@ -31,7 +31,7 @@ import pathspec
 import re2
 
 from ..problems import Problem
-from .repoconfig import _RE2_QUIET, Config, GlobError, decides, glob_spec, matchable
+from .repoconfig import RE2_OPTIONS, Config, GlobError, decides, glob_spec, matchable
 
 STDIN = "-"
 IGNORE_FILES = (".gitignore",)
@@ -242,7 +242,7 @@ def _glob_regex(rest: str, given: str) -> Any:
     try:
         re.compile(regex)  # Python's words for a glob no expression can be made of ("bad character range z-a")
         # matched by RE2, in time linear in the path, as every glob (repoconfig.GLOB_ENGINE)
-        return re2.compile(regex, _RE2_QUIET)
+        return re2.compile(regex, RE2_OPTIONS)
     except re.error as exc:
         raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
     except re2.error as exc:
