@@ -30,8 +30,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import pathspec
 import re2
+from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from ..dates import parse_date
 
@@ -78,22 +78,10 @@ RE2_OPTIONS = re2.Options()
 RE2_OPTIONS.log_errors = False
 
 
-class GlobError(ValueError):
-    """A glob no pattern can be made of (``[z-a]``, a lone trailing backslash, a class RE2 rejects)."""
-
-
-def glob_spec(globs: Iterable[str]) -> pathspec.GitIgnoreSpec:
-    """The globs, in order, as one pathspec ``.gitignore`` spec matched by :data:`GLOB_ENGINE`.
-
-    Raises :class:`GlobError` when one of them cannot be made a pattern. Python's FutureWarning about
-    ``[[]`` (git's way to write a literal ``[``) is not the user's concern.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)
-        try:
-            return pathspec.GitIgnoreSpec.from_lines(list(globs), backend=GLOB_ENGINE)
-        except (re.error, re2.error, ValueError) as exc:  # pathspec's GitIgnorePatternError is a ValueError
-            raise GlobError(getattr(exc, "msg", None) or str(exc)) from None
+def re2_words(exc: Exception) -> str:
+    """What RE2 says is wrong with an expression (``invalid character class range: z-a``), as text."""
+    words = exc.args[0] if exc.args else exc
+    return words.decode(errors="replace") if isinstance(words, bytes) else str(words)
 
 
 def matchable(path: str) -> str:
@@ -103,11 +91,48 @@ def matchable(path: str) -> str:
     return SURROGATE.sub("\ufffd", path) if not path.isascii() else path
 
 
-def decides(spec: pathspec.GitIgnoreSpec, path: str) -> bool | None:
-    """What a spec says of a path (``/`` separators, a trailing ``/`` for a folder): True when its
-    deciding pattern leaves it out, False when a ``!`` pattern takes it back, None when none matches.
-    Linear in the path for each pattern."""
-    return spec.check_file(matchable(path)).include
+#: at most this many patterns in one RE2 set: RE2 builds a set within a fixed memory budget (its ``max_mem``,
+#: 8 MiB), which thousands of star-heavy globs overrun; a chunk that still does not fit is halved, and a
+#: pattern RE2 cannot build alone matches nothing (as git treats a line it cannot read). Memory: at most
+#: one set a chunk, each within that budget, for at most IGNORE_MAX_BYTES of patterns a file.
+SET_SIZE = 256
+
+
+class IgnoreRules:
+    """The patterns of one ``.gitignore`` (at most :data:`~deckcheck.cli.walk.IGNORE_MAX_BYTES` of it):
+    pathspec's translation of each line into a regular expression, matched by :data:`GLOB_ENGINE` in
+    sets of :data:`SET_SIZE`; the last pattern that matches decides. A line no pattern can be made of
+    (``[z-a]``, a lone ``\\``) matches nothing; the others count. (The translation is a string's work;
+    compiling 30,000 lines with Python's ``re`` first, as pathspec's own patterns do, took seconds.)"""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.include: list[bool] = []
+        sources = []
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            for line in lines:
+                try:
+                    regex, include = GitIgnoreSpecPattern.pattern_to_regex(line)
+                except (re.error, ValueError):  # pathspec's GitIgnorePatternError is a ValueError
+                    continue
+                if include is not None and regex is not None:
+                    sources.append((len(sources), regex))
+                    self.include.append(bool(include))
+        self.sets = _sets(sources)
+
+    def __bool__(self) -> bool:
+        return bool(self.sets)
+
+    def decides(self, path: str) -> bool | None:
+        """What the rules say of a path (``/`` separators, a trailing ``/`` for a folder): True when the
+        deciding pattern leaves it out, False when a ``!`` pattern takes it back, None when none matches.
+        Linear in the path."""
+        path = matchable(path)
+        for index, regex_set in reversed(self.sets):
+            found = regex_set.Match(path)
+            if found:
+                return self.include[index[max(found)]]
+        return None
 
 
 def path_below(path: str | os.PathLike, folder: str) -> str | None:
@@ -140,24 +165,22 @@ class Pattern:
 
     glob: str
     include: bool = field(compare=False)  # False for a ``!`` pattern
-    source: str = field(compare=False)  # pathspec's regular expression of the glob
+    source: str = field(compare=False)  # pathspec's translation of the glob into a regular expression
     regex: Any = field(compare=False)  # that expression compiled by RE2
 
     @classmethod
     def of(cls, glob: str) -> Pattern:
         try:
-            (pattern,) = glob_spec([glob]).patterns
-        except GlobError as exc:
+            source, include = GitIgnoreSpecPattern.pattern_to_regex(glob)
+        except ValueError as exc:  # pathspec's GitIgnorePatternError: a lone backslash
             raise ValueError(f"{glob!r} is not a valid glob ({exc})") from None
-        except ValueError:  # not one pattern
-            raise ValueError(f"{glob!r} is not a glob") from None
-        if pattern.include is None or pattern.regex is None:
+        if include is None or source is None:
             raise ValueError(f"{glob!r} is not a glob")
         try:
-            regex = re2.compile(pattern.regex.pattern, RE2_OPTIONS)
-        except re2.error:
-            raise ValueError(f"{glob!r} is not a valid glob (a class RE2 cannot read)") from None
-        return cls(glob, bool(pattern.include), pattern.regex.pattern, regex)
+            regex = re2.compile(source, RE2_OPTIONS)
+        except re2.error as exc:
+            raise ValueError(f"{glob!r} is not a valid glob ({re2_words(exc)})") from None
+        return cls(glob, bool(include), source, regex)
 
     @property
     def anchored(self) -> bool:
@@ -182,26 +205,35 @@ class PatternSet:
     def __init__(self, patterns: tuple[Pattern, ...]) -> None:
         self.patterns = patterns
         self._named = [i for i, p in enumerate(patterns) if not p.anchored]
-        self._inside = self._set([p.source for p in patterns])
-        self._outside = self._set([patterns[i].source for i in self._named])
-
-    @staticmethod
-    def _set(sources: list[str]) -> Any:
-        if not sources:
-            return None
-        regex_set = re2.Set.SearchSet(RE2_OPTIONS)  # every source starts with ^: anchored as .match is
-        for source in sources:
-            regex_set.Add(source)
-        regex_set.Compile()
-        return regex_set
+        self._inside = _sets([(i, p.source) for i, p in enumerate(patterns)])
+        self._outside = _sets([(i, patterns[i].source) for i in self._named])
 
     def matching(self, relative: str | None, name: str) -> list[int]:
         """The indices of the patterns that match, as :meth:`Pattern.matches` says, in order."""
-        if relative is None:
-            found = self._outside.Match(matchable(name)) if self._outside is not None else None
-            return sorted(self._named[i] for i in found or ())
-        found = self._inside.Match(matchable(relative)) if self._inside is not None else None
-        return sorted(found or ())
+        sets, text = (self._outside, name) if relative is None else (self._inside, relative)
+        text = matchable(text)
+        return sorted(index[i] for index, regex_set in sets for i in regex_set.Match(text) or ())
+
+
+def _sets(sources: list[tuple[int, str]]) -> list[tuple[list[int], Any]]:
+    """(the patterns' indices, their RE2 set) for chunks of at most :data:`SET_SIZE` (index, regular
+    expression) pairs in order, a chunk RE2 cannot build halved, a single source it cannot build left out."""
+    out = []
+    chunks = [sources[start : start + SET_SIZE] for start in range(0, len(sources), SET_SIZE)]
+    while chunks:
+        chunk = chunks.pop(0)
+        regex_set = re2.Set.MatchSet(RE2_OPTIONS)  # anchored at the start, as .match is
+        try:
+            for _, source in chunk:
+                regex_set.Add(source)
+            regex_set.Compile()
+        except re2.error:
+            if len(chunk) > 1:
+                half = len(chunk) // 2
+                chunks[:0] = [chunk[:half], chunk[half:]]
+            continue
+        out.append(([i for i, _ in chunk], regex_set))
+    return out
 
 
 BUILTIN_EXCLUDE = tuple(Pattern.of(g) for g in DEFAULT_EXCLUDE)

@@ -27,11 +27,10 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
-import pathspec
 import re2
 
 from ..problems import Problem
-from .repoconfig import RE2_OPTIONS, Config, GlobError, decides, glob_spec, matchable
+from .repoconfig import RE2_OPTIONS, Config, IgnoreRules, matchable, re2_words
 
 STDIN = "-"
 IGNORE_FILES = (".gitignore",)
@@ -75,7 +74,7 @@ def _parents(folder: str):
         folder = up
 
 
-def _read_ignore(path: str) -> pathspec.GitIgnoreSpec | None:
+def _read_ignore(path: str) -> IgnoreRules | None:
     try:
         # O_NONBLOCK and a regular file only: a FIFO named .gitignore must not hang the walk
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -85,19 +84,8 @@ def _read_ignore(path: str) -> pathspec.GitIgnoreSpec | None:
             lines = fh.read(IGNORE_MAX_BYTES).splitlines()
     except OSError:
         return None
-    try:
-        spec = glob_spec(lines)
-    except GlobError:  # as git does, a line no pattern can be made of matches nothing; the rest count
-        spec = glob_spec(line for line in lines if _valid_glob(line))
-    return spec if any(p.include is not None for p in spec.patterns) else None
-
-
-def _valid_glob(line: str) -> bool:
-    try:
-        glob_spec([line])
-    except GlobError:
-        return False
-    return True
+    rules = IgnoreRules(lines)
+    return rules if rules else None
 
 
 class _Ignores:
@@ -118,7 +106,7 @@ class _Ignores:
         """The deepest ``.gitignore`` with a pattern that matches decides (pathspec's git rules)."""
         for base, spec in reversed(self.rules):
             rel = os.path.relpath(path, base).replace(os.sep, "/") + ("/" if folder else "")
-            decided = decides(spec, rel)
+            decided = spec.decides(rel)
             if decided is not None:
                 return decided
         return False
@@ -238,16 +226,11 @@ def _glob_regex(rest: str, given: str) -> Any:
             pieces.append(".+" if last else "(?:[^/]+/)*")
         else:
             pieces.append(_name_regex(part) + ("" if last else "/"))
-    regex = "".join(pieces)
     try:
-        re.compile(regex)  # Python's words for a glob no expression can be made of ("bad character range z-a")
         # matched by RE2, in time linear in the path, as every glob (repoconfig.GLOB_ENGINE)
-        return re2.compile(regex, RE2_OPTIONS)
-    except re.error as exc:
-        raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
+        return re2.compile("".join(pieces), RE2_OPTIONS)
     except re2.error as exc:
-        why = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
-        raise PathError(f"{given!r} is not a valid glob ({why})") from None
+        raise PathError(f"{given!r} is not a valid glob ({re2_words(exc)})") from None
 
 
 def _unreachable(folder: str, exc: OSError) -> Found:
