@@ -107,7 +107,7 @@ class IgnoreRules:
 
     def __init__(self, lines: Iterable[str]) -> None:
         self.include: list[bool] = []
-        sources = []
+        sources: list[tuple[int, str]] = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             for line in lines:
