@@ -212,6 +212,8 @@ class ReportedLine:
     legal_via: str | None
     banned: bool
     card: dict[str, Any] | None
+    #: the language the name was recognised in (another than English), or None
+    language: str | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReportedLine:
@@ -228,6 +230,7 @@ class ReportedLine:
             data.get("legal_via"),
             bool(data.get("banned")),
             data.get("card"),
+            data.get("language"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -237,6 +240,8 @@ class ReportedLine:
             "count": self.count,
             "text": self.raw,
             "name": self.name,
+            "name_as_written": self.name,
+            "language": self.language,
             "set": self.set_code,
             "number": self.number,
             "resolution": self.method,

@@ -8,10 +8,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..cards.localnames import language_name
 from ..names import dropped_at_end
 from ..problems import line_list
 from ..registry import ERROR, Finding, rule
-from .words import card_names, display_name, join_and, label, lines_and_ids, plural
+from .words import card_names, display_name, join_and, line_label, lines_and_ids, plural, quoted
 
 if TYPE_CHECKING:
     from ..deck import Context, Deck, KnownLine
@@ -87,7 +88,7 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
         if free:
             said = "says" if len(free) == 1 else "say"
             hint = (
-                f'{join_and([label(ln.card) for ln in free])} {said} "{ctx.db.deck_rules()[free[0].card.id].text}",'
+                f'{join_and([line_label(ln) for ln in free])} {said} "{ctx.db.deck_rules()[free[0].card.id].text}",'
                 f" so {'it does' if len(free) == 1 else 'they do'} not count; the other printings do."
             )
         elif card.supertype == "Energy":
@@ -99,6 +100,10 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
                 f"{join_and(sorted({ln.card.name for ln in lines}))} share the name {shared}; "
                 "the subtitle in brackets is not part of a card's name."
             )
+        elif any(ln.language is not None for ln in lines):
+            written = {ln.name: ln.language for ln in lines if ln.language is not None}
+            read = [f"{quoted(name)} is {shared} in {language_name(lang)}" for name, lang in written.items() if lang]
+            hint = f"{join_and(read)}; a card's names in every language are one name for the limit."
         elif len({ln.card.id for ln in lines}) > 1:
             hint = "Different printings of a card count together toward the limit."
         nums, ids = lines_and_ids(lines)
@@ -253,7 +258,7 @@ def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
             nums, ids = lines_and_ids(lines)
             yield Finding(
                 f"You have {plural(total, 'card')} named {display_name(ln.card)}"
-                f'{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                f'{line_list(nums)}; {line_label(ln)} says "{clause.text}"',
                 lines=nums,
                 cards=ids,
             )
@@ -285,7 +290,7 @@ def name_group_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
             nums, ids = lines_and_ids(lines)
             yield Finding(
                 f"You have {plural(total, 'Basic Pokémon card')} with {group} in "
-                f'their names{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                f'their names{line_list(nums)}; {line_label(ln)} says "{clause.text}"',
                 lines=nums,
                 cards=ids,
                 hint=f"The limit is {clause.limit} in total, whatever the rest of the names.",

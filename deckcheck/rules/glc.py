@@ -10,7 +10,7 @@ from ..memo import Memo
 from ..names import name_key
 from ..problems import line_list
 from ..registry import ERROR, Finding, rule
-from .words import card_names, display_name, join_and, lines_and_ids
+from .words import card_names, join_and, lines_and_ids, written_name
 
 if TYPE_CHECKING:
     from ..deck import Context, Deck
@@ -53,7 +53,7 @@ def _mixed_types(deck: Deck, ctx: Context) -> Iterator[Finding]:
     leaders = [t for t, n in tally.items() if n == top]
     main = leaders[0]
     odd = [ln for ln in pokemon if main not in ln.card.types]
-    listed = join_and([f"{display_name(ln.card)} ({'/'.join(ln.card.types)})" for ln in odd])
+    listed = join_and([f"{written_name(ln)} ({'/'.join(ln.card.types)})" for ln in odd])
     verb = "is" if len(odd) == 1 else "are"
     nums, ids = lines_and_ids(odd)
     if len(leaders) == 1:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..cards.localnames import language_name
 from ..deck import NOT_BY_SET
-from ..names import name_key
+from ..names import basic_energy_type, name_key
 from ..registry import ERROR, INFO, WARNING, Finding, parser_rule, rule
-from .words import UPDATE_ADVICE, clipped, join_and, label, newest_set_phrase, plural, quoted
+from .words import UPDATE_ADVICE, clipped, join_and, label, line_label, newest_set_phrase, plural, quoted
 
 if TYPE_CHECKING:
-    from ..cards import CardDB
+    from ..cards import Card, CardDB
     from ..deck import Context, Deck, ResolvedLine
 
 
@@ -44,10 +45,56 @@ def _bracket_of_name(ln: ResolvedLine) -> bool:
     return ln.card is not None and name_key(f"{ln.name} [{ln.set_code}]") == ln.card.key
 
 
+def _in_language(ln: ResolvedLine) -> str:
+    """``, the card it names in French`` after a card matched by a name in another language; else empty."""
+    return f", the card it names in {language_name(ln.language)}" if ln.language is not None else ""
+
+
 def _skips_unknown_sets(ctx: Context) -> bool:
     """unknown-card and resolved-by-name leave lines with an unknown set code to unknown-set,
     when the format runs it (one problem per line)."""
     return "unknown-set" in ctx.format.rules
+
+
+def not_yet_printed(ln: ResolvedLine, ctx: Context) -> Card | None:
+    """The first printing of an unknown line's name when there are printings of it, all released
+    after the check's date (the line names no card on that date:
+    :meth:`~deckcheck.cards.db.CardDB.on_date`); else None."""
+    first = ctx.db.first_printed(ln.name)
+    return first if first is not None and first.release > ctx.as_of.isoformat() else None
+
+
+def _not_yet_printed_message(ln: ResolvedLine, first: Card, ctx: Context) -> str:
+    return (
+        f"Line {ln.line}: no printing of {quoted(ln.name)} had been released on {ctx.as_of.isoformat()}; "
+        f"the card was first printed on {first.release} ({label(first)}). Its "
+        f"{plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} toward the deck size."
+    )
+
+
+def chosen_by_name(ln: ResolvedLine, ctx: Context) -> str:
+    """Why the printing a line matched by name was taken, when it is not the newest printing of its
+    name: ``, the newest printing released by DATE (... was released on ...)``, or ``, the newest
+    printing released by DATE that is legal in FORMAT on that date (... is not)`` (the engine prefers
+    one: ``engine._Lines.by_name``); empty when it is the newest."""
+    card, db = ln.card, ctx.db
+    if card is None:
+        return ""
+    printings = db.printings_of(card)
+    newest = printings[0] if printings else card
+    if newest is card:
+        return ""
+    day = ctx.as_of.isoformat()
+    out = db.released_printings(card, day)
+    first_out = out[0] if out else None
+    if first_out is card or first_out is None:
+        if newest.release <= day:
+            return ""  # another printing out the same day: the order of the card data
+        return f", the newest printing released by {day} ({label(newest)} was released on {newest.release})"
+    return (
+        f", the newest printing released by {day} that is legal in {ctx.format.name} on that date "
+        f"({label(first_out)} is not)"
+    )
 
 
 @rule(
@@ -67,7 +114,10 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
         head = f"Line {ln.line}: the card database knows no set {code} (its newest set is {newest_set_phrase(db)})"
         after = f"a set released after {newest.name}" if newest is not None else "a new set"
         hint = f"If {code} is {after}, {UPDATE_ADVICE}."
-        if ln.card is None:
+        first = not_yet_printed(ln, ctx) if ln.card is None else None
+        if first is not None:
+            yield Finding(_not_yet_printed_message(ln, first, ctx), lines=(ln.line,), cards=(first.id,), severity=ERROR)
+        elif ln.card is None:
             yield Finding(
                 f"{head}, and no card named {quoted(ln.name)} was found; its "
                 f"{plural(ln.count, 'copy', 'copies')} still {'counts' if ln.count == 1 else 'count'} "
@@ -79,7 +129,8 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
         else:
             # basic Energy is played by its type whatever the set: a note, not a warning
             yield Finding(
-                f"{head}, so {quoted(ln.name)} was matched by name to {label(ln.card)}.",
+                f"{head}, so {quoted(ln.name)} was matched by name to {label(ln.card)}{_in_language(ln)}"
+                f"{chosen_by_name(ln, ctx)}.",
                 lines=(ln.line,),
                 cards=(ln.card.id,),
                 hint=hint,
@@ -101,6 +152,10 @@ def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
     skip = _skips_unknown_sets(ctx)
     for ln in deck.unknown:
         if skip and has_unknown_set(ln, ctx.db):
+            continue
+        first = not_yet_printed(ln, ctx)
+        if first is not None:
+            yield Finding(_not_yet_printed_message(ln, first, ctx), lines=(ln.line,), cards=(first.id,))
             continue
         where = " ".join(clipped(x) for x in (ln.set_code, ln.number) if x)
         hint = f"Did you mean {join_and(list(ln.suggestions), 'or')}?" if ln.suggestions else None
@@ -125,16 +180,19 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
         if ln.set_code and _bracket_of_name(ln):
             # the name as written: "Unown [A]", or "EXP. ALL" and "Unit Energy LPM" (no brackets)
             written = f"{ln.name} [{ln.set_code}]" if "[" in ln.raw else f"{ln.name} {ln.set_code}"
-            msg = f"Line {ln.line}: {quoted(written)} has no set code, so it was matched by name to {label(ln.card)}."
+            msg = f"Line {ln.line}: {quoted(written)} has no set code, so it was matched by name to {line_label(ln)}."
         elif ln.set_code:
             what = f"{clipped(ln.set_code)} {clipped(ln.number)}" if ln.number else clipped(ln.set_code)
             msg = (
                 f"Line {ln.line}: no printing {what} of {quoted(ln.name)} was found, so it was matched by name to "
-                f"{label(ln.card)}."
+                f"{label(ln.card)}{_in_language(ln)}."
             )
         else:
-            msg = f"Line {ln.line}: {quoted(ln.name)} has no set code, so it was matched by name to {label(ln.card)}."
-        yield Finding(msg, lines=(ln.line,), cards=(ln.card.id,))
+            msg = (
+                f"Line {ln.line}: {quoted(ln.name)} has no set code, so it was matched by name to "
+                f"{label(ln.card)}{_in_language(ln)}."
+            )
+        yield Finding(msg[:-1] + chosen_by_name(ln, ctx) + ".", lines=(ln.line,), cards=(ln.card.id,))
 
 
 @rule(
@@ -147,9 +205,17 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
 def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A set code and number that name a different card from the one written (the printing wins)."""
     for ln in deck.name_differs:
+        if ln.method == "basic-energy":  # a basic Energy named by its set code and number
+            where = (
+                f"{clipped(ln.set_code)} {clipped(ln.number or '')}"
+                if ln.set_code
+                else f"basic Energy {clipped(ln.number or '')}"
+            )
+            what = f"{basic_energy_type(ln.card.name)} Energy"
+        else:
+            where, what = f"{ln.card.set_code} {ln.card.number}", ln.card.name
         yield Finding(
-            f"Line {ln.line} names {quoted(ln.name)}, but {ln.card.set_code} {ln.card.number} "
-            f"is {ln.card.name}; the line was checked as {label(ln.card)}.",
+            f"Line {ln.line} names {quoted(ln.name)}, but {where} is {what}; the line was checked as {label(ln.card)}.",
             lines=(ln.line,),
             cards=(ln.card.id,),
             hint="Check the set code and number; a list in another language can show this for every line.",

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from ..cards import Card, CardDB, get_db
+from ..decklist.parse import looks_like_json, parse
 from ..formats import Format
-from ..parse import looks_like_json, parse
 from ..problems import ERROR, INFO, WARNING
 from ..render import export_name
 from ..rules import label
@@ -288,6 +288,8 @@ def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
     else:
         row.card = ln.card.label
         row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
+        if ln.language is not None:  # a name in another language: as written, then the card's own
+            row.title = f"{ln.name} ({ln.card.name})"
         row.image = image_url(ln.card, db, host)
         if unchecked:
             row.status = "unchecked"
@@ -335,11 +337,14 @@ def fix_view(fix: Fix, share_path_: str | None) -> FixView:
     return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query)
 
 
-def deck_groups(rows: list[Row]) -> list[dict]:
-    """The card lines by group (GROUPS order), each with its number of cards."""
+def deck_groups(rows: list[Row], limit: int | None = None) -> list[dict]:
+    """The card lines by group (GROUPS order), each with its number of cards (all its lines'); with
+    ``limit``, the first ``limit`` lines of the list (in list order) are the ones each group shows."""
+    kept = {id(r) for r in rows[:limit]} if limit is not None else None
     out = []
     for name in GROUPS:
         items = [r for r in rows if r.group == name]
         if items:
-            out.append({"name": name, "rows": items, "cards": sum(r.count for r in items)})
+            shown = items if kept is None else [r for r in items if id(r) in kept]
+            out.append({"name": name, "rows": shown, "cards": sum(r.count for r in items)})
     return out

@@ -18,20 +18,23 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from .. import forecast as _forecast
-from .. import sharelink
 from ..cards import get_db
-from ..decklimits import decklist_limit
+from ..decklist import sharelink
+from ..decklist.limits import decklist_limit
+from ..decklist.sharelink import encode_deck
+from ..decklist.validtext import not_unicode
 from ..engine import check
+from ..engine import forecast as _forecast
+from ..engine.odds import p_basic_in_opening_hand, percent
 from ..formats import default_formats
-from ..odds import p_basic_in_opening_hand, percent
 from ..problems import ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
-from ..sharelink import encode_deck
+from . import links
 from .deckview import (
     IMAGE_SIZE,
     FixError,
@@ -44,6 +47,7 @@ from .deckview import (
     is_json_deck,
     read_edits,
 )
+from .jsonbody import BodyError, read_json
 
 bp = Blueprint("web", __name__)
 
@@ -95,6 +99,14 @@ def page_headers(config) -> dict[str, str]:
 HAND = 7
 #: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)
 MAX_FIX_LINKS = 50
+#: what one result (the page, or ``POST /extras``'s ``html``) renders at most, whatever the list: errors and
+#: warnings, notes, lines of the deck (in each of its two views), line links in one problem. Each one
+#: costs ~1 KB of HTML: without a cap 1,000 lines of "1 a" (4 KB) made a 1.95 MB answer. Past a cap the
+#: result says how many more there are (all of them are in the API's report and the CLI's).
+MAX_SHOWN_PROBLEMS = 50
+MAX_SHOWN_NOTES = 20
+MAX_SHOWN_LINES = 100
+MAX_LINE_LINKS = 10
 
 _SEVERITY_LABELS = ((ERROR, "Errors"), (WARNING, "Warnings"))
 BROKEN_LINK = (
@@ -116,7 +128,7 @@ class InputError(Exception):
 
 
 def decode_deck(token: str, max_bytes: int) -> str:
-    """The decklist a share link carries (:func:`deckcheck.sharelink.decode_deck`); anything else is an
+    """The decklist a share link carries (:func:`deckcheck.decklist.sharelink.decode_deck`); anything else is an
     :class:`InputError`, never a crash."""
     try:
         return sharelink.decode_deck(token, max_bytes)
@@ -201,7 +213,8 @@ def share_info(text: str, report) -> dict:
             "note": f"This list is too long for a share link ({len(path):,} characters; "
             f"servers refuse links over {limit:,}). Share the export below instead.",
         }
-    return {"path": path, "url": request.host_url.rstrip("/") + path, "note": None}
+    # on PUBLIC_URL, never the request's Host; without it the path (the page's script makes it whole)
+    return {"path": path, "url": links.absolute(path) or path, "note": None}
 
 
 def result_view(text: str, report) -> dict:
@@ -211,15 +224,22 @@ def result_view(text: str, report) -> dict:
         ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
         for i, p in enumerate(report.problems, start=1)
     ]
-    groups = [
-        {"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
-        for sev, label in _SEVERITY_LABELS
-    ]
+    room = MAX_SHOWN_PROBLEMS
+    groups: list[dict[str, Any]] = []
+    for sev, label in _SEVERITY_LABELS:
+        items = [p for p in problems if p.severity == sev]
+        if items:
+            groups.append({"severity": sev, "label": label, "total": len(items), "items": items[:room]})
+            room -= len(groups[-1]["items"])
+    notes = [p for p in problems if p.severity == INFO]
+    shown = {id(p) for g in groups for p in g["items"]} | {id(p) for p in notes[:MAX_SHOWN_NOTES]}
     rows = echo_rows(text, report, problems, host)
     if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
         fmt = default_formats()[report.format]
         links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
         for i, fixes in fixes_for(report, fmt, get_db()).items():
+            if id(problems[i]) not in shown:
+                continue
             problems[i].fixes = [
                 fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
             ]
@@ -229,10 +249,16 @@ def result_view(text: str, report) -> dict:
                 pv.pick = unknown.get(p.lines[0])
     return {
         "report": report,
-        "groups": [g for g in groups if g["items"]],
-        "notes": [p for p in problems if p.severity == INFO],
-        "rows": rows,
-        "deck": deck_groups(rows),
+        "groups": groups,
+        "more_problems": sum(int(g["total"]) - len(g["items"]) for g in groups),
+        "notes": notes[:MAX_SHOWN_NOTES],
+        "more_notes": max(0, len(notes) - MAX_SHOWN_NOTES),
+        "notes_total": len(notes),
+        "rows": rows[:MAX_SHOWN_LINES],
+        "more_lines": max(0, len(rows) - MAX_SHOWN_LINES),
+        "line_links": MAX_LINE_LINKS,
+        "line_cap": MAX_SHOWN_LINES,
+        "deck": deck_groups(rows, MAX_SHOWN_LINES),
         "flagged": sum(r.flagged for r in rows),
         "images": host is not None,
         "image_size": IMAGE_SIZE,
@@ -256,6 +282,9 @@ def forecast_view(report):
 
 def run_check(text: str, format_value: str | None, date_value: str | None):
     """Validate the input like the API does, then check the deck."""
+    fault = not_unicode(text)
+    if fault is not None:
+        raise InputError(f"This decklist is not valid Unicode text. {fault.message}", 422)
     fmt = read_format(format_value)
     as_of = read_date(date_value)
     check_limits(text)
@@ -295,8 +324,10 @@ def index():
                 raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
             try:
                 form = request.form
-            except HTTPException as exc:  # e.g. 413 from Werkzeug's form size limit
-                raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
+            except HTTPException as exc:  # 413 from Werkzeug's form size limit; 400 for a form that is not UTF-8
+                too_big = exc.code == 413 or not exc.description
+                message = too_big_message(current_app.config["MAX_DECKLIST_BYTES"]) if too_big else exc.description
+                raise InputError(str(message), exc.code or 400) from None
             # browsers send a textarea with CRLF line ends; the textarea itself holds LF
             text = form.get("decklist", "").replace("\r\n", "\n")
             page.update(decklist=text, format=form.get("format", page["format"]), as_of=form.get("as_of", ""))
@@ -353,9 +384,9 @@ def extras():
         if _body_too_big(6):
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
         try:
-            body = request.get_json(silent=True)
-        except RecursionError:  # nested past what the JSON reader can read: not a JSON object we take
-            body = None
+            body = read_json(request.get_data(cache=False))
+        except BodyError as exc:
+            raise InputError(exc.message, exc.status) from None
         except HTTPException as exc:  # e.g. 413 past MAX_CONTENT_LENGTH
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
         if not isinstance(body, dict) or not isinstance(body.get("decklist"), str):

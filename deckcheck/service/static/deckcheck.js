@@ -102,6 +102,10 @@
       if (img.complete && img.naturalWidth === 0 && img.getAttribute("src")) { markBroken(img); }
     });
     Array.prototype.forEach.call(result.querySelectorAll(".pick"), setUpPick);
+    // without DECKCHECK_PUBLIC_URL the server offers the share link root-relative (never on the request's
+    // Host header): the address to copy is that path on the page's own address
+    var share = result.querySelector("#share-url");
+    if (share && share.value.charAt(0) === "/") { share.value = new URL(share.value, document.baseURI).href; }
   }
 
   /* The page's result comes from the server's template (POST /extras answers it as "html"),

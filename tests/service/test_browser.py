@@ -1,0 +1,563 @@
+"""The web page in a real browser: Playwright driving Debian's Chromium against gunicorn.
+
+These tests never skip: without /usr/bin/chromium they fail and say how to get
+it (tests/run.sh installs the ``chromium`` package). Screenshots are kept in
+``test-artifacts/`` for a human to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DECKS = Path(__file__).resolve().parent.parent / "decks"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DATE = "2026-05-01"
+LEGAL = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
+CHARIZARD = (DECKS / "ptcgl-en-charizard.txt").read_text(encoding="utf-8")
+#: 60 cards, one of them a printing that is not legal (a legal printing with other text exists)
+ONE_BAD = LEGAL.replace("1 Budew PRE 4", "1 Chansey BS 3")
+#: 61 cards: 5 Ultra Ball (over the limit) and a misspelt Rare Candy (unknown)
+FIXABLE = LEGAL.replace("4 Ultra Ball MEG 131", "5 Ultra Ball MEG 131").replace(
+    "4 Rare Candy MEG 125", "4 Rare Candee MEG"
+)
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+#: Chromium logs a refused request as a console error; the page shows the 413 itself
+EXPECTED_CONSOLE = re.compile(r"^Failed to load resource: the server responded with a status of 413\b")
+TIMEOUT = 15_000  # ms: generous for a 2-core CI runner
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium package (bash tests/run.sh does it); "
+            "the browser tests do not skip.",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def open_page(browser, live_server):
+    """``open_page(path="/", **context_options)`` -> a page with console and CSP errors recorded."""
+    contexts, problems = [], []
+
+    def _open(path: str = "/", allow_console: re.Pattern | None = None, **options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT)
+        contexts.append(context)
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda msg: (
+                msg.type == "error"
+                and not EXPECTED_CONSOLE.search(msg.text)
+                and not (allow_console and allow_console.search(msg.text))
+                and problems.append(msg.text)
+            ),
+        )
+        page.on("pageerror", lambda exc: problems.append(f"uncaught: {exc}"))
+        page.on("dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+        page.goto(live_server + path)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+    # no CSP violation, no script error, no alert() from pasted text
+    assert problems == []
+
+
+def shot(page, name: str, full_page: bool = True) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    assert path.stat().st_size > 1000
+    return path
+
+
+def fill_form(page, decklist: str, fmt: str = "standard", as_of: str = DATE):
+    page.select_option("#format", fmt)
+    page.fill("#as_of", as_of)
+    page.fill("#decklist", decklist)
+
+
+def submit(page):
+    with page.expect_navigation():
+        page.get_by_role("button", name="Validate").click()
+
+
+def test_legal_deck_is_valid(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    fill_form(page, LEGAL)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(page.locator("#verdict")).to_contain_text("Valid for Standard on 2026-05-01: 60 cards.")
+    # focus moved to the verdict after the submit
+    assert page.evaluate("document.activeElement.id") == "verdict"
+    expect(page.locator(".echo .status--legal")).to_have_count(25)
+    expect(page.locator(".echo .status--not-legal")).to_have_count(0)
+    expect(page.locator("#line-4")).to_contain_text("Dragapult ex (TWM 130)")
+    expect(page.locator("#odds")).to_contain_text("74.1%")
+    expect(page.locator("#export")).to_have_value(re.compile(r"^Pokémon: 19\n"))
+    shot(page, "web-legal-desktop")
+
+
+def test_illegal_deck_marks_lines(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    fill_form(page, CHARIZARD)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    expect(page.locator("#verdict")).to_contain_text("Not valid for Standard on 2026-05-01")
+    expect(page.locator(".problems")).to_contain_text("Errors (14)")
+    expect(page.locator(".problem--error")).to_have_count(14)
+    iono = page.locator("#line-22")
+    expect(iono).to_contain_text("3 Iono PAL 185")
+    expect(iono.locator(".status")).to_have_text("✗ Not legal")
+    expect(iono).to_contain_text("Iono (PAL 185)")
+    # a problem's line link leads to the marked line
+    page.locator(".problem", has_text="Iono (PAL 185)").get_by_role("link", name="line 22").click()
+    assert page.url.endswith("#line-22")
+    shot(page, "web-illegal-desktop")
+
+
+def test_submit_without_javascript(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    assert page.get_attribute("#deck-form", "data-enhanced") is None
+    fill_form(page, CHARIZARD)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    expect(page.locator("#line-22 .status")).to_have_text("✗ Not legal")
+    assert page.evaluate("document.activeElement.id") == "verdict"
+    # no script: the copy button stays hidden, the export is still there to select
+    expect(page.locator("#copy-export")).to_be_hidden()
+    expect(page.locator("#export")).to_have_value(re.compile(r"Total Cards: 60\n$"))
+    expect(page.locator("#decklist")).to_have_value(CHARIZARD)
+
+
+def test_live_validation_while_typing(open_page):
+    """Debounced validation through POST /extras, without pressing Validate."""
+    from playwright.sync_api import expect
+
+    page = open_page()
+    start_url = page.url
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    api_calls = []
+    page.on("request", lambda req: req.url.endswith("/extras") and api_calls.append(req.method))
+    fill_form(page, CHARIZARD + "\n<script>alert(1)</script>")
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    expect(page.locator("#line-22 .status")).to_have_text("✗ Not legal")
+    expect(page.locator("#line-22")).to_contain_text("Iono (PAL 185)")
+    # pasted markup is shown as text
+    evil = f"#line-{CHARIZARD.count(chr(10)) + 2}"
+    expect(page.locator(f"{evil} .raw")).to_have_text("<script>alert(1)</script>")
+    expect(page.locator(f"{evil} .status")).to_have_text("✗ Not a card line")
+    assert api_calls and set(api_calls) == {"POST"}
+    # the script's result reads the same as the server's for the same list
+    live_problems = page.locator(".problems").inner_text()
+    live_lines = page.locator(".echo").inner_text()
+    server = open_page(page.locator("#share-link").get_attribute("href"), java_script_enabled=False)
+    assert server.locator(".problems").inner_text() == live_problems
+    assert server.locator(".echo").inner_text() == live_lines
+
+    # typing several characters quickly makes one request, after the pause
+    page.fill("#decklist", LEGAL)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    page.wait_for_timeout(500)
+    before = len(api_calls)
+    page.locator("#decklist").press("End")
+    page.locator("#decklist").type("\n\n\n", delay=40)
+    expect(page.locator("#live-status")).to_contain_text("Valid for Standard on 2026-05-01")
+    page.wait_for_timeout(600)
+    assert len(api_calls) == before + 1
+    expect(page.locator("#odds")).to_contain_text("74.1%")
+    expect(page.locator("#export")).to_have_value(re.compile(r"^Pokémon: 19\n"))
+    expect(page.locator("#share-link")).to_have_attribute("href", re.compile(r"^/\?d=[A-Za-z0-9_-]+&format=standard"))
+    assert page.url == start_url  # never left the page
+
+    # the API's refusal is shown in the page
+    page.fill("#decklist", "1 Iono PAL 185\n" * 1001)
+    expect(page.locator("#error")).to_contain_text("1,001 lines")
+    expect(page.locator("#verdict")).to_have_count(0)
+
+
+def test_share_link_reproduces_the_result(open_page, browser, live_server):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, CHARIZARD, fmt="expanded")
+    submit(page)
+    verdict = page.locator("#verdict").inner_text()
+    iono = page.locator("#line-22").inner_text()
+    link = page.locator("#share-url").input_value()
+    # no DECKCHECK_PUBLIC_URL: the link is root-relative, never on the request's Host header
+    assert link.startswith("/?d=") and "format=expanded" in link and f"as_of={DATE}" in link
+
+    other = open_page(link)
+    expect(other.locator("#verdict")).to_have_text(verdict)
+    assert other.locator("#line-22").inner_text() == iono
+    expect(other.locator("#decklist")).to_have_value(CHARIZARD)
+    expect(other.locator("#format")).to_have_value("expanded")
+    expect(other.locator("#as_of")).to_have_value(DATE)
+    # the page's script offers the whole address to copy: the link on the page's own address
+    expect(other.locator("#share-url")).to_have_value(live_server + link)
+
+
+def test_copy_as_ptcgl_export(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(permissions=["clipboard-read", "clipboard-write"])
+    fill_form(page, CHARIZARD)
+    submit(page)
+    button = page.get_by_role("button", name="Copy as PTCGL export")
+    expect(button).to_be_visible()
+    button.click()
+    expect(page.locator("#copy-status")).to_have_text("Copied the PTCGL export.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.locator("#export").input_value()
+    assert "3 Iono PAL 185" in copied and copied.endswith("Total Cards: 60\n")
+
+
+def test_keyboard_and_phone(open_page):
+    """A 390x844 phone: skip link first in focus order, no sideways scrolling, screenshots kept."""
+    from playwright.sync_api import expect
+
+    page = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_text("Skip to the decklist")
+    page.keyboard.press("Enter")
+    expect(page.locator("#decklist")).to_be_focused()
+    fill_form(page, CHARIZARD)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "web-phone-verdict", full_page=False)
+    shot(page, "web-phone-full")
+
+
+# -- the deck as cards, fixes, numbers ---------------------------------------------------------
+
+
+def in_first_screen(page, selector: str) -> bool:
+    """Is the element wholly inside the viewport as the page first shows it?"""
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
+
+
+def wait_until(page, script: str) -> None:
+    """Poll ``script`` until it is true (wait_for_function evaluates a string, which the CSP forbids)."""
+    for _ in range(TIMEOUT // 100):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(
+        f"still false after {TIMEOUT} ms: {script}; images not loaded: "
+        + repr(
+            page.evaluate(
+                "Array.from(document.querySelectorAll('img')).filter(i => !(i.complete && i.naturalWidth > 0))"
+                ".map(i => [i.src, i.offsetParent && i.offsetParent.id])"
+            )
+        )
+    )
+
+
+def all_images_loaded(page) -> None:
+    """Bring every image shown into view (they are lazy-loaded), then wait for each of them."""
+    images = page.locator("img:visible")
+    for i in range(images.count()):
+        images.nth(i).scroll_into_view_if_needed()
+        page.wait_for_timeout(20)  # the lazy-loading observer fires between frames
+    wait_until(
+        page,
+        "Array.from(document.querySelectorAll('img')).filter(img => img.offsetParent)"
+        ".every(img => img.complete && img.naturalWidth > 0)",
+    )
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_invalid_list_shows_verdict_problems_and_the_card_first(open_page, size):
+    from playwright.sync_api import expect
+
+    page = open_page(**({"viewport": DESKTOP} if size == "desktop" else PHONE))
+    fill_form(page, ONE_BAD)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    expect(page.locator(".problems")).to_contain_text("Errors (1)")
+    # "only lines with problems" is on for an invalid deck: the one offending card is the one shown
+    expect(page.locator("#only-problems")).to_be_checked()
+    expect(page.locator(".tile:visible")).to_have_count(1)
+    expect(page.locator("#card-9 img")).to_have_attribute("alt", "Chansey (BS 3)")
+    expect(page.locator("#card-9")).to_contain_text("Not legal")
+    # the offending card is shown beside its problem, and (on a desktop) in the deck below
+    expect(page.locator("#problem-1 img")).to_have_attribute("alt", "Chansey (BS 3)")
+    wait_until(page, "document.querySelector('#problem-1 img').naturalWidth > 0")
+    for selector in ("#verdict", "#problem-1", "#problem-1 img") + (("#card-9",) if size == "desktop" else ()):
+        assert in_first_screen(page, selector), selector
+    shot(page, f"web-invalid-one-{size}", full_page=False)
+    # untick: the whole deck, grouped by supertype with the counts of the table
+    page.get_by_label("Show only lines with problems (1)").uncheck()
+    expect(page.locator(".tile:visible")).to_have_count(25)
+    expect(page.locator(".group-title")).to_have_text(["Pokémon (19)", "Trainer (31)", "Energy (10)"])
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize(
+    "name,deck", [("valid", LEGAL), ("invalid", CHARIZARD), ("unknown", FIXABLE)], ids=["valid", "invalid", "unknown"]
+)
+def test_screenshots(open_page, size, name, deck):
+    """Kept in test-artifacts/ for a person to look at: a valid list, an invalid one, one with an unknown card."""
+    from playwright.sync_api import expect
+
+    page = open_page(**({"viewport": DESKTOP} if size == "desktop" else PHONE))
+    fill_form(page, deck)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid" if name == "valid" else "Not valid")
+    assert in_first_screen(page, "#verdict") and in_first_screen(page, "#problems-title")
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    all_images_loaded(page)
+    page.evaluate("document.getElementById('verdict').scrollIntoView()")
+    shot(page, f"web-{name}-{size}", full_page=False)
+    shot(page, f"web-{name}-{size}-full")
+
+
+def test_images_come_from_the_image_host_with_alt_text(open_page, image_server):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    fill_form(page, LEGAL)
+    submit(page)
+    images = page.locator("img.tile-img")
+    expect(images).to_have_count(25)
+    all_images_loaded(page)
+    for i in range(25):
+        img = images.nth(i)
+        assert img.get_attribute("src").startswith(image_server.base + "/en/")
+        assert re.fullmatch(r".+ \([A-Z0-9-]+ [A-Z0-9]+\)", img.get_attribute("alt"))
+        assert (img.get_attribute("width"), img.get_attribute("height"), img.get_attribute("loading")) == (
+            "245",
+            "337",
+            "lazy",
+        )
+    expect(page.locator("#card-2 img")).to_have_attribute("alt", "Dreepy (TWM 128)")
+    assert "/en/sv/sv06/128/low.webp" in image_server.requests
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_blocked_images_fall_back_to_text(open_page, image_server, script):
+    from playwright.sync_api import expect
+
+    page = open_page(allow_console=re.compile(r"Failed to load resource: net::ERR_FAILED"), java_script_enabled=script)
+    page.route(image_server.base + "/**", lambda route: route.abort())
+    fill_form(page, LEGAL)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    if script:
+        # each tile shows the card's name and printing as text instead of the image
+        expect(page.locator(".tile--noimage")).to_have_count(25)
+        expect(page.locator("#card-2 .tile-face")).to_be_visible()
+        expect(page.locator("#card-2 .tile-face")).to_have_text("Dreepy TWM 128")
+    # and the text view, one click away, has every line
+    page.get_by_role("radio", name="Text").check()
+    expect(page.locator("#line-2")).to_be_visible()
+    expect(page.locator("#line-2")).to_contain_text("Dreepy (TWM 128)")
+    expect(page.locator(".deck-grid")).to_be_hidden()
+    shot(page, f"web-images-blocked-{'js' if script else 'nojs'}", full_page=False)
+
+
+def test_fix_by_clicks_without_javascript(open_page, live_server):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, FIXABLE)
+    submit(page)
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning."
+    )
+    with page.expect_navigation():
+        page.get_by_role("link", name="Set to the limit, 4").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error."
+    )
+    assert "fix=" not in page.url and "d=" in page.url  # the fixed list's own share link
+    with page.expect_navigation():
+        page.get_by_role("link", name="Use Rare Candy (MEG 125)").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+    fixed = page.locator("#decklist").input_value()
+    assert "4 Ultra Ball MEG 131\n4 Rare Candy MEG 125\n" in fixed
+    assert "4 Rare Candy MEG 125" in page.locator("#export").input_value()
+    # the share link of the fixed list reproduces the valid result
+    other = open_page(page.locator("#share-link").get_attribute("href"), java_script_enabled=False)
+    expect(other.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(other.locator("#decklist")).to_have_value(fixed)
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, ONE_BAD)
+    submit(page)
+    with page.expect_navigation():
+        page.get_by_role("link", name="Use the legal printing, Chansey (TWM 133)").click()
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Chansey BS 3", "1 Chansey TWM 133"))
+
+
+def test_fix_by_clicks_with_javascript(open_page, live_server):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    fill_form(page, FIXABLE)
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 61 cards, 3 errors, 1 warning."
+    )
+    start_url = page.url
+    page.get_by_role("link", name="Set to the limit, 4").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error."
+    )
+    expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
+    expect(page.locator("#verdict")).to_be_focused()
+    # the unknown card: cards from the lookup API to pick, for the name as written
+    picks = page.locator(".pick-results .fix")
+    expect(picks.first).to_have_text("Use Rare Candy (MEG 125)")
+    expect(page.get_by_label("Find a card for line 15")).to_have_value("Rare Candee")
+    picks.first.click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+    assert page.url == start_url  # fixed in place, never left the page
+    fixed = page.locator("#decklist").input_value()
+    assert "4 Ultra Ball MEG 131\n4 Rare Candy MEG 125\n" in fixed
+    expect(page.locator("#export")).to_have_value(re.compile(r"\n4 Rare Candy MEG 125\n"))
+    other = open_page(page.locator("#share-link").get_attribute("href"), java_script_enabled=False)
+    expect(other.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(other.locator("#decklist")).to_have_value(fixed)
+
+    # a not-legal printing swapped for the legal one
+    page.fill("#decklist", ONE_BAD)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    page.get_by_role("link", name="Use the legal printing, Chansey (TWM 133)").click()
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(page.locator("#decklist")).to_have_value(ONE_BAD.replace("1 Chansey BS 3", "1 Chansey TWM 133"))
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_export_headers_agree_with_the_counts_table(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30"))
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    table = dict(
+        zip(page.locator(".counts th").all_inner_texts(), page.locator(".counts td").all_inner_texts(), strict=True)
+    )
+    export = page.locator("#export").input_value()
+    headers = dict(re.findall(r"^(Pokémon|Trainer|Energy): (\d+)$", export, re.MULTILINE))
+    assert (
+        headers
+        == {k: v for k, v in table.items() if k != "Total"}
+        == {"Pokémon": "19", "Trainer": "32", "Energy": "10"}
+    )
+    assert re.search(r"^Total Cards: (\d+)$", export, re.MULTILINE).group(1) == table["Total"] == "61"
+    # the pasted header that matches neither the cards nor the lines is pointed out on its line
+    page.get_by_role("radio", name="Text").check()
+    expect(page.locator("#line-12 .header-note")).to_have_text(
+        "This header says 30, but the Trainer section under it has 32 cards on 13 lines."
+    )
+
+
+CONTRAST = """(selectors) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length < 4 || c[3] > 0) { return c; }
+    }
+    return [255, 255, 255];
+  };
+  const out = {};
+  for (const sel of selectors) {
+    const el = document.querySelector(sel);
+    if (!el) { out[sel] = null; continue; }
+    const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+    out[sel] = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  }
+  return out;
+}"""
+
+
+def test_labels_alt_text_and_contrast_of_the_result(open_page):
+    """Every control has a label, every image alt text naming the card and printing, and the
+    result's text (tiles, fixes, notes, badges) has at least 4.5:1 contrast."""
+    from playwright.sync_api import expect
+
+    page = open_page()
+    fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30").replace("1 Budew PRE 4", "1 Chansey BS 3"))
+    expect(page.locator(".pick-results .fix").first).to_be_visible()
+    page.get_by_label(re.compile(r"^Show only lines with problems")).uncheck()
+    assert (
+        page.evaluate(
+            "Array.from(document.querySelectorAll('input, select, textarea'))"
+            ".filter(e => !e.labels || e.labels.length === 0).map(e => e.id)"
+        )
+        == []
+    )
+    alts = page.locator("img").evaluate_all("imgs => imgs.map(i => i.alt)")
+    assert alts and all(re.fullmatch(r".+ \([A-Z0-9-]+ [A-Z0-9]+\)", alt) for alt in alts)
+    selectors = [
+        ".verdict-summary",
+        ".verdict-word",
+        ".problem-message",
+        ".problem-hint",
+        ".problem-lines a",
+        ".fix",
+        ".badge--error",
+        ".badge--warning",
+        ".tile-count",
+        ".tile-name",
+        ".tile-printing",
+        ".tile .status",
+        ".group-title",
+        ".deck-total",
+        ".view-switch legend",
+        ".header-note",
+        ".pick label",
+        ".help",
+    ]
+    page.get_by_role("radio", name="Text").check()
+    ratios = page.evaluate(CONTRAST, selectors)
+    page.get_by_role("radio", name="Cards").check()
+    ratios.update({k: v for k, v in page.evaluate(CONTRAST, selectors).items() if v is not None})
+    assert {k: v for k, v in ratios.items() if v is None or v < 4.5} == {}
