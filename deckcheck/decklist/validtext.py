@@ -22,8 +22,9 @@ from .parse import fenced_text
 #: every backslash escape of a JSON string, those of a UTF-16 surrogate (``\\ud800``) captured: matched
 #: left to right, so an escaped backslash (``\\\\ud800``, the six characters ``\\ud800``) is no escape
 _JSON_ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)", re.S)
-#: a code point that UTF-8 cannot encode: a surrogate, alone or in a pair (a str holds code points)
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: a code point that UTF-8 cannot encode: a surrogate, alone or in a pair (a str holds code points);
+#: also what Python makes of each byte of a file name that is not UTF-8 (surrogateescape)
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ def not_unicode(text: str, json: bool = False) -> NotUnicode | None:
     a ``\\uXXXX`` escape of a surrogate that is not a high one followed at once by a low one.
     Linear in the text: an ASCII text with no ``\\u`` costs two scans in C."""
     if not text.isascii():
-        found = _SURROGATE.search(text)
+        found = SURROGATE.search(text)
         if found is not None:
             return _at(text, found.start(), ord(found.group()), escaped=False)
     if "\\u" not in text:

@@ -122,16 +122,34 @@ class Options:
     :param fail_on: ``error`` or ``warning``: the lowest severity that fails a deck.
     :param summary: end human-facing output with a one-line summary.
     :param color: style text output with ANSI colours.
+    :param command_safe: text output inside GitHub Actions, whose runner reads a log line's ``::`` and
+        ``##[`` as a command: user text as :func:`github_safe` makes it (the ``github`` format always is).
+    :param only_failing: the people's formats (``text``, ``github``) show only the problems that fail a
+        deck under ``fail_on`` (``-q``); the tools' formats always carry every problem.
     """
 
     fail_on: str = ERROR
     summary: bool = True
     color: bool = False
+    only_failing: bool = False
+    command_safe: bool = False
 
 
 def fails(report: Report, fail_on: str = ERROR) -> bool:
     """Does this deck fail the run? Errors always do; warnings too with ``fail_on="warning"``."""
     return not report.valid or (fail_on == WARNING and bool(report.warnings))
+
+
+def failing(problem: Problem, fail_on: str = ERROR) -> bool:
+    """Does this problem fail its deck under ``fail_on``? (an error always; a warning with ``warning``)"""
+    return problem.severity == ERROR or (fail_on == WARNING and problem.severity == WARNING)
+
+
+def _shown_problems(report: Report, opts: Options) -> list[Problem]:
+    """The problems a people's format shows: all, or only the failing ones (``-q``)."""
+    if not opts.only_failing:
+        return list(report.problems)
+    return [p for p in report.problems if failing(p, opts.fail_on)]
 
 
 def summary_line(results: Results, fail_on: str = ERROR) -> str:
@@ -173,13 +191,14 @@ def render_text(results: Results, opts: Options = Options()) -> str:
     def style(text: str, fg: int | None = None, bold: bool | None = None) -> str:
         return _ansi(text, fg, bold) if opts.color else text
 
+    shown = github_text if opts.command_safe else _one_line
     out = []
     for path, report in results:
-        for p in sorted(report.problems, key=lambda p: p.line or 0):
-            where = _one_line(f"{path}:{p.line}:" if p.line else f"{path}:")
+        for p in sorted(_shown_problems(report, opts), key=lambda p: p.line or 0):
+            where = shown(f"{path}:{p.line}:" if p.line else f"{path}:")
             rule = style(p.rule, fg=_COLOUR[p.severity], bold=p.severity == ERROR)
             level = "" if p.severity == ERROR else f" ({p.severity})"
-            out.append(f"{style(where, bold=True)} {rule}{level} {_one_line(_sentence(p))}")
+            out.append(f"{style(where, bold=True)} {rule}{level} {shown(_sentence(p))}")
     if opts.summary:
         out.append(style(summary_line(results, opts.fail_on), bold=True))
     return "".join(line + "\n" for line in out)
@@ -204,7 +223,20 @@ def render_jsonl(results: Results, opts: Options = Options()) -> str:
 def _report_json(path: str, report: Report) -> str:
     """One report as compact JSON on one line, its ``path`` first (orjson: the API's bytes, and about six
     times faster than the standard library's encoder for 1,000 reports)."""
-    return orjson.dumps({"path": path, **report.to_dict(cards_view=cards_json)}).decode()
+    return json_command_safe(orjson.dumps({"path": path, **report.to_dict(cards_view=cards_json)}).decode())
+
+
+def json_command_safe(document: str) -> str:
+    """A JSON document in which no runner finds a workflow command, with the same data: ``#`` of every
+    ``##[`` and ``:`` of every ``::`` written as JSON's ``\\u0023`` and ``\\u003a`` escapes. (Neither
+    ``##[`` nor ``::`` can occur in JSON outside a string, so the replacement never touches its structure;
+    a CI log that prints a report cannot be told to mask, fail or set an output by a card's name.)"""
+    return document.replace("##[", "\\u0023#[").replace("::", ":\\u003a")
+
+
+def xml_command_safe(document: str) -> str:
+    """:func:`json_command_safe` for XML: character references ``&#35;`` and ``&#58;``, the same text."""
+    return document.replace("##[", "&#35;#[").replace("::", ":&#58;")
 
 
 def github_data(text: str) -> str:
@@ -217,40 +249,93 @@ def github_property(text: str) -> str:
     return github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+#: what the Actions runner reads as a workflow command in a log line: ``::`` (a line that starts with it,
+#: after spaces) and ``##[`` (its legacy form, anywhere in a line: ``##[error]``, ``##[add-mask]``,
+#: ``##[set-output]``); each match's first character is where :data:`GITHUB_BREAK` goes
+_GITHUB_COMMAND = re.compile(r":(?=:)|#(?=#\[)")
+#: ZERO WIDTH SPACE: put inside ``::`` and ``##[`` in text a deck, a file or a folder supplied, it keeps
+#: the text as it reads while no runner can take it for a command
+GITHUB_BREAK = "\u200b"
+
+
+def github_text(text: str) -> str:
+    """User text (a card name, a file name, a message quoting either) as a ``github`` log line may carry
+    it: one line (control characters as escapes, :func:`_one_line`), and :func:`github_safe`."""
+    return github_safe(_one_line(text))
+
+
+def github_safe(text: str) -> str:
+    """Text no runner reads as a workflow command: a zero-width space (:data:`GITHUB_BREAK`) after the
+    first character of every ``::`` and ``##[``. Linear in the text."""
+    return _GITHUB_COMMAND.sub(lambda m: m.group() + GITHUB_BREAK, text)
+
+
 _LEVEL_RANK = {ERROR: 0, WARNING: 1, INFO: 2}
 
 
-def _by_severity(results: Results) -> list[tuple[str, Problem]]:
-    """Every (path, problem) of a run, most severe first, then in path and line order."""
-    found = [(path, p) for path, report in results for p in report.problems]
-    return sorted(found, key=lambda pp: (_LEVEL_RANK[pp[1].severity], pp[0], pp[1].line or 0))
+def _by_severity(results: Results, opts: Options) -> list[tuple[str, Problem]]:
+    """Every (path, problem) a run shows, most severe first; within a severity the decks that fail
+    first, then in path and line order."""
+    found = [
+        (not fails(report, opts.fail_on), path, p) for path, report in results for p in _shown_problems(report, opts)
+    ]
+    found.sort(key=lambda fpp: (_LEVEL_RANK[fpp[2].severity], fpp[0], fpp[1], fpp[2].line or 0))
+    return [(path, p) for _, path, p in found]
+
+
+def github_annotations(
+    results: Results, opts: Options = Options()
+) -> tuple[list[tuple[str, Problem]], list[tuple[str, Problem]]]:
+    """(annotated, not annotated): the (path, problem) pairs that get a workflow annotation, and the rest.
+
+    GitHub shows :data:`GITHUB_ANNOTATIONS_PER_LEVEL` annotations of each level a step (and
+    :data:`GITHUB_ANNOTATIONS_PER_JOB` a job) and drops the rest, so the slots go to failures first:
+    errors, then warnings, failing decks before passing ones, and notices (info) only when every
+    error and warning got its annotation, so that info never stands where a failure went unseen.
+    """
+    annotated: list[tuple[str, Problem]] = []
+    rest: list[tuple[str, Problem]] = []
+    shown = {ERROR: 0, WARNING: 0, INFO: 0}
+    for path, p in _by_severity(results, opts):
+        room = shown[p.severity] < GITHUB_ANNOTATIONS_PER_LEVEL and len(annotated) < GITHUB_ANNOTATIONS_PER_JOB
+        if p.severity == INFO and rest:
+            room = False  # an error or a warning already went to the log: no notice
+        if room:
+            shown[p.severity] += 1
+            annotated.append((path, p))
+        else:
+            rest.append((path, p))
+    return annotated, rest
 
 
 def render_github(results: Results, opts: Options = Options()) -> str:
     """GitHub Actions annotations, ``::error file=...,line=...,title=...::message``, as many as GitHub shows.
 
-    Most severe first: at most :data:`GITHUB_ANNOTATIONS_PER_LEVEL` errors, warnings and
-    notices (info) each; the problems past that are printed as plain log lines
-    (``path:line: rule message``) with a note saying how many, so none is lost. A problem
-    without a line points at line 1.
+    :func:`github_annotations` chooses them, failures first; the problems past that are printed as
+    plain log lines (``path:line: rule message``) after a note saying how many, so none is lost. A
+    problem without a line points at line 1. Every line is a workflow command deckcheck means or text
+    no runner can read as one: user text goes through :func:`github_text`, in a message and in the
+    ``file`` property alike (a file named with ``##[`` gets its annotation without its location rather
+    than a command).
     """
-    out, rest, shown = [], [], {ERROR: 0, WARNING: 0, INFO: 0}
-    for path, p in _by_severity(results):
-        if shown[p.severity] < GITHUB_ANNOTATIONS_PER_LEVEL and sum(shown.values()) < GITHUB_ANNOTATIONS_PER_JOB:
-            shown[p.severity] += 1
-            props = f"file={github_property(path)},line={p.line or 1},title={github_property(f'{p.rule} ({p.code})')}"
-            out.append(f"::{_GITHUB_LEVEL[p.severity]} {props}::{github_data(_sentence(p))}")
-        else:
-            level = "" if p.severity == ERROR else f" ({p.severity})"
-            where = f"{path}:{p.line}:" if p.line else f"{path}:"
-            rest.append(_one_line(f"{where} {p.rule}{level} {_sentence(p)}"))
+    annotated, rest = github_annotations(results, opts)
+    out: list[str] = []
+    for path, p in annotated:
+        where = f"file={github_property(github_safe(path))},line={p.line or 1}"
+        title = f"title={github_property(f'{p.rule} ({p.code})')}"
+        # the message's line breaks stay in the annotation, escaped (%0A) on one log line
+        out.append(f"::{_GITHUB_LEVEL[p.severity]} {where},{title}::{github_data(github_safe(_sentence(p)))}")
     if rest:
         out.append(
             f"{plural(len(rest), 'more problem')} not annotated (GitHub shows "
             f"{GITHUB_ANNOTATIONS_PER_LEVEL} errors, {GITHUB_ANNOTATIONS_PER_LEVEL} warnings and "
-            f"{GITHUB_ANNOTATIONS_PER_LEVEL} notices per step); every problem is in the job summary:"
+            f"{GITHUB_ANNOTATIONS_PER_LEVEL} notices per step; notices only when every failure has its "
+            "annotation); every problem is in the job summary:"
         )
-        out.extend(rest)
+        for path, p in rest:
+            level = "" if p.severity == ERROR else f" ({p.severity})"
+            where = f"{path}:{p.line}:" if p.line else f"{path}:"
+            out.append(github_text(f"{where} {p.rule}{level} {_sentence(p)}"))
     if opts.summary:
         out.append(summary_line(results, opts.fail_on))
     return "".join(line + "\n" for line in out)
@@ -260,22 +345,34 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
 
 
 def _md(text: str) -> str:
-    """Text as Markdown that shows it literally (GitHub renders HTML in summaries: escape that too)."""
-    text = _one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text as Markdown that shows it literally (GitHub renders HTML in summaries: escape that too), and
+    as :func:`github_text` makes it (no ``::`` or ``##[``, though a summary is no log)."""
+    text = github_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def github_summary(results: Results, opts: Options = Options(), link: Callable[[str, int], str] | None = None) -> str:
     """The Markdown job summary (``$GITHUB_STEP_SUMMARY``): every deck's verdict and every problem.
 
-    ``link(path, line)`` gives the URL of a file's line (default ``path#Lline``). The
-    summary is cut, with a note, before it would pass GitHub's 1 MiB.
+    Failing decks first (then in path order), in the table and in the list of problems; when some
+    problems got no annotation (:func:`github_annotations`) it says how many. ``link(path, line)``
+    gives the URL of a file's line (default ``path#Lline``). The summary is cut, with a note, before
+    it would pass GitHub's 1 MiB.
     """
     link = link or (lambda path, line: f"{quote(path, safe='/')}#L{line}")
+    ordered = sorted(results, key=lambda pr: not fails(pr[1], opts.fail_on))  # stable: path order kept
     head = ["## deckcheck", "", _md(summary_line(results, opts.fail_on)), ""]
+    _, rest = github_annotations(results, Options(opts.fail_on))
+    if rest:
+        head += [
+            f"**{plural(len(rest), 'problem')} not annotated**: GitHub shows {GITHUB_ANNOTATIONS_PER_LEVEL} "
+            f"annotations of each level a step; {'they are' if len(rest) > 1 else 'it is'} listed below "
+            "with the rest.",
+            "",
+        ]
     if results:
         head += ["| deck | verdict | format | date | errors | warnings | info |", "|---|---|---|---|---:|---:|---:|"]
-        for path, report in results:
+        for path, report in ordered:
             tally = [sum(p.severity == s for p in report.problems) for s in (ERROR, WARNING, INFO)]
             verdict = "❌ fails" if fails(report, opts.fail_on) else "✅ passes"
             head.append(
@@ -284,7 +381,7 @@ def github_summary(results: Results, opts: Options = Options(), link: Callable[[
             )
         head.append("")
     body = []
-    for path, report in results:
+    for path, report in ordered:
         if not report.problems:
             continue
         body += [f"### [{_md(path)}]({link(path, 1)})", ""]
@@ -361,7 +458,7 @@ def render_sarif(results: Results, opts: Options = Options()) -> str:
             }
         ],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json_command_safe(json.dumps(doc, ensure_ascii=False, indent=2)) + "\n"
 
 
 def _xml_text(text: str) -> str:
@@ -389,7 +486,7 @@ def render_junit(results: Results, opts: Options = Options()) -> str:
         elif lines:
             ET.SubElement(case, "system-out").text = _xml_text(lines)
     ET.indent(suites)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml_command_safe(ET.tostring(suites, encoding="unicode")) + "\n"
 
 
 RENDERERS = {

@@ -36,6 +36,12 @@ SYMLINK_OUTSIDE_TREE = declare(
     severity=ERROR,
     title="A symbolic link to a file outside the tree being checked; not read",
 )
+UNREACHABLE_PATH = declare(
+    "unreachable-path",
+    code="P116",
+    severity=ERROR,
+    title="A folder deckcheck check cannot enter (a path too long or deep, no permission); its decks are not checked",
+)
 STALE_DATABASE = declare(
     "stale-database",
     code="C105",

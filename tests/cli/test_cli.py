@@ -141,6 +141,17 @@ def test_quiet_prints_problems_only(runner, in_cli_dir):
     assert run(runner, "check", "decks/valid.txt", "--as-of", ON, "-q").stdout == ""
 
 
+def test_quiet_prints_only_what_fails_under_fail_on(runner, in_cli_dir):
+    """Issue #31: -q still printed info lines."""
+    everything = run(runner, "check", "decks", "--as-of", ON).stdout.splitlines()[:-1]
+    errors = [line for line in everything if "(warning)" not in line and "(info)" not in line]
+    warnings = [line for line in everything if "(warning)" in line]
+    assert errors and warnings and any("(info)" in line for line in everything)
+    assert run(runner, "check", "decks", "--as-of", ON, "-q").stdout.splitlines() == errors
+    quiet = run(runner, "check", "decks", "--as-of", ON, "-q", "--fail-on", "warning").stdout.splitlines()
+    assert sorted(quiet) == sorted(errors + warnings)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -190,13 +201,16 @@ def test_max_db_age_from_the_configuration_warns_and_fails_on_warning(runner, re
     write(repo / "a.txt", VALID)
     assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q").stdout == ""  # off by default
     write(repo / "deckcheck.toml", "max-db-age = 90\n")
+    result = run(runner, "check", "a.txt", "--as-of", "2026-12-01")
+    assert (result.exit_code, result.stdout.splitlines()[0] + "\n") == (0, STALE)
     result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q")
-    assert (result.exit_code, result.stdout) == (0, STALE)
+    assert (result.exit_code, result.stdout) == (0, "")  # -q: only what fails the deck
     result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--fail-on", "warning")
-    assert result.exit_code == 1
+    assert (result.exit_code, result.stdout) == (1, STALE)
     # the option wins over the file; on the release date's side of the limit there is nothing to say
-    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--max-db-age", "137").stdout == ""
-    assert run(runner, "check", "a.txt", "--as-of", "2026-10-15", "-q").stdout == ""
+    warn = ("-q", "--fail-on", "warning")
+    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", *warn, "--max-db-age", "137").stdout == ""
+    assert run(runner, "check", "a.txt", "--as-of", "2026-10-15", *warn).stdout == ""
     result = run(runner, "check", "a.txt", "--as-of", "2026-12-01", "--max-db-age", "-3")
     assert result.exit_code == 2 and "--max-db-age" in result.stderr
 
@@ -204,7 +218,7 @@ def test_max_db_age_from_the_configuration_warns_and_fails_on_warning(runner, re
 def test_max_db_age_in_pyproject(runner, repo):
     write(repo / "pyproject.toml", "[tool.deckcheck]\nmax-db-age = 90\n")
     write(repo / "a.txt", VALID)
-    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q").stdout == STALE
+    assert run(runner, "check", "a.txt", "--as-of", "2026-12-01", "-q", "--fail-on", "warning").stdout == STALE
 
 
 def test_db_status_names_the_file_build_sources_and_newest_set(runner, db):
@@ -680,6 +694,7 @@ def _deck_repo(path: Path) -> Path:
     write(path / "decks" / "good.txt", VALID)
     write(path / "decks" / "standard" / "bad.txt", VALID.replace("3 Boss's Orders", "5 Boss's Orders"))
     write(path / "requirements.txt", "flask\n")
+    write(path / "decks" / "README.txt", PROSE)  # prose beside the decks: skipped, never a failure
     write(path / "deckcheck.toml", f'as-of = "{ON}"\n')
     _git(path, "init", "-q")
     _git(path, "add", ".")
@@ -737,3 +752,31 @@ def test_pre_commit_try_repo(tmp_path):
     assert proc.returncode == 1, out
     assert "decks/standard/bad.txt:17: copy-limit You have 5 cards named Boss's Orders" in out, out
     assert "Checked 2 decks: 1 passed, 1 failed" in out
+
+
+PROSE = "Our decks\n=========\n\nThese are the lists we play at league. Ask Sam before changing one.\n"
+
+
+def test_prose_beside_the_decks_is_skipped_with_a_note(runner, repo):
+    """Issue #31: a decks/README.txt was checked as a deck and failed CI."""
+    write(repo / "decks" / "README.txt", PROSE)
+    write(repo / "decks" / "notes.json", '{"owner": "league"}\n')
+    write(repo / "decks" / "good.txt", VALID)
+    result = run(runner, "check", "decks", "--as-of", ON, "--output-format", "jsonl")
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["path"] for line in result.stdout.splitlines()] == ["decks/good.txt"]
+    assert result.stderr == (
+        "note: skipped 2 files with no card line, not decklists (name one on the command line to check it): "
+        "decks/README.txt, decks/notes.json\n"
+    )
+    assert run(runner, "check", "decks", "--as-of", ON, "-q").stderr == ""  # -q: no note
+    # named, it is checked: the user asked for it
+    result = run(runner, "check", "decks/README.txt", "--as-of", ON)
+    assert result.exit_code == 1 and "decks/README.txt: deck-size" in result.stdout
+    # unless asked to treat named files as found ones (the pre-commit hook names every changed file)
+    result = run(runner, "check", "decks/README.txt", "decks/good.txt", "--as-of", ON, "--skip-non-decks")
+    assert result.exit_code == 0 and "Checked 1 deck: all passed." in result.stdout
+    # a deck of unknown cards has card lines: still a deck, still failing
+    write(repo / "decks" / "typo.txt", "4 Pikachuu\n")
+    result = run(runner, "check", "decks", "--as-of", ON, "-q")
+    assert result.exit_code == 1 and "decks/typo.txt:1: unknown-card" in result.stdout

@@ -240,7 +240,7 @@ def test_every_form_as_exclude_and_as_override_on_real_files(runner, repo, glob,
 def test_exclude_also_applies_to_named_files_and_a_negation_takes_a_builtin_back(runner, repo):
     write(repo / "deckcheck.toml", 'exclude = ["drafts", "!package.json"]\n')
     write(repo / "drafts" / "a.txt", VALID)
-    write(repo / "package.json", '{"cards": []}\n')
+    write(repo / "package.json", '{"cards": [{"count": 4, "name": "Pikachu"}]}\n')
     write(repo / "requirements.txt", "flask\n")
     result = run(runner, "check", "drafts/a.txt", ".", "--as-of", ON, "--output-format", "json")
     assert [p for p, _ in checked(result)] == ["package.json"]
@@ -310,7 +310,7 @@ def test_a_link_on_the_way_out_of_the_working_directory_is_never_followed(runner
     )
     # a path written outside the working directory is the user's own choice, read as given
     result = run(runner, "check", str(outside / "secret.txt"), "--as-of", ON, "-q")
-    assert "symlink-outside-tree" not in result.stdout and "unparsed-line" in result.stdout
+    assert "symlink-outside-tree" not in result.stdout and "deck-size" in result.stdout
 
 
 def test_a_glob_no_regular_expression_can_express_is_never_a_traceback(runner, repo):
@@ -324,12 +324,15 @@ def test_a_glob_no_regular_expression_can_express_is_never_a_traceback(runner, r
     # on the command line and in the configuration it is a usage error naming it
     result = run(runner, "check", "decks/[z-a]*.txt", "--as-of", ON)
     assert result.exit_code == 2
-    assert "'decks/[z-a]*.txt' is not a valid glob (bad character range z-a)" in result.stderr
+    assert "'decks/[z-a]*.txt' is not a valid glob (invalid character class range: z-a)" in result.stderr
     for toml, where in (('exclude = ["[z-a]"]\n', "exclude"), ('[overrides]\n"[z-a]" = "glc"\n', 'overrides."[z-a]"')):
         write(repo / "deckcheck.toml", toml)
         result = run(runner, "check", "--as-of", ON)
         assert result.exit_code == 2
-        assert f"deckcheck.toml: {where}: '[z-a]' is not a valid glob (bad character range z-a)" in result.stderr
+        assert (
+            f"deckcheck.toml: {where}: '[z-a]' is not a valid glob (invalid character class range: z-a)"
+            in result.stderr
+        )
 
 
 @pytest.mark.slow

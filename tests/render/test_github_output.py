@@ -19,6 +19,7 @@ from deckcheck.render import (
     GITHUB_ANNOTATIONS_PER_LEVEL,
     GITHUB_SUMMARY_MAX_BYTES,
     Options,
+    github_annotations,
     github_summary,
     render_github,
     render_jsonl,
@@ -58,7 +59,8 @@ def test_200_problems_give_at_most_what_github_shows_most_severe_first():
     lines = render_github(results, Options()).splitlines()
     annotations = [ANNOTATION.match(line) for line in lines if line.startswith("::")]
     levels = [m[1] for m in annotations]
-    assert levels == ["error"] * 10 + ["warning"] * 10 + ["notice"] * 10
+    # 70 errors and 70 warnings went to the log: no notice takes the reader's eye from them
+    assert levels == ["error"] * 10 + ["warning"] * 10
     assert len(annotations) <= GITHUB_ANNOTATIONS_PER_JOB
     # the first ten errors in path and line order
     assert [(m[2], m[3]) for m in annotations[:3]] == [
@@ -67,11 +69,11 @@ def test_200_problems_give_at_most_what_github_shows_most_severe_first():
         ("decks/d00.txt", "12"),
     ]
     note = lines.index(
-        "170 more problems not annotated (GitHub shows 10 errors, 10 warnings and 10 notices per "
-        "step); every problem is in the job summary:"
+        "180 more problems not annotated (GitHub shows 10 errors, 10 warnings and 10 notices per "
+        "step; notices only when every failure has its annotation); every problem is in the job summary:"
     )
     rest = lines[note + 1 : -1]
-    assert len(rest) == 170
+    assert len(rest) == 180
     assert rest[0] == "decks/d02.txt:12: copy-limit Deck 2 error 2."
     assert rest[-1] == "decks/d19.txt:31: resolved-by-name (info) Deck 19 info 1."
     assert lines[-1] == "Checked 20 decks: 0 passed, 20 failed (80 errors, 80 warnings, 40 info)."
@@ -79,6 +81,66 @@ def test_200_problems_give_at_most_what_github_shows_most_severe_first():
     for _, r in results:
         for p in r.problems:
             assert sum(p.message in line for line in lines) == 1
+
+
+def test_notices_only_with_room_left_and_failing_decks_first():
+    """Issue #31: all ten notice slots went to legal-by-reprint info on decks that pass."""
+    passing = [
+        (
+            f"decks/a{d}.txt",
+            report(*[Problem("resolved-by-name", f"Pass {d} info {i}.", lines=(i + 1,)) for i in range(5)]),
+        )
+        for d in range(3)
+    ]
+    failing = (
+        "decks/z.txt",
+        report(
+            Problem("copy-limit", "Z error.", lines=(3,)),
+            Problem("evolution-gap", "Z warning.", lines=(4,)),
+            Problem("resolved-by-name", "Z info.", lines=(5,)),
+        ),
+    )
+    annotated, rest = github_annotations([*passing, failing], Options())
+    shown = [(path, p.message) for path, p in annotated]
+    assert shown[:4] == [
+        ("decks/z.txt", "Z error."),
+        ("decks/z.txt", "Z warning."),
+        ("decks/z.txt", "Z info."),  # the failing deck's info before the passing decks'
+        ("decks/a0.txt", "Pass 0 info 0."),
+    ]
+    assert len(annotated) == 12 and len(rest) == 6
+    # one error too many: no notice at all, the failures first in the log
+    crowded = [(f"decks/e{d:02}.txt", report(Problem("copy-limit", f"E{d}.", lines=(1,)))) for d in range(11)] + passing
+    annotated, rest = github_annotations(crowded, Options())
+    assert [p.severity for _, p in annotated] == ["error"] * 10
+    assert [p.message for _, p in rest][:2] == ["E10.", "Pass 0 info 0."]
+
+
+def test_quiet_github_shows_only_what_fails_under_fail_on(runner, monkeypatch):
+    monkeypatch.chdir(HERE)
+    args = ["check", "decks", "--as-of", ON, "--output-format", "github", "-q"]
+    levels = {m[1] for line in runner.invoke(cli, args).stdout.splitlines() if (m := ANNOTATION.match(line))}
+    assert levels == {"error"}
+    lines = runner.invoke(cli, [*args, "--fail-on", "warning"]).stdout.splitlines()
+    assert {m[1] for line in lines if (m := ANNOTATION.match(line))} == {"error", "warning"}
+    assert not any("(info)" in line or "Checked" in line for line in lines)
+
+
+def test_job_summary_puts_failing_decks_first_and_counts_what_was_not_annotated():
+    results = [("decks/a-ok.txt", report())] + many(3)
+    md = github_summary(results, Options(), lambda path, line: f"u/{path}")
+    table = [line for line in md.splitlines() if line.startswith("| [")]
+    assert [row.split("]")[0] for row in table] == [
+        "| [decks/d00.txt",
+        "| [decks/d01.txt",
+        "| [decks/d02.txt",
+        "| [decks/a\\-ok.txt",
+    ]
+    assert (
+        "**10 problems not annotated**: GitHub shows 10 annotations of each level a step; they are listed below "
+        "with the rest." in md
+    )
+    assert "not annotated" not in github_summary(many(1), Options())
 
 
 def test_a_small_run_is_all_annotations():
