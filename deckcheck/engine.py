@@ -19,6 +19,7 @@ from .deck import ResolvedLine as ResolvedLine
 from .deck import line_profile
 from .fastline import BULLETS, COUNTS, card_parts, read_new
 from .formats import Ban, Format, FormatError, default_formats
+from .groups import rotation_groups
 from .lineread import CARD, HEADER, read_line
 from .memo import Memo, memoise
 from .parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
@@ -31,6 +32,8 @@ from .rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, stale_database
 #: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
 #: search of every card name); the rest get none and the report says how many (suggestions-skipped)
 SUGGEST_MAX_NAMES = 25
+#: the rule whose problems :func:`~deckcheck.groups.rotation_groups` gathers
+NOT_IN_FORMAT = "not-in-format"
 
 
 def resolve_lines(
@@ -397,6 +400,9 @@ def check(
         d.basic_pokemon,
         extra,
     )
+    if ctx.date_problem is None and any(p.rule == NOT_IN_FORMAT for p in problems):
+        # cards that left the format on one day: one group, one fix (a legal deck never gets here)
+        report.groups = rotation_groups(report.problems, lines, fmt, db, on)
     if REPORT_LISTENERS:
         seconds = time.perf_counter() - started
         for listener in REPORT_LISTENERS:

@@ -558,3 +558,55 @@ def test_labels_alt_text_and_contrast_of_the_result(open_page):
     page.get_by_role("radio", name="Cards").check()
     ratios.update({k: v for k, v in page.evaluate(CONTRAST, selectors).items() if v is not None})
     assert {k: v for k, v in ratios.items() if v is None or v < 4.5} == {}
+
+
+# -- a rotated deck: one block per rotation date, one fix ----------------------------------------
+
+#: the lines of CHARIZARD whose regulation mark G rotated out on 2026-04-10
+ROTATED_G = (2, 3, 4, 6, 10, 11, 12, 14, 19, 22, 23, 24)
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_rotated_cards_are_one_block_with_one_fix(open_page, script):
+    """The cards that left Standard on one date are one block with one fix that removes them all, and per
+    card the legal printing of the same name; each keeps its own problem (the error count is unchanged)."""
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, CHARIZARD)
+    submit(page)
+    expect(page.locator(".problems")).to_contain_text("Errors (14)")
+    blocks = page.locator(".problem-group")
+    expect(blocks).to_have_count(2)
+    expect(blocks.locator(".group-message")).to_have_text(
+        [  # where each block's first card is in the list
+            "27 cards on 12 lines rotated out on 2026-04-10 (regulation mark G).",
+            "2 cards on 2 lines rotated out on 2025-04-11 (regulation mark F).",
+        ]
+    )
+    g = blocks.nth(0)
+    expect(g.locator(".problem--member")).to_have_count(12)
+    expect(g.locator(".problem--member").first).to_contain_text("2 Pidgey (MEW 16), mark G")
+    expect(g.locator(".problem--member").first).to_contain_text("No printing of this name is legal.")
+    charmander = g.locator(".problem--member", has_text="Charmander (PAF 7)")
+    expect(charmander.get_by_role("link", name="Use the legal printing, Charmander (ASC 20)")).to_be_visible()
+    # the echo's badge still leads to the card's own problem, inside the block
+    expect(page.locator("#line-22 a.badge")).to_have_attribute("href", re.compile(r"^#problem-\d+$"))
+    page.evaluate("document.getElementById('verdict').scrollIntoView()")
+    shot(page, f"web-rotated-{'js' if script else 'nojs'}")
+    remove = g.get_by_role("link", name="Remove all 12 lines that rotated out")
+    if script:
+        remove.click()
+        expect(page.locator(".problem-group")).to_have_count(1)
+    else:
+        with page.expect_navigation():
+            remove.click()
+    expect(page.locator(".problem-group .group-message")).to_have_text(
+        "2 cards on 2 lines rotated out on 2025-04-11 (regulation mark F)."
+    )
+    kept = page.locator("#decklist").input_value().split("\n")
+    original = CHARIZARD.split("\n")
+    assert kept == [line for n, line in enumerate(original, start=1) if n not in ROTATED_G]
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 33 cards, 3 errors, 1 warning."
+    )

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from deckcheck import create_app
 from deckcheck.service.deckview import (
     BROKEN_FIX,
+    MAX_EDITS,
     FixError,
     apply_edits,
     header_notes,
@@ -64,7 +65,7 @@ def test_apply_edits_replaces_and_removes_lines_by_their_numbers():
         apply_edits("a\nb\n", [(3, "x")])  # the blank after the last line end is not a line
 
 
-@pytest.mark.parametrize("values", [[], ["0:x"], ["x:y"], ["12"], ["3:a\nb"], ["1:x"] * 21])
+@pytest.mark.parametrize("values", [[], ["0:x"], ["x:y"], ["12"], ["3:a\nb"], ["1:x"] * (MAX_EDITS + 1)])
 def test_read_edits_refuses_malformed_fixes(values):
     with pytest.raises(FixError) as caught:
         read_edits(values)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..recommend import recommended
 from ..registry import ERROR, INFO, Finding, rule
 from .words import join_and, label
 
@@ -43,6 +44,9 @@ def _other_printing_hint(card: Card, ctx: Context) -> str | None:
     other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
     if other is None:
         return None
+    best = recommended(card.name, ctx.format, ctx.db, ctx.as_of)  # the one a fix offers first: regular art
+    if best is not None and best.key == card.key:
+        other = best
     return (
         f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
         "does not cover this one."

@@ -22,11 +22,13 @@ from ..cards import Card, CardDB, get_db
 from ..formats import Format
 from ..parse import looks_like_json, parse
 from ..problems import ERROR, INFO, WARNING
+from ..recommend import legal_printings
 from ..render import export_name
 from ..rules import label
 
-#: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name)
-MAX_EDITS = 20
+#: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name; removing
+#: the cards that rotated out edits one line per card: a deck has at most 60 cards)
+MAX_EDITS = 60
 #: most card images shown beside one problem
 MAX_PROBLEM_CARDS = 3
 #: most printings offered for one unknown card
@@ -136,9 +138,9 @@ def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
                 if card is not None:
                     fixes.append(Fix(f"Use {label(card)}", ((ln.line, card_line(ln.count, card)),)))
         elif problem.rule == "not-in-format" and ln is not None and ln.card is not None and on is not None:
-            other = fmt.legal_other_printing(ln.card, db, on)
-            if other is not None:
-                fixes.append(Fix(f"Use the legal printing, {label(other)}", ((ln.line, card_line(ln.count, other)),)))
+            for n, other in enumerate(legal_printings(ln.card.name, fmt, db, on)):
+                words = f"Use the legal printing, {label(other)}" if n == 0 else f"Use {label(other)}"
+                fixes.append(Fix(words, ((ln.line, card_line(ln.count, other)),)))
         elif problem.rule == "copy-limit":
             limit = (fmt.rules.get("copy-limit") or {}).get("limit")
             lines = [by_line[n] for n in problem.lines if n in by_line and by_line[n].card is not None]
@@ -224,6 +226,23 @@ class FixView:
     edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
 
 
+def remove_fix(group) -> Fix:
+    """The one fix of a group (``report.groups``): remove every line of it."""
+    return Fix(f"Remove all {len(group.lines)} lines that rotated out", tuple((line, "") for line in group.lines))
+
+
+@dataclass
+class GroupView:
+    """A group of problems (``report.groups``) as the page shows it: one block, one fix, its members."""
+
+    id: str
+    severity: str
+    message: str
+    fix: FixView | None
+    members: list[ProblemView]
+    is_group: bool = True
+
+
 @dataclass
 class ProblemView:
     id: str
@@ -235,6 +254,8 @@ class ProblemView:
     fixes: list[FixView] = field(default_factory=list)
     pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
     cards: list[Row] = field(default_factory=list)  # up to MAX_PROBLEM_CARDS lines whose card image it shows
+    short: str | None = None  # in a group: the card and its mark ("Iono (PAL 185), mark G"), the group says why
+    is_group: bool = False
 
 
 @dataclass
@@ -253,6 +274,7 @@ class Row:
     count: int = 0  # copies, for a card line
     title: str = ""  # the card's name (as written, for a card that did not resolve)
     printing: str = ""  # "PAL 185"
+    mark: str | None = None  # the card's regulation mark
     group: str | None = None  # one of GROUPS, for a card line
     image: str | None = None
     note: str | None = None  # a header whose count disagrees with the cards under it
@@ -288,6 +310,7 @@ def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
     else:
         row.card = ln.card.label
         row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
+        row.mark = ln.card.mark
         row.image = image_url(ln.card, db, host)
         if unchecked:
             row.status = "unchecked"

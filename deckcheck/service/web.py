@@ -35,6 +35,7 @@ from ..sharelink import encode_deck
 from .deckview import (
     IMAGE_SIZE,
     FixError,
+    GroupView,
     ProblemView,
     apply_edits,
     deck_groups,
@@ -43,6 +44,7 @@ from .deckview import (
     fixes_for,
     is_json_deck,
     read_edits,
+    remove_fix,
 )
 
 bp = Blueprint("web", __name__)
@@ -212,21 +214,28 @@ def result_view(text: str, report) -> dict:
         for i, p in enumerate(report.problems, start=1)
     ]
     groups = [
-        {"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
+        {"severity": sev, "label": label, "items": items, "count": len(items)}
         for sev, label in _SEVERITY_LABELS
+        for items in ([p for p in problems if p.severity == sev],)
     ]
     rows = echo_rows(text, report, problems, host)
-    if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
+    editable = not is_json_deck(text)  # a JSON deck's "lines" are entries: no text edits apply
+    links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
+
+    def linked(fix):
+        nonlocal links
+        links += 1
+        return fix_view(fix, share["path"] if links <= MAX_FIX_LINKS else None)
+
+    if editable:
         fmt = default_formats()[report.format]
-        links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
         for i, fixes in fixes_for(report, fmt, get_db()).items():
-            problems[i].fixes = [
-                fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
-            ]
+            problems[i].fixes = [linked(f) for f in fixes]
         unknown = {r.line: r for r in rows if r.status == "unknown"}
         for pv, p in zip(problems, report.problems, strict=False):
             if p.rule == "unknown-card" and len(p.lines) == 1:
                 pv.pick = unknown.get(p.lines[0])
+    gather_groups(report, problems, groups, rows, linked if editable else None)
     return {
         "report": report,
         "groups": [g for g in groups if g["items"]],
@@ -243,6 +252,31 @@ def result_view(text: str, report) -> dict:
         "share": share,
         "forecast": forecast_view(report),
     }
+
+
+def gather_groups(report, problems: list[ProblemView], groups: list[dict], rows, linked) -> None:
+    """Each of ``report.groups`` as one block in its severity's list, where its first problem was, holding
+    its problems (each as its card and mark: the block says why) and the fix that removes them all."""
+    by_line = {r.line: r for r in rows}
+    for n, group in enumerate(report.groups, start=1):
+        members = [problems[i] for i in group.problems if 0 <= i < len(problems)]
+        if not members:
+            continue
+        for pv in members:
+            row = by_line.get(pv.lines[0]) if pv.lines else None
+            if row is not None and row.card:
+                mark = row.mark or "none"
+                pv.short = f"{row.count} {row.card}, mark {mark}"
+        block = GroupView(
+            f"group-{n}", members[0].severity, group.message, linked(remove_fix(group)) if linked else None, members
+        )
+        for g in groups:
+            items = g["items"]
+            if members[0] in items:
+                at = items.index(members[0])
+                g["items"] = (
+                    [p for p in items[:at] if p not in members] + [block] + [p for p in items[at:] if p not in members]
+                )
 
 
 def forecast_view(report):
