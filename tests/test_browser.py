@@ -443,10 +443,16 @@ def test_fix_by_clicks_with_javascript(open_page, live_server):
     )
     expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
     expect(page.locator("#verdict")).to_be_focused()
-    # the unknown card: cards from the lookup API to pick, for the name as written
+    # the unknown card: the server's recommended printing, as without the script, and a box to find another
+    find = page.get_by_label("Find a card for line 15")
+    expect(find).to_have_value("Rare Candee")
+    expect(page.locator(".pick-results .fix")).to_have_count(0)
+    find.fill("Rare Candy")
     picks = page.locator(".pick-results .fix")
     expect(picks.first).to_have_text("Use Rare Candy (MEG 125)")
-    expect(page.get_by_label("Find a card for line 15")).to_have_value("Rare Candee")
+    served = page.locator(".problem", has=page.locator(".pick")).locator(".fixes:not(.pick-results), .more-fixes")
+    for node in served.all():
+        expect(node).to_be_hidden()
     picks.first.click()
     expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
     assert page.url == start_url  # fixed in place, never left the page
@@ -522,6 +528,7 @@ def test_labels_alt_text_and_contrast_of_the_result(open_page):
 
     page = open_page()
     fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30").replace("1 Budew PRE 4", "1 Chansey BS 3"))
+    page.get_by_label(re.compile(r"^Find a card for line")).fill("Rare Candy")
     expect(page.locator(".pick-results .fix").first).to_be_visible()
     page.get_by_label(re.compile(r"^Show only lines with problems")).uncheck()
     assert (
@@ -610,3 +617,72 @@ def test_rotated_cards_are_one_block_with_one_fix(open_page, script):
     expect(page.locator("#verdict .verdict-summary")).to_have_text(
         "Not valid for Standard on 2026-05-01: 33 cards, 3 errors, 1 warning."
     )
+
+
+# -- recommendations, not lists ------------------------------------------------------------------
+
+#: an unknown name, a set code and number with another card's name, a misspelt name with the right printing
+GUESSES = (
+    LEGAL.replace("3 Boss's Orders MEG 114", "3 Boss Orders")
+    .replace("4 Ultra Ball MEG 131", "4 Crispin MEG 131")
+    .replace("1 Budew PRE 4", "1 Budeww PRE 4")
+)
+
+
+def fix_choices(page) -> dict[str, list[str]]:
+    """Each problem's first fix and the choices behind it, by the problem's message."""
+    out = {}
+    for item in page.locator(".problem").all():
+        fixes = item.locator(".fix").evaluate_all("els => els.map(e => e.textContent)")
+        if fixes:
+            out[item.locator(".problem-message").inner_text()] = fixes
+    return out
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_a_fix_recommends_one_printing_and_keeps_the_rest_behind_it(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, GUESSES)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    boss = page.locator(".problem", has_text='no card named "Boss Orders"')
+    # the newest regular-art printing legal on the date first, shown; the rest behind "Other choices"
+    first = boss.locator(".fixes").first.locator(".fix")
+    expect(first).to_have_text(["Use Boss's Orders (ASC 183)"])
+    expect(boss.get_by_role("link", name="Use Boss's Orders (ASC 256)")).to_be_hidden()
+    boss.locator("summary", has_text="Other choices").click()
+    expect(boss.locator(".more-fixes .fix")).to_have_text(
+        ["Use Boss's Orders (MEG 114)", "Use Boss's Orders (ASC 256)", "Use Boxed Order (TEF 143)"]
+    )
+    assert "PAL" not in boss.inner_text()  # mark G: not legal on the date
+    # a set code and number that name another card: use that card's name, or the card named as written
+    crispin = page.locator(".problem", has_text='names "Crispin", but MEG 131 is Ultra Ball')
+    expect(crispin.locator(".fix:visible")).to_have_text(
+        ["Use the name of MEG 131, Ultra Ball", "Use the card named Crispin, Crispin (PRE 105)"]
+    )
+    budew = page.locator(".problem", has_text='names "Budeww"')
+    expect(budew.locator(".fix")).to_have_text(["Use the name of PRE 4, Budew"])
+    choices = fix_choices(page)
+    if script:
+        # the same choices as the page without its script gives
+        other = open_page(page.locator("#share-link").get_attribute("href"), java_script_enabled=False)
+        assert fix_choices(other) == choices
+    with page.expect_navigation() if not script else _nothing():
+        budew.get_by_role("link", name="Use the name of PRE 4, Budew").click()
+    expect(page.locator("#decklist")).to_have_value(re.compile(r"\n1 Budew PRE 4\n"))
+    with page.expect_navigation() if not script else _nothing():
+        crispin.get_by_role("link", name=re.compile("^Use the name")).click()
+    expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
+    with page.expect_navigation() if not script else _nothing():
+        page.get_by_role("link", name="Use Boss's Orders (ASC 183)").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

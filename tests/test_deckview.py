@@ -96,9 +96,8 @@ def test_fixes_are_links_to_the_fixed_list(client):
     links = fix_links(page)
     assert set(links) == {
         "Set to the limit, 4",
-        "Use Rare Candy (MEG 125)",
-        "Use Arcade Game (N1 83)",
-        "Use Arcanine ex (SVI 32)",
+        "Use Rare Candy (MEG 125)",  # the recommended printing: the newest regular art legal on the date
+        "Use Rare Candy (MEG 175)",  # behind it; the other names suggested have no legal printing
     }
     query = parse_qs(urlsplit(links["Set to the limit, 4"]).query)
     assert query["fix"] == ["14:4 Ultra Ball MEG 131"] and query["format"] == ["standard"] and query["as_of"] == [DATE]
@@ -262,7 +261,7 @@ def test_fix_links_are_bounded(client):
     """Each fix link carries the whole list: past MAX_FIX_LINKS a fix is a button for the script."""
     from deckcheck.service.web import MAX_FIX_LINKS
 
-    page = body(post(client, "".join(f"1 Nest Bel {n}\n" for n in range(MAX_FIX_LINKS + 10))))
+    page = body(post(client, "".join(f"1 Ultra Bal {n}\n" for n in range(MAX_FIX_LINKS + 10))))
     assert len(set(re.findall(r'<a class="fix" href="([^"]+)"', page))) == MAX_FIX_LINKS
     assert (
         len(set(re.findall(r'<button type="button" class="fix button--link" data-edits="([^"]+)" hidden>', page))) > 0

@@ -56,10 +56,12 @@ class FixError(ValueError):
 
 @dataclass(frozen=True)
 class Fix:
-    """One click's worth of change: ``label`` says what it does."""
+    """One click's worth of change: ``label`` says what it does. The page shows a problem's first fix and
+    its ``alternative`` ones (another way to read the line); the rest (other printings) behind them."""
 
     label: str
     edits: tuple[tuple[int, str], ...]
+    alternative: bool = False
 
     @property
     def params(self) -> list[str]:
@@ -107,22 +109,25 @@ def card_line(count: int, card: Card) -> str:
     return f"{count} {export_name(card)} {card.set_code} {card.number}"
 
 
-def _playable(name: str, fmt: Format, db: CardDB, on: dt.date | None) -> Card | None:
-    """The newest printing with this name that is legal and not banned, else the newest one."""
+def _choices(name: str, fmt: Format, db: CardDB, on: dt.date | None) -> list[Card]:
+    """The printings of ``name`` a fix offers, the recommended one first (:func:`legal_printings`);
+    when none is legal, the newest printing (the player sees why it is not legal after the swap)."""
+    found = legal_printings(name, fmt, db, on)
+    if found:
+        return found
     printings = db.by_name(name)
-    if on is not None:
-        for card in printings:
-            via, ban = fmt.legality(card, db, on)
-            if via is not None and ban is None:
-                return card
-    return printings[0] if printings else None
+    return [printings[0]] if printings else []
 
 
 def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
-    """Problem index (in ``report.problems``) -> the fixes offered for it.
+    """Problem index (in ``report.problems``) -> the fixes offered for it, the recommended one first
+    (the page shows the others behind it):
 
-    * ``unknown-card``: each suggested name, as its newest legal printing;
-    * ``not-in-format``: the legal printing of that name whose text differs, when there is one;
+    * ``unknown-card``: the first suggested name as its recommended printing (:mod:`deckcheck.recommend`:
+      the newest regular art legal on the date), then its other printings, then the other names;
+    * ``not-in-format``: the recommended legal printing of that name, then the others;
+    * ``name-mismatch``: write the name of the printing the set code and number name, or keep the
+      name and take that card's recommended printing;
     * ``copy-limit``: set the count to the limit (the last lines give up copies first).
     """
     unchecked = any(p.rule == "date-out-of-range" for p in report.problems)
@@ -133,14 +138,33 @@ def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
         fixes: list[Fix] = []
         ln = by_line.get(problem.lines[0]) if len(problem.lines) == 1 else None
         if problem.rule == "unknown-card" and ln is not None:
-            for name in ln.suggestions[:MAX_SUGGESTIONS]:
-                card = _playable(name, fmt, db, on)
-                if card is not None:
+            for k, name in enumerate(ln.suggestions[:MAX_SUGGESTIONS]):
+                # the other names only with a printing legal on the date
+                cards = _choices(name, fmt, db, on) if k == 0 else legal_printings(name, fmt, db, on, limit=1)
+                for card in cards:
                     fixes.append(Fix(f"Use {label(card)}", ((ln.line, card_line(ln.count, card)),)))
         elif problem.rule == "not-in-format" and ln is not None and ln.card is not None and on is not None:
             for n, other in enumerate(legal_printings(ln.card.name, fmt, db, on)):
                 words = f"Use the legal printing, {label(other)}" if n == 0 else f"Use {label(other)}"
                 fixes.append(Fix(words, ((ln.line, card_line(ln.count, other)),)))
+        elif problem.rule == "name-mismatch" and ln is not None and ln.card is not None:
+            card = ln.card
+            fixes.append(
+                Fix(
+                    f"Use the name of {card.set_code} {card.number}, {export_name(card)}",
+                    ((ln.line, card_line(ln.count, card)),),
+                )
+            )
+            # the card named as written, when one is legal on the date
+            for other in legal_printings(ln.name, fmt, db, on, limit=1):
+                if other.key != card.key:
+                    fixes.append(
+                        Fix(
+                            f"Use the card named {ln.name}, {label(other)}",
+                            ((ln.line, card_line(ln.count, other)),),
+                            alternative=True,
+                        )
+                    )
         elif problem.rule == "copy-limit":
             limit = (fmt.rules.get("copy-limit") or {}).get("limit")
             lines = [by_line[n] for n in problem.lines if n in by_line and by_line[n].card is not None]
@@ -224,6 +248,7 @@ class FixView:
     label: str
     href: str | None  # reloads the page with the fix applied; None when the list is too long for a link
     edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
+    alternative: bool = False  # shown beside the first fix, not behind it (Fix.alternative)
 
 
 def remove_fix(group) -> Fix:
@@ -355,7 +380,7 @@ def echo_rows(text: str, report, problems: list[ProblemView], host: str | None =
 def fix_view(fix: Fix, share_path_: str | None) -> FixView:
     """The fix as the page offers it: a link from the list's share path, and the edits for the script."""
     query = urlencode([("fix", p) for p in fix.params])
-    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query)
+    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query, fix.alternative)
 
 
 def deck_groups(rows: list[Row]) -> list[dict]:

@@ -162,8 +162,8 @@
 
   var pickSeq = 0;
 
-  /* An unknown card: up to five cards from the lookup API (GET /api/v1/cards) to pick from,
-   * for the name as written first, then for whatever is typed in the box. */
+  /* An unknown card: a search box for another card, whose results (up to five cards from the lookup
+   * API, GET /api/v1/cards) replace the server's choices once something is typed in it. */
   function setUpPick(holder) {
     if (holder.firstChild) { return; }
     var line = holder.getAttribute("data-line");
@@ -173,7 +173,7 @@
       value: holder.getAttribute("data-name") || ""});
     var list = el("span", {className: "fixes pick-results", role: "group", "aria-label": "Cards found for line " + line}, []);
     var pending = null;
-    var served = holder.parentNode && holder.parentNode.querySelector(".fixes:not(.pick-results)");
+    var served = holder.parentNode ? holder.parentNode.querySelectorAll(".fixes:not(.pick-results), .more-fixes") : [];
     function search() {
       var q = input.value.trim();
       if (!q) { list.replaceChildren(); return; }
@@ -189,8 +189,9 @@
         }));
         if (!list.firstChild) {
           list.appendChild(el("span", {className: "help"}, ["No card found."]));
-        } else if (served) {
-          served.hidden = true; // the API's cards replace the server's suggestions for the same name
+        } else {
+          // the API's cards replace the server's choices
+          Array.prototype.forEach.call(served, function (node) { node.hidden = true; });
         }
       }).catch(function () { /* the links the server offered still work */ });
     }
@@ -198,8 +199,9 @@
       clearTimeout(pending);
       pending = setTimeout(search, 250);
     });
+    // the server's choices (the recommended printing first) stay until something else is searched:
+    // the same choices as without the script
     holder.replaceChildren(el("label", {"for": id}, ["Find a card for line " + line]), input, list);
-    search();
   }
 
   /* -- talking to the server -------------------------------------------------- */
