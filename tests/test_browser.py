@@ -686,3 +686,35 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+# -- text that is not a decklist -------------------------------------------------------------------
+
+#: 999 lines of prose with one card line in the middle: 1,000 lines, the most the page checks
+JUNK = "\n".join(
+    "3 Nest Ball SVI 181" if n == 500 else f"Paragraph {n}: the quick brown fox jumps over the lazy dog."
+    for n in range(1, 1001)
+)
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_a_paste_that_is_not_a_decklist_is_one_problem_on_a_short_page(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, JUNK)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    first = page.locator(".problem").first
+    expect(first).to_contain_text(
+        "This does not look like a decklist: 999 of its 1,000 lines are not card lines. "
+        'The first line that looks like a card is line 500: "3 Nest Ball SVI 181".'
+    )
+    expect(page.locator(".problem", has_text="is not a card line")).to_have_count(0)
+    # the page shows the first lines and says how many more there are
+    expect(page.locator(".echo-row")).to_have_count(150)
+    expect(page.locator(".deck-panel .more-shown")).to_have_text(
+        "… and 850 more lines not shown here (the list is whole in the box above)."
+    )
+    assert page.evaluate("document.documentElement.scrollHeight") < 20_000
+    expect(page.locator("#decklist")).to_have_value(JUNK)

@@ -161,7 +161,7 @@ def test_a_format_extends_another(tmp_path):
     """
     formats = load_formats(_write(tmp_path, base=BASE, child=child))
     fmt = formats["child"]
-    reading = {"unparsed-line": {}, "prose-ignored": {}, "several-decks": {}, "json-shape": {}}
+    reading = {"unparsed-line": {}, "prose-ignored": {}, "several-decks": {}, "json-shape": {}, "not-a-decklist": {}}
     assert fmt.rules == {**reading, "copy-limit": {"limit": 1}, "single-type": {}}
     assert fmt.pool == formats["base"].pool
     assert fmt.rule_sources == {**dict.fromkeys(reading, "base"), "copy-limit": "child", "single-type": "child"}

@@ -6,14 +6,17 @@ forecast's, and the input's (too large, unreadable, a link out of the tree being
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..problems import Problem
 from ..registry import ERROR, INFO, WARNING, declare
-from .words import UPDATE_ADVICE, newest_set_phrase, plural
+from .reading import NOT_A_DECKLIST
+from .words import UPDATE_ADVICE, newest_set_phrase, plural, quoted
 
 if TYPE_CHECKING:
     from ..cards import CardDB
+    from ..deck import ResolvedLine
 
 INPUT_LIMIT = declare(
     "input-limit", code="P103", severity=ERROR, title="The decklist is larger than the service accepts"
@@ -66,3 +69,33 @@ def stale_database(db: CardDB, on: dt.date, max_age: int) -> Problem | None:
         f"{plural(age, 'day')} before {on.isoformat()}; the most allowed is {plural(max_age, 'day')}.",
         hint=f"Cards from sets released after {newest.name} are unknown to it: {UPDATE_ADVICE}.",
     )
+
+
+#: fewest lines that are not card lines for a text to be "not a decklist" (one or two stray lines are
+#: each their own unparsed-line warning)
+NOT_A_DECKLIST_MIN = 3
+_UNPARSED = "unparsed-line"
+
+
+def not_a_decklist(problems: list[Problem], lines: Sequence[ResolvedLine]) -> list[Problem]:
+    """The parser's ``problems`` for a text with card ``lines``: when most of its lines (at least
+    :data:`NOT_A_DECKLIST_MIN`) are not card lines, one ``not-a-decklist`` error naming the first
+    card-like line, if any, in place of an ``unparsed-line`` warning per line; else ``problems``."""
+    unparsed = sum(1 for p in problems if p.rule == _UNPARSED)
+    if unparsed < NOT_A_DECKLIST_MIN or unparsed <= len(lines):
+        return problems
+    first = min(lines, key=lambda ln: ln.line) if lines else None
+    message = (
+        f"This does not look like a decklist: {unparsed:,} of its {unparsed + len(lines):,} lines are not card lines."
+    )
+    if first is not None:
+        message += f" The first line that looks like a card is line {first.line}: {quoted(first.raw)}."
+    else:
+        message += " No line looks like a card."
+    # no line: the problem is about the whole text (it sorts before the errors of lines)
+    one = Problem(
+        NOT_A_DECKLIST.name,
+        message,
+        hint='Paste only the list: one card per line, its count first, like "4 Nest Ball SVI 181".',
+    )
+    return [one, *(p for p in problems if p.rule != _UNPARSED)]

@@ -23,6 +23,12 @@ parser_rule(
     "several-decks", code="P111", severity=WARNING, title="A JSON export of several decks; only the first is checked"
 )
 parser_rule("json-shape", code="P112", severity=ERROR, title="JSON that is no deck shape deckcheck reads")
+NOT_A_DECKLIST = parser_rule(
+    "not-a-decklist",
+    code="P120",
+    severity=ERROR,
+    title="Text whose lines are mostly not card lines: one problem instead of one per line",
+)
 
 
 def has_unknown_set(ln: ResolvedLine, db: CardDB) -> bool:

@@ -95,6 +95,11 @@ def page_headers(config) -> dict[str, str]:
 
 #: cards in an opening hand
 HAND = 7
+#: most lines of the list the page shows (a deck has about 30 lines; the list stays whole in the box,
+#: the export and the share link)
+MAX_SHOWN_LINES = 150
+#: most problems of one severity the page lists (the verdict counts them all)
+MAX_SHOWN_PROBLEMS = 60
 #: most fixes offered as links on one page (each carries the list: at most ~8 KB apiece)
 MAX_FIX_LINKS = 50
 
@@ -236,12 +241,19 @@ def result_view(text: str, report) -> dict:
             if p.rule == "unknown-card" and len(p.lines) == 1:
                 pv.pick = unknown.get(p.lines[0])
     gather_groups(report, problems, groups, rows, linked if editable else None)
+    for g in groups:  # a wall of problems helps nobody: the first ones, and how many more
+        g["more"] = max(0, len(g["items"]) - MAX_SHOWN_PROBLEMS)
+        g["items"] = g["items"][:MAX_SHOWN_PROBLEMS]
+    notes = [p for p in problems if p.severity == INFO]
+    shown = rows[:MAX_SHOWN_LINES]
     return {
         "report": report,
         "groups": [g for g in groups if g["items"]],
-        "notes": [p for p in problems if p.severity == INFO],
-        "rows": rows,
-        "deck": deck_groups(rows),
+        "notes": notes[:MAX_SHOWN_PROBLEMS],
+        "more_notes": max(0, len(notes) - MAX_SHOWN_PROBLEMS),
+        "rows": shown,
+        "more_rows": len(rows) - len(shown),
+        "deck": deck_groups(shown),
         "flagged": sum(r.flagged for r in rows),
         "images": host is not None,
         "image_size": IMAGE_SIZE,
