@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
@@ -218,7 +219,7 @@ def result_view(text: str, report) -> dict:
         ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
         for i, p in enumerate(report.problems, start=1)
     ]
-    groups = [
+    groups: list[dict[str, Any]] = [
         {"severity": sev, "label": label, "items": items, "count": len(items)}
         for sev, label in _SEVERITY_LABELS
         for items in ([p for p in problems if p.severity == sev],)
