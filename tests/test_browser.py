@@ -718,3 +718,30 @@ def test_a_paste_that_is_not_a_decklist_is_one_problem_on_a_short_page(open_page
     )
     assert page.evaluate("document.documentElement.scrollHeight") < 20_000
     expect(page.locator("#decklist")).to_have_value(JUNK)
+
+
+# -- plain words first -----------------------------------------------------------------------------
+
+
+def test_a_problem_s_code_follows_its_words_and_leads_to_the_rules_page(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, LEGAL.replace("1 Budew PRE 4", "1 Budeww PRE 4"))
+    submit(page)
+    problem = page.locator(".problem", has_text='names "Budeww"')
+    words = problem.locator(".problem-message").bounding_box()
+    link = problem.get_by_role("link", name="rule C103")
+    box = link.bounding_box()
+    assert (box["y"], box["x"]) > (words["y"], words["x"])  # after the message, in reading order
+    expect(problem.locator(".problem-hint")).to_have_text(
+        '"Budeww" looks like a misspelling of Budew: the set code and number decide the card.'
+    )
+    with page.expect_navigation():
+        link.click()
+    assert page.url.endswith("/rules#name-mismatch")
+    entry = page.locator("#name-mismatch")
+    expect(entry).to_be_in_viewport()
+    expect(entry).to_contain_text("The set code and number name a different card from the one written")
+    expect(entry).to_contain_text("deckcheck/rules/reading.py")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

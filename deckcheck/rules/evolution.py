@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 @rule(
     "evolution-gap",
     code="R301",
+    description="A Stage 1/2 whose pre-evolution is missing (owner names count; Rare Candy covers a missing Stage 1)",
     severity=WARNING,
     title="An Evolution card whose Pokémon it evolves from is missing",
     needs="evolving",

@@ -15,7 +15,14 @@ if TYPE_CHECKING:
     from ..deck import Context, Deck
 
 
-@rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format", needs="not_legal")
+@rule(
+    "not-in-format",
+    code="R201",
+    description="Not in the card pool on the date, and no functionally identical reprint is",
+    severity=ERROR,
+    title="A card that is not legal in the format",
+    needs="not_legal",
+)
 def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
@@ -56,6 +63,11 @@ def _other_printing_hint(card: Card, ctx: Context) -> str | None:
 @rule(
     "legal-by-reprint",
     code="R204",
+    description=(
+        "A printing legal only through a functionally identical reprint: names the legal printing, whose "
+        "text is played (Handbook 4.1.3); in Unlimited, where every printing is legal, an older printing "
+        "names its newest reprint out on the date, whose wording is used (4.2.2)"
+    ),
     severity=INFO,
     title="A printing legal through a functionally identical reprint, whose text applies",
     needs=lambda fmt: "known" if fmt.pool.kind == "all" else "reprinted",
@@ -110,7 +122,14 @@ def _newest_reprint(card: Card, ctx: Context) -> Card | None:
     return found
 
 
-@rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list", needs="banned")
+@rule(
+    "banned",
+    code="R202",
+    description="On the format's ban list on the date",
+    severity=ERROR,
+    title="A card on the format's ban list",
+    needs="banned",
+)
 def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card on the format's ban list on the date."""
     for ln in deck.banned:

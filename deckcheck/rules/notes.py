@@ -19,38 +19,63 @@ if TYPE_CHECKING:
     from ..deck import ResolvedLine
 
 INPUT_LIMIT = declare(
-    "input-limit", code="P103", severity=ERROR, title="The decklist is larger than the service accepts"
+    "input-limit",
+    code="P103",
+    description="The decklist is larger than the service accepts",
+    severity=ERROR,
+    title="The decklist is larger than the service accepts",
 )
 UNREADABLE_FILE = declare(
     "unreadable-file",
     code="P104",
+    description=(
+        "A file that cannot be read as UTF-8 text, or a path that is not a regular file (a FIFO, a "
+        "socket, a device; never opened) (CLI)"
+    ),
     severity=ERROR,
     title="A file that cannot be read as UTF-8 text (binary, another encoding)",
 )
 SUGGESTIONS_SKIPPED = declare(
     "suggestions-skipped",
     code="P105",
+    description='A deck with more than 25 distinct unknown names: the rest get no "did you mean" suggestions',
     severity=INFO,
     title="Unknown names past the per-deck limit get no did-you-mean suggestions",
 )
 SYMLINK_OUTSIDE_TREE = declare(
     "symlink-outside-tree",
     code="P115",
+    description=(
+        "A symbolic link to a file outside the tree being checked: not followed, nothing of its target is"
+        " read or shown (CLI)"
+    ),
     severity=ERROR,
     title="A symbolic link to a file outside the tree being checked; not read",
 )
 STALE_DATABASE = declare(
     "stale-database",
     code="C105",
+    description=(
+        "The database's newest set was released more than `max-db-age` days before the check's date (only"
+        " when that setting is given)"
+    ),
     severity=WARNING,
     title="The card database's newest set is older than the configured maximum age",
 )
 DATE_OUT_OF_RANGE = declare(
-    "date-out-of-range", code="R203", severity=ERROR, title="A date the format's data does not cover"
+    "date-out-of-range",
+    code="R203",
+    description="The date is before the format's data; legality was not checked",
+    severity=ERROR,
+    title="A date the format's data does not cover",
 )
 ROTATION_FORECAST = declare(
     "rotation-forecast",
     code="R401",
+    description=(
+        'Only when asked (`--forecast`, `"forecast": true`): a card the next Standard rotation would make illegal; '
+        "info for a card a functional reprint keeps legal. Never an error"
+    ),
     severity=WARNING,
     title="A card the next Standard rotation would make illegal (with --forecast)",
 )

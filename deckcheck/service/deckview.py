@@ -265,6 +265,8 @@ class GroupView:
     message: str
     fix: FixView | None
     members: list[ProblemView]
+    rule: str = ""
+    code: str = ""
     is_group: bool = True
 
 
@@ -277,6 +279,7 @@ class ProblemView:
     hint: str | None
     lines: tuple[int, ...]
     fixes: list[FixView] = field(default_factory=list)
+    rule: str = ""  # the rule's name: its entry on the rules page (/rules#name)
     pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
     cards: list[Row] = field(default_factory=list)  # up to MAX_PROBLEM_CARDS lines whose card image it shows
     short: str | None = None  # in a group: the card and its mark ("Iono (PAL 185), mark G"), the group says why

@@ -30,7 +30,7 @@ from ..decklimits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..odds import p_basic_in_opening_hand, percent
-from ..problems import ERROR, INFO, WARNING
+from ..problems import CATALOGUE, ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
 from ..sharelink import encode_deck
 from .deckview import (
@@ -216,7 +216,7 @@ def result_view(text: str, report) -> dict:
     host = image_host(current_app.config)
     share = share_info(text, report)
     problems = [
-        ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
+        ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines, rule=p.rule)
         for i, p in enumerate(report.problems, start=1)
     ]
     groups: list[dict[str, Any]] = [
@@ -281,7 +281,13 @@ def gather_groups(report, problems: list[ProblemView], groups: list[dict], rows,
                 mark = row.mark or "none"
                 pv.short = f"{row.count} {row.card}, mark {mark}"
         block = GroupView(
-            f"group-{n}", members[0].severity, group.message, linked(remove_fix(group)) if linked else None, members
+            f"group-{n}",
+            members[0].severity,
+            group.message,
+            linked(remove_fix(group)) if linked else None,
+            members,
+            group.rule,
+            members[0].code,
         )
         for g in groups:
             items = g["items"]
@@ -429,3 +435,33 @@ def extras():
             "database": report.database,
         }
     )
+
+
+# -- the rules page -------------------------------------------------------------------
+
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
+def _segments(text: str) -> list[tuple[str, bool]]:
+    """A description's text and its `code` spans, as (text, is_code) pairs for the template."""
+    parts = _CODE_SPAN.split(text)
+    return [(part, i % 2 == 1) for i, part in enumerate(parts) if part]
+
+
+@bp.route("/rules")
+def rules():
+    """Every rule and problem kind of the registry (the codes a result links to), with its description,
+    the module that defines it and the formats that run it; then each format's sources."""
+    formats = default_formats()
+    entries = []
+    for spec in sorted(CATALOGUE.values(), key=lambda s: s.code):
+        run_by = [{"name": f.name, "params": f.rules[spec.name]} for f in formats.values() if spec.name in f.rules]
+        entries.append(
+            {
+                "spec": spec,
+                "about": _segments(spec.about),
+                "source": spec.module.replace(".", "/") + ".py" if spec.module else None,
+                "run_by": run_by,
+            }
+        )
+    return render_template("web/rules.html", entries=entries, formats=list(formats.values()))
