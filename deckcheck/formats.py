@@ -152,6 +152,21 @@ class Format:
             "sources": list(self.sources),
         }
 
+    def description_on(self, on: dt.date) -> str:
+        """The format in one sentence on the date ``on``: a regulation-mark format says the marks legal
+        then and since when, and the bans in effect; any other, its file's ``description``."""
+        pool = self.pool
+        floor = pool.min_mark(on)
+        if pool.kind != "regulation-marks" or floor is None:
+            return self.description
+        since = max(r.start for r in pool.rotations if r.start <= on)
+        # every mark from the lowest legal one to the newest out on the date (a mark without a date is out)
+        top = max([m.mark for m in pool.mark_dates if m.start <= on] + [floor])
+        marks = [chr(c) for c in range(ord(floor), ord(top) + 1)]
+        bans = sum(1 for b in self.bans if b.since is None or b.since <= on)
+        banned = "Ban list empty." if not bans else f"{bans} banned entr{'y' if bans == 1 else 'ies'}."
+        return f"Regulation-mark format: {', '.join(marks)} and later marks since {since.isoformat()}. {banned}"
+
     # -- legality ------------------------------------------------------------
 
     def set_legal_date(self, db: CardDB, set_id: str) -> dt.date | None:

@@ -745,3 +745,83 @@ def test_a_problem_s_code_follows_its_words_and_leads_to_the_rules_page(open_pag
     expect(entry).to_contain_text("The set code and number name a different card from the one written")
     expect(entry).to_contain_text("deckcheck/rules/reading.py")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+# -- the date field, the title, the phone --------------------------------------------------------
+
+
+def test_the_date_is_a_native_date_field_and_the_server_reads_both_forms(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    expect(page.locator("#as_of")).to_have_attribute("type", "date")
+    assert page.locator("#as_of").get_attribute("pattern") is None
+    # a link with the date as YYYYMMDD: the same result, the field holding the date it stands for
+    other = open_page(
+        f"/?deck={LEGAL.replace(chr(10), '%0A')}&format=standard&as_of=20260501", java_script_enabled=False
+    )
+    expect(other.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+    expect(other.locator("#as_of")).to_have_value("2026-05-01")
+    # the format's description is the one on the chosen date, without the script too
+    fill_form(page, LEGAL, as_of="2025-06-01")
+    submit(page)
+    expect(page.locator("#format-help")).to_have_text(
+        "Regulation-mark format: G, H, I and later marks since 2025-04-11. Ban list empty."
+    )
+    expect(page).to_have_title(re.compile(r"^Not valid – "))
+    # a date the server cannot read: an error, and the title says the list was not checked
+    bad = open_page(
+        "/?deck=1%20Iono%20PAL%20185&as_of=2026-13-45",
+        java_script_enabled=False,
+        allow_console=re.compile(r"status of 400 \(BAD REQUEST\)"),
+    )
+    expect(bad.locator("#error")).to_contain_text("“2026-13-45” is not a date")
+    expect(bad).to_have_title(re.compile(r"^Not checked – "))
+
+
+def test_the_title_and_the_format_follow_the_result_and_the_date(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    fill_form(page, LEGAL)
+    expect(page).to_have_title(re.compile(r"^Valid – "))
+    expect(page.locator("#format-help")).to_have_text(
+        "Regulation-mark format: H, I, J and later marks since 2026-04-10. Ban list empty."
+    )
+    page.fill("#as_of", "2025-06-01")
+    expect(page).to_have_title(re.compile(r"^Not valid – "))
+    expect(page.locator("#format-help")).to_have_text(
+        "Regulation-mark format: G, H, I and later marks since 2025-04-11. Ban list empty."
+    )
+    # a date half typed: not checked as today's, and no stale "Valid" title
+    page.fill("#as_of", "2026-05-01")
+    expect(page).to_have_title(re.compile(r"^Valid – "))
+    page.locator("#as_of").fill("")
+    page.locator("#as_of").click()
+    page.keyboard.type("05")
+    assert page.evaluate("document.getElementById('as_of').validity.badInput")
+    page.locator("#decklist").press("End")
+    page.locator("#decklist").type("\n")
+    expect(page.locator("#error")).to_contain_text("The date is not complete")
+    expect(page).to_have_title(re.compile(r"^Not checked – "))
+
+
+def test_on_a_phone_the_verdict_comes_into_view_after_a_paste_and_a_fix(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(**PHONE, permissions=["clipboard-read", "clipboard-write"])
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    page.fill("#as_of", DATE)
+    page.evaluate("text => navigator.clipboard.writeText(text)", ONE_BAD)
+    page.locator("#decklist").focus()
+    page.keyboard.press("Control+V")
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    expect(page.locator("#verdict")).to_be_in_viewport()
+    assert page.evaluate("window.scrollY") > 300  # the page moved to the verdict
+    shot(page, "web-phone-after-paste", full_page=False)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.get_by_role("link", name="Use the legal printing, Chansey (TWM 133)").click()
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(page.locator("#verdict")).to_be_in_viewport()
+    shot(page, "web-phone-after-fix", full_page=False)

@@ -203,10 +203,11 @@ def test_header_note_is_shown_on_its_line(client):
     assert "is-flagged" in page[page.index('id="line-12"') - 200 : page.index('id="line-12"') + 200]
 
 
-def test_date_field_is_iso_text(client):
+def test_date_field_is_a_date_field(client):
+    """The browser's date picker (no pattern: the server reads YYYY-MM-DD and YYYYMMDD alike)."""
     page = body(client.get("/"))
-    field = re.search(r'<input type="text" id="as_of"[^>]*>', page, re.DOTALL).group(0)
-    assert 'pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}"' in field and 'placeholder="YYYY-MM-DD"' in field
+    field = re.search(r'<input type="date" id="as_of"[^>]*>', page, re.DOTALL).group(0)
+    assert "pattern=" not in field and 'name="as_of"' in field
 
 
 # -- card images -------------------------------------------------------------------------------

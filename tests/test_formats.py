@@ -652,3 +652,17 @@ def test_a_database_loaded_again_from_the_same_file_gets_its_own_legality_answer
             report = check(text, fmt, on, db=db)
             assert [ln.to_dict()["legal_via"] for ln in report.lines] == [None], text
             assert [p.rule for p in report.problems] == ["deck-size"], text
+
+
+def test_the_description_follows_the_date():
+    from deckcheck.formats import default_formats
+
+    standard = default_formats()["standard"]
+    on = {d: standard.description_on(dt.date.fromisoformat(d)) for d in ("2026-05-01", "2025-06-01", "2023-05-01")}
+    assert on == {
+        "2026-05-01": "Regulation-mark format: H, I, J and later marks since 2026-04-10. Ban list empty.",
+        "2025-06-01": "Regulation-mark format: G, H, I and later marks since 2025-04-11. Ban list empty.",
+        "2023-05-01": "Regulation-mark format: E, F, G and later marks since 2023-04-14. Ban list empty.",
+    }
+    expanded = default_formats()["expanded"]
+    assert expanded.description_on(dt.date(2026, 5, 1)) == expanded.description

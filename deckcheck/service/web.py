@@ -371,10 +371,21 @@ def index():
         if text is not None:
             report = run_check(text, page["format"], page["as_of"])
             page["result"] = result_view(text, report)
-            page["format"], page["as_of"] = report.format, page["as_of"].strip()
+            # the date as the date field holds it (YYYY-MM-DD), when one was given
+            page["format"], page["as_of"] = report.format, report.as_of if page["as_of"].strip() else ""
     except InputError as exc:
         page["error"], status = exc.message, exc.status
+    page["descriptions"] = format_descriptions(page["as_of"])
     return render_template("web/index.html", **page), status
+
+
+def format_descriptions(date_value: str | None) -> dict[str, str]:
+    """Each format's description on the form's date (today when it is empty or not a date)."""
+    try:
+        on = dt.date.fromisoformat(read_date(date_value) or "")
+    except (InputError, ValueError):
+        on = dt.date.today()
+    return {fid: f.description_on(on) for fid, f in default_formats().items()}
 
 
 def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str]:
@@ -427,6 +438,8 @@ def extras():
             "share": share_info(body["decklist"], report),
             "opening_hand": opening_hand(report),
             # the API names a legal reprint by id; the page shows it as "Name (SET 123)"
+            # the format's description on the checked date (the page's help under the format)
+            "format_description": default_formats()[report.format].description_on(dt.date.fromisoformat(report.as_of)),
             "legal_via": {
                 str(ln.line): ln.legal_via.label
                 for ln in report.lines

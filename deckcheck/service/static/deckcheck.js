@@ -28,6 +28,10 @@
   var timer = null;
   var seq = 0;
   var inflight = null;
+  var TITLE = " \u2013 deckcheck: check a Pok\u00e9mon TCG decklist";
+  // the form above the result (a phone): after a paste or a fix the verdict is brought into view
+  var stacked = window.matchMedia ? window.matchMedia("(max-width: 63.99rem)") : null;
+  var revealNext = false;
 
   /* -- DOM building: text only ------------------------------------------------ */
 
@@ -116,13 +120,17 @@
     enhanceResult();
     var verdict = document.getElementById("verdict");
     var valid = verdict && verdict.getAttribute("data-valid") === "true";
-    document.title = (valid ? "Valid" : "Not valid") + " \u2013 deckcheck: check a Pok\u00e9mon TCG decklist";
+    document.title = (valid ? "Valid" : "Not valid") + TITLE;
+    if (formatHelp && typeof answer.format_description === "string") {
+      formatHelp.textContent = answer.format_description; // the format on the checked date
+    }
     var summary = result.querySelector(".verdict-summary");
     return summary ? summary.textContent : "";
   }
 
   function renderError(message) {
     shownText = null;
+    document.title = "Not checked" + TITLE; // never a stale "Valid" beside an error
     result.replaceChildren(el("div", {id: "error", className: "alert", role: "alert", tabindex: "-1"}, [
       el("h2", {className: "alert-title"}, [el("span", {"aria-hidden": "true"}, ["! "]), "The list was not checked"]),
       el("p", {className: "alert-message"}, [message])
@@ -263,6 +271,12 @@
       setStatus("");
       return;
     }
+    if (date.validity && date.validity.badInput) {
+      // a date field with a date half typed: its value is empty, which would mean today
+      renderError("The date is not complete: finish it (day, month and year) or clear it for today.");
+      setStatus("Not checked: the date is not complete.");
+      return;
+    }
     var payload = {decklist: text, format: format.value};
     if (date.value) {
       payload.as_of = date.value;
@@ -280,6 +294,10 @@
       setStatus(render(text, answer));
       var verdict = document.getElementById("verdict");
       if (focusVerdict === true && verdict) { verdict.focus(); }
+      if ((revealNext || focusVerdict === true) && verdict && stacked && stacked.matches) {
+        verdict.scrollIntoView({block: "start"});
+      }
+      revealNext = false;
     }).catch(function (err) {
       if (mine !== seq || (err && err.name === "AbortError")) { return; }
       inflight = null;
@@ -334,6 +352,7 @@
   }
 
   deck.addEventListener("input", schedule);
+  deck.addEventListener("paste", function () { revealNext = true; });
   format.addEventListener("change", function () { showFormatHelp(); schedule(); });
   date.addEventListener("change", schedule);
   result.addEventListener("click", function (event) {
