@@ -825,3 +825,77 @@ def test_on_a_phone_the_verdict_comes_into_view_after_a_paste_and_a_fix(open_pag
     expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
     expect(page.locator("#verdict")).to_be_in_viewport()
     shot(page, "web-phone-after-fix", full_page=False)
+
+
+# -- the deck registration sheet ----------------------------------------------------------------
+
+MM = 96 / 25.4  # CSS pixels in a millimetre
+
+
+def pdf_pages(data: bytes) -> list[tuple[float, float]]:
+    """The size in points of each page of a PDF Chromium printed (its page objects are not compressed)."""
+    assert data.startswith(b"%PDF-")
+    boxes = re.findall(rb"/Type\s*/Page\b(?!s).*?/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data, re.DOTALL)
+    if not boxes:  # the MediaBox before the /Type
+        boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    return [(int(float(w)), int(float(h))) for w, h in boxes]
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_a_valid_deck_prints_its_registration_sheet(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, LEGAL)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Print the deck registration sheet").click()
+    expect(page).to_have_title(re.compile(r"^Deck registration sheet"))
+    # blank boxes to fill by hand, or the fields given: the form puts them in the address
+    expect(page.locator("#player-name")).to_have_text("")
+    page.get_by_label("Player name").fill("Ash Ketchum")
+    page.get_by_label("Player ID").fill("1234567")
+    page.get_by_label("Date of birth").fill("2000-05-22")
+    page.get_by_label("Age division").select_option("masters")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Put these on the sheet").click()
+    assert "name=Ash+Ketchum" in page.url and "division=masters" in page.url
+    expect(page.locator("#player-name")).to_have_text("Ash Ketchum")
+    expect(page.locator("#player-id")).to_have_text("1234567")
+    expect(page.locator("#player-dob")).to_have_text("2000-05-22")
+    expect(page.locator(".division--on")).to_contain_text("Masters")
+    rows = page.locator(".cards tbody tr")
+    expect(rows).to_have_count(25)
+    expect(page.locator(".section-title")).to_have_text(["Pokémon", "Trainer", "Energy"])
+    expect(page.locator(".section-total")).to_have_text(["19", "31", "10"])
+    expect(rows.first).to_have_text(re.compile(r"^4\s*Dreepy\s*TWM\s*128\s*H$"))
+    expect(page.locator(".section--3 tbody tr").first).to_have_text(re.compile(r"^4\s*Fire Energy\s*SVE\s*2\s*$"))
+    expect(page.locator(".sheet-total")).to_have_text("Total cards: 60")
+    if script:
+        return
+    # printed: the controls are not on paper, and the sheet fits one page of A4 and of Letter
+    page.emulate_media(media="print")
+    expect(page.locator(".sheet-controls")).to_be_hidden()
+    box = page.locator("#sheet").bounding_box()
+    assert box["width"] <= 190 * MM + 1 and box["height"] <= 259 * MM, box
+    shot(page, "sheet-printed")
+    assert pdf_pages(page.pdf(format="A4", print_background=True)) == [(595, 842)]
+    assert pdf_pages(page.pdf(format="Letter", print_background=True)) == [(612, 792)]
+
+
+def test_an_invalid_deck_has_no_sheet(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, ONE_BAD)
+    submit(page)
+    expect(page.get_by_role("link", name="Print the deck registration sheet")).to_have_count(0)
+    sheet = open_page(
+        page.locator("#share-link").get_attribute("href").replace("/?", "/sheet?"),
+        java_script_enabled=False,
+        allow_console=re.compile(r"status of 422"),
+    )
+    expect(sheet.locator("#error")).to_contain_text(
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error. A registration sheet is for a valid deck"
+    )

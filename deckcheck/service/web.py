@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from .. import forecast as _forecast
@@ -33,6 +33,7 @@ from ..odds import p_basic_in_opening_hand, percent
 from ..problems import CATALOGUE, ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
 from ..sharelink import encode_deck
+from ..sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
 from .deckview import (
     IMAGE_SIZE,
     FixError,
@@ -263,6 +264,7 @@ def result_view(text: str, report) -> dict:
         "odds": opening_hand(report),
         "export": ptcgl_export(report),
         "share": share,
+        "sheet": sheet_path(text, report),
         "forecast": forecast_view(report),
     }
 
@@ -478,3 +480,54 @@ def rules():
             }
         )
     return render_template("web/rules.html", entries=entries, formats=list(formats.values()))
+
+
+# -- the deck registration sheet --------------------------------------------------------
+
+
+def sheet_path(text: str, report) -> str | None:
+    """The link to a valid deck's registration sheet (:mod:`deckcheck.sheet`), or None (not valid, a JSON
+    deck's entries, or too long a link)."""
+    if not report.valid:
+        return None
+    path = url_for("web.sheet", d=encode_deck(text), format=report.format, as_of=report.as_of)
+    return path if len(path) <= current_app.config["MAX_SHARE_URL_LENGTH"] else None
+
+
+@bp.route("/sheet")
+def sheet():
+    """A valid deck's registration sheet, ready to print: the list as a share link carries it (``d=`` or
+    ``deck=``, ``format``, ``as_of``), and the player's ``name``, ``player_id``, ``dob`` and ``division``
+    when given (blank on the sheet otherwise)."""
+    args = request.args
+    try:
+        if "d" in args:
+            text = decode_deck(args["d"], current_app.config["MAX_DECKLIST_BYTES"])
+        elif "deck" in args:
+            text = args["deck"]
+        else:
+            raise InputError("No decklist was given: open the sheet from the result of a valid deck.")
+        report = run_check(text, args.get("format"), args.get("as_of"))
+        player = Player(args.get("name", ""), args.get("player_id", ""), args.get("dob", ""), args.get("division", ""))
+        made = build_sheet(report, player)
+    except InputError as exc:
+        return render_template("web/sheet_error.html", message=exc.message, back=None), exc.status
+    except SheetError as exc:
+        back = share_path(text, report.format, report.as_of) + "#verdict"
+        return render_template("web/sheet_error.html", message=str(exc), back=back), 422
+    screen = {
+        "back": share_path(text, report.format, report.as_of) + "#verdict",
+        "action": url_for("web.sheet"),
+        "icon": url_for("static", filename="favicon.svg"),
+        "hidden": [("d", encode_deck(text)), ("format", report.format), ("as_of", report.as_of)],
+    }
+    return render_sheet(made, stylesheet=url_for("web.sheet_style"), screen=screen)
+
+
+@bp.route("/sheet.css")
+def sheet_style():
+    """The registration sheet's style sheet (the page's CSP allows no inline style)."""
+    response = Response(sheet_css(), mimetype="text/css")
+    response.cache_control.public = True
+    response.cache_control.max_age = 3600
+    return response
