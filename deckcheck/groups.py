@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from .problems import ProblemGroup
 from .recommend import recommended
-from .wording import plural
 
 if TYPE_CHECKING:
     from .cards import Card, CardDB
@@ -91,7 +90,8 @@ def rotation_groups(
                 kind=ROTATED_OUT,
                 rule=_RULE,
                 message=(
-                    f"{plural(copies, 'card')} on {plural(len(members), 'line')} rotated out "
+                    f"{copies:,} card{'s' if copies != 1 else ''} on "
+                    f"{len(members):,} line{'s' if len(members) != 1 else ''} rotated out "
                     f"{'before' if before else 'on'} {day.isoformat()} ({mark_words})."
                 ),
                 date=day.isoformat(),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,21 @@ def test_the_recommended_printing_is_the_newest_regular_art_one(db):
     assert not is_regular_art(db.get("sv02-265"), db)
     assert legal_printings("Boss's Orders", fmt, db, None)[0].label == "Boss's Orders (ASC 183)"
     assert legal_printings("No Such Card", fmt, db, ON) == []
+
+
+def test_a_group_at_the_line_limit(client):
+    """999 rotated lines (the most a list has, with one for the date): one group in the API; the page shows
+    the first members and says how many more, and its remove-all fix (more edits than a link carries) is
+    for the page's script."""
+    from deckcheck.service.web import MAX_SHOWN_PROBLEMS
+
+    cards = ("1 Iono PAL 185", "1 Nest Ball SVI 181", "2 Arven SVI 166")
+    text = "\n".join(cards[i % 3] for i in range(999))
+    answer = client.post("/api/v1/validate", json={"decklist": text, "as_of": "2026-05-01"}).get_json()
+    (group,) = answer["groups"]
+    assert group["message"] == "1,332 cards on 999 lines rotated out on 2026-04-10 (regulation mark G)."
+    assert len(group["lines"]) == len(group["problems"]) == 999
+    page = client.post("/", data={"decklist": text, "as_of": "2026-05-01"}).get_data(as_text=True)
+    assert page.count("problem--member") == MAX_SHOWN_PROBLEMS
+    assert f"… and {999 - MAX_SHOWN_PROBLEMS} more lines of this group not shown." in page
+    assert re.search(r'group-fix"><button type="button" class="fix button--link" data-edits="fix=1%3A', page)

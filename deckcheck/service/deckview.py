@@ -267,6 +267,7 @@ class GroupView:
     members: list[ProblemView]
     rule: str = ""
     code: str = ""
+    more: int = 0  # members not shown (the page shows at most as many as problems of a severity)
     is_group: bool = True
 
 

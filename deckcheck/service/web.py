@@ -36,6 +36,7 @@ from ..sharelink import encode_deck
 from ..sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
 from .deckview import (
     IMAGE_SIZE,
+    MAX_EDITS,
     FixError,
     GroupView,
     ProblemView,
@@ -282,14 +283,22 @@ def gather_groups(report, problems: list[ProblemView], groups: list[dict], rows,
             if row is not None and row.card:
                 mark = row.mark or "none"
                 pv.short = f"{row.count} {row.card}, mark {mark}"
+        fix = remove_fix(group)
+        if linked is None:
+            view = None
+        elif len(fix.edits) <= MAX_EDITS:
+            view = linked(fix)
+        else:  # more edits than a link carries: the page's script applies them
+            view = fix_view(fix, None)
         block = GroupView(
             f"group-{n}",
             members[0].severity,
             group.message,
-            linked(remove_fix(group)) if linked else None,
-            members,
+            view,
+            members[:MAX_SHOWN_PROBLEMS],
             group.rule,
             members[0].code,
+            more=max(0, len(members) - MAX_SHOWN_PROBLEMS),
         )
         for g in groups:
             items = g["items"]
