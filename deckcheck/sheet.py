@@ -24,6 +24,12 @@ DIVISIONS = (("junior", "Junior"), ("senior", "Senior"), ("masters", "Masters"))
 #: the longest player field kept (a name, an ID, a date): the sheet has room for no more
 MAX_FIELD = 60
 TEMPLATES = Path(__file__).with_name("templates")
+#: the rows a section's caption and column heads take, counted like card rows
+SECTION_ROWS = 2
+#: (rows in the taller column past which, the sheet's density): measured in Chromium with templates/sheet.css,
+#: the 259 mm the sheet has on A4 and on Letter hold 38 rows at the regular size (251 mm), 52 dense (239 mm)
+#: and 61 denser (the most a 60-card deck makes: 59 Trainer lines and their section's two rows, 242 mm)
+DENSITIES = ((52, "denser"), (38, "dense"))
 
 
 class SheetError(ValueError):
@@ -66,6 +72,21 @@ class Sheet:
     @property
     def total(self) -> int:
         return sum(cards for _, _, cards in self.sections)
+
+    @property
+    def columns(self) -> tuple[list[int], list[int]]:
+        """The sections (indices) in the left and the right column: Pokémon left, Trainer right, and
+        Energy under the shorter of the two, so the taller column stays as short as it can."""
+        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
+        return ([0, 2], [1]) if rows[0] <= rows[1] else ([0], [1, 2])
+
+    @property
+    def density(self) -> str:
+        """``dense`` or ``denser`` (smaller rows) when the taller column has more rows than fit one page
+        at the regular size, else empty."""
+        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
+        tallest = max(sum(rows[i] for i in column) for column in self.columns)
+        return next((name for limit, name in DENSITIES if tallest > limit), "")
 
 
 def build_sheet(report: Report, player: Player | None = None) -> Sheet:

@@ -136,3 +136,43 @@ def test_the_command_prints_a_one_page_pdf(tmp_path, paper, size):
     assert data.startswith(b"%PDF-")
     boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
     assert [(int(float(w)), int(float(h))) for w, h in boxes] == [size]
+
+
+def singletons(db, trainers: int) -> str:
+    """A valid Unlimited list with one Basic Pokémon, ``trainers`` different Items (one copy each) and basic
+    Energy for the rest of 60: a sheet with as many lines as a singleton deck has."""
+    seen, items = set(), []
+    for card in db.cards.values():
+        if (
+            card.supertype == "Trainer"
+            and card.subtypes == ("Item",)
+            and card.key not in seen
+            and card.number.isdigit()
+        ):
+            seen.add(card.key)
+            items.append(card)
+            if len(items) == trainers:
+                break
+    lines = ["1 Pikachu BS 58", *(f"1 {c.name} {c.set_code} {c.number}" for c in items)]
+    return "\n".join([*lines, f"{60 - len(lines)} Lightning Energy BS 100"])
+
+
+@pytest.mark.browser
+def test_a_sheet_with_many_lines_is_still_one_page(db):
+    """The rows get smaller as a column grows (Sheet.density), so even 59 Trainer lines print on one page."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            for trainers, density in ((36, ""), (37, "dense"), (50, "dense"), (51, "denser"), (58, "denser")):
+                report = check(singletons(db, trainers), "unlimited", ON)
+                sheet = build_sheet(report)
+                assert (len(sheet.sections[1][1]), sheet.density) == (trainers, density)
+                page.set_content(render_sheet(sheet))
+                for paper, size in (("A4", (595, 842)), ("Letter", (612, 792))):
+                    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", page.pdf(format=paper))
+                    assert [(int(float(w)), int(float(h))) for w, h in boxes] == [size], (trainers, paper)
+        finally:
+            browser.close()
