@@ -130,7 +130,7 @@ class Problem:
 
 @dataclass(frozen=True)
 class ProblemGroup:
-    """Problems of a report with one cause and one fix (:mod:`deckcheck.groups`), for a person to
+    """Problems of a report with one cause and one fix (:mod:`deckcheck.engine.groups`), for a person to
     read as one: each problem stays in the report's ``problems`` for tools.
 
     :param kind: what they share (``rotated-out``: their regulation mark left the format on ``date``).
@@ -338,7 +338,7 @@ class Report:
     database: dict[str, Any]
     basic_pokemon: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-    #: problems gathered by cause (:mod:`deckcheck.groups`); each is also in ``problems``
+    #: problems gathered by cause (:mod:`deckcheck.engine.groups`); each is also in ``problems``
     groups: list[ProblemGroup] = field(default_factory=list)
 
     @property

@@ -11,10 +11,10 @@ import sys
 import click
 
 from .. import cards as _cards
-from .. import parse as _parse
 from ..cards import CardDB, DatabaseError, default_path
 from ..dates import parse_date
-from ..decklimits import byte_limit, line_limit
+from ..decklist import parse as _parse
+from ..decklist.limits import byte_limit, line_limit
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
 from .repoconfig import path_below

@@ -65,7 +65,7 @@ def db_pack(database: str | None) -> None:
     db build, db sync and db pull write it themselves; this is for a database of your own
     ($DECKCHECK_DB) or one copied into place. The file is checked as a load checks it first.
     """
-    from ..dbpack import pack_path
+    from ..cards.pack import pack_path
 
     path = database or str(default_path())
     try:

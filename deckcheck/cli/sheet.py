@@ -1,4 +1,4 @@
-"""``deckcheck sheet FILE``: a valid deck's registration sheet (:mod:`deckcheck.sheet`) as an HTML or PDF file.
+"""``deckcheck sheet FILE``: a valid deck's registration sheet (:mod:`deckcheck.render.sheet`) as an HTML or PDF file.
 
 HTML needs nothing more: open it in a browser and print it. A PDF is printed by Chromium through
 Playwright (the ``playwright`` package, with the browser ``playwright install chromium`` fetches, or
@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from ..engine import check
-from ..sheet import DIVISIONS, Player, SheetError, build_sheet, render_sheet
+from ..render.sheet import DIVISIONS, Player, SheetError, build_sheet, render_sheet
 from .common import STDIN, _database, _date_option, _format_option, _formats, _read, _shown
 
 #: paper sizes a PDF is printed on (the sheet fits either)

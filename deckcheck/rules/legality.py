@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..recommend import recommended
 from ..registry import ERROR, INFO, Finding, rule
+from .recommend import recommended
 from .words import join_and, label
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ if TYPE_CHECKING:
     from ..cards import Card, CardDB
     from ..deck import KnownLine
 
-from ..lineread import ECHO_LIMIT as ECHO_LIMIT
-from ..lineread import shorten
+from ..decklist.lineread import ECHO_LIMIT as ECHO_LIMIT
+from ..decklist.lineread import shorten
 from ..names import without_subtitle
 from ..wording import plural as plural
 
@@ -37,7 +37,7 @@ def card_names(lines: Iterable[KnownLine]) -> list[str]:
 
 def quoted(text: str) -> str:
     """``"text"`` for a message: text from the list quoted as written; one over :data:`ECHO_LIMIT`
-    characters is cut there (:func:`~deckcheck.lineread.shorten`) and its length said, so a 60 KB
+    characters is cut there (:func:`~deckcheck.decklist.lineread.shorten`) and its length said, so a 60 KB
     name makes no 60 KB message: ``"Nest Bal…" (60,002 characters)``."""
     return f'"{text}"' if len(text) <= ECHO_LIMIT else f'"{shorten(text)}" ({len(text):,} characters)'
 

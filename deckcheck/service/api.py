@@ -20,7 +20,7 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
 from .. import cards, chat
-from ..decklimits import decklist_limit
+from ..decklist.limits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..names import lookup_key
@@ -282,7 +282,7 @@ def load_body_fast(data: object) -> dict | None:
     null, ``forecast`` true, false or null. For it this gives what the schema's load gives
     (the same values, keys in the schema's order) at a tenth of the cost (~2 µs against
     ~20 µs); any other body is None and goes to marshmallow, which loads it (``"forecast":
-    "yes"``...) or answers its 422. tests/test_api.py holds the two together (hypothesis).
+    "yes"``...) or answers its 422. tests/service/test_api.py holds the two together (hypothesis).
     """
     if type(data) is not dict or not data.keys() <= _BODY_FIELDS:
         return None

@@ -8,7 +8,8 @@ import orjson
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from .. import cards, dbwatch
+from .. import cards
+from ..cards import watch as dbwatch
 from ..formats import FormatError, default_formats
 from ..version import __version__
 from . import settings

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from ..cards import Card, CardDB, get_db
+from ..decklist.parse import looks_like_json, parse
 from ..formats import Format
-from ..parse import looks_like_json, parse
 from ..problems import ERROR, INFO, WARNING
-from ..recommend import legal_printings
 from ..render import export_name
 from ..rules import label
+from ..rules.recommend import legal_printings
 
 #: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name; removing
 #: the cards that rotated out edits one line per card: a deck has at most 60 cards)
@@ -123,7 +123,7 @@ def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
     """Problem index (in ``report.problems``) -> the fixes offered for it, the recommended one first
     (the page shows the others behind it):
 
-    * ``unknown-card``: the first suggested name as its recommended printing (:mod:`deckcheck.recommend`:
+    * ``unknown-card``: the first suggested name as its recommended printing (:mod:`deckcheck.rules.recommend`:
       the newest regular art legal on the date), then its other printings, then the other names;
     * ``not-in-format``: the recommended legal printing of that name, then the others;
     * ``name-mismatch``: write the name of the printing the set code and number name, or keep the

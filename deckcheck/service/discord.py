@@ -42,7 +42,7 @@ from nacl.signing import VerifyKey
 
 from .. import chat
 from ..dates import parse_date
-from ..decklimits import decklist_limit
+from ..decklist.limits import decklist_limit
 from ..engine import check
 from ..formats import default_formats
 from ..memo import memoise

@@ -385,8 +385,15 @@ class FormatRuleSchema(ma.Schema):
 
 class RotationSchema(ma.Schema):
     from_ = _iso_date(required=True, data_key="from", attribute="from")
-    lowest_legal_mark = fields.String(required=True)
+    lowest_legal_mark = fields.String(
+        required=True, allow_none=True, metadata=_doc("None for a rotation by sets (before regulation marks).")
+    )
+    sets = fields.List(fields.String(), metadata=_doc("Only for a rotation by sets: its set codes (or set ids)."))
+    promos = fields.List(
+        fields.String(), metadata=_doc("Only for a rotation by sets: promo sets legal from a number on (PR-BLW BW33+).")
+    )
     source = fields.String(required=True)
+    unconfirmed = fields.String(metadata=_doc("Why the date or list is not the announcement's own, when it is not."))
 
 
 class MarkDateSchema(ma.Schema):
@@ -413,7 +420,9 @@ class BanSchema(ma.Schema):
     name = fields.String(required=True)
     printings = fields.List(fields.String(), required=True)
     since = _iso_date(required=True, allow_none=True)
+    until = _iso_date(required=True, allow_none=True, metadata=_doc("The unban's effective date, or none."))
     source = fields.String(required=True)
+    unconfirmed = fields.String(metadata=_doc("Why a date is not the announcement's own, when it is not."))
 
 
 class FormatSchema(ma.Schema):

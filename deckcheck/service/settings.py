@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import parse
+from ..decklist import parse
 
 DEFAULTS: dict[str, Any] = {
     "CARD_DB_PATH": None,  # None: deckcheck.cards.default_path() (DECKCHECK_DB, else data/cards.json.gz)

@@ -23,17 +23,17 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from .. import forecast as _forecast
-from .. import sharelink
 from ..cards import get_db
-from ..decklimits import decklist_limit
+from ..decklist import sharelink
+from ..decklist.limits import decklist_limit
+from ..decklist.sharelink import encode_deck
 from ..engine import check
+from ..engine import forecast as _forecast
+from ..engine.odds import p_basic_in_opening_hand, percent
 from ..formats import default_formats
-from ..odds import p_basic_in_opening_hand, percent
 from ..problems import CATALOGUE, ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
-from ..sharelink import encode_deck
-from ..sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
+from ..render.sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
 from .deckview import (
     IMAGE_SIZE,
     MAX_EDITS,
@@ -126,7 +126,7 @@ class InputError(Exception):
 
 
 def decode_deck(token: str, max_bytes: int) -> str:
-    """The decklist a share link carries (:func:`deckcheck.sharelink.decode_deck`); anything else is an
+    """The decklist a share link carries (:func:`deckcheck.decklist.sharelink.decode_deck`); anything else is an
     :class:`InputError`, never a crash."""
     try:
         return sharelink.decode_deck(token, max_bytes)
@@ -495,7 +495,7 @@ def rules():
 
 
 def sheet_path(text: str, report) -> str | None:
-    """The link to a valid deck's registration sheet (:mod:`deckcheck.sheet`), or None (not valid, a JSON
+    """The link to a valid deck's registration sheet (:mod:`deckcheck.render.sheet`), or None (not valid, a JSON
     deck's entries, or too long a link)."""
     if not report.valid:
         return None

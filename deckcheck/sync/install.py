@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .. import cards as _cards
 from ..cards import CardDB
-from ..dbpack import pack_path
+from ..cards.pack import pack_path
 from .build import BuildError, write_database
 from .checks import Summary, compare, listing, safety_checks, self_checks, summary_lines
 from .mapping import PTCGIO_ONLY_PREFIX, build_database

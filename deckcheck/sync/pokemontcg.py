@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..cards import Card, CardDB
-from ..index import number_key
+from ..cards.index import number_key
 from .build import normalise_text
 from .mapping import normalise_mark
 from .tcgdex import SyncError, TcgdexClient, run_pool

@@ -27,8 +27,8 @@ from pathlib import Path
 import requests
 
 from .. import cards as _cards
-from ..dbpack import PackError, decode, pack_path
-from ..index import fingerprint
+from ..cards.index import fingerprint
+from ..cards.pack import PackError, decode, pack_path
 from .build import BuildError, write_pack
 
 CHUNK = 1 << 20

@@ -1,0 +1,184 @@
+"""The slow-client worker (deckcheck/service/worker.py) in process: a real DeckcheckWorker serving the real app over
+real loopback TCP connections, its ``handle`` called as a worker thread calls it and ``finish_request`` as
+the poller's thread does (tests/service/test_slow_clients.py runs it under gunicorn)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import struct
+import time
+from concurrent.futures import Future
+
+import pytest
+from gunicorn.config import Config
+from gunicorn.glogging import Logger
+from gunicorn.workers.gthread import TConn
+
+from deckcheck.service import worker as dcworker
+
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+#: what ``handle`` returns to hand a connection back to the poller
+DEFER = dcworker._DEFER
+
+
+@pytest.fixture()
+def make(app, monkeypatch):
+    """A worker (timeouts in seconds, None: the defaults) and new connections to it: (conn, client)."""
+    opened, workers = [], []
+
+    def make_worker(header=None, body=None):
+        for name, value in (("DECKCHECK_HEADER_TIMEOUT", header), ("DECKCHECK_BODY_TIMEOUT", body)):
+            if value is not None:
+                monkeypatch.setenv(name, str(value))
+        cfg = Config()
+        w = dcworker.DeckcheckWorker(0, os.getppid(), [], None, 30, cfg, Logger(cfg))
+        w.wsgi, w.alive = app, True
+        workers.append(w)
+
+        def connect():
+            with socket.create_server(("127.0.0.1", 0)) as listener:
+                client = socket.create_connection(listener.getsockname(), timeout=10)
+                server, addr = listener.accept()
+            server.setblocking(True)  # as gthread's accept
+            w.nr_conns += 1
+            conn = TConn(cfg, server, addr, ("127.0.0.1", 8000))
+            opened.append((conn, client))
+            return conn, client
+
+        return w, connect
+
+    yield make_worker
+    for conn, client in opened:
+        conn.sock.close()  # the worker's socket object (the connection moved to it from the accepted one)
+        client.close()
+    for w in workers:
+        w.tmp.close()  # the heartbeat file every gunicorn worker opens
+
+
+_pending: dict[int, bytes] = {}
+
+
+def read_response(client: socket.socket) -> tuple[int, dict, bytes]:
+    """One response (what a read took in beyond it is kept for the next call)."""
+    data = _pending.pop(client.fileno(), b"")
+    while b"\r\n\r\n" not in data:
+        chunk = client.recv(65536)
+        assert chunk, f"closed after {data!r}"
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+    length = int(headers["content-length"])
+    while len(rest) < length:
+        rest += client.recv(65536)
+    _pending[client.fileno()] = rest[length:]
+    return int(lines[0].split()[1]), headers, rest[:length]
+
+
+def finish(w, conn, result) -> None:
+    """What the poller's thread does once ``handle`` returned ``result``."""
+    done = Future()
+    done.set_result(result)
+    w.finish_request(conn, done)
+
+
+def test_a_request_is_served_and_the_connection_kept(make):
+    w, connect = make()
+    conn, client = connect()
+    client.sendall(HEALTHZ)
+    assert w.handle(conn) is True
+    status, headers, body = read_response(client)
+    assert status == 200 and json.loads(body)["status"] == "ok" and headers["x-request-id"]
+    conn.sock.setblocking(False)  # back in the poller, as finish_request leaves it
+    client.sendall(HEALTHZ)
+    assert w.handle(conn) is True
+    assert read_response(client)[0] == 200
+
+
+def test_a_head_in_pieces_goes_back_to_the_poller_until_it_is_complete(make):
+    w, connect = make()
+    conn, client = connect()
+    client.sendall(b"GET /healthz HTTP/1.1\r\n")
+    assert w.handle(conn) is DEFER
+    client.sendall(b"Host: x\r\n")
+    assert w.handle(conn) is DEFER
+    client.sendall(b"\r\n")
+    assert w.handle(conn) is True
+    assert read_response(client)[0] == 200
+
+
+def test_a_new_connection_that_sends_nothing_goes_back_to_the_poller(make):
+    w, connect = make()
+    conn, client = connect()
+    assert w.handle(conn) is DEFER
+    client.sendall(HEALTHZ)
+    conn.data_ready = True  # the poller saw it readable (on_pending_socket_readable)
+    assert w.handle(conn) is True
+    assert read_response(client)[0] == 200
+
+
+def test_pipelined_requests_are_each_answered(make):
+    w, connect = make()
+    conn, client = connect()
+    client.sendall(HEALTHZ + b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert w.handle(conn) is True
+    assert w.handle(conn) is True  # the second was read ahead: finish_request hands it back to a thread
+    assert read_response(client)[0] == 200
+    assert read_response(client)[0] == 200
+
+
+def test_a_post_body_of_known_length_is_taken_in_before_the_app_runs(make):
+    w, connect = make()
+    conn, client = connect()
+    body = json.dumps({"decklist": "4 Nest Ball SVI 181\n", "as_of": "2026-05-01"}).encode()
+    head = (
+        f"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    client.sendall(head + body[:10])
+    assert w.handle(conn) is DEFER  # the rest of the body is awaited off-thread
+    client.sendall(body[10:])
+    assert w.handle(conn) is True
+    status, _, answer = read_response(client)
+    assert status == 200 and json.loads(answer)["valid"] is False
+
+
+def test_a_chunked_body_that_stalls_ends_with_a_408_in_the_error_envelope(make):
+    w, connect = make(body=0.3)
+    conn, client = connect()
+    client.sendall(
+        b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n5\r\n4 Nes"
+    )
+    w.handle(conn)
+    status, headers, body = read_response(client)
+    assert status == 408
+    assert headers["content-type"] == "application/json"
+    assert json.loads(body)["error"]["code"] == "request_timeout"
+
+
+def test_a_head_not_complete_in_time_is_closed_at_once_and_counted_once(make):
+    w, connect = make(header=0.2)
+    conn, client = connect()
+    client.sendall(b"GET /healthz HTTP/1.1\r\n")
+    assert w.handle(conn) is DEFER
+    before = w.nr_conns
+    client.sendall(b"Host: x\r\n")
+    time.sleep(0.3)
+    assert w.handle(conn) is False
+    finish(w, conn, False)
+    assert w.nr_conns == before - 1
+    assert client.recv(100) == b""  # closed
+
+
+def test_the_socket_keeps_the_stall_timeout_in_the_kernel_and_stays_blocking(make):
+    w, connect = make(body=2.5)
+    conn, client = connect()
+    client.sendall(HEALTHZ)
+    assert w.handle(conn) is True
+    assert isinstance(conn.sock, dcworker._TimedSocket)
+    assert conn.sock.gettimeout() is None  # plain blocking: no poll before each read and write
+    sec, usec = struct.unpack("ll", conn.sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, 16))
+    assert (sec, usec) == (2, 500_000)
