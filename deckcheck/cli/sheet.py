@@ -61,7 +61,7 @@ def write_pdf(html: str, path: Path, paper: str) -> None:
 
 
 @click.command("sheet")
-@click.argument("path", type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("path", metavar="FILE", type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--format", "format_", metavar="FORMAT", callback=_format_option, help="Format (default: standard).")
 @click.option("--as-of", metavar="YYYY-MM-DD", callback=_date_option, help="Legality on this date (default: today).")
 @click.option(
