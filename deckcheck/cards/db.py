@@ -391,7 +391,7 @@ class CardDB:
         energy = card.is_basic_energy
         for other in self.released_printings(card, on):
             if other.is_basic_energy == energy:
-                return Resolution(other, res.method, (), res.name_differs)
+                return Resolution(other, res.method, (), res.name_differs, res.language)
         return Resolution(None, "unresolved")
 
     def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:

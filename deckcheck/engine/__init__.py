@@ -103,7 +103,7 @@ class _Lines:
             if other is not card:
                 via, ban = self.legality(other)
                 if via is not None and ban is None:
-                    return Resolution(other, res.method, (), res.name_differs)
+                    return Resolution(other, res.method, (), res.name_differs, res.language)
         return res
 
 

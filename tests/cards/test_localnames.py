@@ -346,3 +346,22 @@ def test_a_name_of_two_english_names_in_one_language_is_read_as_the_newest(db):
     # the shipped table: a German name-only line is the newest card of that name
     res = db.resolve_parts("EP-Teiler", None, None)
     assert (res.card.name, res.language) == ("Exp. Share", "de")
+
+
+@pytest.mark.parametrize("lang", sorted(BY_LANGUAGE))
+def test_a_name_alone_in_a_language_keeps_its_language_on_a_date_before_the_newest_printing(lang):
+    """On 2024-06-01 Rare Candy's newest printing (MEG 125, 2025-09-26) was not out: the line is read as
+    the newest one out then, still as the card the name is in that language (the note, the message
+    and the list's language for "did you mean" follow it)."""
+    _nest, candy, typo, expected = BY_LANGUAGE[lang]
+    report = deckcheck.check(f"4 {candy}\n4 {typo}\n", "standard", "2024-06-01")
+    first = report.lines[0]
+    assert (first.card.id, first.method, first.language) == ("sv04.5-089", "name", lang)
+    (note,) = [p for p in report.problems if p.rule == "names-in-language"]
+    assert note.lines == (1,)
+    assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [
+        f'Line 1: "{candy}" has no set code, so it was matched by name to Rare Candy (PAF 89), the card it names '
+        f"in {LANGUAGE_NAMES[lang]}, the newest printing released by 2024-06-01 (Rare Candy (MEG 125) was "
+        "released on 2025-09-26)."
+    ]
+    assert report.lines[1].suggestions == expected
