@@ -495,6 +495,28 @@ class CardDB:
             hit = memo.put((name, lang, limit), local.suggest(name, lang, self._names, self._display, limit))
         return hit
 
+    def _local_whole(self, name: str, set_code: str | None, number: str | None) -> Resolution | None:
+        """A name in another language whose last word the reader took for a set code: ``Lugia V ASTRO``
+        (Italian for Lugia VSTAR), ``Passe de Combat VIP`` (French for Battle VIP Pass) read as name and
+        code with no number. When that code is no set the database knows and the whole text is a name
+        in another language, the line is that name's card; None otherwise (English names ending so,
+        ``Old PC``, are read by :meth:`_resolve`'s bracket rule)."""
+        if not set_code or number or self.knows_set(set_code):
+            return None
+        whole = f"{name} {set_code}"
+        if self.by_name(whole):
+            return None
+        local = self.local_names()
+        if local is None or not local.entries(whole):
+            return None
+        res = self._resolve_local(whole, None, None, None)
+        return res if res.card is not None else None
+
+    def local_whole(self, written: str, card: Card) -> bool:
+        """Is ``written`` a name of ``card`` in another language (:meth:`_local_whole` read the line so)?"""
+        local = self.local_names()
+        return local is not None and local.language_of(written, card.key.lower()) is not None
+
     def resolve_in(self, name: str, set_code: str | None, number: str | None, lang: str) -> Resolution | None:
         """The resolution of a name-only line (a set code and number that found no printing) read in
         ``lang`` first: what :meth:`resolve_parts` answers when a name several languages write for
@@ -555,7 +577,7 @@ class CardDB:
         memo = self._memos.resolved
         hit = memo.get(key)
         if hit is None:
-            hit = self._resolve(name, set_code, number)
+            hit = self._local_whole(name, set_code, number) or self._resolve(name, set_code, number)
             if hit.card is None:  # no English name: a name in another language (the same index)
                 hit = self._resolve_local(name, set_code, number, None)
             hit = memo.put(key, hit)

@@ -365,3 +365,26 @@ def test_a_name_alone_in_a_language_keeps_its_language_on_a_date_before_the_newe
         "released on 2025-09-26)."
     ]
     assert report.lines[1].suggestions == expected
+
+
+@pytest.mark.parametrize(
+    "line, lang, card_id",
+    [
+        ("3 Lugia V ASTRO", "es", "swsh12-139"),  # Spanish and Italian for Lugia VSTAR (SIT 139)
+        ("3 Passe de Combat VIP", "fr", "swsh8-225"),  # French for Battle VIP Pass (FST 225)
+        ("3 Pase de Combate VIP", "es", "swsh8-225"),
+        ("3 Passe de Batalha VIP", "pt", "swsh8-225"),
+    ],
+)
+def test_a_translated_name_ending_in_a_capital_word_is_the_whole_name_not_a_set_code(line, lang, card_id):
+    """The reader takes a last all-capital word for a set code without a number; a name in another
+    language that ends so (V ASTRO, VIP) is that name's card, named as written, with no unknown set."""
+    text = f"4 Lugia V SIT 138\n{line}\n4 Archeops SIT 147\n" if "Lugia" in line else f"{line}\n"
+    report = deckcheck.check(text, "standard", "2023-08-11")
+    ln = [ln for ln in report.lines if ln.raw == line][0]
+    whole = line[2:]
+    assert (ln.card.id, ln.method, ln.language, ln.name, ln.set_code) == (card_id, "name", lang, whole, None)
+    assert {"unknown-set", "copy-limit", "evolution-gap", "unknown-card"}.isdisjoint(_rules(report))
+    (by_name,) = [p.message for p in report.problems if p.rule == "resolved-by-name" and ln.line in p.lines]
+    assert by_name.startswith(f'Line {ln.line}: "{whole}" has no set code, so it was matched by name to ')
+    assert by_name.endswith(f", the card it names in {LANGUAGE_NAMES[lang]}.")
