@@ -21,6 +21,7 @@ from ..deck import line_profile
 from ..decklist.fastline import BULLETS, COUNTS, card_parts, read_new
 from ..decklist.lineread import CARD, HEADER, read_line
 from ..decklist.parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
+from ..decklist.validtext import not_unicode
 from ..formats import Ban, Format, FormatError, default_formats
 from ..memo import Memo, memoise
 from ..problems import Problem, Report, sort_problems
@@ -429,6 +430,11 @@ def check(
     if on < fmt.pool.earliest:
         ctx.date_problem = _date_problem(fmt, on)
         legal_in = None
+    fault = not_unicode(deck) if isinstance(deck, str) else None
+    if fault is not None:  # a lone surrogate (a JSON deck's "\ud800"): no report holding it could be written as UTF-8
+        empty = Deck([], [], None, None, db=db)
+        iso = _ISO.get(on) or _ISO.put(on, on.isoformat())
+        return Report(fmt.id, fmt.name, iso, [fault.problem()], [], empty.counts(), db.info(), 0, {})
     text_lines = plain_lines(deck) if isinstance(deck, str) else None
     if text_lines is not None:  # the usual: a text read line by line, each line read and resolved in one pass
         parsed, lines = _read_text(text_lines, db, legal_in, on)
