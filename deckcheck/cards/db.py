@@ -355,8 +355,13 @@ class CardDB:
         return [other for other in self._by_name.slot(card.key.lower()) if other.release and other.release <= on]
 
     def first_printed(self, name: str) -> Card | None:
-        """The oldest printing named ``name`` (its name key), None when none is."""
+        """The oldest printing named ``name`` (its name key, or the English name it is in another
+        language: ``Ordres du Boss`` is Boss's Orders), None when none is."""
         named = self.by_name(name)
+        if not named:
+            local = self.local_names()
+            picked = local.pick(name) if local is not None else None
+            named = self.by_name(picked[1]) if picked is not None else ()
         dated = [card for card in named if card.release]
         return min(dated, key=lambda card: card.release) if dated else None
 

@@ -388,3 +388,19 @@ def test_a_translated_name_ending_in_a_capital_word_is_the_whole_name_not_a_set_
     (by_name,) = [p.message for p in report.problems if p.rule == "resolved-by-name" and ln.line in p.lines]
     assert by_name.startswith(f'Line {ln.line}: "{whole}" has no set code, so it was matched by name to ')
     assert by_name.endswith(f", the card it names in {LANGUAGE_NAMES[lang]}.")
+
+
+@pytest.mark.parametrize("lang", sorted(BY_LANGUAGE))
+def test_a_name_in_a_language_before_the_cards_first_printing_says_when_it_was_first_printed(lang):
+    """Nest Ball was first printed in Sun & Moon (SUM 123, 2017-02-03): a list of 2012 naming it in any
+    language names no card on that date, and says when the card was first printed, as an English line does."""
+    nest = BY_LANGUAGE[lang][0]
+    report = deckcheck.check(f"4 {nest}\n4 Nest Ball\n", "unlimited", "2012-08-11")
+    messages = [p.message for p in report.problems if p.rule == "unknown-card"]
+    first = (
+        "the card was first printed on 2017-02-03 (Nest Ball (SUM 123)). Its 4 copies still count toward the deck size."
+    )
+    assert messages == [
+        f'Line 1: no printing of "{nest}" had been released on 2012-08-11; {first}',
+        f'Line 2: no printing of "Nest Ball" had been released on 2012-08-11; {first}',
+    ]
