@@ -315,6 +315,20 @@ def _in_list_language(
     asked: set[str] = set()
     for ln in lines:
         facts = ln.facts
+        if facts.card is None and facts.method != "printing":
+            # a name another language writes for a card not printed yet on the date (German Ultraball,
+            # Beast Ball, 2018): in the list's language it may be a card that was (Spanish Ultraball)
+            res = db.resolve_in(facts.name, facts.set_code, facts.number, lang)
+            if res is not None and res.card is not None:
+                at = at or _Lines(db, fmt, on)
+                res = at.by_name(db.on_date(res, at.day))
+                if res.card is not None:
+                    via, ban = at.legality(res.card)
+                    ln.facts = LineFacts(
+                        facts.count, facts.name, facts.set_code, facts.number, res, via, ban, facts.raw
+                    )
+                    changed = True
+                    continue
         if facts.card is None:
             name = facts.name
             if name in asked or len(asked) < SUGGEST_MAX_NAMES:

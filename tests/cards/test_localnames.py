@@ -404,3 +404,17 @@ def test_a_name_in_a_language_before_the_cards_first_printing_says_when_it_was_f
         f'Line 1: no printing of "{nest}" had been released on 2012-08-11; {first}',
         f'Line 2: no printing of "Nest Ball" had been released on 2012-08-11; {first}',
     ]
+
+
+def test_a_name_two_languages_write_for_different_cards_is_read_in_the_lists_language_before_either_was_printed():
+    """Ultraball is Beast Ball in German (first printed 2018-08-03) and Ultra Ball in Spanish: a Spanish
+    list of 2012 means Ultra Ball, though the German reading, tried first, names no card on that date."""
+    spanish = deckcheck.check("4 Ultraball\n4 Caramelo Raro\n", "standard", "2012-08-10")
+    assert [(ln.card.id, ln.language) for ln in spanish.lines] == [("bw5-102", "es"), ("bw5-100", "es")]
+    assert "unknown-card" not in _rules(spanish)
+    german = deckcheck.check("4 Ultraball\n4 Sonderbonbon\n", "standard", "2012-08-10")
+    assert german.lines[0].card is None
+    assert [p.message for p in german.problems if p.rule == "unknown-card"] == [
+        'Line 1: no printing of "Ultraball" had been released on 2012-08-10; the card was first printed on '
+        "2018-08-03 (Beast Ball (CES 125)). Its 4 copies still count toward the deck size."
+    ]
