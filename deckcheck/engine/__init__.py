@@ -344,6 +344,17 @@ def _in_list_language(
                 via, ban = at.legality(res.card)
                 ln.facts = LineFacts(facts.count, facts.name, facts.set_code, facts.number, res, via, ban, facts.raw)
                 changed = True
+                continue
+        if facts.card is not None and facts.language not in (None, lang):
+            # the same card's name in the list's language too (Charizard Radiante, Spanish and Portuguese):
+            # the line says the list's language, as the note counts it
+            names = db.local_names()
+            if names is not None and lang in names.languages_of(facts.name, facts.card.key.lower()):
+                res = Resolution(facts.card, facts.method, (), facts.name_differs, lang)
+                ln.facts = LineFacts(
+                    facts.count, facts.name, facts.set_code, facts.number, res, facts.legal_via, facts.ban, facts.raw
+                )
+                changed = True
     return changed
 
 

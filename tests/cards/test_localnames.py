@@ -418,3 +418,19 @@ def test_a_name_two_languages_write_for_different_cards_is_read_in_the_lists_lan
         'Line 1: no printing of "Ultraball" had been released on 2012-08-10; the card was first printed on '
         "2018-08-03 (Beast Ball (CES 125)). Its 4 copies still count toward the deck size."
     ]
+
+
+def test_a_name_of_the_same_card_in_several_languages_is_said_in_the_lists_language():
+    """Charizard Radiante is Radiant Charizard in Spanish and in Portuguese: in a Portuguese list its
+    line, its message and the note all say Portuguese."""
+    report = deckcheck.check(
+        "1 Charizard Radiante\n1 Charizard Radiante CRZ 20\n4 Ultra Bola\n", "standard", "2024-08-16"
+    )
+    assert [ln.language for ln in report.lines] == ["pt", "pt", "pt"]
+    (by_name, *_) = [p.message for p in report.problems if p.rule == "resolved-by-name"]
+    assert by_name == (
+        'Line 1: "Charizard Radiante" has no set code, so it was matched by name to Radiant Charizard (CRZ 20), '
+        "the card it names in Portuguese."
+    )
+    (note,) = [p for p in report.problems if p.rule == "names-in-language"]
+    assert note.message.startswith("Card names were recognised in Portuguese on 3 lines (lines 1, 2, 3);")
