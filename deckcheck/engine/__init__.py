@@ -117,12 +117,12 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
     if card is not None:
         return _printing_facts(at, raw, count, card, name, set_code, number)  # type: ignore[arg-type]
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
-    # the resolution is the same on every date; the printing chosen by name is one out on this date
-    res = at.by_name(db.on_date(res, at.day))
     if res.language is not None and set_code is not None and number is None and res.card is not None:
         whole = f"{name} {set_code}"  # the reader's "set code" may be the name's last word (Lugia V ASTRO)
         if db.local_whole(whole, res.card):
             name, set_code = whole, None
+    # the resolution is the same on every date; the printing chosen by name is one out on this date
+    res = at.by_name(db.on_date(res, at.day))
     via, ban = at.legality(res.card) if res.card is not None else (None, None)
     return LineFacts(count, name, set_code, number, res, via, ban, raw)
 

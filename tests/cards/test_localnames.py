@@ -388,6 +388,13 @@ def test_a_translated_name_ending_in_a_capital_word_is_the_whole_name_not_a_set_
     (by_name,) = [p.message for p in report.problems if p.rule == "resolved-by-name" and ln.line in p.lines]
     assert by_name.startswith(f'Line {ln.line}: "{whole}" has no set code, so it was matched by name to ')
     assert by_name.endswith(f", the card it names in {LANGUAGE_NAMES[lang]}.")
+    # before the card was printed, the line still names it as written
+    (early,) = [
+        p.message for p in deckcheck.check(f"{line}\n", "standard", "2019-08-16").problems if p.rule == "unknown-card"
+    ]
+    assert early.startswith(
+        f'Line 1: no printing of "{whole}" had been released on 2019-08-16; the card was first printed on '
+    )
 
 
 @pytest.mark.parametrize("lang", sorted(BY_LANGUAGE))
