@@ -158,10 +158,11 @@ def on_reload(server):
 
 
 def child_exit(server, worker):
-    """In the master, after a worker exited: its live gauges leave /metrics (its counters stay)."""
-    from prometheus_client import multiprocess
+    """In the master, after a worker exited: its live gauges leave /metrics, its counts move into the
+    metrics folder's archive files and its own files are removed (deckcheck.service.observe.retire_process)."""
+    from deckcheck.service import observe
 
-    multiprocess.mark_process_dead(worker.pid)
+    observe.retire_process(worker.pid)
 
 
 def on_exit(server):
