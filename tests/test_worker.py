@@ -28,8 +28,12 @@ def make(app, monkeypatch):
     """A worker (timeouts in seconds, None: the defaults) and new connections to it: (conn, client)."""
     opened, workers = [], []
 
-    def make_worker(header=None, body=None):
-        for name, value in (("DECKCHECK_HEADER_TIMEOUT", header), ("DECKCHECK_BODY_TIMEOUT", body)):
+    def make_worker(header=None, body=None, send=None):
+        for name, value in (
+            ("DECKCHECK_HEADER_TIMEOUT", header),
+            ("DECKCHECK_BODY_TIMEOUT", body),
+            ("DECKCHECK_SEND_TIMEOUT", send),
+        ):
             if value is not None:
                 monkeypatch.setenv(name, str(value))
         cfg = Config()
@@ -159,7 +163,7 @@ def test_a_chunked_body_that_stalls_ends_with_a_408_in_the_error_envelope(make):
     assert json.loads(body)["error"]["code"] == "request_timeout"
 
 
-def test_a_head_not_complete_in_time_is_closed_at_once_and_counted_once(make):
+def test_a_head_not_complete_in_time_gets_a_408_is_closed_at_once_and_counted_once(make):
     w, connect = make(header=0.2)
     conn, client = connect()
     client.sendall(b"GET /healthz HTTP/1.1\r\n")
@@ -170,15 +174,133 @@ def test_a_head_not_complete_in_time_is_closed_at_once_and_counted_once(make):
     assert w.handle(conn) is False
     finish(w, conn, False)
     assert w.nr_conns == before - 1
+    status, headers, body = read_response(client)
+    assert (status, headers["connection"]) == (408, "close")
+    assert json.loads(body)["error"] == {
+        "code": "request_timeout",
+        "message": "Request Timeout: the request head did not arrive within 0.2 seconds",
+        "details": {},
+    }
     assert client.recv(100) == b""  # closed
 
 
 def test_the_socket_keeps_the_stall_timeout_in_the_kernel_and_stays_blocking(make):
-    w, connect = make(body=2.5)
+    w, connect = make(body=2.5, send=0.5)
     conn, client = connect()
     client.sendall(HEALTHZ)
     assert w.handle(conn) is True
     assert isinstance(conn.sock, dcworker._TimedSocket)
     assert conn.sock.gettimeout() is None  # plain blocking: no poll before each read and write
-    sec, usec = struct.unpack("ll", conn.sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, 16))
+    sec, usec = struct.unpack("ll", conn.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, 16))
     assert (sec, usec) == (2, 500_000)
+    sec, usec = struct.unpack("ll", conn.sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, 16))
+    assert (sec, usec) == (0, 500_000)
+
+
+def test_a_pipelined_head_whose_blank_line_is_split_across_segments_is_answered(make):
+    """The first request's read also took in the start of the second, up to half of its blank line."""
+    w, connect = make()
+    conn, client = connect()
+    client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    client.sendall(HEALTHZ + b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r")
+    assert w.handle(conn) is True
+    assert read_response(client)[0] == 200
+    assert w.handle(conn) is DEFER  # the rest of the second head is awaited off-thread
+    client.sendall(b"\n")
+    assert w.handle(conn) is True
+    status, _, body = read_response(client)
+    assert status == 200 and "database" in json.loads(body)
+
+
+@pytest.mark.parametrize("cut", [1, 2, 3, 20])
+def test_pipelined_requests_in_any_pieces_are_each_answered(make, cut):
+    """Three pipelined requests (one with a body) sent in pieces of ``cut`` bytes: all three answered in order."""
+    w, connect = make()
+    conn, client = connect()
+    body = b"4 Nest Ball SVI 181\n"
+    stream = (
+        HEALTHZ
+        + b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+        + b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # each piece its own segment, at once
+    answers = []
+    for i in range(0, len(stream), cut):
+        client.sendall(stream[i : i + cut])
+        time.sleep(0.001)
+        while w.handle(conn) is True:
+            conn.sock.setblocking(False)  # back in the poller, as finish_request leaves it
+            answers.append(read_response(client))
+    assert [status for status, _, _ in answers] == [200, 200, 200]
+    assert json.loads(answers[1][2])["valid"] is False and "database" in json.loads(answers[2][2])
+
+
+BIG = 24 * 1024 * 1024
+
+
+def big_answer(environ, start_response):
+    """A WSGI app answering BIG bytes (more than the socket buffers of loopback hold)."""
+    start_response("200 OK", [("Content-Type", "application/octet-stream"), ("Content-Length", str(BIG))])
+    return [b"x" * BIG]
+
+
+def _unread_request(make, send):
+    import selectors
+
+    w, connect = make(send=send)
+    w.wsgi, w.poller = big_answer, selectors.DefaultSelector()
+    conn, client = connect()
+    client.sendall(HEALTHZ + HEALTHZ)  # two pipelined requests; the client reads nothing yet
+    return w, conn, client
+
+
+def _pump(w, conn, client) -> int:
+    """The client reads, the worker's poller sends (as its EVENT_WRITE fires): bytes read, once all is sent."""
+    import select
+
+    got = 0
+    while conn in w.sending:
+        readable, writable, _ = select.select([client], [conn.sock], [], 5)
+        assert readable or writable, "stuck"
+        if readable:
+            got += len(client.recv(1 << 20))
+        if writable:
+            w._on_writable(conn)
+    return got
+
+
+def test_an_answer_the_client_does_not_read_is_held_and_sent_by_the_poller_not_the_thread(make):
+    w, conn, client = _unread_request(make, send=10)
+    queued = []
+    w.enqueue_req = queued.append  # what finish_request gives a thread
+    assert w.handle(conn) is True  # the thread is free at once: it did not wait for the client
+    held = len(conn.sock.out)
+    assert 0 < held <= BIG and dcworker._HELD.used == held
+    finish(w, conn, True)
+    assert conn in w.sending and not queued  # the second request waits for the first answer to go out
+    got = _pump(w, conn, client)
+    assert dcworker._HELD.used == 0 and queued == [conn]  # then a thread takes the second request
+    assert w.handle(conn) is True
+    finish(w, conn, True)
+    got += _pump(w, conn, client)
+    client.settimeout(0.5)
+    try:
+        while chunk := client.recv(1 << 20):
+            got += len(chunk)
+    except TimeoutError:
+        pass
+    assert BIG * 2 < got < BIG * 2 + 1000  # both answers whole (each with its head)
+    assert conn in w.keepalived_conns  # then kept alive as usual
+
+
+def test_a_client_that_takes_nothing_for_the_send_timeout_is_closed_and_its_bytes_given_back(make):
+    w, conn, client = _unread_request(make, send=0.2)
+    assert w.handle(conn) is True
+    finish(w, conn, True)
+    before = w.nr_conns
+    time.sleep(0.3)
+    w.murder_pending()
+    assert conn not in w.sending and w.nr_conns == before - 1 and dcworker._HELD.used == 0
+    assert conn.sock.fileno() == -1  # closed

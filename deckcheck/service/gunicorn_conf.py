@@ -55,6 +55,13 @@ threads = _int("DECKCHECK_THREADS", 1)
 # workers share the database pages and start instantly
 preload_app = True
 
+# every worker listens on a socket of its own, one of the port's SO_REUSEPORT group, and the system hashes each
+# new connection to one of them: connections spread evenly over the workers. With one shared socket, the worker
+# that happened to wake first took most of them, and a kept-alive connection stays with the worker that took it
+# (one worker answered 92-100% of keep-alive traffic). DECKCHECK_REUSE_PORT=0 goes back to one shared socket
+# (needed for sockets handed over by systemd, which gunicorn ignores in this mode)
+reuse_port = os.environ.get("DECKCHECK_REUSE_PORT", "1").strip() not in ("0", "false", "no", "off")
+
 timeout = _int("DECKCHECK_TIMEOUT", 30)  # a check takes milliseconds; 30 s means a stuck worker
 graceful_timeout = 20  # SIGTERM: finish in-flight requests, then stop
 keepalive = 5

@@ -34,12 +34,16 @@ page. Everything else is gunicorn's gthread worker. It leans on gthread internal
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import select
+import selectors
 import socket
 import struct
 import time
+from concurrent.futures import Future
+from functools import partial
 
 from gunicorn import util
 from gunicorn.http.errors import NoMoreData
@@ -49,6 +53,10 @@ from gunicorn.workers import gthread
 DEFAULT_HEADER_TIMEOUT = 10.0
 #: seconds a request body may stall before the request ends with a 408
 DEFAULT_BODY_TIMEOUT = 10.0
+#: seconds an answer may wait for the client to take any of it before the connection is closed
+DEFAULT_SEND_TIMEOUT = 10.0
+#: bytes of answers a worker holds for clients that have not taken them yet (over it, a write waits on the thread)
+MAX_HELD_OUTPUT = 64 * 1024 * 1024
 #: a head longer than this is handed to gunicorn's parser as it is (which refuses it with its own limits)
 MAX_HEAD = 64 * 1024
 #: how long a thread waits for the first byte of a new connection before handing it back to the poller
@@ -63,6 +71,7 @@ _LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,12})[ \t]*(?=\r\n|$)",
 _ERROR_CODES = {
     400: "bad_request",
     403: "forbidden",
+    408: "request_timeout",
     414: "uri_too_long",
     417: "expectation_failed",
     431: "request_header_fields_too_large",
@@ -168,9 +177,11 @@ class _TimedSocket(socket.socket):
     is closed quietly). A write that times out raises ``BlockingIOError``, which ends the request.
     """
 
-    __slots__ = ("in_app", "stall_timeout")
+    __slots__ = ("in_app", "out", "stall_timeout")
     in_app: bool
     stall_timeout: float
+    #: what the client has not taken yet of the answers written while ``in_app`` (sent by the worker's poller)
+    out: bytearray
 
     def recv(self, *args):
         try:
@@ -186,20 +197,97 @@ class _TimedSocket(socket.socket):
                 ) from None
             raise NoMoreData() from None
 
+    def sendall(self, data, flags=0):
+        """While the app answers: what the socket takes at once is sent, the rest is held (``out``) for the
+        worker's poller to send, so a client that does not read cannot hold the thread. Over the worker's
+        budget (:data:`MAX_HELD_OUTPUT`) the thread waits, each write bounded by the send timeout."""
+        if not self.in_app or flags:
+            return _sendall(self, data, flags)
+        view = memoryview(data).cast("B")
+        if not self.out:
+            try:
+                view = view[_send(self, view, socket.MSG_DONTWAIT) :]
+            except (BlockingIOError, InterruptedError):
+                pass
+            if not view:
+                return None
+        if _HELD.take(len(view)):
+            self.out += view
+            return None
+        self.flush_blocking()
+        return _sendall(self, view)
+
+    def flush_blocking(self) -> None:
+        """Send what is held, waiting on this thread (each write bounded by the send timeout)."""
+        if self.out:
+            held, self.out = self.out, bytearray()
+            _HELD.give(len(held))
+            _sendall(self, held)
+
+    def sendfile(self, file, offset=0, count=None):
+        """A file answer goes through :meth:`sendall` while the app answers (held like any other bytes)."""
+        if not self.in_app:
+            return super().sendfile(file, offset, count)
+        file.seek(offset)
+        left = count
+        sent = 0
+        while left is None or left > 0:
+            piece = file.read(65536 if left is None else min(65536, left))
+            if not piece:
+                break
+            self.sendall(piece)
+            sent += len(piece)
+            left = None if left is None else left - len(piece)
+        return sent
+
+
+class _Budget:
+    """Bytes of held answers in this worker process (its threads share it), at most ``limit``."""
+
+    def __init__(self, limit: int):
+        import threading
+
+        self.limit, self.used, self._lock = limit, 0, threading.Lock()
+
+    def take(self, n: int) -> bool:
+        with self._lock:
+            if self.used + n > self.limit:
+                return False
+            self.used += n
+            return True
+
+    def give(self, n: int) -> None:
+        with self._lock:
+            self.used -= n
+
+
+_HELD = _Budget(MAX_HELD_OUTPUT)
 
 #: the socket's own recv, without the stall handling (for the non-blocking reads of the head)
 _recv = socket.socket.recv
+_send = socket.socket.send
+_sendall = socket.socket.sendall
 
 
-def _timed(sock: socket.socket, timeout: float) -> _TimedSocket:
+def _release(sock: _TimedSocket) -> None:
+    """Give a connection's held answer back to the budget (it will not be sent)."""
+    if sock.out:
+        _HELD.give(len(sock.out))
+        sock.out = bytearray()
+
+
+def _timeval(seconds: float) -> bytes:
+    whole = int(seconds)
+    return struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
+
+
+def _timed(sock: socket.socket, timeout: float, send_timeout: float) -> _TimedSocket:
     """``sock`` as a _TimedSocket (the same connection: the file descriptor moves to the new object)."""
     timed = _TimedSocket(sock.family, sock.type, sock.proto, sock.detach())
     timed.setblocking(False)  # as the socket it replaces (a new socket object assumes blocking)
-    timed.in_app, timed.stall_timeout = False, timeout
-    seconds = int(timeout)
-    value = struct.pack("ll", seconds, int((timeout - seconds) * 1_000_000))
-    timed.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, value)
-    timed.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, value)
+    timed.in_app, timed.stall_timeout, timed.out = False, timeout, bytearray()
+    timed.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(timeout))
+    timed.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(send_timeout))
     return timed
 
 
@@ -217,6 +305,9 @@ class DeckcheckWorker(gthread.ThreadWorker):
         super().__init__(*args, **kwargs)
         self.header_timeout = _seconds("DECKCHECK_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT)
         self.body_timeout = _seconds("DECKCHECK_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
+        self.send_timeout = _seconds("DECKCHECK_SEND_TIMEOUT", DEFAULT_SEND_TIMEOUT)
+        #: connections whose answer the poller is sending: the time by which the client must take more of it
+        self.sending: dict = {}
 
     def handle(self, conn):
         if _DEFER is None or conn.cfg.is_ssl or conn.is_http2:
@@ -233,8 +324,7 @@ class DeckcheckWorker(gthread.ThreadWorker):
         if state == "wait":
             return _DEFER
         if state == "expired":
-            self.log.debug("closing %s: no complete request within %gs", conn.client, self.header_timeout)
-            conn.dc_expired = True  # finish_request closes it at once
+            conn.dc_expired = True  # finish_request answers 408 and closes it at once
             return False
         conn.data_ready = True  # the head is here: gunicorn must not wait for data again
         return super().handle(conn)
@@ -244,12 +334,19 @@ class DeckcheckWorker(gthread.ThreadWorker):
         length) is complete, or the peer closed; 'wait' or 'expired' otherwise."""
         sock = conn.sock
         if type(sock) is not _TimedSocket:
-            sock = conn.sock = _timed(sock, self.body_timeout)
+            sock = conn.sock = _timed(sock, self.body_timeout, self.send_timeout)
             conn.dc_head, conn.dc_deadline, conn.dc_need = bytearray(), None, None
         if conn.dc_deadline is None:
             conn.dc_deadline = time.monotonic() + self.header_timeout
-        if conn.parser is not None and conn.dc_need is None and _END in conn.parser.unreader.buf.getvalue():
-            return self._ready(conn)  # a pipelined request already read ahead by the parser
+        if conn.parser is not None and conn.dc_need is None and not conn.dc_head:
+            # bytes of the next request the parser read ahead (pipelining) start the head collected here, so its
+            # end is found wherever it falls: in them, in later segments, or split across both
+            held = conn.parser.unreader.buf.getvalue()
+            if held:
+                conn.parser.unreader.buf = io.BytesIO()
+                conn.dc_head += held
+                if self._scan(conn, 0):
+                    return self._ready(conn)
         # a new connection: its request is usually here already; if not, a short wait for its first byte,
         # then the poller waits instead of a thread
         first_look = not conn.initialized and not conn.dc_head and not conn.data_ready
@@ -272,18 +369,25 @@ class DeckcheckWorker(gthread.ThreadWorker):
                 return self._ready(conn)
             start = max(0, len(head) - 3)
             head += chunk  # a bytearray: linear however small the pieces
-            if conn.dc_need is None:
-                end = head.find(_END, start)
-                if end >= 0:
-                    body = _body_length(bytes(head[:end]))
-                    if not body or body > MAX_BODY:
-                        return self._ready(conn)
-                    # the body is taken in off-thread too, with a fresh allowance of time
-                    conn.dc_need = end + 4 + body
-                    conn.dc_deadline = time.monotonic() + self.body_timeout
-                elif len(head) >= MAX_HEAD:
-                    return self._ready(conn)
+            if self._scan(conn, start):
+                return self._ready(conn)
         return "expired" if time.monotonic() > conn.dc_deadline else "wait"
+
+    def _scan(self, conn, start: int) -> bool:
+        """Whether the request collected so far is ready for gunicorn's parser; notes where its body ends
+        once the head is complete. ``start``: where the end of the head may begin (earlier bytes were looked at)."""
+        head = conn.dc_head
+        if conn.dc_need is None:
+            end = head.find(_END, start)
+            if end < 0:
+                return len(head) >= MAX_HEAD
+            body = _body_length(bytes(head[:end]))
+            if not body or body > MAX_BODY:
+                return True
+            # the body is taken in off-thread too, with a fresh allowance of time
+            conn.dc_need = end + 4 + body
+            conn.dc_deadline = time.monotonic() + self.body_timeout
+        return len(head) >= conn.dc_need
 
     def _ready(self, conn) -> str:
         conn.dc_deadline, conn.dc_need = None, None
@@ -296,19 +400,104 @@ class DeckcheckWorker(gthread.ThreadWorker):
         return "ready"
 
     def finish_request(self, conn, fs):
+        result = fs.result() if not fs.cancelled() and fs.exception() is None else False
         # gthread closes a connection handed back (``_DEFER``) once the worker is stopping, unanswered; a
         # connection whose thread gave it back just before SIGTERM goes to a thread again, which waits for
         # its request (see handle)
-        if not self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is _DEFER:
+        if not self.alive and result is _DEFER:
             self.enqueue_req(conn)
             return
         if getattr(conn, "dc_expired", False):
-            # no complete request in time: closed at once (gunicorn's graceful close would linger up to 2 s on
-            # this thread, the worker's main thread)
+            # no complete request in time: a 408, closed at once (gunicorn's graceful close would linger up to
+            # 2 s on this thread, the worker's main thread)
             self.nr_conns -= 1
-            conn.close()
+            self._close_unfinished(conn)
             return
+        sock = conn.sock
+        if type(sock) is _TimedSocket and sock.out:
+            if sock.fileno() < 0 or result is _DEFER:  # closed on the thread (a broken answer): nothing to send
+                _release(sock)
+            else:
+                # the answer is sent from here, as the client takes it; then the connection goes on as gthread
+                # would have it (the next pipelined request, the keep-alive poller, or closed)
+                sock.setblocking(False)
+                self.sending[conn] = (time.monotonic() + self.send_timeout, result)
+                self.poller.register(sock, selectors.EVENT_WRITE, partial(self._on_writable, conn))
+                return
         super().finish_request(conn, fs)
+        if result is _DEFER and self.alive and type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
+            # part of a request is in: it has until its own deadline (gthread gives a hand-back its keepalive)
+            conn.timeout = conn.dc_deadline
+
+    def _on_writable(self, conn, _fileobj=None) -> None:
+        """The poller found the connection writable: send what the client takes of its held answer."""
+        sock = conn.sock
+        try:
+            while sock.out:
+                n = _send(sock, sock.out, socket.MSG_DONTWAIT)
+                del sock.out[:n]
+                _HELD.give(n)
+                self.sending[conn] = (time.monotonic() + self.send_timeout, self.sending[conn][1])
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:  # reset by the peer
+            self._drop_sending(conn)
+            return
+        self.poller.unregister(sock)
+        _deadline, result = self.sending.pop(conn)
+        done: Future = Future()
+        done.set_result(result)
+        self.finish_request(conn, done)
+
+    def _drop_sending(self, conn) -> None:
+        """Close a connection whose client stopped taking its answer (or went away)."""
+        self.sending.pop(conn, None)
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        _release(conn.sock)
+        self.nr_conns -= 1
+        conn.close()
+
+    def murder_pending(self):
+        """Close the connections handed back to the poller whose time ran out: one with part of a request in
+        gets a 408 first (an idle one is closed quietly, as a kept-alive one); and the connections whose
+        client took nothing of its answer for the send timeout. gthread's own assumes one timeout for all."""
+        now = time.monotonic()
+        if self.pending_conns:
+            expired = [conn for conn in self.pending_conns if conn.timeout <= now]
+            for conn in expired:
+                self.pending_conns.remove(conn)
+                try:
+                    self.poller.unregister(conn.sock)
+                except (KeyError, ValueError, OSError):
+                    pass
+                self.nr_conns -= 1
+                self._close_unfinished(conn)
+        for conn in [conn for conn, (deadline, _result) in self.sending.items() if deadline <= now]:
+            self.log.debug("closing %s: the answer was not taken within %gs", conn.client, self.send_timeout)
+            self._drop_sending(conn)
+
+    def _close_unfinished(self, conn) -> None:
+        """Close a connection whose request did not arrive in time: a 408 in the error envelope if part of it
+        came, nothing if none did (an idle connection)."""
+        sock = conn.sock
+        if type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
+            waited = self.body_timeout if conn.dc_need else self.header_timeout
+            self.log.debug("closing %s: no complete request within %gs", conn.client, waited)
+            part = "body" if conn.dc_need else "head"
+            try:
+                write_json_error(
+                    sock, 408, "Request Timeout", f"the request {part} did not arrive within {waited:g} seconds"
+                )
+                # what the client sent is read (a little), so closing sends a FIN behind the 408, not a reset
+                for _ in range(16):
+                    if not _recv(sock, 65536, socket.MSG_DONTWAIT):
+                        break
+            except OSError:
+                pass
+        conn.close()
 
     def accept(self, listener):
         # a stopping worker closes its listening socket (_take_the_queue); a readable event the poller reported
@@ -336,6 +525,13 @@ class DeckcheckWorker(gthread.ThreadWorker):
         bytecodes of that thread, and its ``nr_conns += 1`` could be lost inside the thread's own
         ``nr_conns -= 1``, letting the worker exit with a connection still open (a reset)."""
         for listener in self.sockets:
+            if self.cfg.reuse_port:
+                # the socket is this worker's own (one of the port's group, SO_REUSEPORT): the system hashes new
+                # connections to it until it closes, so it first ignores them (a client's retried SYN then goes
+                # to another worker's socket, or is refused once the whole server stopped), then the queue is
+                # taken and stays empty
+                refuse_new_connections(listener)
+                time.sleep(HANDSHAKE_GRACE)
             self._accept_queued(listener)
             # connections mid-handshake finish (a round trip) and queue: take those too. When the whole server
             # stops, the master has made the socket ignore new connection attempts (refuse_new_connections),
