@@ -315,3 +315,48 @@ def test_a_client_that_takes_nothing_for_the_send_timeout_is_closed_and_its_byte
     w.murder_pending()
     assert conn not in w.sending and w.nr_conns == before - 1 and dcworker._HELD.used == 0
     assert conn.sock.fileno() == -1  # closed
+
+
+def test_a_kept_alive_connection_is_closed_after_its_share_of_requests(make, monkeypatch):
+    """The last request a connection may make is answered with ``Connection: close``, so the client's next
+    connection is placed afresh (SO_REUSEPORT hashes it to any worker)."""
+    monkeypatch.setenv("DECKCHECK_KEEPALIVE_REQUESTS", "3")
+    w, connect = make()
+    conn, client = connect()
+    answers = []
+    for _ in range(3):
+        client.sendall(HEALTHZ)
+        answers.append(w.handle(conn))
+        conn.sock.setblocking(False)
+        answers.append(read_response(client)[1]["connection"])
+    assert answers == [True, "keep-alive", True, "keep-alive", False, "close"]
+
+
+def test_the_readmes_table_of_timeouts_is_the_codes(monkeypatch):
+    """README's "Timeouts" table states every timeout with the default the code has (one definition each)."""
+    import re
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from test_serve import _settings
+
+    from deckcheck.service import runtime
+
+    monkeypatch.delenv("DECKCHECK_REUSE_PORT", raising=False)
+    gunicorn_conf = SimpleNamespace(**_settings(monkeypatch))
+    assert gunicorn_conf.reuse_port is True  # a socket per worker unless told otherwise
+    assert _settings(monkeypatch, DECKCHECK_REUSE_PORT="0")["reuse_port"] is False
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^  \| [^|]+ \| (`[^`]+`|gunicorn `\w+`) \| ([0-9.]+)(?: s)? \|", readme, re.M))
+    assert rows == {
+        "`DECKCHECK_HEADER_TIMEOUT`": f"{dcworker.DEFAULT_HEADER_TIMEOUT:g}",
+        "`DECKCHECK_BODY_TIMEOUT`": f"{dcworker.DEFAULT_BODY_TIMEOUT:g}",
+        "`DECKCHECK_SEND_TIMEOUT`": f"{dcworker.DEFAULT_SEND_TIMEOUT:g}",
+        "gunicorn `keepalive`": f"{gunicorn_conf.keepalive:g}",
+        "`DECKCHECK_KEEPALIVE_REQUESTS`": f"{dcworker.DEFAULT_KEEPALIVE_REQUESTS}",
+        "`DECKCHECK_TIMEOUT`": f"{gunicorn_conf.timeout:g}",
+        "gunicorn `graceful_timeout`": f"{gunicorn_conf.graceful_timeout:g}",
+        "`DECKCHECK_DRAIN_SECONDS`": f"{runtime.DEFAULT_DRAIN_SECONDS:g}",
+    }
+    assert f"at most {dcworker.MAX_HELD_OUTPUT // 1024 // 1024} MiB of answers" in readme

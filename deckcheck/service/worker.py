@@ -1,27 +1,41 @@
-"""The gunicorn worker ``deckcheck serve`` runs: gunicorn's gthread worker, hardened against slow clients.
+"""The gunicorn worker ``deckcheck serve`` runs: gunicorn's gthread worker, hardened for clients met without a
+proxy in front (slow, idle, pipelining, not reading).
 
 gunicorn's threaded worker hands a connection to a thread as soon as a byte arrives and the
-thread then blocks until the whole request head is in: a client that sends one header line
-every few seconds ("slowloris") holds that thread for as long as it likes, and a few such
-clients made ``/healthz`` unreachable. This worker changes two things:
+thread then blocks until the whole request head is in, and again while the client takes the answer: a
+client that sends one header line every few seconds ("slowloris"), or that never reads what it asked for,
+holds that thread for as long as it likes, and a few such clients made ``/healthz`` unreachable. This worker:
 
-* **The request head is collected without a thread.** A thread only takes in what has
+* **collects the request head without a thread.** A thread only takes in what has
   arrived (non-blocking) and, while the blank line ending the head is missing, hands the
   connection back to the worker's poller: slow and idle clients wait there, costing a file
-  descriptor and a few bytes, not a thread. A head must be complete within
-  ``DECKCHECK_HEADER_TIMEOUT`` seconds (default 10) of the first look at the connection, or
-  the connection is closed. Idle new connections go to the poller after 0.1 s (gunicorn's
-  own wait is 5 s) and are closed after gunicorn's ``keepalive`` seconds.
+  descriptor and a few bytes, not a thread. Bytes of a pipelined request read ahead with the previous one
+  start the next head, so its end is found however the segments cut it. A head must be complete within
+  ``DECKCHECK_HEADER_TIMEOUT`` seconds (default 10) of the first look at the connection (or the end of the
+  previous request), or it is answered 408 (the error envelope) and closed. Idle new connections go to the
+  poller after 0.1 s (gunicorn's own wait is 5 s) and are closed quietly after gunicorn's ``keepalive``
+  seconds (5), as an idle kept-alive connection is.
 * **So is the body, when its length is known and acceptable** (``Content-Length`` up to
   320 KiB, over the API's 256 KiB limit): it must arrive within ``DECKCHECK_BODY_TIMEOUT``
-  seconds (default 10) of the end of the head. Other bodies (chunked, or too large, which the
+  seconds (default 10) of the end of the head, or a 408. Other bodies (chunked, or too large, which the
   app refuses with a 413 without reading them) are read by the thread, and a read that stalls
   for ``DECKCHECK_BODY_TIMEOUT`` seconds ends the request with a 408 in the error envelope.
+* **sends answers without a thread.** What the socket does not take at once is held and sent by the
+  poller as the client reads; the thread is free for the next request. The client must take some of it
+  every ``DECKCHECK_SEND_TIMEOUT`` seconds (default 10), or the connection is closed. The next pipelined
+  request on a connection is only started once the previous answer is out: one answer in flight per
+  connection. A worker holds at most :data:`MAX_HELD_OUTPUT` bytes so; past that, a write waits on the
+  thread (each write bounded by the send timeout).
+* **hands kept-alive connections back.** After ``DECKCHECK_KEEPALIVE_REQUESTS`` requests (default 100) the
+  answer says ``Connection: close``; with ``reuse_port`` (deckcheck/service/gunicorn_conf.py) every worker
+  has its own listening socket and the system hashes each new connection to one of them, so long-lived
+  clients are spread over the workers instead of staying with the one that took them first.
 
 On SIGTERM the worker accepts the connections already queued at the socket, so they are answered
-instead of reset, and closes its copy of the listening socket. When the whole server stops, the master
-first makes the socket ignore new connection attempts (a socket filter dropping SYNs), so that queue
-empties for good before the socket closes. While it stops, a
+instead of reset, and closes its listening socket (its own, with ``reuse_port``: it first ignores new
+connection attempts, which the client retries to another worker's socket). When the whole server stops
+with one shared socket, the master first makes the socket ignore new connection attempts (a socket filter
+dropping SYNs), so that queue empties for good before the socket closes. While it stops, a
 connection whose request has not fully arrived is waited for by a thread (up to its deadline) rather
 than handed back to the poller, which gthread would close unanswered.
 
@@ -55,6 +69,9 @@ DEFAULT_HEADER_TIMEOUT = 10.0
 DEFAULT_BODY_TIMEOUT = 10.0
 #: seconds an answer may wait for the client to take any of it before the connection is closed
 DEFAULT_SEND_TIMEOUT = 10.0
+#: requests one kept-alive connection may make; its last answer says ``Connection: close`` and the client's next
+#: connection is hashed to a worker afresh, so a few long-lived clients do not stay on one worker for good
+DEFAULT_KEEPALIVE_REQUESTS = 100
 #: bytes of answers a worker holds for clients that have not taken them yet (over it, a write waits on the thread)
 MAX_HELD_OUTPUT = 64 * 1024 * 1024
 #: a head longer than this is handed to gunicorn's parser as it is (which refuses it with its own limits)
@@ -161,6 +178,17 @@ def _seconds(name: str, default: float) -> float:
         raise SystemExit(f"{name} must be a number of seconds, not {value!r}") from None
     if number <= 0:
         raise SystemExit(f"{name} must be more than 0 seconds, not {value!r}")
+    return number
+
+
+def _whole(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    try:
+        number = int(value) if value else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {value!r}") from None
+    if number < 1:
+        raise SystemExit(f"{name} must be at least 1, not {value!r}")
     return number
 
 
@@ -306,6 +334,7 @@ class DeckcheckWorker(gthread.ThreadWorker):
         self.header_timeout = _seconds("DECKCHECK_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT)
         self.body_timeout = _seconds("DECKCHECK_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
         self.send_timeout = _seconds("DECKCHECK_SEND_TIMEOUT", DEFAULT_SEND_TIMEOUT)
+        self.keepalive_requests = _whole("DECKCHECK_KEEPALIVE_REQUESTS", DEFAULT_KEEPALIVE_REQUESTS)
         #: connections whose answer the poller is sending: the time by which the client must take more of it
         self.sending: dict = {}
 
@@ -561,6 +590,9 @@ class DeckcheckWorker(gthread.ThreadWorker):
         timed = conn.sock
         if type(timed) is not _TimedSocket:
             return super().handle_request(req, conn)
+        conn.dc_served = getattr(conn, "dc_served", 0) + 1
+        if conn.dc_served >= self.keepalive_requests:
+            req.must_close = True  # gunicorn's answer then says "Connection: close"
         timed.in_app = True
         try:
             return super().handle_request(req, conn)
