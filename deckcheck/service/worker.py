@@ -72,6 +72,8 @@ DEFAULT_SEND_TIMEOUT = 10.0
 #: requests one kept-alive connection may make; its last answer says ``Connection: close`` and the client's next
 #: connection is hashed to a worker afresh, so a few long-lived clients do not stay on one worker for good
 DEFAULT_KEEPALIVE_REQUESTS = 100
+#: seconds a closing connection's last bytes are given to reach the client (read side drained meanwhile)
+LINGER = 2.0
 #: bytes of answers a worker holds for clients that have not taken them yet (over it, a write waits on the thread)
 MAX_HELD_OUTPUT = 64 * 1024 * 1024
 #: a head longer than this is handed to gunicorn's parser as it is (which refuses it with its own limits)
@@ -337,6 +339,8 @@ class DeckcheckWorker(gthread.ThreadWorker):
         self.keepalive_requests = _whole("DECKCHECK_KEEPALIVE_REQUESTS", DEFAULT_KEEPALIVE_REQUESTS)
         #: connections whose answer the poller is sending: the time by which the client must take more of it
         self.sending: dict = {}
+        #: connections closing (their answer sent, a FIN behind it): the time by which they are closed
+        self.lingering: dict = {}
 
     def handle(self, conn):
         if _DEFER is None or conn.cfg.is_ssl or conn.is_http2:
@@ -453,6 +457,11 @@ class DeckcheckWorker(gthread.ThreadWorker):
                 self.sending[conn] = (time.monotonic() + self.send_timeout, result)
                 self.poller.register(sock, selectors.EVENT_WRITE, partial(self._on_writable, conn))
                 return
+        if not result and type(sock) is _TimedSocket:
+            # gthread's graceful close waits up to 2 s on this thread (the poller's) for the client to close too:
+            # the poller does that wait instead
+            self._linger(conn)
+            return
         super().finish_request(conn, fs)
         if result is _DEFER and self.alive and type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
             # part of a request is in: it has until its own deadline (gthread gives a hand-back its keepalive)
@@ -477,6 +486,43 @@ class DeckcheckWorker(gthread.ThreadWorker):
         done: Future = Future()
         done.set_result(result)
         self.finish_request(conn, done)
+
+    def _linger(self, conn) -> None:
+        """Close a connection gracefully (RFC 9112 section 9.6) without a thread waiting: a FIN after the answer,
+        then the poller reads (and drops) what the client still sends until it closes or :data:`LINGER`
+        seconds pass, so the system does not answer those bytes with a reset that could destroy the answer."""
+        sock = conn.sock
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.setblocking(False)
+            self.poller.register(sock, selectors.EVENT_READ, partial(self._on_lingering, conn))
+        except (OSError, ValueError, KeyError):
+            self.nr_conns -= 1
+            conn.close()
+            return
+        self.lingering[conn] = time.monotonic() + LINGER
+
+    def _on_lingering(self, conn, _fileobj=None) -> None:
+        try:
+            for _ in range(16):
+                if not _recv(conn.sock, 65536, socket.MSG_DONTWAIT):
+                    break  # the client closed too
+            else:
+                return  # more to come (up to 1 MiB a turn): the poller calls again
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            pass
+        self._end_linger(conn)
+
+    def _end_linger(self, conn) -> None:
+        self.lingering.pop(conn, None)
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        self.nr_conns -= 1
+        conn.close()
 
     def _drop_sending(self, conn) -> None:
         """Close a connection whose client stopped taking its answer (or went away)."""
@@ -507,10 +553,13 @@ class DeckcheckWorker(gthread.ThreadWorker):
         for conn in [conn for conn, (deadline, _result) in self.sending.items() if deadline <= now]:
             self.log.debug("closing %s: the answer was not taken within %gs", conn.client, self.send_timeout)
             self._drop_sending(conn)
+        for conn in [conn for conn, deadline in self.lingering.items() if deadline <= now]:
+            self._end_linger(conn)
 
     def _close_unfinished(self, conn) -> None:
-        """Close a connection whose request did not arrive in time: a 408 in the error envelope if part of it
-        came, nothing if none did (an idle connection)."""
+        """Close a connection whose request did not arrive in time (it is no longer counted in ``nr_conns``):
+        a 408 in the error envelope if part of it came, then a graceful close; quietly if none did (an idle
+        connection)."""
         sock = conn.sock
         if type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
             waited = self.body_timeout if conn.dc_need else self.header_timeout
@@ -520,12 +569,12 @@ class DeckcheckWorker(gthread.ThreadWorker):
                 write_json_error(
                     sock, 408, "Request Timeout", f"the request {part} did not arrive within {waited:g} seconds"
                 )
-                # what the client sent is read (a little), so closing sends a FIN behind the 408, not a reset
-                for _ in range(16):
-                    if not _recv(sock, 65536, socket.MSG_DONTWAIT):
-                        break
             except OSError:
-                pass
+                conn.close()
+                return
+            self.nr_conns += 1  # counted again while it lingers
+            self._linger(conn)
+            return
         conn.close()
 
     def accept(self, listener):
