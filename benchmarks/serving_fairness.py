@@ -17,7 +17,7 @@ It prints the figures and the machine's load average (other work on a shared mac
 latencies), and exits 1 when a goal is missed.
 
     python benchmarks/serving_fairness.py [--seconds 180] [--workers 3] [--connections 8]
-                                           [--slow-readers 8] [--pipeline 4] [--slow-seconds 45]
+                                           [--slow-readers 8] [--pipeline 4] [--slow-seconds 45] [--source DIR]
 
 Everything binds 127.0.0.1 on a free port; every loop is bounded by ``--seconds``.
 """
@@ -54,9 +54,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(workers: int, folder: Path) -> tuple[subprocess.Popen, int]:
+def start(workers: int, folder: Path, source: Path) -> tuple[subprocess.Popen, int]:
+    """gunicorn with the settings and worker of the checkout at ``source`` on a free loopback port."""
     port = free_port()
     env = {**os.environ, "DECKCHECK_RATELIMIT_ENABLED": "false", "DECKCHECK_DRAIN_SECONDS": "0"}
+    if source != ROOT:  # that checkout's deckcheck, not the installed one
+        env["PYTHONPATH"] = os.pathsep.join([str(source), *filter(None, [env.get("PYTHONPATH")])])
     cmd = [
         sys.executable,
         "-m",
@@ -70,7 +73,7 @@ def start(workers: int, folder: Path) -> tuple[subprocess.Popen, int]:
         "deckcheck:create_app()",
     ]
     with (folder / "access.log").open("wb") as out, (folder / "error.log").open("wb") as err:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=err)
+        proc = subprocess.Popen(cmd, cwd=source, env=env, stdout=out, stderr=err)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -200,6 +203,9 @@ def main() -> int:
     parser.add_argument("--slow-readers", type=int, default=8)
     parser.add_argument("--pipeline", type=int, default=4)
     parser.add_argument("--slow-seconds", type=int, default=45)
+    parser.add_argument(
+        "--source", type=Path, default=ROOT, help="a checkout of deckcheck to serve (an earlier one, to compare)"
+    )
     args = parser.parse_args()
     wrk = shutil.which("wrk")
     if not wrk:
@@ -207,7 +213,7 @@ def main() -> int:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="deckcheck-fairness-") as tmp:
         folder = Path(tmp)
-        proc, port = start(args.workers, folder)
+        proc, port = start(args.workers, folder, args.source.resolve())
         base = f"http://127.0.0.1:{port}"
         try:
             started = time.monotonic()

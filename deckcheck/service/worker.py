@@ -533,6 +533,12 @@ class DeckcheckWorker(gthread.ThreadWorker):
             pass
         _release(conn.sock)
         self.nr_conns -= 1
+        try:
+            # a reset, not a FIN queued behind bytes the client will not read: the system frees the connection's
+            # buffers now instead of keeping it (orphaned, with its unsent answer) until its retries give up
+            conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
         conn.close()
 
     def murder_pending(self):
