@@ -2,7 +2,8 @@
 (``--config python:deckcheck.service.gunicorn_conf``), so an installed wheel carries them.
 
 Every value can be changed without editing it: ``DECKCHECK_BIND``,
-``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS`` and ``DECKCHECK_TIMEOUT`` here, and
+``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS``, ``DECKCHECK_TIMEOUT`` and ``DECKCHECK_REUSE_PORT`` here
+(the worker's own timeouts are read by deckcheck/service/worker.py), and
 any other gunicorn setting through ``GUNICORN_CMD_ARGS`` (command-line flags
 win over this file).
 """
