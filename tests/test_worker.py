@@ -16,6 +16,8 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
 from gunicorn.workers.gthread import TConn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from deckcheck.service import worker as dcworker
 
@@ -367,3 +369,35 @@ def test_the_readmes_table_of_timeouts_is_the_codes(monkeypatch):
         "`DECKCHECK_DRAIN_SECONDS`": f"{runtime.DEFAULT_DRAIN_SECONDS:g}",
     }
     assert f"at most {dcworker.MAX_HELD_OUTPUT // 1024 // 1024} MiB of answers" in readme
+
+
+_REQUESTS = [
+    HEALTHZ,
+    b"GET /readyz HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 3000 + b"\r\n\r\n",
+    b"POST /api/v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 20\r\n\r\n"
+    b"4 Nest Ball SVI 181\n",
+]
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    picks=st.lists(st.integers(0, len(_REQUESTS) - 1), min_size=1, max_size=4),
+    cuts=st.lists(st.floats(0, 1, exclude_min=True, exclude_max=True), max_size=6),
+)
+def test_pipelined_requests_in_any_segments_are_answered_in_order(make, picks, cuts):
+    """Any run of pipelined requests (a long header among them, a body), cut into segments anywhere: every
+    request is answered, in order."""
+    w, connect = make()
+    conn, client = connect()
+    client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    stream = b"".join(_REQUESTS[i] for i in picks)
+    bounds = sorted({0, len(stream), *(max(1, int(c * len(stream))) for c in cuts)})
+    answers = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        client.sendall(stream[start:end])
+        _readable(conn.sock, 1.0)
+        time.sleep(0.001)
+        while w.handle(conn) is True:
+            conn.sock.setblocking(False)
+            answers.append(read_response(client)[0])
+    assert answers == [200] * len(picks)
