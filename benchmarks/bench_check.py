@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 import deckcheck  # noqa: E402
 from deckcheck import engine  # noqa: E402
 from deckcheck.cards import get_db  # noqa: E402
-from deckcheck.parse import parse  # noqa: E402
+from deckcheck.decklist.parse import parse  # noqa: E402
 
 TARGET_US = 150.0
 

@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 import deckcheck  # noqa: E402
 from deckcheck import cards, engine, names  # noqa: E402
-from deckcheck import parse as parse_mod
-from deckcheck.parse import parse  # noqa: E402
+from deckcheck.decklist import parse as parse_mod
+from deckcheck.decklist.parse import parse  # noqa: E402
 
 DEFAULT_DECKS = [
     ROOT / "tests" / "decks" / "ptcgl-en-charizard.txt",
@@ -67,7 +67,7 @@ TARGET_START_MB = 100.0
 
 def clear_line_caches(db) -> None:
     """Forget every per-line memo (those that exist in this version of the code)."""
-    line_holder = sys.modules.get("deckcheck.lineread", parse_mod)  # read_line, once parse._classify
+    line_holder = sys.modules.get("deckcheck.decklist.lineread", parse_mod)  # read_line, once parse._classify
     for holder, attr in ((parse_mod, "_classify"), (line_holder, "read_line"), (names, "_basic_energy_type")):
         fn = getattr(holder, attr, None)
         clear = getattr(fn, "cache_clear", None) or getattr(fn, "clear", None)  # lru_cache or memo.Memoised

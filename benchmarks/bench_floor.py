@@ -82,7 +82,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import deckcheck  # noqa: E402
 from deckcheck import cards, names  # noqa: E402
-from deckcheck import parse as parse_mod
+from deckcheck.decklist import parse as parse_mod
 
 #: the eight 60-card lists, each with the format it is legal in (a tournament list is checked in its own)
 LISTS = [
@@ -210,7 +210,7 @@ def variant(text: str, rng: random.Random) -> str:
 def clear_line_caches(db) -> None:
     """Forget every per-line memo of this version of the code (parse, names, the database's, and the
     engine's line memos of every format, which hold a line's resolution and legality)."""
-    line_holder = sys.modules.get("deckcheck.lineread", parse_mod)  # read_line, once parse._classify
+    line_holder = sys.modules.get("deckcheck.decklist.lineread", parse_mod)  # read_line, once parse._classify
     for holder, attr in ((parse_mod, "_classify"), (line_holder, "read_line"), (names, "_basic_energy_type")):
         fn = getattr(holder, attr, None)
         clear = getattr(fn, "cache_clear", None) or getattr(fn, "clear", None)  # lru_cache or memo.Memoised
@@ -450,7 +450,7 @@ def main(argv=None) -> int:
     if indexed is not None:
         print(
             f"  set codes with their usual lines indexed by now: {len(indexed)} of {len(db._printing_places())} "
-            f"(a code at its {getattr(sys.modules['deckcheck.carddb'], 'INDEX_AFTER', '?')}th line read the long way)"
+            f"(a code at its {getattr(sys.modules['deckcheck.cards.db'], 'INDEX_AFTER', '?')}th line read the long way)"
         )
 
     fr = fresh(texts, args.starts)
@@ -604,7 +604,7 @@ def run_profile(texts: list[tuple[str, str]], rounds: int) -> dict | None:
     try:
         ph = floor_profile.profile(texts, rounds)
     except Exception as exc:  # noqa: BLE001 - its steps mirror engine.check(): a change there must not stop the run
-        print(f"\nprofile failed: {exc!r} (benchmarks/floor_profile.py mirrors deckcheck/engine.py's check())")
+        print(f"\nprofile failed: {exc!r} (benchmarks/floor_profile.py mirrors deckcheck/engine/__init__.py's check())")
         return None
     floor_profile.show(ph)
     return ph

@@ -36,8 +36,8 @@ import bench_floor as bf  # noqa: E402
 import deckcheck  # noqa: E402
 from deckcheck import cards, engine  # noqa: E402
 from deckcheck.deck import Context, Deck  # noqa: E402
-from deckcheck.fastline import BULLETS, COUNTS  # noqa: E402
-from deckcheck.parse import plain_lines  # noqa: E402
+from deckcheck.decklist.fastline import BULLETS, COUNTS  # noqa: E402
+from deckcheck.decklist.parse import plain_lines  # noqa: E402
 from deckcheck.problems import Problem, Report, sort_problems  # noqa: E402
 from deckcheck.registry import REGISTRY  # noqa: E402
 
@@ -230,7 +230,7 @@ def show(ph: dict) -> None:
     )
     if ph["unfaithful"]:
         print(
-            f"  WARNING: on {ph['unfaithful']} texts the steps' report differs from check()'s: deckcheck/engine.py's "
+            f"  WARNING: on {ph['unfaithful']} texts the steps' report differs from check()'s: deckcheck/engine/__init__.py's "
             "check() changed; benchmarks/floor_profile.py's steps() no longer mirrors it"
         )
     print(f"  {'step':<46} {'warm µs':>8} {'x':>6}   {'cold µs':>8} {'x':>6}")

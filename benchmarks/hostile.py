@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import deckcheck  # noqa: E402
-from deckcheck import cards, lineread, names, parse  # noqa: E402
+from deckcheck import cards, names
+from deckcheck.decklist import lineread, parse  # noqa: E402
 from deckcheck.formats import FORMAT_MEMOS, default_formats  # noqa: E402
 
 LIMIT = parse.MAX_DECKLIST_BYTES

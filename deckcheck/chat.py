@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlencode
 
+from .decklist.sharelink import encode_deck
 from .problems import ERROR, INFO, WARNING, Problem, Report, line_list
-from .sharelink import encode_deck
 from .wording import plural
 
 #: Discord's limit for a message's content

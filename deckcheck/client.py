@@ -28,11 +28,10 @@ from typing import Any
 
 import requests
 from requests.adapters import HTTPAdapter
-from urllib3.exceptions import MaxRetryError, ResponseError
-from urllib3.util.retry import Retry
 
 from .problems import Report
 from .service.paths import API_PREFIX  # imports nothing: no Flask here
+from .sync.fetch import CappedRetry  # the one retry policy (imports requests, urllib3 and the core's dbfile)
 from .version import __version__
 
 DEFAULT_TIMEOUT = 10.0
@@ -117,31 +116,6 @@ _BY_STATUS = {
 }
 
 
-class _Retry(Retry):
-    """urllib3's Retry that gives up instead of sleeping through a Retry-After longer than ``max_retry_after``."""
-
-    def __init__(self, *args, max_retry_after: float = DEFAULT_MAX_RETRY_AFTER, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.max_retry_after = max_retry_after
-
-    def new(self, **kw):
-        return super().new(**{"max_retry_after": self.max_retry_after, **kw})
-
-    def increment(self, method=None, url=None, response=None, error=None, _pool=None, _stacktrace=None):
-        if response is not None and self.respect_retry_after_header:
-            wait = self.get_retry_after(response)
-            if wait is not None and wait > self.max_retry_after:
-                # with raise_on_status=False urllib3 hands this response back, and the client raises ServerError
-                raise MaxRetryError(
-                    _pool,
-                    url,
-                    ResponseError(
-                        f"Retry-After of {wait:g} s is longer than the {self.max_retry_after:g} s this client waits"
-                    ),
-                )
-        return super().increment(method, url, response, error, _pool, _stacktrace)
-
-
 def _retry_after_seconds(response: requests.Response) -> float | None:
     value = response.headers.get("Retry-After")
     if not value:
@@ -208,7 +182,7 @@ class Client:
         self._own_session = session is None
         self.session = session or requests.Session()
         if self._own_session:
-            retry = _Retry(
+            retry = CappedRetry(
                 total=retries,
                 connect=retries,
                 read=False,

@@ -43,6 +43,7 @@ class LineFacts:
         "method",
         "suggestions",
         "name_differs",
+        "language",
         "legal_via",
         "ban",
         "json_tail",
@@ -62,6 +63,7 @@ class LineFacts:
     ) -> None:
         self.raw, self.count, self.name, self.set_code, self.number = raw, count, name, set_code, number
         self.card, self.method, self.name_differs = res.card, res.method, res.name_differs
+        self.language = res.language  # the name's language when it is no English name (localnames)
         # an unknown card's suggestions are looked up on first use, for a bounded number of names per deck
         self.suggestions: tuple[str, ...] | None = res.suggestions if res.card or res.suggestions else None
         self.legal_via, self.ban = legal_via, ban
@@ -106,6 +108,7 @@ class ResolvedLine:
         "ban",
         "section",
         "name_differs",
+        "language",
     )
 
     line: int
@@ -127,8 +130,9 @@ class ResolvedLine:
         ban: Ban | None = None,
         section: str | None = None,
         name_differs: bool = False,
+        language: str | None = None,
     ) -> None:
-        res = Resolution(card, method, suggestions, name_differs)
+        res = Resolution(card, method, suggestions, name_differs, language)
         facts = LineFacts(count, name, set_code, number, res, legal_via, ban, raw)
         facts.suggestions = suggestions
         self.line, self.section, self.facts = line, section, facts
@@ -143,6 +147,7 @@ class ResolvedLine:
     legal_via: Card | None = _from_facts("legal_via")  # type: ignore[assignment]
     ban: Ban | None = _from_facts("ban")  # type: ignore[assignment]
     name_differs: bool = _from_facts("name_differs")  # type: ignore[assignment]
+    language: str | None = _from_facts("language")  # type: ignore[assignment]
 
     @property
     def suggestions(self) -> tuple[str, ...]:
@@ -178,6 +183,8 @@ class ResolvedLine:
             "count": facts.count,
             "text": facts.raw,
             "name": facts.name,
+            "name_as_written": facts.name,
+            "language": facts.language,
             "set": facts.set_code,
             "number": facts.number,
             "resolution": facts.method,
@@ -238,7 +245,8 @@ _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = r
     _BANNED,
     _NOT_LEGAL,
     _REPRINTED,
-) = range(12)
+    _LOCALIZED,
+) = range(13)
 #: resolutions that did not go through a line's set code (every other one found its set; a line
 #: with one of these may name a set the database lacks)
 NOT_BY_SET = frozenset({"name", "unresolved"})
@@ -296,12 +304,14 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
         marks.append(_NAME_MATCHED)
     if ln.name_differs:
         marks.append(_NAME_DIFFERS)
+    if ln.language is not None:
+        marks.append(_LOCALIZED)
     via, ban = ln.legal_via, ln.ban
     if ban is not None:
         marks.append(_BANNED)
     elif via is None:
         marks.append(_NOT_LEGAL)
-    elif via is not card and kind != _BASIC_ENERGY:
+    elif via is not card:  # (basic Energy: a printing from after the date, checked as one out then)
         marks.append(_REPRINTED)
     return kind, key, tuple(marks), parent
 
@@ -319,8 +329,9 @@ class Deck:
     ``name_matched`` the lines matched by name alone, ``set_unmatched`` the lines (unknown
     cards included) with a set code their resolution did not go through, ``name_differs``
     those whose set code and number name another card; ``banned``, ``not_legal`` (neither
-    legal nor banned) and ``reprinted`` (legal through another printing, basic Energy aside)
-    their legality. Every list keeps the lines' order.
+    legal nor banned) and ``reprinted`` (legal through another printing; basic Energy only when its
+    printing was released after the date) their legality; ``localized`` the lines whose name was
+    read in another language. Every list keeps the lines' order.
     """
 
     __slots__ = (
@@ -349,6 +360,7 @@ class Deck:
         "banned",
         "not_legal",
         "reprinted",
+        "localized",
     )
 
     def __init__(
@@ -366,7 +378,7 @@ class Deck:
         self.declared_total_line = declared_total_line
         clauses = db.deck_rules()
         # one list per mark (the literal costs less than a comprehension)
-        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], []]
+        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
         evolving: list[tuple[Any, str]] = []
         tally = [0, 0, 0, 0, 0, 0, 0]  # copies by kind
         copies: dict[str, int] = {}
@@ -408,6 +420,7 @@ class Deck:
             self.banned,
             self.not_legal,
             self.reprinted,
+            self.localized,
         ) = marked
         pokemon, basic, trainer, energy, basic_energy, other, unknowns = tally
         self.tally = (pokemon + basic, trainer, energy + basic_energy, other + unknowns)
@@ -448,6 +461,8 @@ class Deck:
     banned: list[KnownLine]
     not_legal: list[KnownLine]
     reprinted: list[KnownLine]
+    #: the lines whose name was read in another language (:mod:`deckcheck.cards.localnames`)
+    localized: list[KnownLine]
 
     def counts(self) -> Counts:
         return Counts(*self.tally)

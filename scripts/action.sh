@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The shell logic of the deckcheck GitHub Action (action.yml), kept here so it can be tested
-# with a fake GITHUB_* environment (tests/test_action.py) and read as a script.
+# with a fake GITHUB_* environment (tests/cli/test_action.py) and read as a script.
 #
 #   action.sh key       print the cache key of the isolated environment (step output `key`)
 #   action.sh install   create $DECKCHECK_VENV with the CLI only, from the lock/constraints file

@@ -105,7 +105,7 @@ def start_gunicorn(app_spec: str = "deckcheck:create_app()", env: dict | None = 
         str(workers),
         app_spec,
     ]
-    # no drain on SIGTERM (tests/test_drain.py tests it): stopping a test server takes no extra seconds
+    # no drain on SIGTERM (tests/service/test_drain.py tests it): stopping a test server takes no extra seconds
     env = {**os.environ, "DECKCHECK_RATELIMIT_DEFAULT": UNTHROTTLED, "DECKCHECK_DRAIN_SECONDS": "0", **(env or {})}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"

@@ -1,4 +1,4 @@
-"""Slow and idle clients for the hostile-traffic tests (tests/test_hostile.py), and a real nginx."""
+"""Slow and idle clients for the hostile-traffic tests (tests/decklist/test_hostile.py), and a real nginx."""
 
 from __future__ import annotations
 

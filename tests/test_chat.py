@@ -171,8 +171,9 @@ def test_a_reply_never_exceeds_the_limit(problems, link, format_name, total):
 
 
 def test_style_chat_adds_the_reply_to_the_report(client):
+    client.application.config["PUBLIC_URL"] = "https://deckcheck.example"
     answer = client.post(
-        "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="https://deckcheck.example"
+        "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="http://evil.example"
     )
     data = answer.get_json()
     result = check(CHARIZARD, "standard", DATE)
@@ -184,7 +185,7 @@ def test_style_chat_adds_the_reply_to_the_report(client):
 
 
 def test_public_base_url_is_used_for_the_link(app):
-    app.config["PUBLIC_BASE_URL"] = "https://decks.example.org/check"
+    app.config["PUBLIC_URL"] = "https://decks.example.org/check"
     data = (
         app.test_client()
         .post("/api/v1/validate?style=chat&as_of=2026-05-01", data=CHARIZARD, content_type="text/plain")
@@ -218,3 +219,18 @@ def test_report_schema_accepts_the_chat_field(client, deck):
         "/api/v1/validate?style=chat", json={"decklist": (DECKS / deck).read_text(encoding="utf-8"), "as_of": DATE}
     ).get_json()
     assert ReportSchema().validate(data) == {}
+
+
+def test_the_chat_reply_names_translated_cards_as_written(client):
+    french = (DECKS / "rules" / "fr-names.txt").read_text(encoding="utf-8")
+    data = client.post("/api/v1/validate?style=chat", json={"decklist": french, "as_of": DATE}).get_json()
+    reply = data["chat"]
+    assert "• lines 14, 15: You have 5 cards named Ultra Ball; the limit is 4.\n" in reply
+    assert (
+        "• line 15 (note): Line 15: Hyper Ball (Ultra Ball, SVI 196) is legal as Ultra Ball (ASC 213); play it "
+        "with that card's text." in reply
+    )
+    assert "Card names were recognised in French on 21 lines" in reply
+    assert ' names "' not in reply  # no name-mismatch warning
+    line = next(c for c in data["cards"] if c["line"] == 15)
+    assert (line["name_as_written"], line["language"], line["card"]["name"]) == ("Hyper Ball", "fr", "Ultra Ball")

@@ -201,7 +201,7 @@ def test_the_pre_commit_hook_installs_the_command_line_only():
     import yaml
 
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert (hook["language"], hook["entry"]) == ("python", "deckcheck check")
+    assert (hook["language"], hook["entry"]) == ("python", "deckcheck check --skip-non-decks")
     assert "additional_dependencies" not in hook  # `pip install .`: no extras, so no server stack
 
 

@@ -76,7 +76,7 @@ def test_a_long_name_with_an_unknown_set_is_echoed_cut():
 
 
 def test_rk9_ace_spec_suffix_with_a_blank_is_a_tag_not_part_of_the_name():
-    from deckcheck.parse import parse
+    from deckcheck.decklist.parse import parse
 
     result = parse("1 Prime Catcher TEF 157 - ACE SPEC\n1 Prime Catcher - ACE SPEC\n1 Prime Catcher - Ace Spec\n")
     assert [(c.name, c.set_code, c.number, c.tag) for c in result.cards] == [
@@ -131,7 +131,7 @@ def test_a_text_line_with_ace_spec_and_a_blank_resolves_without_unknown_card():
     spec=st.sampled_from(["SPEC", "Spec", "spec"]),
 )
 def test_any_line_with_an_ace_spec_suffix_reads_as_the_line_without_it(name, where, dash, ace, spec):
-    from deckcheck.parse import parse
+    from deckcheck.decklist.parse import parse
 
     (plain,) = parse(f"1 {name}{where}").cards
     (tagged,) = parse(f"1 {name}{where} {dash} {ace} {spec}").cards
@@ -197,7 +197,7 @@ def test_json_ids_with_a_disambiguator_resolve_by_set_number_and_name():
     mark=st.sampled_from(["_A", "_B", "_A1", "_A4", "_C12"]),
 )
 def test_a_card_id_with_a_disambiguator_reads_as_the_id_without_it(name, card_id, mark):
-    from deckcheck.parse import parse
+    from deckcheck.decklist.parse import parse
 
     (plain,) = parse(f"1 {name} {card_id}").cards
     (marked,) = parse(f"1 {name} {card_id}{mark}").cards
@@ -209,7 +209,7 @@ def test_a_card_id_with_a_disambiguator_reads_as_the_id_without_it(name, card_id
 
 
 def test_a_name_ending_in_the_e4_glyph_is_read_whole_and_resolves_to_the_e4_card():
-    from deckcheck.parse import parse
+    from deckcheck.decklist.parse import parse
 
     result = parse("1 Infernape 4 RR 43\n2 Infernape 4\n1 Infernape 4 LV.X RR 108\n")
     assert [(c.count, c.name, c.set_code, c.number) for c in result.cards] == [
@@ -248,7 +248,7 @@ def test_a_name_ending_in_4_that_no_e4_card_has_stays_unknown():
 
 
 def test_e4_spelling():
-    from deckcheck.carddb import e4_spelling
+    from deckcheck.cards.db import e4_spelling
 
     assert e4_spelling("Infernape 4") == "Infernape E4"
     assert e4_spelling("Infernape⁴") == "Infernape E4"
@@ -279,7 +279,7 @@ _HINT = 'A card line looks like "4 Nest Ball SVI 181" and a header like "Trainer
 
 
 def _parsed(text: str):
-    from deckcheck.parse import parse
+    from deckcheck.decklist.parse import parse
 
     result = parse(text)
     return (
@@ -324,8 +324,8 @@ def test_a_numbered_card_line_is_one_unparsed_line_on_its_line(item, mark, line)
 def test_a_number_of_thousands_of_digits_finds_nothing_and_never_raises():
     import json
 
-    from deckcheck.carddb import MAX_NUMBER_LEN
     from deckcheck.cards import get_db
+    from deckcheck.cards.db import MAX_NUMBER_LEN
 
     assert max(len(c.number) for c in get_db().cards.values()) <= MAX_NUMBER_LEN
     digits = "7" * 5_000

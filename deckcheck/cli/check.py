@@ -14,7 +14,8 @@ from ..cards import CardDB
 from ..engine import check as _check
 from ..formats import Format
 from ..problems import Counts, Problem, Report
-from ..render import OUTPUT_FORMATS, Options, fails, render
+from ..render import OUTPUT_FORMATS, Options, fails, github_text, render
+from ..wording import plural
 from . import github_env as _github_env
 from . import repoconfig as _config
 from . import walk as _walk
@@ -55,8 +56,14 @@ def _check_one(
     db: CardDB,
     max_db_age: int | None = None,
     forecast: bool = False,
-) -> Report:
-    """Command-line options win over the file's overrides, which win over its defaults."""
+    skip_prose: bool = False,
+) -> Report | None:
+    """Command-line options win over the file's overrides, which win over its defaults.
+
+    None for a file that holds no card line when ``skip_prose`` (or a folder's walk found it): prose
+    beside the decks, such as a ``decks/README.txt``, is not a deck. A file that cannot be read is
+    always reported.
+    """
     path = found.path
     cfg_format, cfg_as_of = cfg.settings_for(None if path == STDIN else path)
     fmt = _formats()[format_ or cfg_format or "standard"]
@@ -65,7 +72,10 @@ def _check_one(
     if problem is not None:
         return _unchecked(problem, fmt, on, db)
     assert text is not None  # _read gives the text or the problem
-    return _check(text, fmt, on, db=db, max_db_age=max_db_age, forecast=forecast)
+    report = _check(text, fmt, on, db=db, max_db_age=max_db_age, forecast=forecast)
+    if (skip_prose or found.in_folder) and path != STDIN and not report.lines:
+        return None
+    return report
 
 
 def show_progress(count: int, quiet: bool, stream) -> bool:
@@ -81,6 +91,12 @@ def _progress(items: list[_walk.Found], quiet: bool) -> Iterator[Iterable[_walk.
         return
     with click.progressbar(items, label="Checking decklists", file=err) as bar:
         yield bar
+
+
+def _command_safe(output_format: str) -> bool:
+    """Must what this run prints be safe from the Actions runner, which acts on ``::`` and ``##[`` in a
+    log line? In ``github`` format, and in any format inside GitHub Actions (``GITHUB_ACTIONS=true``)."""
+    return output_format == "github" or os.environ.get("GITHUB_ACTIONS") == "true"
 
 
 def _colour(no_color: bool) -> bool:
@@ -100,14 +116,24 @@ def _report_option(ctx: click.Context, param: click.Parameter, value: tuple[str,
     return out
 
 
+def _holds_changed(found: _walk.Found, changed: set[str]) -> bool:
+    """Is ``found`` a folder that could not be entered (``unreachable-path``) with a changed file below it?
+    Then the change is reported through it rather than dropped."""
+    if found.problem is None or found.problem.rule != "unreachable-path":
+        return False
+    below = os.path.join(os.path.abspath(found.path), "")
+    return any(path.startswith(below) for path in changed)
+
+
 def _listed(path: str | None) -> set[str] | None:
     """The absolute paths listed in a file, one a line (``git diff --name-only``), or None without one."""
     if path is None:
         return None
     try:
-        with open(path, encoding="utf-8") as fh:
-            return {os.path.abspath(line.strip()) for line in fh if line.strip()}
-    except (OSError, UnicodeDecodeError) as exc:
+        # a name that is not UTF-8 (git diff -c core.quotePath=false writes its bytes) reads as the walk found it
+        with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+            return {os.path.abspath(line.rstrip("\r\n")) for line in fh if line.strip()}
+    except OSError as exc:
         raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="'--changed-files'") from None
 
 
@@ -141,7 +167,13 @@ def _listed(path: str | None) -> set[str] | None:
     help="Lowest severity that fails a deck (default: the configuration's, else error).",
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when decks fail.")
-@click.option("-q", "--quiet", is_flag=True, help="Print the problems only: no summary line, no progress bar.")
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Print only the problems that fail a deck under --fail-on (text and github): no info, no summary "
+    "line, no notes, no progress bar.",
+)
 @click.option(
     "--no-color",
     is_flag=True,
@@ -181,6 +213,12 @@ def _listed(path: str | None) -> set[str] | None:
     default=None,
     help="Check only the decks PATHS select that FILE lists (one path a line, e.g. git diff --name-only).",
 )
+@click.option(
+    "--skip-non-decks",
+    is_flag=True,
+    help="Skip a named file that holds no card line, as one found in a folder is (for hooks that name "
+    "every changed file).",
+)
 @click.pass_context
 def check_cmd(
     ctx: click.Context,
@@ -197,6 +235,7 @@ def check_cmd(
     reports,
     forecast,
     changed_files,
+    skip_non_decks,
 ) -> None:
     """Check decklists: files, folders (searched for *.txt and *.json as git sees them:
     .gitignore honoured), quoted globs, or - for stdin.
@@ -204,6 +243,55 @@ def check_cmd(
     Exit status: 0 every deck passed, 1 at least one deck failed, 2 usage
     error, 3 card database missing or unreadable.
     """
+    try:
+        _run(
+            ctx,
+            paths,
+            format_,
+            as_of,
+            output_format,
+            fail_on,
+            exit_zero,
+            quiet,
+            no_color,
+            config_path,
+            max_db_age,
+            reports,
+            forecast,
+            changed_files,
+            skip_non_decks,
+        )
+    except click.UsageError as exc:
+        if not _command_safe(output_format):
+            raise
+        # a path or a glob of the repository's (a broken configuration, a missing path) in the message:
+        # never a workflow command. (The other errors name only what the workflow itself gave.)
+        raise click.UsageError(github_text(exc.format_message()), exc.ctx) from None
+
+
+def _run(
+    ctx: click.Context,
+    paths,
+    format_,
+    as_of,
+    output_format,
+    fail_on,
+    exit_zero,
+    quiet,
+    no_color,
+    config_path,
+    max_db_age,
+    reports,
+    forecast,
+    changed_files,
+    skip_non_decks,
+) -> None:
+    github, safe = output_format == "github", _command_safe(output_format)
+
+    def note(text: str) -> None:
+        """A line on stderr, one no runner reads as a command where that matters (:func:`_command_safe`)."""
+        click.echo(github_text(text) if safe else text, err=True)
+
     cfg = _settings(config_path)
     db = _database()
     collector = _walk.Collector(cfg)
@@ -213,35 +301,44 @@ def check_cmd(
         raise click.BadParameter(str(exc), param_hint="'[PATHS]...'") from None
     changed = _listed(changed_files)
     if changed is not None:
-        files = [f for f in files if os.path.abspath(f.path) in changed]
+        files = [f for f in files if os.path.abspath(f.path) in changed or _holds_changed(f, changed)]
     if not files:
-        click.echo(
+        note(
             "warning: no "
             + ("changed " if changed is not None else "")
             + "decklists found (looked for "
             + ", ".join(p.glob for p in cfg.include)
-            + ")",
-            err=True,
+            + ")"
         )
     fail_on = fail_on or cfg.fail_on or "error"
     max_age = max_db_age if max_db_age is not None else cfg.max_db_age
+    results, prose = [], []
     with _progress(files, quiet) as items:
-        results = [
-            (_shown(found.path), _check_one(found, cfg, format_, as_of, db, max_age, forecast)) for found in items
-        ]
+        for found in items:
+            report = _check_one(found, cfg, format_, as_of, db, max_age, forecast, skip_non_decks)
+            if report is None:
+                prose.append(_shown(found.path))
+            else:
+                results.append((_shown(found.path), report))
+    if prose and not quiet:
+        note(
+            f"note: skipped {plural(len(prose), 'file')} with no card line, not decklists "
+            f"(name one on the command line to check it): {', '.join(prose)}"
+        )
     if collector.covers_config and changed is None:
         for warning in cfg.unused():
-            click.echo(f"warning: {warning}", err=True)
+            note(f"warning: {warning}")
     colour = output_format == "text" and _colour(no_color)
-    click.echo(render(output_format, results, Options(fail_on, not quiet, colour)), nl=False, color=colour)
+    opts = Options(fail_on, not quiet, colour, only_failing=quiet, command_safe=safe)
+    click.echo(render(output_format, results, opts), nl=False, color=colour)
     for fmt, target in reports:
         try:
             with open(target, "w", encoding="utf-8") as fh:
                 fh.write(render(fmt, results, Options(fail_on)))
         except OSError as exc:
             raise click.FileError(target, exc.strerror or str(exc)) from None
-    if output_format == "github":
+    if github:
         for warning in _github_env.write(results, fail_on):
-            click.echo(warning, err=True)
+            note(warning)
     failed = any(fails(report, fail_on) for _, report in results)
     ctx.exit(1 if failed and not exit_zero else 0)

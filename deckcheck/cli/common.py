@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import stat
 import sys
 
 import click
 
 from .. import cards as _cards
-from .. import parse as _parse
 from ..cards import CardDB, DatabaseError, default_path
 from ..dates import parse_date
-from ..decklimits import byte_limit, line_limit
+from ..decklist import parse as _parse
+from ..decklist.limits import byte_limit, line_limit
+from ..decklist.validtext import SURROGATE, not_unicode
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
 from .repoconfig import path_below
@@ -67,15 +69,30 @@ def _date_option(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 
 def _shown(path: str) -> str:
-    """A path as reports show it: relative to the working directory when below it, with ``/``."""
+    """A path as reports show it: relative to the working directory when below it, with ``/``, and
+    printable (:func:`printable_path`)."""
     if path == STDIN:
         return STDIN_LABEL
     rel = path_below(path, os.path.join(os.getcwd(), ""))
-    return (os.path.abspath(path) if rel is None else rel).replace(os.sep, "/")
+    return printable_path((os.path.abspath(path) if rel is None else rel).replace(os.sep, "/"))
+
+
+def _escape_surrogate(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def printable_path(path: str) -> str:
+    """A path as every output format writes it: valid Unicode. A file name whose bytes are not UTF-8
+    reaches Python with each such byte as a lone surrogate (``surrogateescape``), which no UTF-8
+    output can carry; each is shown as Python's ``backslashreplace`` writes that byte, ``\\xff``
+    (any other lone surrogate as ``\\udXXX``). Every other character is kept."""
+    return path if path.isascii() else SURROGATE.sub(_escape_surrogate, path)
 
 
 def _read(path: str) -> tuple[str | None, Problem | None]:
-    """The file's text, or the problem that kept it from being read (binary, not UTF-8, too large)."""
+    """The file's text, or the problem that kept it from being read (binary, not UTF-8 or not valid
+    Unicode, too large)."""
     try:
         if path == STDIN:
             blob = sys.stdin.buffer.read(MAX_BYTES + 1)
@@ -105,6 +122,9 @@ def _read(path: str) -> tuple[str | None, Problem | None]:
             f"The file is not UTF-8 text (byte 0x{blob[exc.start]:02x} at "
             f"offset {exc.start}); save it as UTF-8 to have it checked.",
         )
+    fault = not_unicode(text)  # a JSON deck's "\ud800": no report could write it out
+    if fault is not None:
+        return None, fault.problem()
     over = line_limit(text, MAX_LINES)
     if over is not None:
         return None, over.problem(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 
 import click
 
@@ -39,16 +40,36 @@ def db() -> None:
     default=None,
     help="Where to write the database (default: the service's database path).",
 )
-def db_build(source: str, output: str | None) -> None:
+@click.option(
+    "--names-i18n",
+    "names_i18n",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Card and set names in other languages (names-i18n.json.gz, from TCGdex): written beside the "
+    "database as names-i18n.json.gz, with the sets' codes in other languages on their records.",
+)
+def db_build(source: str, output: str | None, names_i18n: str | None) -> None:
     """Build the shipped card database from a merged catalogue."""
+    from ..cards.localnames import NAMES_FILE
+    from ..sync import localnames as _local
+
     target = output or str(default_path())
     try:
-        db_dict = _build.build(_build.load_source(source))
+        catalogue = _build.load_source(source)
+        local = _local.load(names_i18n) if names_i18n else None
+        codes = _local.local_codes(local, catalogue["sets"]) if local is not None else None
+        db_dict = _build.build(catalogue, local_codes=codes)
+        releases = {s["id"]: s.get("release") or "" for s in db_dict["sets"]}
+        names = _local.encode(_local.table(local, db_dict["cards"], releases)) if local is not None else None
         _build.write_database(db_dict, target)  # rows a load or the pack would refuse: nothing written
+        if names is not None:
+            _build.write_atomically(names, Path(target).with_name(NAMES_FILE))
     except _build.BuildError as exc:
         raise DatabaseMissing(str(exc)) from exc
     meta = db_dict["meta"]
     click.echo(f"Wrote {target}: {meta['cards']} cards in {meta['sets']} sets.")
+    if names is not None:
+        click.echo(f"Wrote {Path(target).with_name(NAMES_FILE)}: card names in other languages ({len(names):,} bytes).")
 
 
 @db.command("pack")
@@ -65,7 +86,7 @@ def db_pack(database: str | None) -> None:
     db build, db sync and db pull write it themselves; this is for a database of your own
     ($DECKCHECK_DB) or one copied into place. The file is checked as a load checks it first.
     """
-    from ..dbpack import pack_path
+    from ..cards.pack import pack_path
 
     path = database or str(default_path())
     try:

@@ -10,16 +10,20 @@ cross-checked; 1 refused (:class:`~deckcheck.sync.install.SyncResult`), or ``db 
 
 from __future__ import annotations
 
+import random
+import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
-import requests
 
 from .. import cards as _cards
+from ..sync.fetch import PULL_DEADLINE, SYNC_DEADLINE, BoundedSession, DownloadError, open_session, stop_all
 from ..sync.install import sync
 from ..sync.pokemontcg import DEFAULT_PTCGIO_URL, crosscheck_pokemontcg
-from ..sync.publish import PullError, publish, pull
+from ..sync.publish import publish, pull, round_wait
 from ..sync.tcgdex import DEFAULT_API_URL, SyncError
 from .common import DatabaseMissing
 
@@ -84,6 +88,20 @@ from .common import DatabaseMissing
     help="Backoff factor: waits grow as factor x 2^n seconds between retries (at most 30 s).",
 )
 @click.option(
+    "--deadline",
+    type=click.FloatRange(min=0.1),
+    default=SYNC_DEADLINE,
+    show_default=True,
+    help="Seconds the whole download may take (each answer at most 120 s, retries included).",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="HOST",
+    help="Another host a redirect may lead to (repeatable); by default only the API URL's host.",
+)
+@click.option(
     "--source",
     type=click.Choice(["tcgdex", "pokemontcg"]),
     default="tcgdex",
@@ -91,7 +109,18 @@ from .common import DatabaseMissing
     help="pokemontcg: cross-check marks and Standard legality against pokemontcg.io v2 (no writes).",
 )
 @click.option("--api-key", envvar="POKEMONTCG_API_KEY", default=None, help="pokemontcg.io key (X-Api-Key).")
-def sync_command(
+def sync_command(**options) -> None:
+    """Update the card database from the TCGdex API (https://api.tcgdex.net).
+
+    Exit status: 0 written, unchanged or dry run; 1 refused (the new database
+    shrank, lost a set or failed its checks: the current file is unchanged);
+    4 the download failed (nothing written; run again to resume from the cache).
+    """
+    with _stopped_by_sigterm():
+        _sync(**options)
+
+
+def _sync(
     api_url,
     output,
     base,
@@ -104,15 +133,12 @@ def sync_command(
     timeout,
     retries,
     backoff,
+    deadline,
+    allow_hosts,
     source,
     api_key,
 ) -> None:
-    """Update the card database from the TCGdex API (https://api.tcgdex.net).
-
-    Exit status: 0 written, unchanged or dry run; 1 refused (the new database
-    shrank, lost a set or failed its checks: the current file is unchanged);
-    4 the download failed (nothing written; run again to resume from the cache).
-    """
+    """`db sync` (its options: :func:`sync_command`)."""
     ctx = click.get_current_context()
     if source == "pokemontcg":
         _crosscheck(
@@ -123,6 +149,8 @@ def sync_command(
             timeout=timeout,
             retries=retries,
             backoff=backoff,
+            deadline=deadline,
+            allow_hosts=allow_hosts,
         )
         return  # divergences are for a human to read: exit 0
     try:
@@ -139,6 +167,8 @@ def sync_command(
             timeout=timeout,
             retries=retries,
             backoff=backoff,
+            deadline=deadline,
+            allow_hosts=allow_hosts,
             echo=click.echo,
         )
     except SyncError as exc:
@@ -201,25 +231,99 @@ def publish_command(folder: str, database: str | None) -> None:
     type=click.FloatRange(min=1),
     default=None,
     metavar="SECONDS",
-    help="Keep pulling every SECONDS (a sidecar); errors are reported and the next round tries again.",
+    help="Keep pulling every SECONDS (a sidecar); a failed round is reported in one line and tried again "
+    "with exponential backoff and jitter (at most 1 hour apart, or SECONDS if longer).",
 )
-@click.option("--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds per request.")
-def pull_command(url: str, target: str | None, sha256: str | None, every: float | None, timeout: float) -> None:
+@click.option(
+    "--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds to connect, and per read."
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0.1),
+    default=PULL_DEADLINE,
+    show_default=True,
+    help="Seconds one round may take in all (the checksum and the database, retries and redirects included).",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="HOST",
+    help="Another host a redirect may lead to (repeatable); by default only URL's host.",
+)
+def pull_command(
+    url: str,
+    target: str | None,
+    sha256: str | None,
+    every: float | None,
+    timeout: float,
+    deadline: float,
+    allow_hosts: tuple[str, ...],
+) -> None:
     """Fetch a published card database, check its SHA-256 and that it loads, and move it into place."""
     path = Path(target) if target else _cards.default_path()
-    session = requests.Session()
-    while True:
+    with _stopped_by_sigterm():
         try:
-            changed, digest = pull(url, path, sha256, timeout=timeout, session=session)
+            session = open_session([url], allow_hosts=allow_hosts)
+        except DownloadError as exc:
+            raise click.UsageError(str(exc)) from None
+        with session:
+            _pull_rounds(url, path, sha256, every, timeout, deadline, session)
+
+
+def _pull_rounds(
+    url: str,
+    path: Path,
+    sha256: str | None,
+    every: float | None,
+    timeout: float,
+    deadline: float,
+    session: BoundedSession,
+) -> None:
+    """One round of ``db pull``, or with ``every`` rounds until stopped: a failed round never ends them."""
+    failures = 0
+    while True:
+        error: Exception | None = None
+        try:
+            changed, digest = pull(url, path, sha256, timeout=timeout, deadline=deadline, session=session)
             click.echo(f"{'Pulled' if changed else 'Already current:'} {path} (sha256 {digest}).")
-        except (PullError, requests.RequestException) as exc:
+        except (DownloadError, OSError) as exc:
             if every is None:
-                raise click.ClickException(str(exc)) from exc
-            click.echo(f"Error: {exc}", err=True)
+                raise click.ClickException(_one_line(exc)) from None
+            error = exc
         except _cards.DatabaseError as exc:
             if every is None:
-                raise DatabaseMissing(str(exc)) from exc
-            click.echo(f"Error: {exc}", err=True)
+                raise DatabaseMissing(_one_line(exc)) from None
+            error = exc
         if every is None:
             return
-        time.sleep(every)
+        failures = failures + 1 if error else 0
+        wait = round_wait(every, failures, random.uniform(0.5, 1.0))
+        if error:
+            click.echo(f"Error: {_one_line(error)} (round {failures} failed; next in {wait:.1f} s)", err=True)
+        time.sleep(wait)
+
+
+def _one_line(exc: BaseException) -> str:
+    """An error's message on one line (a message from a library may hold line breaks)."""
+    return " ".join(str(exc).split()) or exc.__class__.__name__
+
+
+@contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM ends the command as Ctrl-C does, by an exception (exit status 143), so every ``finally``
+    runs and no temporary file stays; the downloads running in other threads end at once."""
+
+    def stop(signum: int, frame: object) -> None:
+        stop_all()
+        raise SystemExit(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (an embedding program): its own handling applies
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
+from ..decklist.parse import parse
 from ..engine import check as _check
-from ..parse import parse
 from ..render import ptcgl_export
 from .common import STDIN, _database, _read, _shown
 

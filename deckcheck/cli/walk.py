@@ -1,8 +1,11 @@
 """Which files ``deckcheck check`` reads: named files, quoted globs and folders walked as git would.
 
-A folder is walked with ``.gitignore`` semantics (pathspec): the ``.gitignore`` of every
-folder from the repository root down, and ``.git/info/exclude``, each relative to its own
-folder, the deeper one deciding; an ignored folder is never entered. We read the files
+A folder is walked with ``.gitignore`` semantics (pathspec, matched by RE2 in time linear in the
+path: :data:`~deckcheck.cli.repoconfig.GLOB_ENGINE`): the ``.gitignore`` of every folder from the
+repository root down, and ``.git/info/exclude``, each relative to its own folder, the deeper one
+deciding; an ignored folder is never entered. Folders are walked with a stack, never recursion,
+and a folder that cannot be listed (a path past the system's limit, no permission) is an
+``unreachable-path`` problem, never a silent skip. We read the files
 ourselves instead of asking ``git ls-files``: the result is the same inside and outside a
 work tree, untracked decks are checked too, and no ``git`` binary is needed.
 
@@ -17,18 +20,22 @@ a link) is one such problem too, whether named, matched by a glob or given as a 
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
 from dataclasses import dataclass
+from typing import Any
 
-import pathspec
+import re2
 
 from ..problems import Problem
-from .repoconfig import Config, compile_globs
+from .repoconfig import RE2_OPTIONS, Config, IgnoreRules, matchable, re2_words
 
 STDIN = "-"
 IGNORE_FILES = (".gitignore",)
+#: the most of a ``.gitignore`` read (git reads the whole file; a larger one is someone's mistake)
+IGNORE_MAX_BYTES = 1 << 20
 _MAGIC = frozenset("*?[")
 
 
@@ -38,10 +45,13 @@ class PathError(ValueError):
 
 @dataclass(frozen=True)
 class Found:
-    """A deck to report on: its path, and the problem that keeps it from being read, if any."""
+    """A deck to report on: its path, the problem that keeps it from being read, if any, and whether
+    a folder's walk found it (rather than the command line or a glob naming it): a file found in a
+    folder that holds no card line is prose beside the decks (a README), not a deck."""
 
     path: str
     problem: Problem | None = None
+    in_folder: bool = False
 
 
 def _inside(path: str, tree: str) -> bool:
@@ -64,29 +74,18 @@ def _parents(folder: str):
         folder = up
 
 
-def _read_ignore(path: str) -> pathspec.GitIgnoreSpec | None:
+def _read_ignore(path: str) -> IgnoreRules | None:
     try:
         # O_NONBLOCK and a regular file only: a FIFO named .gitignore must not hang the walk
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with open(fd, encoding="utf-8", errors="replace") as fh:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
-            lines = fh.read(1 << 20).splitlines()
+            lines = fh.read(IGNORE_MAX_BYTES).splitlines()
     except OSError:
         return None
-    try:
-        patterns = compile_globs(lines)
-    except re.error:  # as git does, a line no pattern can be made of matches nothing; the rest count
-        patterns = tuple(p for line in lines for p in _compile_or_none(line))
-    spec = pathspec.GitIgnoreSpec(patterns)
-    return spec if spec.patterns else None
-
-
-def _compile_or_none(line: str) -> tuple:
-    try:
-        return compile_globs([line])
-    except re.error:
-        return ()
+    rules = IgnoreRules(lines)
+    return rules if rules else None
 
 
 class _Ignores:
@@ -104,12 +103,10 @@ class _Ignores:
         return _Ignores(self.rules + added) if added else self
 
     def ignored(self, path: str, folder: bool) -> bool:
+        """The deepest ``.gitignore`` with a pattern that matches decides (pathspec's git rules)."""
         for base, spec in reversed(self.rules):
             rel = os.path.relpath(path, base).replace(os.sep, "/") + ("/" if folder else "")
-            decided = None
-            for p in spec.patterns:
-                if p.include is not None and p.regex.match(rel):
-                    decided = p.include
+            decided = spec.decides(rel)
             if decided is not None:
                 return decided
         return False
@@ -217,7 +214,7 @@ def _name_regex(part: str) -> str:
     return "".join(out)
 
 
-def _glob_regex(rest: str, given: str) -> re.Pattern:
+def _glob_regex(rest: str, given: str) -> Any:
     """The part of a glob after its literal head, as a regular expression for paths below the
     head: ``**`` as a whole component crosses any number of folders (also none; at the end:
     everything below), any other component stays within one name."""
@@ -230,16 +227,38 @@ def _glob_regex(rest: str, given: str) -> re.Pattern:
         else:
             pieces.append(_name_regex(part) + ("" if last else "/"))
     try:
-        return re.compile("".join(pieces))
-    except re.error as exc:
-        raise PathError(f"{given!r} is not a valid glob ({exc.msg})") from None
+        # matched by RE2, in time linear in the path, as every glob (repoconfig.GLOB_ENGINE)
+        return re2.compile("".join(pieces), RE2_OPTIONS)
+    except re2.error as exc:
+        raise PathError(f"{given!r} is not a valid glob ({re2_words(exc)})") from None
 
 
-def _expand(given: str) -> list[str]:
+def _unreachable(folder: str, exc: OSError) -> Found:
+    """The problem of a folder that cannot be listed: the run reports it and fails, never skips it silently."""
+    why = exc.strerror or str(exc)
+    if exc.errno == errno.ENAMETOOLONG:
+        why += f" (its path is {len(os.fsencode(folder)):,} bytes, {folder.count(os.sep) + 1:,} folders deep)"
+    return Found(
+        folder,
+        Problem(
+            "unreachable-path",
+            f"The folder could not be opened: {why}; the decklists in it were not checked.",
+        ),
+    )
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    """A folder's entries by name (raises OSError when it cannot be listed)."""
+    with os.scandir(folder) as it:
+        return sorted(it, key=lambda e: e.name)
+
+
+def _expand(given: str) -> tuple[list[str], list[Found]]:
     """A quoted glob as the shell would expand it, without following links to folders: the
     files and folders below its literal head whose path matches the rest (``*``, ``?``, ``[]``
     within a name, ``**`` across folders; hidden names only when the glob spells the dot; a
-    trailing ``/``: folders only)."""
+    trailing ``/``: folders only); and an ``unreachable-path`` problem for each folder below the
+    head that could not be listed. Walked with a stack, not recursion: any depth."""
     parts = given.replace(os.sep, "/").split("/")
     folders_only = given.endswith("/")
     if folders_only:
@@ -250,22 +269,43 @@ def _expand(given: str) -> list[str]:
     regex = _glob_regex("/".join(rest), given)
     dots = any(part.startswith(".") for part in rest)
     depth = None if "**" in rest else len(rest)  # without **, nothing deeper than the glob can match
-    out = []
-    for folder, dirs, files in os.walk(head):
-        level = 0 if folder == head else os.path.relpath(folder, head).count(os.sep) + 1
-        names = [*dirs] if folders_only else [*dirs, *files]
-        if not dots:
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-        if depth is not None and level + 1 >= depth:
-            dirs[:] = []  # the names here are the deepest that can match
-        for name in names:
-            if name.startswith(".") and not dots:
+    out: list[str] = []
+    problems: list[Found] = []
+    stack = [(head, 0)]
+    while stack:
+        folder, level = stack.pop()
+        try:
+            entries = _entries(folder)
+        except OSError as exc:
+            if folder != head:  # a head that is no folder: the glob matches nothing
+                problems.append(_unreachable(folder, exc))
+            continue
+        for entry in entries:
+            name = entry.name
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if (folders_only and not is_dir) or (name.startswith(".") and not dots):
                 continue
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, head).replace(os.sep, "/")
-            if regex.fullmatch(rel):
+            if regex.fullmatch(matchable(rel)):
                 out.append(path if head != "." or given.startswith("./") else rel)
-    return sorted(out)
+            # the names at the glob's depth are the deepest that can match; links to folders are not followed
+            if is_dir and not entry.is_symlink() and (depth is None or level + 1 < depth):
+                stack.append((path, level + 1))
+    return sorted(out), problems
+
+
+def _missing(given: str) -> str:
+    """Why a path cannot be found: it does not exist, or the system says why it cannot be looked up."""
+    try:
+        os.lstat(given)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+            return f"cannot be looked up: {exc.strerror or exc}"
+    return "does not exist"
 
 
 class Collector:
@@ -291,12 +331,13 @@ class Collector:
             return [Found(STDIN)]
         if not os.path.lexists(given):
             if _MAGIC & set(given):
-                matches = _expand(given)
-                if not matches:
+                matches, unreachable = _expand(given)
+                if not matches and not unreachable:
                     raise PathError(f"no file matches {given!r}")
                 # as in a walk, a glob's match that is a link to a folder is not followed
-                return [f for m in matches if not (os.path.islink(m) and os.path.isdir(m)) for f in self._one(m)]
-            raise PathError(f"Path {given!r} does not exist.")
+                found = [f for m in matches if not (os.path.islink(m) and os.path.isdir(m)) for f in self._one(m)]
+                return found + unreachable
+            raise PathError(f"Path {given!r} {_missing(given)}.")
         if os.path.isdir(given):
             escaped = _escapes_cwd(given)
             return [escaped] if escaped is not None else self._walk(given)
@@ -329,8 +370,9 @@ class Collector:
         while stack:
             folder, ignores = stack.pop()
             try:
-                entries = sorted(os.scandir(folder), key=lambda e: e.name)
-            except OSError:
+                entries = _entries(folder)
+            except OSError as exc:
+                found.append(_unreachable(folder, exc))
                 continue
             subfolders = []
             for entry in entries:
@@ -349,7 +391,8 @@ class Collector:
                 if not cfg.included(path) or ignores.ignored(path, False) or cfg.excluded(path):
                     continue
                 if entry.is_symlink() or entry.is_file(follow_symlinks=False):
-                    found.append(self._file(path, tree, f"{top!r}"))
+                    one = self._file(path, tree, f"{top!r}")
+                    found.append(Found(one.path, one.problem, in_folder=True))
                 # FIFOs, sockets and devices found in a folder are skipped: never opened
             for sub in reversed(subfolders):
                 stack.append((sub, ignores.below(sub)))

@@ -14,6 +14,7 @@ The rules live in modules by theme; importing this package registers all of them
 - :mod:`.legality`: the pool on the date, bans, reprints
 - :mod:`.evolution`: missing pre-evolutions
 - :mod:`.glc`: Gym Leader Challenge
+- :mod:`.language`: card names read in another language
 - :mod:`.notes`: problems no format runs (the engine's, the forecast's, the input's)
 """
 
@@ -32,6 +33,7 @@ from ..registry import rule as rule
 from . import construction as construction
 from . import evolution as evolution
 from . import glc as glc
+from . import language as language
 from . import legality as legality
 from . import notes as notes
 from . import reading as reading

@@ -8,10 +8,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..cards.localnames import language_name
 from ..names import dropped_at_end
 from ..problems import line_list
 from ..registry import ERROR, Finding, rule
-from .words import card_names, display_name, join_and, label, lines_and_ids, plural
+from .words import card_names, display_name, join_and, line_label, lines_and_ids, plural, quoted
 
 if TYPE_CHECKING:
     from ..deck import Context, Deck, KnownLine
@@ -48,7 +49,14 @@ PLAYED_AS_POKEMON = frozenset(
 )
 
 
-@rule("deck-size", code="R101", severity=ERROR, title="A deck has exactly 60 cards", size="int")
+@rule(
+    "deck-size",
+    code="R101",
+    description="Exactly `size` cards (60)",
+    severity=ERROR,
+    title="A deck has exactly 60 cards",
+    size="int",
+)
 def deck_size(deck: Deck, ctx: Context, size: int) -> Iterable[Finding]:
     """A deck has exactly ``size`` cards. (Run on every deck and usually silent, the always-run rules
     are plain functions that return ``()``: a generator costs more to start and to finish.)"""
@@ -63,7 +71,17 @@ def deck_size(deck: Deck, ctx: Context, size: int) -> Iterable[Finding]:
     return (Finding(f"Your deck has {plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint),)
 
 
-@rule("copy-limit", code="R102", severity=ERROR, title="At most N cards with the same name", limit="int")
+@rule(
+    "copy-limit",
+    code="R102",
+    description=(
+        "At most `limit` cards with one name, summed over every line and printing; basic Energy (decided "
+        "from the database) is exempt"
+    ),
+    severity=ERROR,
+    title="At most N cards with the same name",
+    limit="int",
+)
 def copy_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
     return () if deck.most_copies <= limit else _copies_over(deck, ctx, limit)
@@ -87,7 +105,7 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
         if free:
             said = "says" if len(free) == 1 else "say"
             hint = (
-                f'{join_and([label(ln.card) for ln in free])} {said} "{ctx.db.deck_rules()[free[0].card.id].text}",'
+                f'{join_and([line_label(ln) for ln in free])} {said} "{ctx.db.deck_rules()[free[0].card.id].text}",'
                 f" so {'it does' if len(free) == 1 else 'they do'} not count; the other printings do."
             )
         elif card.supertype == "Energy":
@@ -99,6 +117,10 @@ def _copies_over(deck: Deck, ctx: Context, limit: int) -> Iterator[Finding]:
                 f"{join_and(sorted({ln.card.name for ln in lines}))} share the name {shared}; "
                 "the subtitle in brackets is not part of a card's name."
             )
+        elif any(ln.language is not None for ln in lines):
+            written = {ln.name: ln.language for ln in lines if ln.language is not None}
+            read = [f"{quoted(name)} is {shared} in {language_name(lang)}" for name, lang in written.items() if lang]
+            hint = f"{join_and(read)}; a card's names in every language are one name for the limit."
         elif len({ln.card.id for ln in lines}) > 1:
             hint = "Different printings of a card count together toward the limit."
         nums, ids = lines_and_ids(lines)
@@ -124,7 +146,13 @@ def _not_part_of_the_name(names: list[str]) -> str:
     return "they are one name for the copy limit."
 
 
-@rule("no-basic-pokemon", code="R103", severity=ERROR, title="At least one Basic Pokémon")
+@rule(
+    "no-basic-pokemon",
+    code="R103",
+    description="At least one Basic Pokémon; Items played as Pokémon (Robo Substitute, fossils) do not count",
+    severity=ERROR,
+    title="At least one Basic Pokémon",
+)
 def no_basic_pokemon(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """At least one Basic Pokémon (Items played as if they were Pokémon do not count)."""
     if deck.basic_pokemon:
@@ -163,13 +191,29 @@ def _limit_total(lines: list[KnownLine], what: str, limit: int, ctx: Context) ->
     return (Finding(msg, lines=nums, cards=ids, hint=hint),)
 
 
-@rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", needs="radiant", limit="int")
+@rule(
+    "radiant-limit",
+    code="R104",
+    description="At most `limit` Radiant Pokémon in total",
+    severity=ERROR,
+    title="At most one Radiant Pokémon",
+    needs="radiant",
+    limit="int",
+)
 def radiant_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` Radiant Pokémon in the whole deck."""
     return _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx)
 
 
-@rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", needs="ace_spec", limit="int")
+@rule(
+    "ace-spec-limit",
+    code="R105",
+    description="At most `limit` ACE SPEC cards in total (GLC: 0)",
+    severity=ERROR,
+    title="At most one ACE SPEC card",
+    needs="ace_spec",
+    limit="int",
+)
 def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` ACE SPEC cards in the whole deck."""
     return _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx)
@@ -178,6 +222,7 @@ def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
 @rule(
     "prism-star-limit",
     code="R106",
+    description="At most `limit` Prism Star cards of each name",
     severity=ERROR,
     title="At most one Prism Star card of each name",
     needs="prism_star",
@@ -218,6 +263,7 @@ def _clause_lines(deck: Deck, ctx: Context, kind: str) -> list[KnownLine]:
 @rule(
     "pokemon-star-limit",
     code="R107",
+    description='At most `limit` Pokémon ☆ in total ("You can\'t have more than 1 Pokémon Star in your deck")',
     severity=ERROR,
     title="At most one Pokémon ☆ in the deck",
     needs="pokemon_star",
@@ -231,6 +277,9 @@ def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding
 @rule(
     "printed-copy-limit",
     code="R108",
+    description=(
+        "A card that limits its own copies: at most 1 card named Shining Magikarp, Shining Celebi…, Miracle Energy"
+    ),
     severity=ERROR,
     title="A card that limits its own copies in a deck",
     needs="clauses",
@@ -253,7 +302,7 @@ def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
             nums, ids = lines_and_ids(lines)
             yield Finding(
                 f"You have {plural(total, 'card')} named {display_name(ln.card)}"
-                f'{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                f'{line_list(nums)}; {line_label(ln)} says "{clause.text}"',
                 lines=nums,
                 cards=ids,
             )
@@ -262,6 +311,9 @@ def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
 @rule(
     "name-group-limit",
     code="R109",
+    description=(
+        "At most 4 Basic Pokémon with Unown in their names when a Neo Unown, which prints the rule, is in the deck"
+    ),
     severity=ERROR,
     title="At most N Basic Pokémon with a name part, as a card prints it",
     needs="clauses",
@@ -285,7 +337,7 @@ def name_group_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
             nums, ids = lines_and_ids(lines)
             yield Finding(
                 f"You have {plural(total, 'Basic Pokémon card')} with {group} in "
-                f'their names{line_list(nums)}; {label(ln.card)} says "{clause.text}"',
+                f'their names{line_list(nums)}; {line_label(ln)} says "{clause.text}"',
                 lines=nums,
                 cards=ids,
                 hint=f"The limit is {clause.limit} in total, whatever the rest of the names.",

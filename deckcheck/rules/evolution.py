@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..problems import line_list
 from ..registry import WARNING, Finding, rule
-from .words import display_name, lines_and_ids
+from .words import display_name, lines_and_ids, written_name
 
 if TYPE_CHECKING:
     from ..deck import Context, Deck, KnownLine
@@ -16,19 +16,32 @@ if TYPE_CHECKING:
 @rule(
     "evolution-gap",
     code="R301",
+    description=(
+        "A Stage 1/2 whose pre-evolution is missing (owner names count; Rare Candy covers a missing Stage 1; "
+        "silent when a card of the deck puts that Pokémon into play or uses its attacks without evolving, such "
+        "as Lugia VSTAR for Archeops or Regidrago VSTAR for Dragon Pokémon: `data/evolution-bypass.csv`)"
+    ),
     severity=WARNING,
     title="An Evolution card whose Pokémon it evolves from is missing",
     needs="evolving",
 )
 def evolution_gap(deck: Deck, ctx: Context) -> Iterable[Finding]:
-    """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck."""
+    """A Stage 1 or Stage 2 card whose Pokémon it evolves from is nowhere in the deck, unless a
+    card of the deck brings it into play or uses its attacks without evolving
+    (:mod:`deckcheck.cards.bypass`)."""
     present = deck.copies  # every name in the deck except basic Energy
     candy = "rare candy" in present
     missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}
+    bypasses = None
     for ln, parent in deck.evolving:  # Stage 1 and Stage 2 (BREAK, VMAX, MEGA...: not checked)
         if parent in present:
             continue
         card = ln.card
+        if bypasses is None:  # the cards of the deck that play Evolutions without evolving
+            table = ctx.db.bypasses()
+            bypasses = [table[key] for key in present if key in table]
+        if any(b.reaches(card) for b in bypasses):
+            continue  # Lugia VSTAR puts Archeops onto the Bench; Regidrago VSTAR uses Dragons' attacks
         assert card.evolves_from is not None
         basic = None
         if candy and "Stage 2" in card.subtypes:
@@ -52,7 +65,7 @@ def _gaps(
         if basic and not hint:
             hint = f"Rare Candy covers a missing Stage 1, not a missing Basic: {basic} is not in your deck either."
         yield Finding(
-            f"{display_name(lines[0].card)}{line_list(nums)} evolves from {parent_name}, which is not in your deck.",
+            f"{written_name(lines[0])}{line_list(nums)} evolves from {parent_name}, which is not in your deck.",
             lines=nums,
             cards=ids,
             hint=hint,

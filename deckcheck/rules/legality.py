@@ -6,15 +6,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..registry import ERROR, INFO, Finding, rule
-from .words import join_and, label
+from ..registry import ERROR, INFO, WARNING, Finding, rule
+from .recommend import recommended
+from .words import join_and, label, line_label
 
 if TYPE_CHECKING:
     from ..cards import Card
     from ..deck import Context, Deck
 
 
-@rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format", needs="not_legal")
+@rule(
+    "not-in-format",
+    code="R201",
+    description="Not in the card pool on the date, and no functionally identical reprint is",
+    severity=ERROR,
+    title="A card that is not legal in the format",
+    needs="not_legal",
+)
 def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
@@ -32,10 +40,25 @@ def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
         if explained is None:
             explained = memo.put(
                 ("why", card.id),
-                (label(card), ctx.format.why_not_legal(card, ctx.db, ctx.as_of), _other_printing_hint(card, ctx)),
+                (
+                    label(card),
+                    _unreleased(card, ctx) or ctx.format.why_not_legal(card, ctx.db, ctx.as_of),
+                    _other_printing_hint(card, ctx),
+                ),
             )
         name, why, hint = explained
+        if ln.language is not None:  # named as written (the memo holds the card's own label)
+            name = line_label(ln)
         yield Finding(f"{name} (line {ln.line}){tail}{why}.", lines=(ln.line,), cards=(card.id,), hint=hint)
+
+
+def _unreleased(card: Card, ctx: Context) -> str | None:
+    """The reason a printing released after the check's date with no functionally identical printing
+    out on it is not legal (a line naming one is checked as that one: legal-by-reprint); else None."""
+    day = ctx.as_of.isoformat()
+    if not card.release or card.release <= day or ctx.db.identical_printing(card, day) is not None:
+        return None
+    return f"it was released on {card.release}, after {day}, and no identical printing had been released by then"
 
 
 def _other_printing_hint(card: Card, ctx: Context) -> str | None:
@@ -43,6 +66,9 @@ def _other_printing_hint(card: Card, ctx: Context) -> str | None:
     other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
     if other is None:
         return None
+    best = recommended(card.name, ctx.format, ctx.db, ctx.as_of)  # the one a fix offers first: regular art
+    if best is not None and best.key == card.key:
+        other = best
     return (
         f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
         "does not cover this one."
@@ -52,6 +78,11 @@ def _other_printing_hint(card: Card, ctx: Context) -> str | None:
 @rule(
     "legal-by-reprint",
     code="R204",
+    description=(
+        "A printing legal only through a functionally identical reprint: names the legal printing, whose "
+        "text is played (Handbook 4.1.3); in Unlimited, where every printing is legal, an older printing "
+        "names its newest reprint out on the date, whose wording is used (4.2.2)"
+    ),
     severity=INFO,
     title="A printing legal through a functionally identical reprint, whose text applies",
     needs=lambda fmt: "known" if fmt.pool.kind == "all" else "reprinted",
@@ -64,20 +95,32 @@ def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
     if ctx.date_problem:
         return
     every_card = ctx.format.pool.kind == "all"
+    day = ctx.as_of.isoformat()
     # only a printing legal through another can have something to say, unless every printing may name its newest
     for ln in deck.known if every_card else deck.reprinted:
         via, card = ln.legal_via, ln.card
-        if via is None or ln.ban is not None or card.is_basic_energy:
+        if via is None or ln.ban is not None or card.is_basic_energy and via is card:
             continue
         if via is not card:
+            if card.release > day:
+                # a printing from after the date (an old list written with newer printings): checked as
+                # the identical printing out then, which the format takes only if it was out (Format.in_pool)
+                yield Finding(
+                    f"Line {ln.line}: {label(card)} was released on {card.release}, after {day}; it was checked "
+                    f"as the identical {label(via)}, released on {via.release}.",
+                    lines=(ln.line,),
+                    cards=(card.id, via.id),
+                    severity=WARNING,
+                )
+                continue
             yield Finding(
-                f"Line {ln.line}: {label(card)} is legal as {label(via)}; play it with that card's text.",
+                f"Line {ln.line}: {line_label(ln)} is legal as {label(via)}; play it with that card's text.",
                 lines=(ln.line,),
                 cards=(card.id, via.id),
             )
         elif every_card and (newest := _newest_reprint(card, ctx)) is not None:
             yield Finding(
-                f"Line {ln.line}: {label(card)} is legal; play it with the text of its "
+                f"Line {ln.line}: {line_label(ln)} is legal; play it with the text of its "
                 f"newest printing, {label(newest)}.",
                 lines=(ln.line,),
                 cards=(card.id, newest.id),
@@ -106,7 +149,14 @@ def _newest_reprint(card: Card, ctx: Context) -> Card | None:
     return found
 
 
-@rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list", needs="banned")
+@rule(
+    "banned",
+    code="R202",
+    description="On the format's ban list on the date",
+    severity=ERROR,
+    title="A card on the format's ban list",
+    needs="banned",
+)
 def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card on the format's ban list on the date."""
     for ln in deck.banned:
@@ -115,12 +165,12 @@ def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
         since = f" since {ban.since.isoformat()}" if ban.since else ""
         if ban.by_name:
             msg = (
-                f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of "
+                f"{line_label(ln)} (line {ln.line}) is banned in {ctx.format.name}{since}: every printing of "
                 f"{ban.name} is banned."
             )
             hint = None
         else:
-            msg = f"{label(ln.card)} (line {ln.line}) is banned in {ctx.format.name}{since}."
+            msg = f"{line_label(ln)} (line {ln.line}) is banned in {ctx.format.name}{since}."
             others = [c for c in ctx.db.printings_of(ln.card) if c.key == ln.card.key and not ban.covers(c, ctx.db)]
             hint = (
                 (

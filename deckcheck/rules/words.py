@@ -9,8 +9,8 @@ if TYPE_CHECKING:
     from ..cards import Card, CardDB
     from ..deck import KnownLine
 
-from ..lineread import ECHO_LIMIT as ECHO_LIMIT
-from ..lineread import shorten
+from ..decklist.lineread import ECHO_LIMIT as ECHO_LIMIT
+from ..decklist.lineread import shorten
 from ..names import without_subtitle
 from ..wording import plural as plural
 
@@ -25,11 +25,28 @@ def label(card: Card) -> str:
     return f"{display_name(card)} ({card.set_code} {card.number})"
 
 
+def line_label(ln: KnownLine) -> str:
+    """A line's card for messages, named as the player wrote it: :func:`label`, or for a name read in
+    another language the name written, then the card's: ``Hyper Ball (Ultra Ball, SVI 196)``."""
+    card = ln.card
+    if ln.language is None:
+        return label(card)
+    return f"{shorten(ln.name)} ({display_name(card)}, {card.set_code} {card.number})"
+
+
+def written_name(ln: KnownLine) -> str:
+    """A line's card name for messages that list names: :func:`display_name`, or for a name read in
+    another language the name written and the card's: ``Hyper Ball (Ultra Ball)``."""
+    if ln.language is None:
+        return display_name(ln.card)
+    return f"{shorten(ln.name)} ({display_name(ln.card)})"
+
+
 def card_names(lines: Iterable[KnownLine]) -> list[str]:
-    """The display names of the lines' cards, each once, in order."""
+    """The names of the lines' cards as written (:func:`written_name`), each once, in order."""
     seen: list[str] = []
     for ln in lines:
-        name = display_name(ln.card)
+        name = written_name(ln)
         if name not in seen:
             seen.append(name)
     return seen
@@ -37,7 +54,7 @@ def card_names(lines: Iterable[KnownLine]) -> list[str]:
 
 def quoted(text: str) -> str:
     """``"text"`` for a message: text from the list quoted as written; one over :data:`ECHO_LIMIT`
-    characters is cut there (:func:`~deckcheck.lineread.shorten`) and its length said, so a 60 KB
+    characters is cut there (:func:`~deckcheck.decklist.lineread.shorten`) and its length said, so a 60 KB
     name makes no 60 KB message: ``"Nest Bal…" (60,002 characters)``."""
     return f'"{text}"' if len(text) <= ECHO_LIMIT else f'"{shorten(text)}" ({len(text):,} characters)'
 

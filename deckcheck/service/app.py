@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import os
+from urllib.parse import parse_qsl
 
 import orjson
-from flask import Flask
+from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import BadRequest
+from werkzeug.formparser import FormDataParser
+from werkzeug.routing import RequestRedirect
+from werkzeug.utils import cached_property
 
-from .. import cards, dbwatch
+from .. import cards
+from ..cards import watch as dbwatch
 from ..formats import FormatError, default_formats
 from ..version import __version__
-from . import settings
+from . import links, settings
 from .paths import is_api_path
 
 #: the request body may be this many times the decklist limit: JSON escapes
@@ -54,8 +61,47 @@ class FastJSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
 
 
+def _not_utf8(what: str, exc: UnicodeDecodeError) -> BadRequest:
+    return BadRequest(
+        f"The {what} is not valid UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} ({exc.reason}); "
+        "percent-encode its text as UTF-8."
+    )
+
+
+class StrictFormParser(FormDataParser):
+    """werkzeug's form parser, but a URL-encoded form whose raw bytes are not UTF-8 is a 400 that says
+    where: werkzeug's own parser takes the decoding error for a malformed form and answers an empty one,
+    so the page said "the decklist is empty" of a list it had silently dropped."""
+
+    def _parse_urlencoded(self, stream, mimetype, content_length, options):
+        try:
+            text = stream.read().decode()
+        except UnicodeDecodeError as exc:
+            raise _not_utf8("form", exc) from None
+        return stream, self.cls(parse_qsl(text, keep_blank_values=True, errors="werkzeug.url_quote")), self.cls()
+
+
+class DeckcheckRequest(Request):
+    """Flask's request, whose query string and form are valid UTF-8 at the door.
+
+    werkzeug keeps a percent-escape of invalid UTF-8 (``%FF``) as written, but decodes the query
+    string's raw bytes strictly: a raw byte 0xFF raised UnicodeDecodeError in whatever read
+    ``request.args`` first (a 500). Here it is a 400 that says where, in the API's envelope under
+    ``/api`` and a plain error page elsewhere (the page's form says it on the page).
+    """
+
+    form_data_parser_class = StrictFormParser
+
+    @cached_property
+    def args(self) -> MultiDict[str, str]:
+        try:
+            return super().args
+        except UnicodeDecodeError as exc:
+            raise _not_utf8("query string", exc) from None
+
+
 class DeckcheckFlask(Flask):
-    """Flask, with :meth:`ensure_sync`'s answer kept per function.
+    """Flask, with :meth:`ensure_sync`'s answer kept per function, and routing redirects not on ``Host``.
 
     Flask asks ``ensure_sync`` about the view and every ``before_request``/``after_request``
     hook on every request, and each answer is an ``inspect.iscoroutinefunction`` look at the
@@ -64,12 +110,22 @@ class DeckcheckFlask(Flask):
     hooks and handlers: at most :data:`SYNC_MEMO_SIZE` of them).
     """
 
+    request_class = DeckcheckRequest
+
     #: most functions whose ensure_sync answer is kept (an app has a few dozen views and hooks)
     SYNC_MEMO_SIZE = 512
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._sync: dict = {}
+
+    def raise_routing_exception(self, request):
+        """werkzeug's own redirects (``/static//x`` to ``/static/x``) go to the path on ``PUBLIC_URL``, or the
+        root-relative path: werkzeug writes the request's ``Host`` into the address and the page it sends."""
+        redirect = request.routing_exception
+        if isinstance(redirect, RequestRedirect):
+            raise RequestRedirect(links.relocate(redirect.new_url, request.environ, self.config["PUBLIC_URL"]))
+        super().raise_routing_exception(request)
 
     def ensure_sync(self, func):
         sync = self._sync.get(func)
@@ -100,6 +156,9 @@ def create_app(config: dict | None = None) -> Flask:
     max_age = app.config["MAX_DB_AGE"]
     if max_age is not None and (not isinstance(max_age, int) or isinstance(max_age, bool) or max_age < 0):
         raise ValueError(f"MAX_DB_AGE (DECKCHECK_MAX_DB_AGE) must be a whole number of days >= 0, not {max_age!r}")
+    if "PUBLIC_BASE_URL" in app.config:
+        raise ValueError("PUBLIC_BASE_URL is not a setting: set PUBLIC_URL (DECKCHECK_PUBLIC_URL) instead")
+    app.config["PUBLIC_URL"] = links.check_public_url(app.config["PUBLIC_URL"])
     formats = default_formats()  # a broken format file fails here, at start-up
     if app.config["DEFAULT_FORMAT"] not in formats:
         raise FormatError(

@@ -42,12 +42,14 @@ from nacl.signing import VerifyKey
 
 from .. import chat
 from ..dates import parse_date
-from ..decklimits import decklist_limit
+from ..decklist.limits import decklist_limit
+from ..decklist.validtext import not_unicode
 from ..engine import check
 from ..formats import default_formats
 from ..memo import memoise
 from ..version import __version__
 from . import errors, ratelimit
+from .jsonbody import BodyError, read_json
 from .paths import API_PREFIX
 from .settings import DEFAULTS
 
@@ -65,9 +67,11 @@ COMMAND = "decklist"
 MESSAGE_COMMAND_NAME = "Check decklist"
 MODAL_ID = "decklist"
 LIST_INPUT = "list"
-#: Discord's limits: a string option's value, a text input's value
+#: Discord's limits: a string option's value, a text input's value, a message's content (with Nitro); a
+#: longer text is no Discord client's, and is refused before any work on it
 MAX_OPTION_LENGTH = 6000
 MAX_INPUT_LENGTH = 4000
+MAX_MESSAGE_LENGTH = 4000
 GREEN, RED = 0x2ECC71, 0xE74C3C
 #: longest share link used as the embed's title link
 MAX_EMBED_URL = 2048
@@ -158,10 +162,9 @@ def verify(
         verify_key(public_key_hex).verify(timestamp.encode("utf-8") + body, bytes.fromhex(signature.strip()))
     except BadSignatureError:
         return "The signature does not match the request's timestamp and body."
-    try:
-        sent = int(timestamp.strip())
-    except ValueError:
+    if not _TIMESTAMP.fullmatch(timestamp.strip()):  # a number a clock can hold, not 10**400
         return "X-Signature-Timestamp is not a Unix time in seconds."
+    sent = int(timestamp.strip())
     age = (time.time() if now is None else now) - sent
     if abs(age) > max_age:
         return (
@@ -171,12 +174,26 @@ def verify(
     return None
 
 
+#: a Unix time in whole seconds, as Discord sends it: up to 12 digits (the year 33658)
+_TIMESTAMP = re.compile(r"[0-9]{1,12}")
+
+
+#: the longest DISCORD_MAX_AGE taken: a day (Discord's own requests are seconds old)
+MAX_SIGNATURE_AGE = 86_400
+
+
 @bp.record_once
 def _check_key(state) -> None:
-    """A malformed DISCORD_PUBLIC_KEY stops the app at start-up, not at Discord's first call."""
+    """A malformed DISCORD_PUBLIC_KEY or DISCORD_MAX_AGE stops the app at start-up, not at Discord's first call."""
     key = state.app.config.get("DISCORD_PUBLIC_KEY")
     if key:
         verify_key(str(key))
+    age = state.app.config["DISCORD_MAX_AGE"]
+    if isinstance(age, bool) or not isinstance(age, (int, float)) or not 1 <= age <= MAX_SIGNATURE_AGE:
+        raise ValueError(
+            f"DISCORD_MAX_AGE (DECKCHECK_DISCORD_MAX_AGE) must be a number of seconds from 1 to {MAX_SIGNATURE_AGE:,}, "
+            f"not {str(age)[:40]!r}"
+        )
     ratelimit._check_limit("DISCORD_RATELIMIT", state.app.config["DISCORD_RATELIMIT"])
 
 
@@ -218,7 +235,7 @@ def unflatten(text: str) -> str:
     """
     if "\n" in text or "\r" in text:
         return text
-    out = re.sub(rf"\s+(?=(?:{_HEADER}|Total Cards\s*:))", "\n", text.strip())
+    out = re.sub(rf"(?<!\s)\s+(?=(?:{_HEADER}|Total Cards\s*:))", "\n", text.strip())
     out = re.sub(rf"({_HEADER})\s+(?=\d)", r"\1\n", out)
     return re.sub(rf"({_CARD_END})\s+(?=\d{{1,2}}\s+\S)", r"\1\n", out)
 
@@ -250,8 +267,8 @@ def _read_options(fmt, date) -> tuple[str | None, str | None, str | None]:
 
 def embed(text: str, report) -> dict:
     """The verdict as the title, the problems (cut to fit, with the full-result link) as the description."""
-    base = current_app.config.get("PUBLIC_BASE_URL") or request.host_url
-    link = chat.link_for(base, text, report)
+    base = current_app.config["PUBLIC_URL"]  # never the request's Host: without PUBLIC_URL, no link
+    link = chat.link_for(base, text, report) if base else None
     result = {
         "title": chat.truncate(chat.verdict(report), chat.EMBED_TITLE_LIMIT),
         "color": GREEN if report.valid else RED,
@@ -262,27 +279,46 @@ def embed(text: str, report) -> dict:
     description = chat.body(report, link, chat.EMBED_DESCRIPTION_LIMIT, escape=escape_markdown)
     if description:
         result["description"] = description
-    if link != base.rstrip("/") + "/" and len(link) <= MAX_EMBED_URL:
+    if base and link and link != base + "/" and len(link) <= MAX_EMBED_URL:
         result["url"] = link
     return result
 
 
-def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> dict:
-    """Check ``text`` and answer with the embed; input problems and over-eager users get an ephemeral note."""
+def admitted(interaction: dict) -> dict | None:
+    """The ephemeral "too fast" note when the user is over ``DISCORD_RATELIMIT``, else None (the check
+    counted). Asked before any work on the user's text: a limited user costs a counter, nothing more."""
     config = current_app.config
+    wait = ratelimit.hit(config["DISCORD_RATELIMIT"], "discord", _user_id(interaction))
+    if wait is None:
+        return None
+    return message(
+        f"You are checking decks faster than this service allows "
+        f"({config['DISCORD_RATELIMIT']}): try again in {wait} second"
+        f"{'' if wait == 1 else 's'}."
+    )
+
+
+def too_long(text: str, limit: int, what: str) -> dict | None:
+    """The ephemeral note for a text longer than Discord lets ``what`` be (a request not made by Discord's
+    client), else None: a bound before any work on the text."""
+    if len(text) <= limit:
+        return None
+    return message(f"The {what} is {len(text):,} characters long; Discord allows at most {limit:,}.")
+
+
+def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> dict:
+    """Check ``text`` and answer with the embed; input problems get an ephemeral note. The caller has
+    asked :func:`admitted` already."""
+    config = current_app.config
+    fault = not_unicode(text)
+    if fault is not None:
+        return message(f"This decklist is not valid Unicode text. {escape_markdown(fault.message)}")
     if not text.strip():
         return message("There is no decklist to check: paste the list, one card per line, like “4 Nest Ball SVI 181”.")
     over = decklist_limit(text, config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"])
     if over is not None:
         verb = "is" if over.unit == "bytes" else "has"
         return message(f"This decklist {verb} {over.measured}; this service checks at most {over.limit:,}.")
-    wait = ratelimit.hit(config["DISCORD_RATELIMIT"], "discord", _user_id(interaction))
-    if wait is not None:
-        return message(
-            f"You are checking decks faster than this service allows "
-            f"({config['DISCORD_RATELIMIT']}): try again in {wait} second"
-            f"{'' if wait == 1 else 's'}."
-        )
     report = check(text, fmt or config["DEFAULT_FORMAT"], date, max_db_age=config.get("MAX_DB_AGE"))
     return {"type": CHANNEL_MESSAGE, "data": {"embeds": [embed(text, report)], "allowed_mentions": {"parse": []}}}
 
@@ -333,13 +369,14 @@ def on_command(interaction: dict) -> dict:
     data = interaction.get("data") or {}
     if data.get("type") == MESSAGE_COMMAND or data.get("name") == MESSAGE_COMMAND_NAME:
         target = ((data.get("resolved") or {}).get("messages") or {}).get(str(data.get("target_id"))) or {}
-        text = strip_code_block(target.get("content") or "")
-        if not text.strip():
+        content = target.get("content") or ""
+        if not content.strip():
             return message(
                 "That message has no text to check (a list in an attached file or an image cannot be "
                 "read): paste the list with /decklist."
             )
-        return answer(text, None, None, interaction)
+        refused = too_long(content, MAX_MESSAGE_LENGTH, "message") or admitted(interaction)
+        return refused or answer(strip_code_block(content), None, None, interaction)
     if data.get("name") != COMMAND:
         return message(f"This application has no command “{str(data.get('name'))[:40]}”: use /{COMMAND}.")
     options = {o.get("name"): o.get("value") for o in data.get("options") or [] if isinstance(o, dict)}
@@ -348,7 +385,8 @@ def on_command(interaction: dict) -> dict:
         return message(complaint)
     listed = options.get("list")
     if isinstance(listed, str) and listed.strip():
-        return answer(unflatten(strip_code_block(listed)), fmt, date, interaction)
+        refused = too_long(listed, MAX_OPTION_LENGTH, "list option") or admitted(interaction)
+        return refused or answer(unflatten(strip_code_block(listed)), fmt, date, interaction)
     if options.get("message"):
         return message(MESSAGE_LINK_HELP)
     return modal(fmt, date)
@@ -364,7 +402,8 @@ def on_modal_submit(interaction: dict) -> dict:
     if complaint:
         return message(complaint)
     text = _find_input(data.get("components"), LIST_INPUT) or ""
-    return answer(strip_code_block(text), fmt, date, interaction)
+    refused = too_long(text, MAX_INPUT_LENGTH, "decklist box") or admitted(interaction)
+    return refused or answer(strip_code_block(text), fmt, date, interaction)
 
 
 @bp.route("/interactions", methods=["POST"])
@@ -391,9 +430,11 @@ def interactions():
     ):
         return errors.envelope(401, "This signed request was already received: a replay.", {}, name="Unauthorized")
     try:
-        interaction = json.loads(body)
-    except (ValueError, RecursionError):
-        interaction = None
+        interaction = read_json(body, "interaction")
+    except BodyError as exc:
+        if exc.status == 422:  # signed, but a text in it is not Unicode: tell the user why nothing was checked
+            return jsonify(message(escape_markdown(exc.message)))
+        return errors.envelope(exc.status, exc.message, exc.details)
     if not isinstance(interaction, dict):
         return errors.envelope(400, "The interaction is not a JSON object.")
     kind = interaction.get("type")

@@ -119,11 +119,12 @@ def when_ready(server):
     """In the master, after the app (and so the card database) loaded, before any worker forks."""
     import gc
 
+    from deckcheck.cards import get_db
+
     # every module the workers' hooks import, imported before any fork and before the master starts
     # a thread: a fork while a thread of the master held a module's import lock left the worker that
     # imports it waiting forever (an app that does not import them itself: benchmarks/trivial_app.py)
-    from deckcheck import dbwatch  # noqa: F401
-    from deckcheck.cards import get_db
+    from deckcheck.cards import watch as dbwatch  # noqa: F401
     from deckcheck.service import observe, ratelimit, runtime, warmup  # noqa: F401
 
     info = get_db().info()
@@ -187,8 +188,8 @@ def post_fork(server, worker):
 
 def post_worker_init(worker):
     """In each worker: SIGHUP (``kill -HUP <worker pid>``) swaps in a new card database file
-    in place, on the worker's next request (deckcheck.dbwatch.DatabaseWatcher)."""
-    from deckcheck.dbwatch import install_sighup_handler
+    in place, on the worker's next request (deckcheck.cards.watch.DatabaseWatcher)."""
+    from deckcheck.cards.watch import install_sighup_handler
     from deckcheck.service import observe
 
     install_sighup_handler()

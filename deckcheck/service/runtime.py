@@ -151,7 +151,8 @@ class MasterReloader:
         # dbwatch imported here, in the master's main thread: imported by the watching thread instead,
         # a fork while it held the module's import lock left a worker that imports it (the hooks in
         # gunicorn_conf.py) waiting on that lock forever
-        from .. import cards, dbwatch  # noqa: F401
+        from .. import cards
+        from ..cards import watch as dbwatch  # noqa: F401
 
         self.server = server
         self.interval = interval
@@ -165,7 +166,7 @@ class MasterReloader:
         threading.Thread(target=self._run, name="deckcheck-db-watch", daemon=True).start()
 
     def _run(self) -> None:
-        from .. import dbwatch
+        from ..cards import watch as dbwatch
 
         path = self.path
         assert path is not None  # start() runs this only with a file to watch
@@ -192,7 +193,8 @@ def load_into_master(path: Path | None, logger=log, force: bool = False) -> bool
     so the new workers do not load it again each on its own.
     """
     global _tried
-    from .. import cards, dbwatch
+    from .. import cards
+    from ..cards import watch as dbwatch
 
     if path is None:
         return False
@@ -205,6 +207,7 @@ def load_into_master(path: Path | None, logger=log, force: bool = False) -> bool
     current = cards.get_db()
     try:
         new = cards.load(path)
+        new.local_names()  # the names in other languages beside it, read here too (a broken file: kept out)
     except Exception as exc:  # noqa: BLE001 - DatabaseError, zlib.error: keep the last good one
         logger.error("deckcheck: card database %s not loaded, keeping version %s: %s", path, current.version, exc)
         return False

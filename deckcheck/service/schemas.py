@@ -55,17 +55,27 @@ def _known_formats() -> list[str]:
     return sorted(default_formats())
 
 
-def _no_lone_surrogates(text: str) -> None:
-    """JSON can smuggle half of a UTF-16 pair (``"\\ud800"``); that is not text."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ma.ValidationError(
-            f"Not valid Unicode text: a lone surrogate {text[exc.start]!r} at character {exc.start + 1}."
-        ) from None
-
-
 # -- requests ----------------------------------------------------------------
+
+
+class StrictBoolean(fields.Boolean):
+    """A boolean as the OpenAPI document says it: JSON's ``true`` or ``false`` in a body, the words ``true``
+    or ``false`` in a query string. marshmallow's Boolean also takes ``0``, ``1``, ``"yes"``, ``"on"``...:
+    values the document calls invalid must be refused, or a client written from it cannot tell."""
+
+    default_error_messages = {"invalid": "Not a boolean: use true or false."}
+    WORDS = {"true": True, "false": False}
+
+    def __init__(self, *, query: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.query = query
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is bool:
+            return value
+        if self.query and isinstance(value, str) and value in self.WORDS:
+            return self.WORDS[value]
+        raise self.make_error("invalid")
 
 
 def _format_field(**kwargs) -> fields.String:
@@ -98,7 +108,6 @@ class ValidateRequestSchema(ma.Schema):
 
     decklist = fields.String(
         required=True,
-        validate=_no_lone_surrogates,
         error_messages={"required": "A decklist is required: the text of the list, one card per line."},
         metadata=_doc(
             "The decklist as text (PTCGL/PTCGO/Limitless export, one card per line) or a JSON deck. "
@@ -108,7 +117,7 @@ class ValidateRequestSchema(ma.Schema):
     )
     format = _format_field(allow_none=True)
     as_of = _as_of_field(allow_none=True)
-    forecast = fields.Boolean(allow_none=True, metadata=_doc(FORECAST_DOC, example=True))
+    forecast = StrictBoolean(allow_none=True, metadata=_doc(FORECAST_DOC, example=True))
 
 
 class ValidateQuerySchema(ma.Schema):
@@ -124,7 +133,7 @@ class ValidateQuerySchema(ma.Schema):
             example="chat",
         ),
     )
-    forecast = fields.Boolean(metadata=_doc(FORECAST_DOC, example=True))
+    forecast = StrictBoolean(query=True, metadata=_doc(FORECAST_DOC, example=True))
 
 
 class CardQuerySchema(ma.Schema):
@@ -141,18 +150,16 @@ class CardQuerySchema(ma.Schema):
     )
     number = fields.String(
         validate=validate.Length(min=1, max=20),
-        metadata=_doc("Collector number; needs set. With set, returns that exact printing.", example="181"),
+        metadata=_doc(
+            "Collector number. With set, returns that exact printing; without, keeps the printings with this number.",
+            example="181",
+        ),
     )
     limit = fields.Integer(
         load_default=MAX_SEARCH_RESULTS,
         validate=validate.Range(min=1, max=MAX_SEARCH_RESULTS),
         metadata=_doc(f"At most this many results (1 to {MAX_SEARCH_RESULTS})."),
     )
-
-    @ma.validates_schema
-    def _number_needs_set(self, data, **kwargs):
-        if data.get("number") and not data.get("set"):
-            raise ma.ValidationError("A collector number needs a set code too (set=SVI&number=181).", "number")
 
 
 # -- responses ---------------------------------------------------------------
@@ -183,6 +190,19 @@ class CardLineSchema(ma.Schema):
     count = fields.Integer(required=True)
     text = fields.String(required=True, metadata=_doc("The line as written."))
     name = fields.String(required=True, metadata=_doc("The card name as written."))
+    name_as_written = fields.String(
+        required=True,
+        metadata=_doc("The card name as the player wrote it, in any language (the card's own name is card.name)."),
+    )
+    language = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=_doc(
+            "The language the name was recognised in when it is the card's name in another language "
+            "(TCGdex codes: fr, de, es, it, pt, es-mx); null for an English name or an unknown card.",
+            example="fr",
+        ),
+    )
     set = fields.String(required=True, allow_none=True, metadata=_doc("The set code as written."))
     number = fields.String(required=True, allow_none=True, metadata=_doc("The collector number as written."))
     resolution = fields.String(
@@ -217,6 +237,44 @@ class ProblemSchema(ma.Schema):
     lines = fields.List(fields.Integer(), required=True, metadata=_doc("Line numbers the problem is about."))
     cards = fields.List(fields.String(), required=True, metadata=_doc("Card ids the problem is about."))
     hint = fields.String(required=True, allow_none=True, metadata=_doc("A likely mistake, when there is one."))
+
+
+class ReplacementSchema(ma.Schema):
+    line = fields.Integer(required=True)
+    card = fields.String(required=True, metadata=_doc("The card id on the line."))
+    legal = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=_doc(
+            "The recommended printing of the same name legal on the date (newest regular art first), or null."
+        ),
+    )
+
+
+class ProblemGroupSchema(ma.Schema):
+    """Problems with one cause and one fix, for a person to read as one; each is also in ``problems``."""
+
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(("rotated-out",)),
+        metadata=_doc("rotated-out: the cards' regulation mark left the format on date."),
+    )
+    rule = fields.String(required=True, validate=validate.OneOf(sorted(CATALOGUE)))
+    message = fields.String(
+        required=True,
+        metadata=_doc("One sentence.", example="9 cards on 6 lines rotated out on 2026-04-10 (regulation mark G)."),
+    )
+    date = _iso_date(required=True, allow_none=True)
+    before = fields.Boolean(
+        required=True, metadata=_doc("True when they left before date, the earliest rotation the format file knows.")
+    )
+    marks = fields.List(fields.String(), required=True)
+    problems = fields.List(
+        fields.Integer(), required=True, metadata=_doc("Indices of the group's problems in problems.")
+    )
+    lines = fields.List(fields.Integer(), required=True, metadata=_doc("The lines: removing them all fixes the group."))
+    cards = fields.List(fields.String(), required=True, metadata=_doc("The card id on each line."))
+    replacements = fields.List(fields.Nested(ReplacementSchema), required=True)
 
 
 class CountsSchema(ma.Schema):
@@ -320,6 +378,11 @@ class ReportSchema(ma.Schema):
         required=True,
         metadata=_doc("Errors first, then warnings, then info; by line within each."),
     )
+    groups = fields.List(
+        fields.Nested(ProblemGroupSchema),
+        required=True,
+        metadata=_doc("Problems gathered by cause (cards that rotated out on one date), each also in problems."),
+    )
     cards = fields.List(fields.Nested(CardLineSchema), required=True)
     counts = fields.Nested(CountsSchema, required=True)
     basic_pokemon = fields.Integer(required=True)
@@ -342,8 +405,15 @@ class FormatRuleSchema(ma.Schema):
 
 class RotationSchema(ma.Schema):
     from_ = _iso_date(required=True, data_key="from", attribute="from")
-    lowest_legal_mark = fields.String(required=True)
+    lowest_legal_mark = fields.String(
+        required=True, allow_none=True, metadata=_doc("None for a rotation by sets (before regulation marks).")
+    )
+    sets = fields.List(fields.String(), metadata=_doc("Only for a rotation by sets: its set codes (or set ids)."))
+    promos = fields.List(
+        fields.String(), metadata=_doc("Only for a rotation by sets: promo sets legal from a number on (PR-BLW BW33+).")
+    )
     source = fields.String(required=True)
+    unconfirmed = fields.String(metadata=_doc("Why the date or list is not the announcement's own, when it is not."))
 
 
 class MarkDateSchema(ma.Schema):
@@ -370,7 +440,9 @@ class BanSchema(ma.Schema):
     name = fields.String(required=True)
     printings = fields.List(fields.String(), required=True)
     since = _iso_date(required=True, allow_none=True)
+    until = _iso_date(required=True, allow_none=True, metadata=_doc("The unban's effective date, or none."))
     source = fields.String(required=True)
+    unconfirmed = fields.String(metadata=_doc("Why a date is not the announcement's own, when it is not."))
 
 
 class FormatSchema(ma.Schema):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import parse
+from ..decklist import parse
 
 DEFAULTS: dict[str, Any] = {
     "CARD_DB_PATH": None,  # None: deckcheck.cards.default_path() (DECKCHECK_DB, else data/cards.json.gz)
@@ -31,7 +31,10 @@ DEFAULTS: dict[str, Any] = {
     "API_KEYS": "",  # comma-separated
     "CORS_ORIGINS": "*",  # comma-separated origins allowed to call /api from a browser
     "TRUSTED_PROXIES": 0,  # reverse proxies in front whose X-Forwarded-* headers are trusted
-    "PUBLIC_BASE_URL": None,  # links in chat replies; None: the request's host URL
+    # the service's public address (https://decks.example.org): the base of every absolute link it writes
+    # (share links, chat replies, redirects; deckcheck/service/links.py). None: links are root-relative, and chat
+    # replies carry none. Never the request's Host header, which any client sets.
+    "PUBLIC_URL": None,
     "DISCORD_PUBLIC_KEY": None,  # hex; None: /api/v1/discord/interactions answers 503
     "DISCORD_RATELIMIT": "10 per minute",  # checks per Discord user
     "DISCORD_MAX_AGE": 300,  # seconds a signed Discord request stays acceptable
@@ -45,4 +48,4 @@ DEFAULTS: dict[str, Any] = {
 }
 
 #: environment variables that would be a second knob for one setting, with the one to use instead
-ENV_REFUSED = {"DECKCHECK_CARD_DB_PATH": "DECKCHECK_DB"}
+ENV_REFUSED = {"DECKCHECK_CARD_DB_PATH": "DECKCHECK_DB", "DECKCHECK_PUBLIC_BASE_URL": "DECKCHECK_PUBLIC_URL"}

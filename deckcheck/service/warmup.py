@@ -41,6 +41,8 @@ def warm_up(app) -> int:
     try:
         # the index of usual lines, every set code's (a worker would make the codes it meets, privately)
         get_db().index_usual_lines()
+        # the card names in other languages (read on first use): shared, and a broken file fails here
+        get_db().local_names()
         client = app.test_client()
         for fmt in default_formats():
             body = {"decklist": EXAMPLE_DECK + WARM_UP_UNKNOWN_LINE, "format": fmt}

@@ -13,6 +13,6 @@
 - the click commands of ``db sync``, ``db publish`` and ``db pull`` (:mod:`~deckcheck.cli.dbsync`).
 
 It imports the core, never the reverse: the core reads the shipped file through
-:mod:`deckcheck.dbfile`. This ``__init__`` imports nothing, so ``deckcheck db build`` does not
+:mod:`deckcheck.cards.files`. This ``__init__`` imports nothing, so ``deckcheck db build`` does not
 load requests or marshmallow.
 """

@@ -4,7 +4,7 @@ Used by ``deckcheck db build --from PATH`` (the merged catalogue in
 ``cards.json.gz``) and by ``deckcheck db sync`` (TCGdex records mapped to the
 same shape first). The output keeps card facts and a fingerprint of the
 functional text, never the text itself; its row layout and the data tables it reads
-are described by :mod:`deckcheck.dbfile`.
+are described by :mod:`deckcheck.cards.files`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .. import deckrules
-from ..dbfile import FIELDS, SCHEMA_VERSION
+from ..cards import bypass, deckrules
+from ..cards.files import FIELDS, SCHEMA_VERSION, database_json
 from ..names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
 from . import nameaudit
 from .reprints import apply_verdicts
@@ -188,12 +188,18 @@ def _check_apart(pairs: list[tuple]) -> None:
 
 
 def build(
-    source: dict, directory: Path | None = None, built_at: str | None = None, splits: list[str] | None = None
+    source: dict,
+    directory: Path | None = None,
+    built_at: str | None = None,
+    splits: list[str] | None = None,
+    local_codes: dict[str, dict[str, str]] | None = None,
 ) -> dict:
     """Build the database dict from a merged catalogue (``cards.json.gz`` shape).
 
     With a ``splits`` list, same-name text splits with no verdict do not fail the build:
     every split is described in the list instead (:mod:`deckcheck.sync.reprints`).
+    ``local_codes`` (set id -> {language: code}, :func:`deckcheck.sync.localnames.local_codes`)
+    are the sets' printed codes in other languages, kept on their records.
 
     :raises BuildError: when the source or a data table is broken.
     """
@@ -211,6 +217,7 @@ def build(
     ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
     rules_table = deckrules.read_rows(read_table(deckrules.TABLE, directory))
     categories = _deck_rule_categories(cards, rules_table)
+    _check_bypasses(cards, bypass.read_rows(read_table(bypass.TABLE, directory)))
     rows = _card_rows(cards, ace_ids, categories, rewordings)
     # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
     # variants off (a variant is a verdict of its own) and checks its pairs stay apart
@@ -224,7 +231,7 @@ def build(
     )
     _check_apart(_apply_exceptions(rows, sets_by_code, directory))
     audit_names(rows, directory)
-    out_sets = [_set_record(s) for s in sets]
+    out_sets = [_set_record(s, (local_codes or {}).get(s["id"])) for s in sets]
     return {
         "schema": SCHEMA_VERSION,
         "meta": {
@@ -274,9 +281,10 @@ def _card_rows(
     return rows
 
 
-def _set_record(s: dict) -> dict:
-    """A set of the source as the database records it."""
-    return {
+def _set_record(s: dict, local_codes: dict[str, str] | None = None) -> dict:
+    """A set of the source as the database records it (with its codes in other languages, when
+    it has any: ``{"fr": "E&V"}``)."""
+    record = {
         "id": s["id"],
         "name": s["name"],
         "series": s.get("series_id"),
@@ -286,6 +294,9 @@ def _set_record(s: dict) -> dict:
         "official_count": s.get("official_count"),
         "image": set_image_path(s),
     }
+    if local_codes:
+        record["local_codes"] = dict(sorted(local_codes.items()))
+    return record
 
 
 def set_image_path(s: dict) -> str | None:
@@ -343,7 +354,7 @@ _KIND_SUBTYPE = {
 
 
 def _deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]]:
-    """Scan every card for deck-building clauses and category traps (:mod:`deckcheck.deckrules`);
+    """Scan every card for deck-building clauses and category traps (:mod:`deckcheck.cards.deckrules`);
     any finding missing from ``data/deck-rules.csv`` is a :class:`BuildError`. Returns card id ->
     the kinds of its rows."""
     scanned = []
@@ -351,7 +362,9 @@ def _deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]
         for card in cards:
             scanned.extend(deckrules.scan_card(card, list(card.get("subtypes") or [])))
     except ValueError as exc:
-        raise BuildError(f"{exc}; review it and add a row to {deckrules.TABLE} (deckcheck/deckrules.py)") from None
+        raise BuildError(
+            f"{exc}; review it and add a row to {deckrules.TABLE} (deckcheck/cards/deckrules.py)"
+        ) from None
     errors = deckrules.compare(scanned, table, {card["id"]: card["name"] for card in cards})
     if errors:
         shown = "\n  ".join(errors[:20]) + (f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else "")
@@ -360,6 +373,18 @@ def _deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]
     for row in table:
         out.setdefault(row.id, []).append(row.kind)
     return out
+
+
+def _check_bypasses(cards: list[dict], table: list[bypass.Finding]) -> None:
+    """Scan every card for sentences that reach Evolution Pokémon without evolving
+    (:mod:`deckcheck.cards.bypass`); a finding missing from ``data/evolution-bypass.csv``, or a row the
+    scan no longer finds, is a :class:`BuildError`."""
+    scanned = [finding for card in cards for finding in bypass.scan_card(card)]
+    with_text = {card["name"] for card in cards if any(True for _ in bypass.texts(card))}
+    errors = bypass.compare(scanned, table, with_text)
+    if errors:
+        shown = "\n  ".join(errors[:20]) + (f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else "")
+        raise BuildError(f"{len(errors)} finding(s) disagree with {bypass.TABLE}:\n  {shown}")
 
 
 def _apply_category(card: dict, subtypes: list[str], kinds) -> None:
@@ -423,11 +448,11 @@ def load_source(path: str | os.PathLike) -> dict:
 
 def write_database(db: dict, path: str | os.PathLike) -> None:
     """Write atomically: a temporary file beside the target, then a rename. The file carries the
-    lookup index of its cards (:mod:`deckcheck.index`), made here, so loading it computes none;
-    its pack (:mod:`deckcheck.dbpack`, ``<name>.pack``), written first, holds the same in columns
+    lookup index of its cards (:mod:`deckcheck.cards.index`), made here, so loading it computes none;
+    its pack (:mod:`deckcheck.cards.pack`, ``<name>.pack``), written first, holds the same in columns
     for a fast start-up (the rows are checked before anything is written)."""
-    from ..dbpack import check_rows, encode, pack_path
-    from ..index import build_index
+    from ..cards.index import build_index
+    from ..cards.pack import check_rows, encode, pack_path
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     try:
@@ -454,16 +479,16 @@ def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None)
     reads it; its index made again here) beside ``target`` (default: ``path``), for the file
     ``path`` becomes there: ``db pull`` fetches a database, never a pack."""
     from .. import cards
-    from ..dbpack import encode, pack_path
-    from ..index import build_index
+    from ..cards.index import build_index
+    from ..cards.pack import encode, pack_path
 
     blob = Path(path).read_bytes()
     try:
-        raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+        raw = json.loads(database_json(blob))
         cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
         raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
         pack = encode(raw, hashlib.sha256(blob).hexdigest())
-    except (OSError, EOFError, ValueError, KeyError, TypeError, cards.DatabaseError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, cards.DatabaseError) as exc:
         raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
     write_atomically(pack, pack_path(target or path))
 

@@ -21,21 +21,21 @@ running again resumes).
 from __future__ import annotations
 
 import datetime as dt
-import gzip
 import hashlib
 import json
 import os
 import tempfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import cards as _cards
 from ..cards import CardDB
-from ..dbpack import pack_path
+from ..cards.files import database_json
+from ..cards.pack import pack_path
 from .build import BuildError, write_database
 from .checks import Summary, compare, listing, safety_checks, self_checks, summary_lines
+from .fetch import SYNC_DEADLINE
 from .mapping import PTCGIO_ONLY_PREFIX, build_database
 from .tcgdex import (
     DEFAULT_API_URL,
@@ -79,11 +79,14 @@ def sync(
     connect_timeout: float = 5.0,
     retries: int = 5,
     backoff: float = 0.5,
+    deadline: float = SYNC_DEADLINE,
+    allow_hosts: tuple[str, ...] = (),
     progress: bool = True,
     today: dt.date | None = None,
     echo: Callable[[str], None] = lambda line: None,
 ) -> SyncResult:
-    """Download, build, check and (unless refused or ``dry_run``) install a new database.
+    """Download, build, check and (unless refused or ``dry_run``) install a new database; the
+    download ends within ``deadline`` seconds (:mod:`deckcheck.sync.fetch`).
 
     :raises FetchError: the catalogue could not be downloaded completely (nothing written).
     :raises SyncError: the set list is unusable (nothing written).
@@ -92,7 +95,13 @@ def sync(
     previous, previous_raw, unreadable, pack_unused = _read_previous(Path(base) if base else target)
     cache = Cache(Path(cache_dir) if cache_dir else default_cache_dir(), max_age)
     client = TcgdexClient(
-        api_url, timeout=(connect_timeout, timeout), retries=retries, backoff=backoff, workers=workers
+        api_url,
+        timeout=(connect_timeout, timeout),
+        retries=retries,
+        backoff=backoff,
+        workers=workers,
+        deadline=deadline,
+        allow_hosts=allow_hosts,
     )
     try:
         catalogue = download(client, cache, workers=workers, refresh=refresh, progress=progress)
@@ -111,7 +120,26 @@ def sync(
         return run.refuse([f"the new database fails its own checks: {exc}"])
     for line in _kept_lines(carried, catalogue):
         run.say(line)
+    _keep_local_codes(db_dict, previous_raw)
     return _install(run, db_dict, previous_raw, dry_run=dry_run, force=force, today=today)
+
+
+def _keep_local_codes(db_dict: dict, previous_raw: dict | None) -> None:
+    """Carry the sets' codes in other languages (``local_codes``, from ``db build --names-i18n``) over
+    from the current database to the sets the new one has: TCGdex's API does not give them, and the
+    names in other languages stay in their own file beside the database (``names-i18n.json.gz``),
+    which a sync leaves as it is."""
+    if not previous_raw:
+        return
+    kept = {
+        s.get("id"): s["local_codes"]
+        for s in previous_raw.get("sets") or ()
+        if isinstance(s, dict) and s.get("local_codes")
+    }
+    for record in db_dict["sets"]:
+        codes = kept.get(record["id"])
+        if codes and "local_codes" not in record:
+            record["local_codes"] = codes
 
 
 @dataclass
@@ -150,7 +178,7 @@ def _read_previous(path: Path) -> tuple[CardDB | None, dict | None, str | None, 
         return None, None, None, None
     try:
         blob = path.read_bytes()
-        raw = json.loads(gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob)
+        raw = json.loads(database_json(blob))
         try:
             return _cards.load(path), raw, None, None
         except _cards.DatabaseError as exc:
@@ -160,7 +188,7 @@ def _read_previous(path: Path) -> tuple[CardDB | None, dict | None, str | None, 
             # carried from as without a pack (a sync that writes replaces the pack)
             db = _cards.from_dict(raw, hashlib.sha256(blob).hexdigest()[:12], str(path))
             return db, raw, None, str(exc)
-    except (_cards.DatabaseError, OSError, ValueError, EOFError, zlib.error, KeyError, TypeError) as exc:
+    except (_cards.DatabaseError, OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         return None, None, str(exc) or repr(exc), None
 
 

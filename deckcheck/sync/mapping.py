@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..cards import CardDB
-from ..dbfile import FIELDS
+from ..cards.files import FIELDS
 from .build import build, is_basic_energy, newest_set, read_table
 from .tcgdex import Catalogue
 

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..cards import Card, CardDB
-from ..index import number_key
+from ..cards.index import number_key
 from .build import normalise_text
+from .fetch import SYNC_DEADLINE
 from .mapping import normalise_mark
 from .tcgdex import SyncError, TcgdexClient, run_pool
 
@@ -39,6 +40,8 @@ def crosscheck_pokemontcg(
     connect_timeout: float = 5.0,
     retries: int = 5,
     backoff: float = 0.5,
+    deadline: float = SYNC_DEADLINE,
+    allow_hosts: tuple[str, ...] = (),
     today: dt.date | None = None,
     echo: Callable[[str], None] = lambda line: None,
 ) -> list[str]:
@@ -58,6 +61,8 @@ def crosscheck_pokemontcg(
         backoff=backoff,
         workers=workers,
         headers={"X-Api-Key": api_key} if api_key else None,
+        deadline=deadline,
+        allow_hosts=allow_hosts,
     )
     try:
         pairs = _pair_sets(client, db)

@@ -27,18 +27,31 @@ from pathlib import Path
 import requests
 
 from .. import cards as _cards
-from ..dbpack import PackError, decode, pack_path
-from ..index import fingerprint
+from ..cards.files import MAX_FILE_BYTES
+from ..cards.index import fingerprint
+from ..cards.pack import PackError, decode, pack_path
 from .build import BuildError, write_pack
+from .fetch import CHECKSUM_MAX_BYTES, PULL_DEADLINE, Deadline, DownloadError, fetch, open_session
 
 CHUNK = 1 << 20
-#: the largest database accepted from a URL (today's is ~3 MB)
-MAX_BYTES = 256 * 1024 * 1024
 _HEX = re.compile(r"[0-9a-f]{64}")
 
 
-class PullError(Exception):
-    """The database could not be fetched or its checksum does not match."""
+#: the longest wait between two rounds of ``db pull --every`` while rounds keep failing, seconds
+EVERY_BACKOFF_MAX = 3600.0
+
+
+def round_wait(every: float, failures: int, jitter: float) -> float:
+    """Seconds until the next round of ``db pull --every``: ``every`` after a good round; after the
+    n-th failed round in a row, ``every * 2**(n-1)`` capped at ``max(every, EVERY_BACKOFF_MAX)``,
+    times ``jitter`` (drawn from 0.5-1, so replicas that failed together do not retry in step)."""
+    if failures <= 0:
+        return every
+    return min(max(every, EVERY_BACKOFF_MAX), every * 2.0 ** min(failures - 1, 32)) * jitter
+
+
+class PullError(DownloadError):
+    """The published checksum is unusable or does not match the file."""
 
 
 def sha256_file(path: str | os.PathLike) -> str:
@@ -99,14 +112,14 @@ def _pack_current(target: Path, digest: str) -> bool:
     return bool(header.get("source") == digest and header.get("fingerprint") == fingerprint())
 
 
-def published_checksum(url: str, session: requests.Session, timeout: float) -> str:
-    """The hex digest in ``URL.sha256`` (``sha256sum`` format: the digest first)."""
-    answer = session.get(url + ".sha256", timeout=timeout)
-    if answer.status_code != 200:
-        raise PullError(f"{url}.sha256: HTTP {answer.status_code}")
-    digest = answer.text.strip().split(maxsplit=1)[0].lower() if answer.text.strip() else ""
+def published_checksum(url: str, session: requests.Session, timeout: float, deadline: Deadline) -> str:
+    """The hex digest in ``URL.sha256`` (``sha256sum`` format: the digest first), read within
+    :data:`~deckcheck.sync.fetch.CHECKSUM_MAX_BYTES`."""
+    body = fetch(session, url + ".sha256", cap=CHECKSUM_MAX_BYTES, deadline=deadline, timeout=timeout)
+    text = body.decode("ascii", "replace").strip()
+    digest = text.split(maxsplit=1)[0].lower() if text else ""
     if not _HEX.fullmatch(digest):
-        raise PullError(f"{url}.sha256 does not start with a SHA-256 hex digest")
+        raise PullError(f"{url}.sha256", "does not start with a SHA-256 hex digest")
     return digest
 
 
@@ -116,14 +129,24 @@ def pull(
     sha256: str | None = None,
     *,
     timeout: float = 30.0,
+    deadline: float = PULL_DEADLINE,
     session: requests.Session | None = None,
 ) -> tuple[bool, str]:
-    """Fetch ``url`` into ``target`` when it differs; (changed, digest). Raises PullError or DatabaseError."""
-    session = session or requests.Session()
+    """Fetch ``url`` into ``target`` when it differs; (changed, digest). Everything within ``deadline``
+    seconds; the file at most :data:`~deckcheck.cards.files.MAX_FILE_BYTES`; only from ``url``'s host
+    (``session``'s hosts when given, :func:`~deckcheck.sync.fetch.open_session`).
+
+    :raises DownloadError: the download failed (:class:`PullError`: the checksum).
+    :raises DatabaseError: the file is not a card database; ``target`` is left as it was.
+    """
+    if session is None:
+        with open_session([url]) as own:
+            return pull(url, target, sha256, timeout=timeout, deadline=deadline, session=own)
+    clock = Deadline(deadline, "the pull")
     target = Path(target)
-    expected = sha256.lower() if sha256 else published_checksum(url, session, timeout)
+    expected = sha256.lower() if sha256 else published_checksum(url, session, timeout, clock)
     if not _HEX.fullmatch(expected):
-        raise PullError("--sha256 must be 64 hexadecimal characters")
+        raise PullError("--sha256", "must be 64 hexadecimal characters")
     if target.is_file() and sha256_file(target) == expected:
         if not _pack_current(target, expected):  # none (a deckcheck that wrote no pack), damaged or stale
             _write_pack(target)
@@ -131,25 +154,26 @@ def pull(
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.pull.", dir=target.parent)
     try:
-        digest, size = hashlib.sha256(), 0
-        with os.fdopen(fd, "wb") as out, session.get(url, timeout=timeout, stream=True) as answer:
-            if answer.status_code != 200:
-                raise PullError(f"{url}: HTTP {answer.status_code}")
-            for block in answer.iter_content(CHUNK):
-                size += len(block)
-                if size > MAX_BYTES:
-                    raise PullError(f"{url} is larger than {MAX_BYTES:,} bytes")
-                digest.update(block)
-                out.write(block)
+        digest = hashlib.sha256()
+        with os.fdopen(fd, "wb") as out:
+
+            def keep(piece: bytes) -> None:
+                digest.update(piece)
+                out.write(piece)
+
+            fetch(session, url, cap=MAX_FILE_BYTES, deadline=clock, timeout=timeout, sink=keep)
             out.flush()
             os.fsync(out.fileno())
         if digest.hexdigest() != expected:
-            raise PullError(f"{url}: SHA-256 {digest.hexdigest()} does not match {expected}")
-        _cards.load(tmp)  # raises DatabaseError: a file that does not load never replaces a good one
-        _write_pack(tmp, target)  # its pack first (made here, from the file checked above)
+            raise PullError(url, f"SHA-256 {digest.hexdigest()} does not match {expected}")
+        try:
+            _cards.load(tmp)  # a file that does not load never replaces a good one
+            _write_pack(tmp, target)  # its pack first (made here, from the file checked above)
+        except _cards.DatabaseError as exc:  # said of the URL: the temporary file is gone next
+            raise _cards.DatabaseError(str(exc).replace(tmp, url)) from None
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException:  # an error, Ctrl-C, or SIGTERM (the command turns it into SystemExit): no file left
         Path(tmp).unlink(missing_ok=True)
         raise
     return True, expected

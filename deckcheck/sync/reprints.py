@@ -30,7 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..dbfile import FIELDS
+from ..cards.files import FIELDS
 from ..names import name_key
 from .tables import BuildError, read_table
 

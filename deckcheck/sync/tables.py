@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..dbfile import TableError
-from ..dbfile import read_table as _read_table
+from ..cards.files import TableError
+from ..cards.files import read_table as _read_table
 
 
 class BuildError(Exception):
@@ -14,7 +14,7 @@ class BuildError(Exception):
 
 
 def read_table(name: str, directory: Path | None = None) -> list[dict]:
-    """Rows of a reviewed CSV table in ``data/`` (:func:`deckcheck.dbfile.read_table`).
+    """Rows of a reviewed CSV table in ``data/`` (:func:`deckcheck.cards.files.read_table`).
 
     :raises BuildError: when the file cannot be read.
     """

@@ -1,7 +1,8 @@
 """The TCGdex side of ``deckcheck db sync``: download and validate the English catalogue.
 
-One :class:`requests.Session` with a timeout on every call, urllib3 retries with backoff on
-connection errors, 429 and 5xx (``Retry-After`` honoured, capped), a bounded thread pool and an
+One bounded session (:mod:`deckcheck.sync.fetch`: a timeout on every read, a deadline on every answer
+and on the run, a byte cap on every answer, one host, urllib3 retries with backoff on connection
+errors, 429 and 5xx, ``Retry-After`` honoured up to a cap), a bounded thread pool and an
 on-disk cache of card payloads, so a run that was interrupted resumes where it stopped. The set
 list and every set are always fetched fresh; every card of every set comes from ``/cards/{id}``.
 Every payload is validated (:mod:`deckcheck.sync.payloads`): a bad record is reported (id and
@@ -16,7 +17,6 @@ import functools
 import json
 import logging
 import os
-import re
 import sys
 import tempfile
 import time
@@ -27,17 +27,23 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import click
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.util import Retry
 
 from . import payloads
+from .fetch import (
+    ANSWER_DEADLINE,
+    API_MAX_BYTES,
+    SYNC_DEADLINE,
+    BodyBrokeOff,
+    Deadline,
+    DownloadError,
+    fetch,
+    open_session,
+)
 from .payloads import ValidationError
 
 log = logging.getLogger(__name__)
 
 DEFAULT_API_URL = "https://api.tcgdex.net/v2/en"
-RETRY_STATUSES = (429, 500, 502, 503, 504)
 EXCLUDED_SERIES = frozenset({"tcgp"})  # Pokémon TCG Pocket: a different (digital) game
 EXIT_REFUSED = 1
 EXIT_DOWNLOAD = 4
@@ -64,20 +70,14 @@ class FetchError(SyncError):
 # ---------------------------------------------------------------------------
 
 
-class _Retry(Retry):
-    """urllib3 retries, with ``Retry-After`` capped so a hostile header cannot stall a sync for hours."""
-
-    MAX_RETRY_AFTER = 120.0
-
-    def get_retry_after(self, response):
-        seconds = super().get_retry_after(response)
-        return None if seconds is None else min(seconds, self.MAX_RETRY_AFTER)
-
-
 class TcgdexClient:
     """GET JSON from one API base URL: TCGdex's (and, for the cross-check, pokemontcg.io's).
 
-    Not the API client of :mod:`deckcheck.client`, which talks to a deckcheck service.
+    Every answer is a bounded download (:func:`~deckcheck.sync.fetch.fetch`): at most
+    :data:`~deckcheck.sync.fetch.API_MAX_BYTES`, whole within
+    :data:`~deckcheck.sync.fetch.ANSWER_DEADLINE` and within the run's ``deadline``, from the base
+    URL's host (and ``allow_hosts``) only. Not the API client of :mod:`deckcheck.client`, which
+    talks to a deckcheck service.
     """
 
     def __init__(
@@ -90,31 +90,26 @@ class TcgdexClient:
         workers: int = 4,
         headers: dict | None = None,
         body_retries: int = 2,
+        deadline: float = SYNC_DEADLINE,
+        allow_hosts: tuple[str, ...] = (),
     ):
-        from ..version import __version__
-
         self.base = base_url.rstrip("/")
         self.timeout = timeout
         self.backoff = backoff
         self.body_retries = body_retries
-        retry = _Retry(
-            total=retries,
-            connect=retries,
-            read=retries,
-            status=retries,
-            other=0,
-            backoff_factor=backoff,
-            backoff_max=30.0,
-            status_forcelist=RETRY_STATUSES,
-            allowed_methods=frozenset({"GET"}),
-            respect_retry_after_header=True,
-            raise_on_status=False,
-        )
-        adapter = HTTPAdapter(max_retries=retry, pool_connections=2, pool_maxsize=max(1, workers))
-        self.session = requests.Session()
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
-        self.session.headers.update({"User-Agent": f"deckcheck/{__version__} (db sync)", "Accept": "application/json"})
+        self.deadline = Deadline(deadline, "the sync")
+        try:
+            self.session = open_session(
+                [self.base],
+                allow_hosts=allow_hosts,
+                retries=retries,
+                backoff=backoff,
+                pool_size=workers,
+                what="db sync",
+            )
+        except DownloadError as exc:
+            raise SyncError(f"--api-url {exc}") from None
+        self.session.headers["Accept"] = "application/json"
         if headers:
             self.session.headers.update(headers)
         self.requests = 0
@@ -135,34 +130,22 @@ class TcgdexClient:
             if attempt:
                 time.sleep(self.backoff * (2 ** (attempt - 1)))
             self.requests += 1
+            clock = self.deadline.sooner(ANSWER_DEADLINE, "the answer")
             try:
-                resp = self.session.get(url, params=params, timeout=self.timeout)
-            except (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError) as exc:
-                problem = f"the response broke off ({exc.__class__.__name__})"
+                body = fetch(self.session, url, params=params, cap=API_MAX_BYTES, deadline=clock, timeout=self.timeout)
+            except BodyBrokeOff as exc:
+                problem = exc.reason
                 continue
-            except requests.RequestException as exc:
-                raise FetchError(f"GET {url} failed: {_short(exc)}") from exc
-            if resp.status_code != 200:
-                raise FetchError(f"GET {url} failed: HTTP {resp.status_code}", resp.status_code)
+            except DownloadError as exc:
+                raise FetchError(f"GET {url} failed: {exc.reason}", exc.status) from None
             try:
-                return resp.json()
+                return json.loads(body)
             except ValueError:
-                problem = f"the response is not complete JSON ({len(resp.content)} bytes)"
+                problem = f"the response is not complete JSON ({len(body)} bytes)"
         raise FetchError(f"GET {url} failed: {problem}")
 
     def close(self) -> None:
         self.session.close()
-
-
-def _short(exc: Exception) -> str:
-    text = str(exc)
-    m = re.search(r"\(Caused by (\w+)\(", text)
-    kind = m.group(1) if m else exc.__class__.__name__
-    if "timed out" in text.lower() or isinstance(exc, requests.Timeout):
-        return f"timed out ({kind})"
-    if "too many" in text.lower() and "error responses" in text.lower():
-        return f"too many error responses ({kind})"
-    return kind if m else text[:200]
 
 
 def default_cache_dir() -> Path:
@@ -212,9 +195,13 @@ class Cache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(payload, fh, ensure_ascii=False)
-            os.replace(tmp, path)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(payload, fh, ensure_ascii=False)
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
         except OSError as exc:  # a cache that cannot be written only costs a refetch
             log.warning("cannot write cache entry %s: %s", path, exc)
 

@@ -1,0 +1,276 @@
+"""The values of the card database: printings, sets, resolutions, and the tables that hold them.
+
+A :class:`Card` is one printing; the tables (:class:`CardTable`, :class:`PrintingTable`,
+:class:`NumberTable`) make each card from its row of the database file on first use, so loading
+a database of ~21,000 cards makes none of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from .index import SEP, number_key
+
+
+class DatabaseError(Exception):
+    """The card database file is missing, unreadable or inconsistent."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    id: str
+    name: str
+    series: str | None
+    code: str | None
+    aliases: tuple[str, ...]
+    release: str | None
+    official_count: int | None
+    #: where the set's card images live under the image host (``en/sv/sv01``), or None
+    image: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One printing. ``key`` is the normalised name used by the copy rule."""
+
+    id: str
+    name: str
+    supertype: str
+    subtypes: tuple[str, ...]
+    evolves_from: str | None
+    types: tuple[str, ...]
+    mark: str | None
+    set_id: str
+    number: str
+    rarity: str | None
+    fingerprint: str
+    set_code: str
+    release: str
+    series: str
+    key: str
+    #: what :meth:`to_dict` answers, made on its first call; a cache, not part of the card's value
+    _view: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    #: what :meth:`json_fragment` answers, made on its first call; a cache too
+    _json: orjson.Fragment | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def is_basic_energy(self) -> bool:
+        return self.supertype == "Energy" and "Basic" in self.subtypes
+
+    @property
+    def is_ace_spec(self) -> bool:
+        return "ACE SPEC" in self.subtypes
+
+    @property
+    def label(self) -> str:
+        """``Nest Ball (SVI 181)`` for messages."""
+        return f"{self.name} ({self.set_code} {self.number})"
+
+    @property
+    def image_id(self) -> str | None:
+        """The printing's TCGdex local id (``sv01-001`` -> ``001``), the last part of its image
+        URL; None for a card TCGdex does not have (``ptcgio:`` ids)."""
+        prefix = self.set_id + "-"
+        return self.id[len(prefix) :] if self.id.startswith(prefix) and len(self.id) > len(prefix) else None
+
+    def to_dict(self) -> dict[str, Any]:
+        # a report asks for the same few cards again and again: a copy of the view made once,
+        # with new lists (the view itself never leaves the card, so no caller can change it)
+        view = self._view
+        if view is None:
+            view = {
+                "id": self.id,
+                "name": self.name,
+                "supertype": self.supertype,
+                "subtypes": None,
+                "set": self.set_code,
+                "set_id": self.set_id,
+                "number": self.number,
+                "regulation_mark": self.mark,
+                "types": None,
+                "evolves_from": self.evolves_from,
+                "rarity": self.rarity,
+            }
+            object.__setattr__(self, "_view", view)
+        out = view.copy()
+        out["subtypes"], out["types"] = [*self.subtypes], [*self.types]
+        return out
+
+    def json_fragment(self) -> orjson.Fragment:
+        """:meth:`to_dict` as compact JSON (its key order), encoded once: orjson writes it as it
+        is into a card line's JSON (``ResolvedLine.json_fragment``), so a new line does not
+        build and encode the same printing's dict again."""
+        fragment = self._json
+        if fragment is None:
+            # a copy: the bytes orjson.dumps returns keep its whole 4 KiB buffer, ~20x this JSON
+            fragment = orjson.Fragment(bytes(memoryview(orjson.dumps(self.to_dict()))))
+            object.__setattr__(self, "_json", fragment)
+        return fragment
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How a card line was matched to a printing.
+
+    ``method`` is one of ``printing``, ``alias``, ``name-and-set``, ``name``,
+    ``basic-energy`` or ``unresolved``.
+    """
+
+    card: Card | None
+    method: str
+    suggestions: tuple[str, ...] = ()
+    #: the printing found by set code and number has a different name from the one written
+    name_differs: bool = False
+    #: the language (``fr``...) of the name written, when it is the card's name in another language
+    #: (:mod:`deckcheck.cards.localnames`); None for an English name
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetAlias:
+    """A row of ``data/set-aliases.csv``: a set code other tools write and where to look."""
+
+    sets: tuple[str, ...]
+    prefix: str
+    offset: int
+    action: str
+
+
+#: what :meth:`CardTable.peek` answers of a row: (name, number, whether a basic Energy)
+Peek = tuple[str, str, bool]
+
+
+class CardTable(Mapping[str, Card]):
+    """Card id -> :class:`Card`, each made from its row on first use: a database has ~21,000
+    cards and a check meets a few dozen, so loading makes none (:meth:`materialise` makes all)."""
+
+    __slots__ = ("_ids", "_made", "_make", "_peek", "_making")
+
+    def __init__(
+        self, ids: dict[str, int], make: Callable[[int], Card], peek: Callable[[list[int]], list[Peek]] | None = None
+    ) -> None:
+        self._ids = ids  # card id -> its row (the last row of an id)
+        self._made: list[Card | None] = [None] * (max(ids.values()) + 1 if ids else 0)
+        self._make = make
+        self._peek = peek
+        self._making = threading.Lock()  # held while a card is made (at most once per card)
+
+    def peek(self, rows: list[int]) -> list[Peek]:
+        """(name, number, whether a basic Energy) of each row of ``rows``, without making their cards
+        when the table was given a ``peek`` (a card costs microseconds to make: an index over a set's
+        rows makes none)."""
+        peek = self._peek
+        if peek is not None:
+            return peek(rows)
+        at = self.at
+        return [(card.name, card.number, card.is_basic_energy) for card in map(at, rows)]
+
+    def at(self, row: int) -> Card:
+        """The card of row ``row`` (made once: one object, whatever threads ask for it first; the
+        engine tells a printing legal as itself from a reprint by identity)."""
+        card = self._made[row]
+        if card is None:
+            with self._making:
+                card = self._made[row]
+                if card is None:
+                    card = self._made[row] = self._make(row)
+        return card
+
+    def __getitem__(self, card_id: str) -> Card:
+        return self.at(self._ids[card_id])
+
+    def get(self, card_id: str, default: Card | None = None) -> Card | None:  # type: ignore[override]
+        row = self._ids.get(card_id)
+        return default if row is None else self.at(row)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._ids
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def values(self) -> list[Card]:  # type: ignore[override]  # a list: every card, made now
+        at = self.at
+        return [at(row) for row in self._ids.values()]
+
+    def items(self) -> list[tuple[str, Card]]:  # type: ignore[override]
+        at = self.at
+        return [(card_id, at(row)) for card_id, row in self._ids.items()]
+
+
+class PrintingTable(Mapping[Any, tuple[Card, ...]]):
+    """A lookup key -> the printings (a tuple of cards), from an index table key -> rows;
+    each tuple made on first use and kept."""
+
+    __slots__ = ("_cards", "made", "_rows")
+
+    def __init__(self, rows: dict[str, list[int]], cards: CardTable) -> None:
+        self._rows, self._cards = rows, cards
+        #: the index's own key -> its printings, for each key asked so far (read only: a hot loop
+        #: may look here first and call :meth:`slot` on a miss)
+        self.made: dict[str, tuple[Card, ...]] = {}
+
+    def slot(self, key: str) -> tuple[Card, ...]:
+        """The printings under the index's own key (empty when there are none)."""
+        hit = self.made.get(key)
+        if hit is None:
+            rows = self._rows.get(key)
+            if rows is None:
+                return ()
+            at = self._cards.at
+            hit = self.made[key] = tuple([at(row) for row in rows])
+        return hit
+
+    def _key(self, key: Any) -> Any:
+        return key
+
+    def index_keys(self) -> Iterator[str]:
+        """The index's own keys, in its order."""
+        return iter(self._rows)
+
+    def first_rows(self, keys: list[str]) -> list[int]:
+        """The row of the first printing under each of ``keys`` (the index's own keys, :meth:`index_keys`)."""
+        rows = self._rows
+        firsts = getattr(rows, "firsts", None)  # a packed table's (dbpack.Groups), without slices
+        return firsts(keys) if firsts is not None else [rows[key][0] for key in keys]
+
+    def __getitem__(self, key: Any) -> tuple[Card, ...]:
+        hit = self.slot(self._key(key))
+        if not hit:
+            raise KeyError(key)
+        return hit
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self.slot(self._key(key)) or default
+
+    def __contains__(self, key: object) -> bool:
+        return self._key(key) in self._rows
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+class NumberTable(PrintingTable):
+    """(set id, :func:`number_key`) -> printings; the index keys them ``set id SEP number_norm``."""
+
+    __slots__ = ()
+
+    def _key(self, key: Any) -> str:
+        set_id, (prefix, digits, suffix) = key
+        return f"{set_id}{SEP}{prefix}{digits}{suffix}" if digits >= 0 else f"{set_id}{SEP}{prefix}"
+
+    def __iter__(self) -> Iterator[tuple[str, tuple[str, int, str]]]:
+        for key in self._rows:
+            set_id, _, norm = key.partition(SEP)
+            yield set_id, number_key(norm)

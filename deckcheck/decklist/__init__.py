@@ -1,0 +1,1 @@
+"""Reading a decklist: text in every dialect, JSON exports, share links, size limits."""

@@ -1,0 +1,222 @@
+"""JSON decks: the export shapes real tools write, read into card rows (:func:`read_json`).
+
+Every entry of a JSON deck ends up as a card row or a problem naming the entry (its 1-based
+index stands for a line number); nothing raises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+from ..problems import Problem
+from .lineread import ID_DISAMBIGUATOR, MAX_COPIES, CardRow, row_fields, shorten, take_tag
+
+_JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\[\]])")
+
+#   {"cards": [...]}                                     deckcheck, RK9 (one deck), pokemontcg.io
+#   {"decklist": {"pokemon": [...], "trainer": [...], "energy": [...]}}    Limitless API
+#   {"pokemon": [...], "trainer": [...], "energy": [...]}                  Limitless, bare
+#   [deck, deck, ...]                      an event's players (RK9, Limitless standings)
+#   [entry, entry, ...]                    a bare list of entries
+# An array of several decks is read as its first deck, with a warning (one report is one deck).
+
+#: the shapes of JSON deck that are read, for the error on any other
+JSON_SHAPES = (
+    '{"cards": [{"count": 4, "name": "Iono", "set": "PAL", "number": "185"}]} (deckcheck, RK9, '
+    'pokemontcg.io), {"decklist": {"pokemon": [...], "trainer": [...], "energy": [...]}} (Limitless), '
+    "or an array of such decks (one per player) or of card entries"
+)
+_SECTION_KEYS = ("pokemon", "trainer", "energy")
+_DECK_KEYS = ("cards", "decklist", "deck", "list")
+_CARD_ID = re.compile(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)" + ID_DISAMBIGUATOR)
+_PLAYER_KEYS = ("name", "player", "playerName", "player_name", "username")
+
+
+def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list[Any]]] | None:
+    """``[(section, entries), ...]`` of a JSON deck of a known shape, else None."""
+    if depth > 3:
+        return None
+    if isinstance(value, list):
+        return [(None, value)] if depth else None  # a bare array is told apart by _json_decks
+    if not isinstance(value, dict):
+        return None
+    sections: list[tuple[str | None, list[Any]]] = [
+        (key, value[key]) for key in _SECTION_KEYS if isinstance(value.get(key), list)
+    ]
+    if sections:
+        return sections
+    for key in _DECK_KEYS:
+        if key in value:
+            found = _json_sections(value[key], depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _json_decks(data: object) -> list[tuple[str | None, list[tuple[str | None, list[Any]]]]] | None:
+    """Every deck of the JSON, each ``(player name or None, sections)``; None for no known shape."""
+    if isinstance(data, dict):
+        sections = _json_sections(data)
+        return None if sections is None else [(_player(data), sections)]
+    if not isinstance(data, list) or not data:
+        return None
+    found = [(item, _json_sections(item)) for item in data if isinstance(item, dict)]
+    decks = [(_player(item), sections) for item, sections in found if sections is not None]
+    if decks:
+        return decks
+    if all(isinstance(item, dict) and "count" in item for item in data[:1]):
+        return [(None, [(None, data)])]  # a bare array of entries
+    return None
+
+
+def _player(item: dict[str, Any]) -> str | None:
+    for key in _PLAYER_KEYS:
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _load_json(text: str) -> tuple[object, Problem | None]:
+    """The JSON value of ``text``, or the problem that stops it being read."""
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as err:
+        message = (
+            f"The deck starts with {text.lstrip()[:1]} but is not valid JSON: {err.msg} at line {err.lineno}, "
+            f"column {err.colno}."
+        )
+    except RecursionError:
+        message = (
+            f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: its arrays and "
+            "objects are nested too deeply to read (a deck nests a few levels)."
+        )
+    except ValueError:  # the only other: a whole number longer than Python converts
+        message = (
+            f"The deck starts with {text.lstrip()[:1]} but could not be read as JSON: it has a number of "
+            f"more than {sys.get_int_max_str_digits():,} digits."
+        )
+    return None, Problem("unparsed-line", message, lines=(1,))
+
+
+def json_entries(text: str) -> int:
+    """The card entries of a JSON deck (every player's), which count toward the line limit; 0
+    for a text that is no JSON deck of a known shape."""
+    text = text.removeprefix("\ufeff")
+    if not looks_like_json(text):
+        return 0
+    data, problem = _load_json(text)
+    decks = None if problem else _json_decks(data)
+    return sum(len(entries) for _, sections in decks or () for _, entries in sections)
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether :func:`parse` reads ``text`` (a BOM removed) as JSON: ``{`` first, or ``[`` followed
+    by ``{``, ``[`` or ``]`` (a text list never starts so)."""
+    return _JSON_START.match(text) is not None
+
+
+def read_json(text: str) -> tuple[list[Problem], list[CardRow]]:
+    """Read a JSON deck of any shape in :data:`JSON_SHAPES`: its problems and its card rows (as
+    :func:`deckcheck.decklist.parse.read` gives them); never raises."""
+    problems: list[Problem] = []
+    rows: list[CardRow] = []
+    data, problem = _load_json(text)
+    if problem is not None:
+        problems.append(problem)
+        return problems, rows
+    decks = _json_decks(data)
+    if decks is None:
+        message = f"The JSON is not a deck in a shape deckcheck reads; it reads {JSON_SHAPES}."
+        problems.append(Problem("json-shape", message, lines=(1,)))
+        return problems, rows
+    player, sections = decks[0]
+    if len(decks) > 1:
+        who = f" ({shorten(player)}'s)" if player else ""
+        message = (
+            f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
+            "Check one player's deck at a time to see the others."
+        )
+        problems.append(Problem("several-decks", message))
+    index = 0
+    for section, entries in sections:
+        for entry in entries:
+            index += 1
+            found = _json_entry(index, entry, section)
+            if isinstance(found, Problem):
+                problems.append(found)
+            else:
+                rows.append(found)
+    return problems, rows
+
+
+def _json_entry(index: int, entry: object, section: str | None = None) -> CardRow | Problem:
+    """One entry of a JSON deck as a card row, or the first thing wrong with it."""
+    raw = _json_text(entry)
+    view = _json_view(entry)
+    fault = _json_fault(entry if view is None else view)
+    if fault or view is None:
+        return Problem("unparsed-line", f"Entry {index} of the JSON deck {fault}.", lines=(index,))
+    code = (view.get("set") or "").strip().upper() or None
+    number = view.get("number")
+    number = (str(number) if isinstance(number, int) else number.strip()) if number is not None else None
+    name, tag = view["name"].strip(), None
+    if " - " in name or " – " in name:  # RK9's "Fighting Energy - Basic", "Prime Catcher - ACESPEC"
+        tokens = name.split()
+        tag, kept = take_tag(tokens)
+        name = " ".join(tokens[:kept]) if tag else name
+    return index, section, row_fields(raw, view["count"], name, code, number or None, tag)
+
+
+def _json_view(entry: object) -> dict[str, Any] | None:
+    """An entry as ``{"count", "name", "set", "number"}``: RK9's ``card`` object and ``setCode``,
+    and a pokemontcg.io ``set`` object's ``ptcgoCode``, read into place; None for a non-object."""
+    if not isinstance(entry, dict):
+        return None
+    card = entry.get("card")
+    inner = card if isinstance(card, dict) else entry
+    view = {
+        "count": entry.get("count"),
+        "name": inner.get("name"),
+        "set": inner.get("set"),
+        "number": inner.get("number"),
+    }
+    if view["set"] is None and "setCode" in inner:
+        view["set"] = inner["setCode"]
+    if isinstance(view["set"], dict):
+        view["set"] = view["set"].get("ptcgoCode")
+    card_id = inner.get("id")
+    if view["set"] is None and view["number"] is None and isinstance(card_id, str):
+        m = _CARD_ID.fullmatch(card_id.strip())
+        if m:  # a pokemontcg.io id, "base1-24": its set id and collector number
+            view["set"], view["number"] = m.group(1), m.group(2)
+    return view
+
+
+def _json_fault(entry: object) -> str | None:
+    """What makes a JSON entry unusable, as the end of a sentence, or None."""
+    if not isinstance(entry, dict):
+        return f"is not an object: {shorten(_json_text(entry))}"
+    count = entry.get("count")
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COPIES:
+        return f"has count {shorten(_json_text(count), 20)}; a count is a whole number from 1 to {MAX_COPIES}"
+    name = entry.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return "has no card name"
+    if not isinstance(entry.get("set"), (str, type(None))):
+        return 'has a "set" that is not text'
+    number = entry.get("number")
+    if isinstance(number, bool) or not isinstance(number, (str, int, type(None))):
+        return 'has a "number" that is neither text nor a whole number'
+    return None
+
+
+def _json_text(value: object) -> str:
+    """Compact JSON for a value read from JSON (so it always serialises)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (ValueError, RecursionError):
+        return type(value).__name__

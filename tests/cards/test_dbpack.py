@@ -1,0 +1,254 @@
+"""The packed database beside the JSON one (deckcheck/cards/pack.py): made from the same rows, read
+without parsing a record, used only for the file it was made from, and a damaged pack fails the
+load with what is wrong."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+import struct
+from array import array
+
+import orjson
+import pytest
+
+from deckcheck import cards
+from deckcheck.cards import DatabaseError, index
+from deckcheck.cards import files as dbfile
+from deckcheck.cards import pack as dbpack
+from deckcheck.sync import build
+
+SET = {"id": "sv01", "name": "Scarlet & Violet", "series": "sv", "code": "SVI", "aliases": ["SVI"]}
+SET = {**SET, "release": "2023-03-31", "official_count": 198}
+ROWS = [
+    ["sv01-181", "Nest Ball", "Trainer", ["Item"], None, [], "G", "sv01", "181", "Uncommon", "400d179c6d7da744"],
+    ["sv01-196", "Ultra Ball", "Trainer", ["Item"], None, [], "G", "sv01", "196", "Uncommon", "5c7e7f1c1a4a9b0d"],
+    ["sv01-258", "Nest Ball", "Trainer", ["Item"], None, [], "G", "sv01", "258", "Hyper Rare", "400d179c6d7da744"],
+    ["sv01-257", "Basic Fire Energy", "Energy", ["Basic"], None, [], None, "sv01", "257", None, "name:aaaa"],
+]
+
+
+def tiny(path, rows=ROWS):
+    db = {
+        "schema": dbfile.SCHEMA_VERSION,
+        "fields": list(dbfile.FIELDS),
+        "sets": [SET],
+        "cards": [list(r) for r in rows],
+        "meta": {"built_at": "2026-01-01T00:00:00Z", "sources": {}, "cards": len(rows), "sets": 1},
+    }
+    build.write_database(db, path)
+    return path
+
+
+def _lookups(db):
+    return (
+        {k: [c.id for c in v] for k, v in db._by_name.items()},
+        {k: [c.id for c in v] for k, v in db._by_number.items()},
+        {k: c.id for k, c in db._basic_energy.items()},
+        db._names,
+        db._longest_name,
+    )
+
+
+def _from_json(path):
+    blob = path.read_bytes()
+    return cards.from_dict(json.loads(gzip.decompress(blob)), hashlib.sha256(blob).hexdigest()[:12], str(path))
+
+
+def _no_json(monkeypatch):
+    """Loading may not read the JSON's records: the pack answers."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the JSON was parsed")
+
+    monkeypatch.setattr(cards, "from_dict", refuse)
+
+
+@pytest.mark.slow
+def test_the_shipped_pack_is_the_shipped_database_packed_by_this_code():
+    """Fails when data/cards.json.gz was written again without its pack (``deckcheck db build``
+    writes both) or the index code changed since (names.py, index.py)."""
+    path = cards.default_path()
+    blob = path.read_bytes()
+    raw = json.loads(gzip.decompress(blob))
+    raw["index"] = index.build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
+    assert dbpack.pack_path(path).read_bytes() == dbpack.encode(raw, hashlib.sha256(blob).hexdigest())
+
+
+@pytest.mark.slow
+def test_loading_through_the_pack_answers_as_the_json_does(monkeypatch):
+    path = cards.default_path()
+    reference = _from_json(path)
+    _no_json(monkeypatch)
+    db = cards.load(path)
+    assert db.cards._made.count(None) == len(db.cards._made) - len(db._basic_energy)  # cards made on first use
+    assert (db.version, db.path, db.meta, db.sets) == (
+        reference.version,
+        reference.path,
+        reference.meta,
+        reference.sets,
+    )
+    assert list(db.cards) == list(reference.cards) and db.cards.values() == reference.cards.values()
+    assert _lookups(db) == _lookups(reference)
+    assert db.info() == reference.info() and db._by_code == reference._by_code and db._aliases == reference._aliases
+    assert db.deck_rules() == reference.deck_rules() and db._set_ids == reference._set_ids
+
+
+def test_a_written_database_has_its_pack_and_loads_through_it(tmp_path, monkeypatch):
+    path = tiny(tmp_path / "cards.json.gz")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.json.gz", "cards.json.gz.pack"]
+    reference = _from_json(path)
+    _no_json(monkeypatch)
+    db = cards.load(path)
+    assert db.cards.values() == reference.cards.values() and _lookups(db) == _lookups(reference)
+    assert db.find("SVI", "0181").id == "sv01-181" and [c.id for c in db.by_name("nest ball")] == [
+        "sv01-181",
+        "sv01-258",
+    ]
+    assert db.basic_energy("Fire").id == "sv01-257" and db.get("sv01-196").name == "Ultra Ball"
+    assert db.resolve_parts("Nest Ball", "SVI", "999").method == "name-and-set"
+
+
+def test_without_a_pack_or_with_the_pack_of_another_file_the_json_is_read(tmp_path, caplog):
+    path = tiny(tmp_path / "cards.json.gz")
+    pack = dbpack.pack_path(path)
+    other = pack.read_bytes()
+    pack.unlink()  # a user's own JSON database ($DECKCHECK_DB): read the slow way
+    assert cards.load(path).cards.values() == _from_json(path).cards.values()
+    tiny(path, ROWS[:2])  # written again: its new pack replaced by the one of the first file
+    pack.write_bytes(other)
+    with caplog.at_level(logging.WARNING, logger="deckcheck.cards"):
+        db = cards.load(path)
+    assert sorted(db.cards) == ["sv01-181", "sv01-196"]
+    assert f"card database pack {pack} was made from another file than {path}: not used" in caplog.text
+
+
+def test_a_pack_made_by_other_index_code_is_not_used(tmp_path, caplog, monkeypatch):
+    path = tiny(tmp_path / "cards.json.gz")
+    monkeypatch.setattr(cards, "fingerprint", lambda: "0123456789abcdef")
+    with caplog.at_level(logging.WARNING, logger="deckcheck.cards"):
+        db = cards.load(path)
+    assert "was made by other index code: not used" in caplog.text
+    assert sorted(db.cards) == sorted(r[0] for r in ROWS)
+
+
+def _sections(data):
+    """(header, {section name: (start, kind, count)}) of a pack."""
+    size = struct.unpack_from("<8sII32s", data)[2]
+    header = orjson.loads(data[48 : 48 + size])
+    at, where = 48 + size, {}
+    for name, kind, count, nbytes in header["sections"]:
+        where[name] = (at, kind, count)
+        at += nbytes
+    return header, where
+
+
+def _resign(data):
+    """A pack whose digest is made again: the damage is then one the structure checks must see."""
+    return data[:16] + hashlib.sha256(data[48:]).digest() + data[48:]
+
+
+def _rewrite(data, name, values):
+    header, where = _sections(data)
+    start, kind, count = where[name]
+    new = array(dbpack._ITEM[kind], values).tobytes()
+    return _resign(data[:start] + new + data[start + len(new) :])
+
+
+def _reheader(data, header):
+    """A pack with another header (the same sections), its digest made again."""
+    size = struct.unpack_from("<8sII32s", data)[2]
+    new = orjson.dumps(header)
+    return _resign(data[:12] + struct.pack("<I", len(new)) + data[16:48] + new + data[48 + size :])
+
+
+def _fails(path, data, message):
+    dbpack.pack_path(path).write_bytes(data)
+    with pytest.raises(DatabaseError) as exc:
+        cards.load(path)
+    where = dbpack.pack_path(path)
+    remedy = f"(delete it, or write it again with 'deckcheck db pack --db {path}')"
+    assert str(exc.value) == f"card database pack at {where} is {message} {remedy}"
+
+
+def test_a_damaged_pack_fails_the_load_saying_what_is_wrong(tmp_path):
+    path = tiny(tmp_path / "cards.json.gz")
+    good = dbpack.pack_path(path).read_bytes()
+    header, where = _sections(good)
+    total = len(good)
+    _fails(path, good[:-7], f"truncated: {total - 7} bytes, its header describes {total}")
+    _fails(path, good[:30], "not a deckcheck database pack (wrong magic bytes)")
+    flipped = bytearray(good)
+    flipped[-3] ^= 0x01
+    _fails(
+        path, bytes(flipped), "damaged: its SHA-256 digest does not match its contents (changed after it was written)"
+    )
+    _fails(path, b"PK\x03\x04" + good[4:], "not a deckcheck database pack (wrong magic bytes)")
+    _fails(path, good[:8] + struct.pack("<I", 99) + good[12:], "pack format 99, this deckcheck reads format 1")
+    n = header["rows"]
+    rows = where["by_number.rows"]
+    _fails(
+        path,
+        _rewrite(good, "by_number.rows", [n] * rows[2]),
+        "the index's by_number table names rows that are not there",
+    )
+    _fails(
+        path, _rewrite(good, "by_name.rows", [0, 1, 2, 7]), "the index's by_name table names rows that are not there"
+    )
+    sizes = where["by_name.sizes"][2]
+    _fails(path, _rewrite(good, "by_name.sizes", [0] * sizes), "the index's by_name table has a key without rows")
+    _fails(path, _rewrite(good, "supertype", [9] * n), "column supertype has a code out of range")
+    _fails(path, _rewrite(good, "name", [len(header["values"]["name"])] * n), "column name has a code out of range")
+    renamed = {**header, "sections": [["ids" if s[0] == "id" else s[0], *s[1:]] for s in header["sections"]]}
+    _fails(path, _reheader(good, renamed), "section id is missing or of kind None")
+    _fails(path, _reheader(good, {**header, "values": {}}), "malformed (KeyError('name'))")
+    dbpack.pack_path(path).write_bytes(_reheader(good, header))  # the same header written again: loads
+    assert sorted(cards.load(path).cards) == sorted(r[0] for r in ROWS)
+
+
+def test_the_pack_refuses_what_it_cannot_hold(tmp_path):
+    with pytest.raises(build.BuildError, match="a id value holds a NUL character"):
+        tiny(tmp_path / "cards.json.gz", [["sv01-1\x00", *ROWS[0][1:]]])
+    with pytest.raises(build.BuildError, match="card x names unknown set nowhere"):
+        tiny(tmp_path / "cards.json.gz", [["x", *ROWS[0][1:7], "nowhere", *ROWS[0][8:]]])
+    with pytest.raises(build.BuildError, match="a value of column supertype is not a str"):
+        tiny(tmp_path / "cards.json.gz", [[*ROWS[0][:2], 7, *ROWS[0][3:]]])  # what a load of the pack refuses
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_an_index_table_the_pack_does_not_know_reaches_loading_as_the_json_has_it(tmp_path, monkeypatch):
+    """A table added to the index (deckcheck/cards/index.py) is carried in the pack's header as it is."""
+    made = index.build_index
+    monkeypatch.setattr(index, "build_index", lambda *a, **k: {**made(*a, **k), "lines": {"4 nest ball": [0, 2]}})
+    path = tiny(tmp_path / "cards.json.gz")
+    seen = []
+    real = cards._index
+    monkeypatch.setattr(cards, "_index", lambda db, d, ix, w: (seen.append(ix), real(db, d, ix, w))[1])
+    _no_json(monkeypatch)
+    cards.load(path)
+    assert seen[0]["lines"] == {"4 nest ball": [0, 2]}
+
+
+def test_db_pack_writes_the_pack_of_a_database_of_ones_own(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli
+
+    path = tiny(tmp_path / "mine.json.gz")
+    pack = dbpack.pack_path(path)
+    made = pack.read_bytes()
+    pack.write_bytes(made[:100])  # damaged: the load fails until the pack is written again
+    with pytest.raises(DatabaseError, match="is truncated"):
+        cards.load(path)
+    result = CliRunner().invoke(cli, ["db", "pack"], env={"DECKCHECK_DB": str(path)})
+    assert result.exit_code == 0 and result.output == f"Wrote {pack} for {path}.\n", result.output
+    assert pack.read_bytes() == made
+    broken = tmp_path / "broken.json.gz"
+    broken.write_bytes(gzip.compress(b'{"schema": 1}'))
+    result = CliRunner().invoke(cli, ["db", "pack", "--db", str(broken)])
+    assert result.exit_code == 3 and not dbpack.pack_path(broken).exists()
+    assert f"cannot write the pack of {broken}: card database {broken} has an unknown layout" in result.output
+    _no_json(monkeypatch)
+    assert sorted(cards.load(path).cards) == sorted(r[0] for r in ROWS)

@@ -1,0 +1,710 @@
+"""Fast paths answer what the slower code they replaced answered: the split-based reading of the
+usual card line (against the regular expression it replaced) and fold()'s combining-mark table
+filled on use (against deleting unicodedata.combining characters one by one)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from deckcheck import names
+from deckcheck.cards.db import MAX_NUMBER_LEN
+from deckcheck.cards.index import SEP, number_norm
+from deckcheck.cards.printings import Resolution
+from deckcheck.decklist import fastline, lineread
+from deckcheck.names import lookup_key
+
+#: the fast path's shape before it was read with str.split (its definition, kept as the oracle)
+_COMMON_CARD = re.compile(
+    r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) ([A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?) ([0-9]{1,4})( PH)?"
+)
+
+
+def _oracle(raw: str):
+    m = _COMMON_CARD.fullmatch(raw)
+    # a name that starts with a lone times sign ("2 x Pidgeot ex OBF 164") goes the long way
+    if (
+        m
+        and lineread._is_set_code(m.group(3))
+        and lineread._ASCII_LETTER.search(m.group(2))
+        and m.group(2)[:2] not in ("x ", "X ", "× ")
+    ):
+        return (lineread.CARD, int(m.group(1)), m.group(2), m.group(3).upper(), m.group(4), m.group(5) and "PH")
+    return None
+
+
+TOKENS = st.sampled_from(
+    [
+        "4",
+        "04",
+        "1",
+        "999",
+        "1000",
+        "0",
+        "Nest",
+        "Ball",
+        "SVI",
+        "PAL",
+        "sv1",
+        "SV-P",
+        "TG",
+        "181",
+        "01",
+        "12345",
+        "PH",
+        "GX",
+        "ex",
+        "MEW-en",
+        "Energy",
+        "(SVI)",
+        "[PAL]",
+        "é",
+        "Poké",
+        "x4",
+        "-",
+        "A1",
+        "B2",
+        "ME05",
+        "2a",
+        "SWSH-123",
+        "x",
+        "×",
+    ]
+)
+SEPARATORS = st.sampled_from([" ", " ", " ", "  ", "\t", "\u00a0", " \u2003"])
+
+
+@st.composite
+def lines(draw):
+    toks = draw(st.lists(TOKENS, min_size=0, max_size=7))
+    out = ""
+    for i, tok in enumerate(toks):
+        out += (draw(SEPARATORS) if i else "") + tok
+    return draw(st.sampled_from(["", " ", "\t"])) + out + draw(st.sampled_from(["", "", " ", "\u3000"]))
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None)
+@given(lines())
+def test_fast_path_matches_the_regular_expression(raw):
+    assert lineread._common_card(raw) == _oracle(raw)
+
+
+@pytest.mark.slow
+@given(st.text(max_size=40))
+@settings(max_examples=1000, deadline=None)
+def test_fast_path_matches_the_regular_expression_on_any_text(raw):
+    assert lineread._common_card(raw) == _oracle(raw)
+
+
+def test_fast_path_examples():
+    assert lineread._common_card("4 Nest Ball SVI 181") == (lineread.CARD, 4, "Nest Ball", "SVI", "181", None)
+    assert lineread._common_card("1 Iono PAL 185 PH") == (lineread.CARD, 1, "Iono", "PAL", "185", "PH")
+    assert lineread._common_card("2 Pikachu ex SV-P 12") == (lineread.CARD, 2, "Pikachu ex", "SV-P", "12", None)
+    assert lineread._common_card("1 PH PAL 185 PH") == (lineread.CARD, 1, "PH", "PAL", "185", "PH")
+    for raw in (
+        "4  Nest Ball SVI 181",
+        "2 x Pidgeot ex OBF 164",
+        "4 4 \u2003Nest SVI 4",
+        "04 Nest Ball SVI 181",
+        "4 Nest Ball SVI 18100",
+        "4 SVI 181",
+        "4 Nest\tBall SVI 181",
+        "4 Nest Ball svi 181",
+        "4 Nest Ball SVI 181 ",
+        "4 123 SVI 181",
+    ):
+        assert lineread._common_card(raw) is None, raw
+
+
+def _fold_oracle(text: str) -> str:
+    if text.isascii():
+        return text.replace("`", "'")
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).translate(names._APOSTROPHES))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None)
+@given(st.text(max_size=12))
+def test_fold_deletes_exactly_the_combining_characters(text):
+    assert names.fold(text) == _fold_oracle(text)
+
+
+def test_the_combining_table_stays_bounded():
+    every = "".join(chr(cp) for cp in range(0x300, 0x300 + 3 * names._COMBINING_KEPT) if not 0xD800 <= cp < 0xE000)
+    assert names.fold("Flabe\u0301be\u0301 " + every) == _fold_oracle("Flabe\u0301be\u0301 " + every)
+    assert len(names._combining_marks()) <= names._COMBINING_KEPT
+    assert names.fold("Pok\u00e9mon") == "Pokemon"
+
+
+def _is_set_code_oracle(text: str) -> bool:
+    return bool(lineread._SET_CODE.fullmatch(text)) and text.partition("-")[0] not in lineread._NAME_SUFFIXES
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(st.text(alphabet="ABCSVIPLxyzé0129-ÀßǅＡ", max_size=10), st.text(max_size=10)))
+def test_is_set_code_fast_path_matches_the_pattern(text):
+    assert lineread._is_set_code(text) == _is_set_code_oracle(text)
+
+
+def test_is_set_code_examples():
+    for code in ("SVI", "SV1", "ME05", "SV-P", "SWSH-123"):
+        assert lineread._is_set_code(code), code
+    for text in ("GX", "V", "123", "svi", "S", "ABCDEFGHI", "SVé", "ǅA", "ＡＢ", "SV-"):
+        assert not lineread._is_set_code(text), text
+
+
+# -- a never-seen line read in one step (deckcheck.decklist.fastline) against the general reader ------------
+
+
+def _fast_or_none(raw: str):
+    """What fastline reads ``raw`` as, without the general reader (None: it leaves the line to it)."""
+    return fastline._card(raw) if raw[0] in fastline._CARD_START else fastline._header(raw)
+
+
+def _assert_fast_line_matches(raw: str) -> None:
+    if not raw:
+        return
+    parts = fastline.card_parts(raw)
+    if parts is not None:  # the usual card line's parts: the fields the general reader reads
+        kind = lineread._read_line(raw)
+        assert kind[0] == lineread.CARD, raw
+        assert parts == tuple(kind[1][k] for k in ("count", "name", "set_code", "number")), raw
+    fast = _fast_or_none(raw)
+    if fast is not None:
+        assert fast == lineread._read_line(raw), raw
+    lineread.read_line.clear()
+    assert fastline.read_new(raw) == lineread._read_line(raw), raw
+
+
+LINE_TOKENS = st.sampled_from(
+    [
+        "*",
+        "-",
+        "•",
+        ">",
+        "**",
+        "***",
+        "#",
+        "##",
+        "4",
+        "1",
+        "999",
+        "04",
+        "0",
+        "x",
+        "X",
+        "Xerneas",
+        "Nest",
+        "Ball",
+        "Energy",
+        "energy",
+        "ENERGY",
+        "Basic",
+        "{R}",
+        "Fire",
+        "SVI",
+        "svi",
+        "asc",
+        "SV-P",
+        "MEW-en",
+        "GX",
+        "V",
+        "ex",
+        "181",
+        "1234",
+        "12345",
+        "TG01",
+        "PH",
+        "ph",
+        "(SVI)",
+        "[PAL]",
+        "Poké",
+        "é",
+        "Pokémon",
+        "Pokémon:",
+        "Pokemon",
+        "Trainer",
+        "Trainer:",
+        "Trainers",
+        "Cards",
+        "Cards:",
+        "Énergie",
+        "Energía",
+        "Total",
+        "Total:",
+        "cartes",
+        "de",
+        ":",
+        ": 9",
+        "(12)",
+        "(",
+        ")",
+        "12)",
+        "1234567",
+        "–",
+        "60",
+    ]
+)
+
+
+_GAPS = st.sampled_from([" "] * 24 + ["", "  ", "\t", "\u00a0"])
+
+
+@st.composite
+def any_lines(draw):
+    """Lines near the usual shapes: a card line (bullet, count, name, set code, number, PH), a
+    header (hashes, a label, a colon, dash or parentheses, a count), or tokens in any order;
+    each part drawn from values either side of what the fast path takes."""
+    shape = draw(st.sampled_from(["card", "card", "header", "tokens"]))
+    if shape == "card":
+        good_names = ["Nest", "Ball", "Iono's", "Xerneas", "Basic", "{R}", "Energy", "ex", "(Professor", "Turo)"]
+        parts = [
+            draw(st.sampled_from([""] * 6 + ["*", "-", "•", ">", "**"])),
+            draw(st.sampled_from(["4", "1", "999"] * 3 + ["1000", "04", "0", "x4", "Nest"])),
+            *draw(st.lists(st.one_of(st.sampled_from(good_names), LINE_TOKENS), min_size=0, max_size=3)),
+            draw(st.sampled_from(["SVI", "SV1", "ME05"] * 3 + ["svi", "asc", "SV-P", "MEW-en", "GX", "Energy", "S"])),
+            draw(st.sampled_from(["181", "1", "1234"] * 3 + ["01", "12345", "TG01", "2a", "PH"])),
+            draw(st.sampled_from([""] * 6 + ["PH", "ph"])),
+        ]
+    elif shape == "header":
+        label = draw(st.sampled_from([*fastline._WRITTEN_LABELS, "Pokémon", "Pokemon", "Trainer", "Cards", "Deck"]))
+        parts = [
+            draw(st.sampled_from(["", "", "#", "##", "# ", "*"])) + label,
+            draw(st.sampled_from([":", " :", "-", "–", "(", "", ": ("])),
+            draw(st.sampled_from(["9", "60", "1234567", "", "x", "9)", "(9)", "9 "])),
+        ]
+    else:
+        parts = draw(st.lists(LINE_TOKENS, min_size=1, max_size=7))
+    parts = [p for p in parts if p]
+    out = ""
+    for i, tok in enumerate(parts):
+        out += (draw(_GAPS) if i else "") + tok
+    return draw(st.sampled_from([""] * 12 + [" "])) + out + draw(st.sampled_from([""] * 12 + [" ", ")"]))
+
+
+@pytest.mark.slow
+@settings(max_examples=4000, deadline=None)
+@given(any_lines())
+def test_one_step_reading_matches_the_general_reader(raw):
+    _assert_fast_line_matches(raw)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(st.text(max_size=40))
+def test_one_step_reading_matches_the_general_reader_on_any_text(raw):
+    _assert_fast_line_matches(raw)
+
+
+def _real_lines() -> list[str]:
+    """Every distinct non-empty line of the text lists in tests/ (the shapes lists are written in)."""
+    here = Path(__file__).parent.parent
+    found: dict[str, None] = {}
+    for path in sorted(here.rglob("*.txt")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        found.update(dict.fromkeys(line for line in lineread.LINE_BREAK.split(text) if line.strip()))
+    return list(found)
+
+
+REAL_LINES = _real_lines()
+
+
+def test_every_real_line_reads_as_the_general_reader_reads_it():
+    assert len(REAL_LINES) > 500
+    taken = 0
+    for raw in REAL_LINES:
+        _assert_fast_line_matches(raw)
+        taken += raw[0].isdigit() and _fast_or_none(raw) is not None
+    assert taken > 200  # most of the card lines are read in one step
+
+
+#: what a mutation puts into a real line: blanks, case, the times sign, digits, punctuation
+_EDITS = st.sampled_from(
+    [" ", "  ", "\t", "\u00a0", "x", "X", "×", "0", "9", "a", "A", "-", "*", "PH", "é", ":", "(", ""]
+)
+
+
+@st.composite
+def mutated_real_lines(draw):
+    """A real line with up to three edits (a character replaced, text inserted, one deleted, the
+    line upper- or lower-cased): the neighbourhood of the shapes lists are written in."""
+    raw = draw(st.sampled_from(REAL_LINES))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(raw)))
+        how = draw(st.sampled_from(["insert", "replace", "delete", "upper", "lower"]))
+        if how == "upper":
+            raw = raw.upper()
+        elif how == "lower":
+            raw = raw.lower()
+        elif how == "delete":
+            raw = raw[:at] + raw[at + 1 :]
+        else:
+            raw = raw[:at] + draw(_EDITS) + raw[at + (how == "replace") :]
+    return raw
+
+
+@pytest.mark.slow
+@settings(max_examples=4000, deadline=None)
+@given(mutated_real_lines())
+def test_one_step_reading_of_real_lines_edited_matches_the_general_reader(raw):
+    _assert_fast_line_matches(raw)
+
+
+@pytest.mark.parametrize("label", sorted(fastline._WRITTEN_LABELS))
+def test_every_written_label_reads_as_the_general_reader_reads_it(label):
+    for raw in (f"{label}: 9", f"{label} : 12", f"##{label} - 22", f"{label} (8)", f"{label}:60", f"{label}:"):
+        _assert_fast_line_matches(raw)
+    assert _fast_or_none(f"{label}: 9") is not None
+
+
+def test_one_step_reading_examples():
+    """The usual shapes are read in one step (and as the general reader reads them)."""
+    for raw in (
+        "4 Nest Ball SVI 181",
+        "1 Iono PAL 185 PH",
+        "* 4 Dreepy TWM 128",
+        "- 2 Pikachu ex SV-P 12",
+        "3 Basic {R} Energy Energy 2",
+        "4 Cynthia's Gible asc 109",
+        "Pokémon: 14",
+        "Énergie : 3",
+        "##Trainer Cards - 28",
+        "Pokémon (22)",
+        "Total Cards: 60",
+        "****** Pokémon Trading Card Game Deck List ******",
+    ):
+        assert _fast_or_none(raw) is not None, raw
+        _assert_fast_line_matches(raw)
+    for raw in ("*", "-", "4  Nest Ball SVI 181", "2 x Pidgeot ex OBF 164", "0 Iono PAL 185", "Pokémon", "Random line"):
+        assert _fast_or_none(raw) is None, raw
+        _assert_fast_line_matches(raw)
+    assert fastline.card_parts("4 Nest Ball SVI 181") == (4, "Nest Ball", "SVI", "181")
+    assert fastline.card_parts("* 1 Iono PAL 185 PH") == (1, "Iono", "PAL", "185")
+    for raw in ("4 Cynthia's Gible asc 109", "3 Basic {R} Energy Energy 2", "4 Lucario GX 1", "Pokémon: 14", "-"):
+        assert fastline.card_parts(raw) is None, raw  # read_new's to read
+
+
+# -- the usual line's printing found without resolve_parts (CardDB.printing_named) -----------------
+
+
+def _printing_named_agrees(db, name: str, code: str, number: str) -> bool:
+    """printing_named answers None or exactly what the general resolution answers; True when it answers."""
+    fast = db.printing_named(name, code, number)
+    if fast is not None:
+        assert Resolution(fast, "printing") == db._resolve(name, code, number), (name, code, number)
+    return fast is not None
+
+
+@pytest.mark.slow
+def test_printing_named_answers_as_the_general_resolution_for_every_card():
+    from deckcheck import cards
+
+    db = cards.get_db()
+    answered = 0
+    for card in db.cards.values():
+        for name in (card.name, card.name.upper(), card.name + " ex"):
+            for number in (card.number, "0" + card.number, card.number + "1"):
+                answered += _printing_named_agrees(db, name, card.set_code, number)
+    assert answered > len(db.cards) // 2  # most cards' own name, code and number take the short way
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(["Nest Ball", "Iono", "Fire Energy", "Basic Fire Energy", "Darkness Energy", "Unown", "Nest"]),
+    st.sampled_from(["SVI", "PAL", "SVE", "ENERGY", "SV1", "N1", "EX", "PR-SV", "svi", "XYZ", "BRS", "SUM"]),
+    st.sampled_from(["181", "185", "2", "02", "7", "104", "105", "TG01", "SV001", "999", "1"]),
+)
+def test_printing_named_answers_as_the_general_resolution(name, code, number):
+    from deckcheck import cards
+
+    _printing_named_agrees(cards.get_db(), name, code, number)
+
+
+def test_printing_facts_are_the_facts_of_a_printing_resolution():
+    """A line naming its printing gets, slot by slot, the facts LineFacts.__init__ makes of a
+    "printing" resolution, with the printing's legality and profile (made for the first line naming
+    it, then kept per card for the format and date), with a format and without one."""
+    import datetime as dt
+
+    from deckcheck import cards, engine
+    from deckcheck.deck import LineFacts, line_profile
+
+    db = cards.get_db()
+    card = db.printing_named("Nest Ball", "SVI", "181")
+    assert card is not None
+    for fmt, on in (
+        (engine.get_format("standard"), dt.date(2026, 5, 1)),
+        (engine.get_format("standard"), dt.date(2027, 9, 1)),
+        (None, None),
+    ):
+        via, ban = fmt.legality(card, db, on) if fmt is not None and on is not None else (None, None)
+        at = engine._Lines(db, fmt, on)
+        if at.printings is not None:
+            at.printings.clear()
+        for raw, count in (("4 Nest Ball SVI 181", 4), ("* 2 Nest Ball SVI 181", 2)):  # made, then from the table
+            made = LineFacts(count, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban, raw)
+            made.profile = line_profile(made, db.deck_rules())
+            fast = engine._new_facts(at, raw, count, "Nest Ball", "SVI", "181")
+            assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {
+                s: getattr(made, s) for s in LineFacts.__slots__
+            }
+
+
+def _printing_named_before(db, name: str, set_code: str, number: str):
+    """CardDB.printing_named as it was before its places table (session 6): the definition the
+    table-driven one is checked against."""
+    code = set_code.upper()
+    alias = db._aliases.get(code)
+    ids = db._by_code.get(code)
+    if not ids or alias is not None and alias.action != "lookup" or len(number) > MAX_NUMBER_LEN:
+        return None
+    norm = SEP + (number if number.isdigit() and number.isascii() and number[0] != "0" else number_norm(number))
+    for set_id in ids:
+        hit = db._by_number.slot(set_id + norm)
+        if hit:
+            card = hit[0]
+            return card if card.name == name or lookup_key(name) == card.key.lower() else None
+    return None
+
+
+def test_every_number_index_key_is_its_own_norm():
+    """printing_named looks a number up as written first: right only because every key's number
+    part is a fixed point of number_norm."""
+    from deckcheck import cards
+
+    numbers = {key.partition(SEP)[2] for key in cards.get_db()._by_number._rows}
+    assert len(numbers) > 500
+    assert [n for n in numbers if number_norm(n) != n] == []
+
+
+@pytest.mark.slow
+def test_printing_named_answers_as_before_for_every_card_and_code():
+    """Every card of the pool, under every code that names its set (its code, aliases, set id, an
+    alias row of data/set-aliases.csv), in upper and lower case, with the number as printed and
+    written otherwise, under its name and another: the same card (or None) as before."""
+    from deckcheck import cards
+
+    db = cards.get_db()
+    codes_of: dict[str, set[str]] = {}
+    for code, ids in db._by_code.items():
+        for set_id in ids:
+            codes_of.setdefault(set_id, set()).add(code)
+    for code, alias in db._aliases.items():
+        for set_id in alias.sets:
+            codes_of.setdefault(set_id, set()).add(code)
+    answered = asked = 0
+    for card in db.cards.values():
+        codes = {card.set_code, *codes_of.get(card.set_id, ()), "XYZ"}
+        numbers = {card.number, "0" + card.number, "00" + card.number, card.number.lower(), card.number + "1"}
+        numbers |= {" " + card.number, card.number + "a", "1" * 17, "٣"}
+        for code in codes | {c.lower() for c in codes}:
+            for number in numbers:
+                for name in (card.name, card.name.upper()):
+                    got = db.printing_named(name, code, number)
+                    assert got == _printing_named_before(db, name, code, number), (name, code, number)
+                    asked += 1
+                    answered += got is not None
+    assert answered > len(db.cards) and asked > 20 * len(db.cards)
+
+
+def test_written_energy_names_are_the_types_basic_energy_type_reads():
+    from deckcheck.cards.db import WRITTEN_ENERGY
+
+    assert len(WRITTEN_ENERGY) == 4 * len(names.BASIC_ENERGY_TYPES)
+    for written, kind in WRITTEN_ENERGY.items():
+        assert names.basic_energy_type(written) == kind, written
+    assert WRITTEN_ENERGY["Basic {R} Energy"] == "Fire" and WRITTEN_ENERGY["Darkness Energy"] == "Darkness"
+
+
+# -- the usual lines of every set code, found with one look-up (CardDB.printed_line) ---------------
+
+
+def _assert_printed_lines_agree(db) -> int:
+    """Every entry of ``db``'s index of usual lines, with every set code indexed, is what the pattern reads
+    of its text after a count (bare, after a bullet, with a PH tag) and the card printing_named answers
+    for those parts; answers how many entries there are."""
+    db.index_usual_lines()
+    entries = list(db.printed_lines())
+    for rest in entries:
+        card, name, code, number = db.printed_line(rest)
+        assert fastline.card_parts(f"1 {rest}") == (1, name, code, number), rest
+        for bullet in fastline.BULLETS:  # what the engine reads past before the count
+            assert fastline.card_parts(f"{bullet} 999 {rest} PH") == (999, name, code, number), rest
+        assert db.printing_named(name, code, number) is card, rest
+        assert db.printed_line(rest + " PH") == (card, name, code, number), rest
+        assert f"{name} {code} {number}" == rest
+    return len(entries)
+
+
+@pytest.mark.slow
+def test_the_index_of_usual_lines_answers_as_the_pattern_and_printing_named_for_every_code():
+    from deckcheck import cards
+
+    db = cards.get_db()
+    entries = _assert_printed_lines_agree(db)
+    assert entries > len(db.cards)  # every printing (bar a few a name or a number of another shape), and spellings
+    # the names lists write that are not the printed name: a typographic apostrophe, basic Energy's names
+    assert db.printed_line("Boss’s Orders MEG 114")[0].id == db.printed_line("Boss's Orders MEG 114")[0].id
+    for written in ("Basic {R} Energy", "Basic Fire Energy", "Fire Energy"):
+        assert db.printed_line(f"{written} SVE 2")[0].id == "sve-002", written
+    assert db.printed_line("{R} Energy SVE 2") is None  # not the pattern's shape (a name starts with a letter)
+    # a blank or a hyphen before ex, EX and GX, as printed and the other way (PTCGO's Dragapult-ex)
+    for rest, card_id in (
+        ("Dragapult ex TWM 130", "sv06-130"),
+        ("Dragapult-ex TWM 130", "sv06-130"),
+        ("Shaymin-EX ROS 77", "xy6-77"),
+        ("Shaymin EX ROS 77", "xy6-77"),
+    ):
+        assert db.printed_line(rest)[0].id == card_id, rest
+    assert db.printed_line("Dragapult-ex TWM 130")[1] == "Dragapult-ex"  # the name as written, as the reader reads it
+    assert db.printed_line("Dragapult-EX TWM 130") is None  # another spelling: the long way
+
+
+@pytest.mark.slow
+def test_the_index_of_usual_lines_is_the_same_from_the_json_database_and_its_pack():
+    """The pack's rows are read without making their cards (CardTable.peek); the JSON's rows are read as
+    they are: the two databases index the same lines to the same cards."""
+    import gzip
+
+    import orjson
+
+    from deckcheck import cards
+
+    packed = cards.get_db()
+    raw = orjson.loads(gzip.decompress(Path(packed.path).read_bytes()))
+    plain = cards.from_dict(raw, "test-index", packed.path)
+    for db in (packed, plain):
+        db.index_usual_lines()
+    assert _assert_printed_lines_agree(plain) == len(packed.printed_lines())
+    assert {rest: db_card_id(packed, rest) for rest in packed.printed_lines()} == {
+        rest: db_card_id(plain, rest) for rest in plain.printed_lines()
+    }
+
+
+def db_card_id(db, rest: str) -> str:
+    return db.printed_line(rest)[0].id
+
+
+def test_a_set_codes_usual_lines_are_indexed_at_its_index_after_th_line():
+    """One list's few lines of a code are read the long way; the code's INDEX_AFTER-th line makes its index."""
+    from deckcheck import cards
+    from deckcheck.cards.db import INDEX_AFTER
+
+    db = cards.load(cards.default_path())  # a database object of its own: nothing indexed yet
+    for _ in range(INDEX_AFTER - 1):
+        assert db.printed_line("Nest Ball SVI 181") is None
+        assert db.printed_line("Iono PAL 185") is None
+    assert db.indexed_codes() == set() and db.printed_lines() == {}
+    assert db.printed_line("Nest Ball SVI 181")[0].id == "sv01-181"
+    assert db.indexed_codes() == {"SVI"} and db.printed_line("Ultra Ball SVI 196")[0].id == "sv01-196"
+    assert db.printed_line("Iono PAL 185")[0].id == "sv02-185"
+    assert db.indexed_codes() == {"SVI", "PAL"}
+    assert db.index_usual_lines() == len(db.printed_lines()) > len(db.cards)
+
+
+def test_the_index_of_usual_lines_keeps_only_codes_printing_named_looks_in():
+    from deckcheck import cards
+
+    db = cards.get_db()
+    db.index_usual_lines()
+    assert db.printed_line("Nest Ball SVI 181")[0].id == "sv01-181"
+    assert db.printed_line("Nest Ball SVI 181 PH")[0].id == "sv01-181"
+    before = db.indexed_codes()
+    for rest in ("Nest Ball XYZZY 181", "Nest Ball SVI 181 PH PH", "Nest Ball 181", "Nest Ball svi 181", "PH", ""):
+        assert db.printed_line(rest) is None, rest
+    assert db.indexed_codes() == before  # a code no set has (or of another shape) is never indexed
+    for rest in (
+        "Nest Ball SVI 0181",
+        "Nest Ball  SVI 181",
+        "nest ball SVI 181",
+        "Nest Ball SVI 181 ",
+        "4 Nest Ball SVI 1",
+    ):
+        assert db.printed_line(rest) is None, rest  # another spelling: read the long way
+
+
+def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
+    """engine._read_text writes _printing_facts and Memo.put out for a line the index of usual lines
+    holds: the same facts, slot by slot, with the printing table's entry and without it, and the line
+    kept in the line memo."""
+    import datetime as dt
+
+    from deckcheck import cards, engine
+    from deckcheck.deck import LineFacts
+
+    db = cards.get_db()
+    db.index_usual_lines()
+    for fmt, on in ((engine.get_format("standard"), dt.date(2026, 5, 1)), (None, None)):
+        for raw, count in (("4 Nest Ball SVI 181", 4), ("* 2 Boss’s Orders MEG 114 PH", 2)):
+            rest = raw.split(" ", 2 if raw[0] == "*" else 1)[-1]
+            card, name, code, number = db.printed_line(rest)
+            for with_entry in (False, True):
+                at = engine._Lines(db, fmt, on)
+                at.memo.clear()
+                if at.printings is not None and not with_entry:
+                    at.printings.clear()
+                (line,) = engine._read_text([raw], db, fmt, on)[1]
+                assert at.memo.get(raw) is line.facts
+                if at.printings is not None and not with_entry:
+                    at.printings.clear()
+                made = engine._printing_facts(at, raw, count, card, name, code, number)
+                for slot in LineFacts.__slots__:
+                    assert getattr(line.facts, slot) == getattr(made, slot), (raw, slot)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("aXx Éé'’-.{}R0 \t\u00a0\u2003"), max_size=12),
+    st.text(alphabet=st.sampled_from("SVIP0a-"), max_size=9),
+    st.sampled_from(["1", "181", "0", "9999", "12345", "044", "TG01", "1a"]),
+)
+@example("Boss’s Orders", "MEG", "114")
+@example("x Nest", "SVI", "1")  # the times sign: refused by usual_name
+def test_the_usual_shape_of_a_name_and_a_code_is_the_patterns(name, code, number):
+    """What usual_name and usual_code accept, with 1 to 4 digits, the pattern reads as exactly those
+    parts after any count (what CardDB.printed_line's entries rely on)."""
+    if fastline.usual_name(name) and fastline.usual_code(code) and len(number) < 5 and number.isdigit():
+        assert fastline.card_parts(f"12 {name} {code} {number}") == (12, name, code, number)
+        assert fastline.card_parts(f"- 3 {name} {code} {number} PH") == (3, name, code, number)
+
+
+def test_the_one_pass_takes_a_headers_section_and_files_the_rest_as_read_does():
+    """engine._read_text makes no Header (check() reports none): a header, warm or cold, sets the
+    section of the card lines after it; a total, a banner and an unparsed line are filed as read()
+    files them."""
+    import datetime as dt
+
+    from deckcheck import cards, engine
+    from deckcheck.decklist import parse
+    from deckcheck.decklist.lineread import read_line
+
+    db = cards.get_db()
+    text = (
+        "****** Pokémon Trading Card Game Deck List ******\n"
+        "Pokémon: 1\n4 Nest Ball SVI 181\n##Trainer Cards - 4\n1 Iono PAL 185\n"
+        "Energy (2)\n2 Basic {R} Energy SVE 2\nnot a card line at all\nTotal Cards: 7\n"
+    )
+    lines = text.splitlines()
+    read_result, rows = parse.read(text)
+    for cold in (True, False):
+        if cold:
+            read_line.memo.clear()
+        result, out = engine._read_text(lines, db, engine.get_format("standard"), dt.date(2026, 5, 1))
+        assert result.headers == []
+        assert [(ln.line, ln.section) for ln in out] == [(n, section) for n, section, _ in rows]
+        assert [(ln.line, ln.section) for ln in out] == [(3, "pokemon"), (5, "trainer"), (7, "energy")]
+        assert (result.declared_total, result.declared_total_line) == (7, 9)
+        assert result.problems == read_result.problems and [p.lines for p in result.problems] == [(8,)]
+        assert result.decorations == read_result.decorations == [1]
