@@ -1,0 +1,105 @@
+"""Card names in other languages at resolution: a line whose name is no English card name read
+as a name in another language (:mod:`deckcheck.cards.localnames` holds the names), suggestions
+in a list's language, the language a printing's name is written in. A base of
+:class:`~deckcheck.cards.db.CardDB` (its methods are the database's)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .dbmemos import DBMemos
+from .printings import Card, DatabaseError, PrintingTable, Resolution
+
+if TYPE_CHECKING:
+    from .localnames import LocalNames
+
+
+class OtherLanguages:
+    """The resolution of names in other languages of :class:`~deckcheck.cards.db.CardDB`."""
+
+    path: str | None
+    _by_name: PrintingTable
+    _names: list[str]
+    _memos: DBMemos
+    _local: Any
+    suggest: Callable[..., tuple[str, ...]]
+    find_named: Callable[[str, str, str], Card | None]
+    _resolve: Callable[[str, str | None, str | None], Resolution]
+
+    def local_names(self) -> LocalNames | None:
+        """The card names in other languages (:mod:`deckcheck.cards.localnames`), read from the file
+        beside the database on first use; None when there is none (a database of its own).
+
+        :raises DatabaseError: when that file is malformed.
+        """
+        local = self._local
+        if local is False:
+            from .localnames import NAMES_FILE, NamesError, read_names
+
+            try:
+                local = read_names(Path(self.path).parent / NAMES_FILE) if self.path else None
+            except NamesError as exc:
+                raise DatabaseError(str(exc)) from exc
+            self._local = local
+        return local  # type: ignore[no-any-return]
+
+    def suggest_in(self, name: str, lang: str, limit: int = 3) -> tuple[str, ...]:
+        """:meth:`suggest` for a list written in ``lang``: names as that language writes them, from
+        its names and the English names of the cards it has none of its own for (memoised as
+        :meth:`suggest`)."""
+        local = self.local_names()
+        if local is None:
+            return self.suggest(name, limit)
+        memo = self._memos.suggested_in
+        hit = memo.get((name, lang, limit))
+        if hit is None:
+            hit = memo.put((name, lang, limit), local.suggest(name, lang, self._names, self._display, limit))
+        return hit
+
+    def resolve_in(self, name: str, set_code: str | None, number: str | None, lang: str) -> Resolution | None:
+        """The resolution of a name-only line (a set code and number that found no printing) read in
+        ``lang`` first: what :meth:`resolve_parts` answers when a name several languages write for
+        different cards is read in the list's language. None when ``name`` is no name in ``lang``."""
+        local = self.local_names()
+        if local is None or not any(e[0] == lang for e in local.entries(name)):
+            return None
+        return self._resolve_local(name, set_code, number, lang)
+
+    def _display(self, key: str) -> str:
+        """The name of the newest printing of a lookup key (a key of the name index)."""
+        return self._by_name[key][0].name
+
+    def _language_of(self, name: str, card: Card) -> str | None:
+        """The language in which ``name`` is a name of ``card`` (its English name's), or None."""
+        local = self.local_names()
+        return local.language_of(name, card.key.lower()) if local is not None else None
+
+    def _local_bearer(self, code: str, number: str, name: str) -> tuple[Card, str] | None:
+        """The printing at this set code and number (:meth:`find_named`'s places) whose name in another
+        language ``name`` is, with that language; None when there is none."""
+        local = self.local_names()
+        if local is None:
+            return None
+        for lang, _written, english in local.entries(name):
+            for other in english:
+                bearer = self.find_named(code, number, other)
+                if bearer is not None:
+                    return bearer, lang
+        return None
+
+    def _resolve_local(self, name: str, set_code: str | None, number: str | None, prefer: str | None) -> Resolution:
+        """A line whose name is no English card name, read as a name in another language: resolved
+        as the English name it is (the same choice of printing as an English line's), with the
+        language; unresolved when it is no card's name in any language."""
+        local = self.local_names()
+        picked = local.pick(name, prefer) if local is not None else None
+        if picked is None:
+            return Resolution(None, "unresolved")
+        lang, english = picked
+        res = self._resolve(english, set_code, number)
+        if res.card is None:
+            return Resolution(None, "unresolved")
+        # the English name's printing: a set code and number that find another card say so, as they would
+        return Resolution(res.card, res.method, (), res.name_differs, None if res.name_differs else lang)
