@@ -4,8 +4,8 @@ A card's identity is its printing (set and collector number). Resolution goes
 (set code, number) -> alias tables -> (name, set) -> name only (newest
 printing) -> unresolved with "did you mean" suggestions; on a check's date, a printing chosen by
 name is one released by then (:meth:`~deckcheck.cards.releases.ReleaseRules.on_date`). Its memos
-(:mod:`deckcheck.memo`) are held by the database object's :class:`DBMemos`, so a swapped-in
-database starts empty.
+(:mod:`deckcheck.memo`) are held by the database object's
+:class:`~deckcheck.cards.dbmemos.DBMemos`, so a swapped-in database starts empty.
 
 :class:`CardDB` is this module's look-ups and resolution with three bases, one job each, whose
 methods are the database's own (no call added on a line's path): the index of usual lines
