@@ -450,7 +450,7 @@ def main(argv=None) -> int:
     if indexed is not None:
         print(
             f"  set codes with their usual lines indexed by now: {len(indexed)} of {len(db._printing_places())} "
-            f"(a code at its {getattr(sys.modules['deckcheck.cards.db'], 'INDEX_AFTER', '?')}th line read the long way)"
+            f"(a code at its {getattr(sys.modules['deckcheck.cards.usuallines'], 'INDEX_AFTER', '?')}th line read the long way)"
         )
 
     fr = fresh(texts, args.starts)

@@ -248,7 +248,7 @@ def test_a_name_ending_in_4_that_no_e4_card_has_stays_unknown():
 
 
 def test_e4_spelling():
-    from deckcheck.cards.db import e4_spelling
+    from deckcheck.cards.spellings import e4_spelling
 
     assert e4_spelling("Infernape 4") == "Infernape E4"
     assert e4_spelling("Infernape⁴") == "Infernape E4"
@@ -325,7 +325,7 @@ def test_a_number_of_thousands_of_digits_finds_nothing_and_never_raises():
     import json
 
     from deckcheck.cards import get_db
-    from deckcheck.cards.db import MAX_NUMBER_LEN
+    from deckcheck.cards.spellings import MAX_NUMBER_LEN
 
     assert max(len(c.number) for c in get_db().cards.values()) <= MAX_NUMBER_LEN
     digits = "7" * 5_000

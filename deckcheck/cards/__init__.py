@@ -1,7 +1,9 @@
 """The card database: loaded once per process, shared read-only (:func:`get_db`).
 
 The database's values are in :mod:`deckcheck.cards.printings`, the database object and card
-resolution in :mod:`deckcheck.cards.db`, and the watcher that swaps a new database file into a
+resolution in :mod:`deckcheck.cards.db` (with its bases: the index of usual lines in
+:mod:`deckcheck.cards.usuallines`, the date rules in :mod:`deckcheck.cards.releases`, the names in
+other languages in :mod:`deckcheck.cards.inlanguage`), and the watcher that swaps a new database file into a
 running service in :mod:`deckcheck.cards.watch`; the names are offered here too.
 """
 
@@ -21,7 +23,8 @@ from typing import Any, TypeGuard
 import orjson
 
 from .bypass import load_bypasses
-from .db import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, CardDB, DBMemos, newest_set_info
+from .db import CardDB, newest_set_info
+from .dbmemos import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, DBMemos
 from .deckrules import load_rules
 from .files import FIELDS, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest

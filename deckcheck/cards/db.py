@@ -3,162 +3,42 @@
 A card's identity is its printing (set and collector number). Resolution goes
 (set code, number) -> alias tables -> (name, set) -> name only (newest
 printing) -> unresolved with "did you mean" suggestions; on a check's date, a printing chosen by
-name is one released by then (:meth:`CardDB.on_date`). Its memos (:mod:`deckcheck.memo`)
-are held by the database object's :class:`DBMemos`, so a swapped-in database starts empty.
+name is one released by then (:meth:`~deckcheck.cards.releases.ReleaseRules.on_date`). Its memos
+(:mod:`deckcheck.memo`) are held by the database object's
+:class:`~deckcheck.cards.dbmemos.DBMemos`, so a swapped-in database starts empty.
+
+:class:`CardDB` is this module's look-ups and resolution with three bases, one job each, whose
+methods are the database's own (no call added on a line's path): the index of usual lines
+(:mod:`deckcheck.cards.usuallines`), the date rules (:mod:`deckcheck.cards.releases`) and the
+names in other languages (:mod:`deckcheck.cards.inlanguage`). How lists write what the card data
+writes otherwise is :mod:`deckcheck.cards.spellings`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import islice
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..memo import Memo
-from ..names import BASIC_ENERGY_TYPES, ENERGY_TYPES, basic_energy_type, lookup_key
+from ..names import basic_energy_type, lookup_key
 from .bypass import Bypass
+from .dbmemos import LINE_MEMO_SIZE, DBMemos
 from .deckrules import DeckRule
 from .index import SEP, number_norm
-from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
+from .inlanguage import OtherLanguages
+from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
+from .releases import ReleaseRules
+from .spellings import MAX_NUMBER_LEN, NUMBERED_ENERGY, WRITTEN_ENERGY, e4_spelling, split_code_number
+from .usuallines import Place, UsualLineIndex, UsualLines
 
-if TYPE_CHECKING:
-    from .localnames import LocalNames
-
-#: the longest collector number looked up: no printing's is longer (the pool's longest, SWSH001, has 7
-#: characters); a longer one written in a list (a JSON "number", the Limitless builder's Energy tail)
-#: finds nothing without being read as an integer (int() refuses over 4,300 digits)
-MAX_NUMBER_LEN = 16
-
-
-def _written_energy() -> dict[str, str]:
-    """The basic Energy names as lists write them (``Basic {R} Energy``, ``Basic Fire Energy``,
-    ``Fire Energy``, ``{R} Energy``) -> the type :func:`~deckcheck.names.basic_energy_type` reads
-    (tests/decklist/test_fast_paths.py checks every entry against it)."""
-    out: dict[str, str] = {}
-    for letter, word in ENERGY_TYPES.items():
-        if word in BASIC_ENERGY_TYPES:
-            for written in (word, f"{{{letter}}}"):
-                out[f"{written} Energy"] = out[f"Basic {written} Energy"] = word
-    return out
-
-
-#: a basic Energy name as lists write it -> its type: a never-seen line's name read without
-#: :func:`basic_energy_type`'s tokens (any other name goes to it)
-WRITTEN_ENERGY = _written_energy()
-
-#: the resolutions that chose a printing by name (no set code, an ALT or unknown code, basic Energy by
-#: its type): among the printings released on the check's date (:meth:`CardDB.on_date`)
-CHOSEN_BY_NAME = frozenset({"name", "basic-energy"})
-
-#: the number PTCGO and early PTCGL lists write after a basic Energy with no set code (``* 11 Lightning
-#: Energy 4``, ``8 Fire Energy 2``) -> its type: the types in their usual order, Grass 1 to Fairy 9
-#: (reference 2.2 and 2.4; :meth:`CardDB.energy_by_number`)
-NUMBERED_ENERGY = {str(i): word for i, word in enumerate(BASIC_ENERGY_TYPES, start=1)}
-
-#: the longest set code a code and number written together may start with (``SVI181``, ``TEF68``:
-#: :func:`split_code_number`), and the longest number it may end with
-_JOINED_CODE_MAX, _JOINED_NUMBER_MAX = 8, 4
-
-
-def split_code_number(token: str) -> tuple[str, str] | None:
-    """``TEF68`` -> (``TEF``, ``68``): a set code and a collector number written together, split
-    before the digits that end it; None when the token does not end in 1 to 4 digits after a code
-    of 2 to 8 characters with a letter. Linear: one strip of the digits at the end. Whether the split
-    names a printing is the database's to say (:meth:`CardDB.resolve_parts` takes it only then)."""
-    head = token.rstrip("0123456789")
-    digits = len(token) - len(head)
-    if not (0 < digits <= _JOINED_NUMBER_MAX and 1 < len(head) <= _JOINED_CODE_MAX):
-        return None
-    if not (head.isascii() and head.replace("-", "").isalnum() and any(ch.isalpha() for ch in head)):
-        return None
-    return head, token[len(head) :]
-
-
-@functools.cache
-def _written_energy_keys() -> dict[str, str]:
-    """:data:`WRITTEN_ENERGY`'s names -> their lookup keys (a printing's is ``card.key.lower()``)."""
-    return {written: lookup_key(written) for written in WRITTEN_ENERGY}
-
-
-#: the name endings lists write with a blank or a hyphen (``Dragapult ex`` / ``Dragapult-ex``, ``Shaymin-EX``
-#: / ``Shaymin EX``, ``Xurkitree-GX``: the reference's card-data traps); the index of usual lines holds
-#: a printing under both spellings (:meth:`CardDB._written_names`)
-_SUFFIX_ENDINGS = (" ex", "-ex", " EX", "-EX", " GX", "-GX")
-
-#: resolutions and suggestions a database keeps (each memo emptied when full)
-RESOLVE_MEMO_SIZE = 8192
-#: card lines the engine's line memos keep (one per database and date, one per format, database and date)
-LINE_MEMO_SIZE = 2048
-#: the dates a database keeps a line memo for (lines resolved without a format: a date before it)
-LINE_MEMO_DATES = 4
-#: a set code's usual lines are indexed (:meth:`CardDB.printed_line`) when this many of its lines have
-#: been read the long way: indexing a code costs about what reading ~180 of its lines the long way
-#: does (~1.4M instructions against ~8k a line, BENCHMARKS.md), so a process pays at most about twice
-#: the better of the two (rent, then buy): one that checks a few lists reads them the long way, a
-#: long-running one indexes the codes it meets often; a server's master indexes every code before it
-#: forks (:meth:`CardDB.index_usual_lines`)
-INDEX_AFTER = 160
-
-
-class DBMemos:
-    """The memos of one card database, held by it: a swapped-in database starts empty and never
-    answers from another one's cards."""
-
-    __slots__ = ("resolved", "suggested", "suggested_in", "lines")
-
-    def __init__(self) -> None:
-        #: (name, set code, number) -> Resolution
-        self.resolved: Memo[tuple[str, str | None, str | None], Resolution] = Memo(RESOLVE_MEMO_SIZE)
-        #: (name, limit) -> what :meth:`CardDB.suggest` found
-        self.suggested: Memo[tuple[str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
-        #: (name, language, limit) -> what :meth:`CardDB.suggest_in` found
-        self.suggested_in: Memo[tuple[str, str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
-        #: the engine's card lines resolved without a format, per date (a printing chosen by name is
-        #: one out on it): date -> (line text -> engine.LineFacts), at most :data:`LINE_MEMO_DATES` dates
-        self.lines: Memo[dt.date | None, Memo[str, Any]] = Memo(LINE_MEMO_DATES)
-
-    def clear(self) -> None:
-        """Forget every entry of every memo."""
-        self.resolved.clear()
-        self.suggested.clear()
-        self.suggested_in.clear()
-        self.lines.clear()
-
-
-#: where :meth:`CardDB.printing_named` looks for a set code's numbers: its first set's number-index
-#: key prefix (``sv01`` + SEP), its other sets' prefixes, and the number index's ``made.get`` and
-#: ``slot`` (bound once, not looked up on every line)
-Place = tuple[str, tuple[str, ...], Callable[[str], "tuple[Card, ...] | None"], Callable[[str], "tuple[Card, ...]"]]
-
-
-#: what :meth:`CardDB.printed_line` answers: (the printing, name, set code, number as the line writes them)
-PrintedLine = tuple[Card, str, str, str]
-#: an entry of its table: the same, or the card's row until the card is first asked for
-PrintedEntry = tuple[Card | int, str, str, str]
-
-
-class UsualLines:
-    """What :meth:`CardDB.printed_line` keeps, held by the database: a swapped-in database starts with
-    none. Bounded by the database (its set codes, names, numbers and printings)."""
-
-    __slots__ = ("table", "codes", "misses", "numbers", "names", "by_set")
-
-    def __init__(self) -> None:
-        #: the usual line's text after its count (``Nest Ball SVI 181``) -> (the printing or its row,
-        #: name, set code, number), for the indexed codes
-        self.table: dict[str, PrintedEntry] = {}
-        #: the set codes indexed
-        self.codes: set[str] = set()
-        #: set code -> its lines read the long way before it is indexed (:data:`INDEX_AFTER`)
-        self.misses: dict[str, int] = {}
-        #: one string per number, and each name's usual shape (both repeat from code to code)
-        self.numbers: dict[str, str] = {}
-        self.names: dict[str, bool] = {}
-        #: set id -> its ``by_number`` keys, made on the first code indexed
-        self.by_set: dict[str, list[str]] | None = None
+#: the look-ups of the spellings' tables (:mod:`deckcheck.cards.spellings`), bound once: CPython
+#: compiles ``NAME.get(...)`` on an imported name as an attribute load that makes a bound method on
+#: every call, and resolution reads these for every new line
+_written_type = WRITTEN_ENERGY.get
+_numbered_type = NUMBERED_ENERGY.get
 
 
 def _no_card(row: int) -> Card:
@@ -166,8 +46,8 @@ def _no_card(row: int) -> Card:
 
 
 @dataclass
-class CardDB:
-    """All printings with their indexes. Build with :func:`load`; never mutated after."""
+class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
+    """All printings with their indexes. Build with :func:`~deckcheck.cards.load`; never mutated after."""
 
     cards: CardTable
     sets: dict[str, CardSet]
@@ -324,12 +204,13 @@ class CardDB:
         """The basic Energy type that a line's set code and number name, whatever its name says:
         Limitless's ``Energy`` pseudo set numbers its basic Energy as the set of its row in
         ``data/set-aliases.csv`` does (``Basic {P} Energy Energy 13`` is SVE 13, Psychic), and a
-        basic Energy with a number and no set code is :data:`NUMBERED_ENERGY`'s (``Steel Energy 8``
-        is Metal). None for any other line, or a number that names no basic Energy."""
+        basic Energy with a number and no set code is
+        :data:`~deckcheck.cards.spellings.NUMBERED_ENERGY`'s (``Steel Energy 8`` is Metal). None for any
+        other line, or a number that names no basic Energy."""
         if not number or len(number) > MAX_NUMBER_LEN:
             return None
         if set_code is None:
-            return NUMBERED_ENERGY.get(number.lstrip("0")) if name[-6:].casefold() == "energy" else None
+            return _numbered_type(number.lstrip("0")) if name[-6:].casefold() == "energy" else None
         alias = self._aliases.get(set_code.upper())
         if alias is None or alias.action != "energy":
             return None
@@ -348,56 +229,6 @@ class CardDB:
         if made is None:
             made = self._energy_keys = {card.key: kind for kind, card in self._basic_energy.items()}
         return made
-
-    def released_printings(self, card: Card, on: str) -> list[Card]:
-        """The printings with ``card``'s name key released on or before the ISO date ``on``, newest
-        first (a printing whose set has no release date is taken as out)."""
-        return [other for other in self._by_name.slot(card.key.lower()) if other.release and other.release <= on]
-
-    def first_printed(self, name: str) -> Card | None:
-        """The oldest printing named ``name`` (its name key, or the English name it is in another
-        language: ``Ordres du Boss`` is Boss's Orders), None when none is."""
-        named = self.by_name(name)
-        if not named:
-            local = self.local_names()
-            picked = local.pick(name) if local is not None else None
-            named = self.by_name(picked[1]) if picked is not None else ()
-        dated = [card for card in named if card.release]
-        return min(dated, key=lambda card: card.release) if dated else None
-
-    def identical_printing(self, card: Card, on: str) -> Card | None:
-        """The newest printing functionally identical to ``card`` (the same name key and
-        fingerprint: what the reprint rule counts as the same card, :meth:`Format.legal_via
-        <deckcheck.formats.Format.legal_via>`) released on or before the ISO date ``on``: what a line
-        naming ``card``, released after ``on``, is checked as (for a basic Energy, any printing of its
-        type). None when there is none."""
-        if card.is_basic_energy:
-            for other in self.released_printings(card, on):
-                if other.is_basic_energy:
-                    return other
-            return None
-        if card.fingerprint.startswith("name:"):
-            return None
-        for other in self.released_printings(card, on):
-            if other.fingerprint == card.fingerprint and other.key == card.key:
-                return other
-        return None
-
-    def on_date(self, res: Resolution, on: str | None) -> Resolution:
-        """What :meth:`resolve_parts` answered (``res``, the same on every date) on the ISO date
-        ``on``: a printing chosen by name (:data:`CHOSEN_BY_NAME`) that was released after ``on`` gives
-        way to the newest printing of the same name released by then (of basic Energy, one of its
-        type); with none, the line names no card on that date (:meth:`first_printed` says when the
-        card was). Any other resolution is the printing the line names, whatever its release: the
-        engine checks it through an identical one out on the date (:meth:`identical_printing`)."""
-        card = res.card
-        if card is None or on is None or not card.release or card.release <= on or res.method not in CHOSEN_BY_NAME:
-            return res
-        energy = card.is_basic_energy
-        for other in self.released_printings(card, on):
-            if other.is_basic_energy == energy:
-                return Resolution(other, res.method, (), res.name_differs, res.language)
-        return Resolution(None, "unresolved")
 
     def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
         """Up to ``limit`` card names close to ``name`` (rapidfuzz; memoised for short names)."""
@@ -468,113 +299,13 @@ class CardDB:
                 unique.append(c)
         return unique[:limit]
 
-    # -- names in other languages ---------------------------------------------
-
-    def local_names(self) -> LocalNames | None:
-        """The card names in other languages (:mod:`deckcheck.cards.localnames`), read from the file
-        beside the database on first use; None when there is none (a database of its own).
-
-        :raises DatabaseError: when that file is malformed.
-        """
-        local = self._local
-        if local is False:
-            from .localnames import NAMES_FILE, NamesError, read_names
-
-            try:
-                local = read_names(Path(self.path).parent / NAMES_FILE) if self.path else None
-            except NamesError as exc:
-                raise DatabaseError(str(exc)) from exc
-            self._local = local
-        return local  # type: ignore[no-any-return]
-
-    def suggest_in(self, name: str, lang: str, limit: int = 3) -> tuple[str, ...]:
-        """:meth:`suggest` for a list written in ``lang``: names as that language writes them, from
-        its names and the English names of the cards it has none of its own for (memoised as
-        :meth:`suggest`)."""
-        local = self.local_names()
-        if local is None:
-            return self.suggest(name, limit)
-        memo = self._memos.suggested_in
-        hit = memo.get((name, lang, limit))
-        if hit is None:
-            hit = memo.put((name, lang, limit), local.suggest(name, lang, self._names, self._display, limit))
-        return hit
-
-    def _local_whole(self, name: str, set_code: str | None, number: str | None) -> Resolution | None:
-        """A name in another language whose last word the reader took for a set code: ``Lugia V ASTRO``
-        (Italian for Lugia VSTAR), ``Passe de Combat VIP`` (French for Battle VIP Pass) read as name and
-        code with no number. When that code is no set the database knows and the whole text is a name
-        in another language, the line is that name's card; None otherwise (English names ending so,
-        ``Old PC``, are read by :meth:`_resolve`'s bracket rule)."""
-        if not set_code or number or self.knows_set(set_code):
-            return None
-        whole = f"{name} {set_code}"
-        if self.by_name(whole):
-            return None
-        local = self.local_names()
-        if local is None or not local.entries(whole):
-            return None
-        res = self._resolve_local(whole, None, None, None)
-        return res if res.card is not None else None
-
-    def local_whole(self, written: str, card: Card) -> bool:
-        """Is ``written`` a name of ``card`` in another language (:meth:`_local_whole` read the line so)?"""
-        local = self.local_names()
-        return local is not None and local.language_of(written, card.key.lower()) is not None
-
-    def resolve_in(self, name: str, set_code: str | None, number: str | None, lang: str) -> Resolution | None:
-        """The resolution of a name-only line (a set code and number that found no printing) read in
-        ``lang`` first: what :meth:`resolve_parts` answers when a name several languages write for
-        different cards is read in the list's language. None when ``name`` is no name in ``lang``."""
-        local = self.local_names()
-        if local is None or not any(e[0] == lang for e in local.entries(name)):
-            return None
-        return self._resolve_local(name, set_code, number, lang)
-
-    def _display(self, key: str) -> str:
-        """The name of the newest printing of a lookup key (a key of the name index)."""
-        return self._by_name[key][0].name
-
-    def _language_of(self, name: str, card: Card) -> str | None:
-        """The language in which ``name`` is a name of ``card`` (its English name's), or None."""
-        local = self.local_names()
-        return local.language_of(name, card.key.lower()) if local is not None else None
-
-    def _local_bearer(self, code: str, number: str, name: str) -> tuple[Card, str] | None:
-        """The printing at this set code and number (:meth:`find_named`'s places) whose name in another
-        language ``name`` is, with that language; None when there is none."""
-        local = self.local_names()
-        if local is None:
-            return None
-        for lang, _written, english in local.entries(name):
-            for other in english:
-                bearer = self.find_named(code, number, other)
-                if bearer is not None:
-                    return bearer, lang
-        return None
-
-    def _resolve_local(self, name: str, set_code: str | None, number: str | None, prefer: str | None) -> Resolution:
-        """A line whose name is no English card name, read as a name in another language: resolved
-        as the English name it is (the same choice of printing as an English line's), with the
-        language; unresolved when it is no card's name in any language."""
-        local = self.local_names()
-        picked = local.pick(name, prefer) if local is not None else None
-        if picked is None:
-            return Resolution(None, "unresolved")
-        lang, english = picked
-        res = self._resolve(english, set_code, number)
-        if res.card is None:
-            return Resolution(None, "unresolved")
-        # the English name's printing: a set code and number that find another card say so, as they would
-        return Resolution(res.card, res.method, (), res.name_differs, None if res.name_differs else lang)
-
     # -- resolution ----------------------------------------------------------
 
     def resolve_parts(self, name: str, set_code: str | None, number: str | None, suggest: bool = True) -> Resolution:
         """Match a card line's name, set code and number to a printing; never raises.
 
         Only these matter, so answers are memoised on them (at most
-        :data:`RESOLVE_MEMO_SIZE`, in this database object only). An unresolved answer gets
+        :data:`~deckcheck.cards.dbmemos.RESOLVE_MEMO_SIZE`, in this database object only). An unresolved answer gets
         suggestions from :meth:`suggest` unless ``suggest`` is false (the engine asks for them
         itself, for a bounded number of names per deck).
         """
@@ -593,216 +324,6 @@ class CardDB:
                 if key in memo:
                     memo.put(key, hit)
         return hit
-
-    def printing_named(self, name: str, set_code: str, number: str) -> Card | None:
-        """The printing the usual line names (``Nest Ball SVI 181``): when the set code and number
-        find a printing in the sets of that code bearing the name written (the same name key),
-        that card, which :meth:`resolve_parts` would match by ``printing``; None for any other
-        line (ask ``resolve_parts``). A few dict look-ups (and the name's key when it is not
-        written as printed) and no Resolution made: a never-seen line of the usual shape costs
-        little more than a line seen before.
-
-        The number is looked up as written first: every key of the number index is its own
-        :func:`~deckcheck.cards.index.number_norm` (``181``, ``TG1``), so a number found as written is
-        its own norm, and one that is not its norm (``TG01``, ``007``) is never found so; only a
-        number not found as written is normalised."""
-        place = self._places.get(set_code)
-        if place is None:
-            place = self._place(set_code)
-            if place is None:
-                return None
-        first, others, made, slot = place
-        key = first + number
-        hit = made(key) or slot(key)
-        if not hit:  # what find() answers (it looks in the code's own sets first)
-            for prefix in others:
-                key = prefix + number
-                hit = slot(key)
-                if hit:
-                    break
-            else:
-                if len(number) > MAX_NUMBER_LEN:
-                    return None
-                norm = number_norm(number)
-                if norm == number:
-                    return None
-                for prefix in (first, *others):
-                    hit = slot(prefix + norm)
-                    if hit:
-                        break
-                else:
-                    return None
-        card = hit[0]
-        # the name as printed, or the same name written otherwise (Basic {R} Energy,
-        # Boss’s Orders, Dragapult-ex: its key is the card's): _resolve's name checks all
-        # pass (no basic Energy on a wrong number) and the name does not differ
-        return card if card.name == name or lookup_key(name) == card.key.lower() else None
-
-    def indexed_codes(self) -> frozenset[str]:
-        """The set codes whose usual lines :meth:`printed_line` has indexed so far."""
-        return frozenset(self._usual.codes)
-
-    def printed_lines(self) -> dict[str, PrintedEntry]:
-        """The table of :meth:`printed_line` (read only): a hot loop looks a line's text after its
-        count up here first and calls :meth:`printed_line` on a miss or an entry that holds a row."""
-        return self._usual.table
-
-    def printed_line(self, rest: str) -> PrintedLine | None:
-        """``(card, name, set code, number)`` when ``rest`` is the text after a count of a usual line
-        (``Nest Ball SVI 181``) that :meth:`printing_named` matches: the parts
-        :func:`~deckcheck.decklist.fastline.card_parts` reads and the card ``printing_named`` answers for them,
-        found with one look-up. A set code's lines are indexed at its :data:`INDEX_AFTER`-th line: every
-        number of its sets with the name printed on the card :meth:`printing_named` finds there (and
-        the other spellings of :meth:`_written_names`: ``Boss’s Orders``, ``Dragapult-ex``, ``Basic {R}
-        Energy``); a line written any other way (another spelling, Limitless's ``Energy`` pseudo set) is
-        None: read it the long way. A ``PH`` tag after the number is taken as the reader takes it (it is
-        not one of the parts). An entry holds the card's row until its first use (making a card costs
-        microseconds; a list meets a few of a code's). Bounded by the database: ~42,000 entries with
-        every code indexed."""
-        table = self._usual.table
-        hit = table.get(rest)
-        if hit is None:
-            if rest[-3:] == " PH":  # the tag a placeholder card's line may end with (not one of the parts)
-                rest = rest[:-3]
-                hit = table.get(rest)
-            if hit is None:
-                parts = rest.rsplit(" ", 2)
-                if len(parts) != 3 or parts[1] in self._usual.codes:
-                    return None
-                code = parts[1]
-                if code not in (self._places or self._printing_places()):
-                    return None  # no code printing_named looks in (the set of indexed codes stays bounded)
-                # a code is indexed at its INDEX_AFTER-th line read the long way (rent, then buy)
-                misses = self._usual.misses
-                seen = misses.get(code, 0) + 1
-                if seen < INDEX_AFTER:
-                    misses[code] = seen
-                    return None
-                self._index_code(code)
-                hit = table.get(rest)
-                if hit is None:
-                    return None
-        row = hit[0]
-        if type(row) is int:
-            table[rest] = hit = (self.cards.at(row), hit[1], hit[2], hit[3])
-        return hit  # type: ignore[return-value]  # a card now
-
-    def index_usual_lines(self) -> int:
-        """Index every set code's usual lines now (:meth:`printed_line` does it code by code on first
-        use): what a server's master does before its workers fork, so they share the table instead of
-        each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries."""
-        for code in list(self._places or self._printing_places()):
-            if code not in self._usual.codes:
-                self._index_code(code)
-        return len(self._usual.table)
-
-    def _index_code(self, code: str) -> None:
-        """Index a set code's usual lines into the table of :meth:`printed_line`: each of its sets'
-        numbers in :meth:`printing_named`'s order (a number an earlier set has is that set's), with
-        the card printing_named finds there (the first printing under the number), read in bulk."""
-        # the line reader's shape of a usual line (fastline imports no database)
-        from ..decklist.fastline import usual_code, usual_name
-
-        place = (self._places or self._printing_places()).get(code)
-        if place is not None and usual_code(code):  # (a code of another shape is never read as one)
-            table = self._usual.table
-            first, others, _made, _slot = place
-            by_set = self._set_slots()
-            claimed: set[str] = set()
-            usual = self._usual.names  # name -> usual_name (names repeat from code to code)
-            one = self._usual.numbers  # one string per number (the same few hundred in every set)
-            tail = f" {code} "
-            for prefix in (first, *others):
-                cut = len(prefix)
-                keys = [key for key in by_set.get(prefix[:-1], ()) if key[cut:] not in claimed]
-                rows = self._by_number.first_rows(keys)
-                for key, row, (name, printed, energy) in zip(keys, rows, self.cards.peek(rows), strict=True):
-                    norm = key[cut:]
-                    claimed.add(norm)
-                    # the number as the index keys it (its norm) and as printed (044 for 44): 1 to 4
-                    # digits (a norm is its number without leading zeros: a printed one is digits too)
-                    if not (len(norm) < 5 and norm.isdigit() and norm.isascii()):
-                        continue
-                    norm = one.setdefault(norm, norm)
-                    ok = usual.get(name)
-                    if ok is None:
-                        ok = usual[name] = usual_name(name)
-                    numbers = (
-                        (norm, one.setdefault(printed, printed))
-                        if printed != norm and len(printed) < 5 and printed.isdigit() and printed.isascii()
-                        else (norm,)
-                    )
-                    if ok and "'" not in name and not energy and not name.endswith(_SUFFIX_ENDINGS):
-                        # the usual: the printed name only
-                        for number in numbers:
-                            table.setdefault(name + tail + number, (row, name, code, number))
-                        continue
-                    for spelling in self._written_names(row, name, energy):
-                        if ok if spelling is name else usual_name(spelling):
-                            for number in numbers:
-                                table.setdefault(spelling + tail + number, (row, spelling, code, number))
-        self._usual.codes.add(code)
-
-    def _written_names(self, row: int, name: str, energy: bool) -> tuple[str, ...]:
-        """The names a line writes printing ``row`` (named ``name``) with that :meth:`printing_named`
-        takes for it: the name printed; with a typographic apostrophe (``Boss’s Orders``, as
-        Limitless writes it); with a blank for the hyphen before ``ex``, ``EX`` or ``GX``, or the other
-        way round (``Dragapult-ex``, ``Shaymin EX``: :data:`_SUFFIX_ENDINGS`); a basic Energy's as lists
-        write them (``Basic {R} Energy``, ``Basic Fire Energy``, ``{R} Energy``)."""
-        suffixed = name.endswith(_SUFFIX_ENDINGS)
-        if "'" not in name and not energy and not suffixed:
-            return (name,)
-        key = self.cards.at(row).key.lower()
-        others: list[str] = []
-        for written in (name, name.replace("'", "\u2019")) if "'" in name else (name,):
-            if suffixed:
-                cut = len(written) - 3
-                others.append(written[:cut] + ("-" if written[cut] == " " else " ") + written[cut + 1 :])
-            if written is not name:
-                others.append(written)
-        others = [w for w in others if lookup_key(w) == key]
-        if energy:
-            others += [w for w, k in _written_energy_keys().items() if k == key and w != name]
-        return (name, *others)
-
-    def _set_slots(self) -> dict[str, list[str]]:
-        """Set id -> its ``by_number`` keys, in the index's order (one pass over the keys, made once)."""
-        made = self._usual.by_set
-        if made is None:
-            made = {}
-            prefix, keys = "\0", []  # a set's keys come one after the other: partition only at a new set
-            for key in self._by_number.index_keys():
-                if not key.startswith(prefix):
-                    set_id = key.partition(SEP)[0]
-                    prefix, keys = set_id + SEP, made.setdefault(set_id, [])
-                keys.append(key)
-            self._usual.by_set = made
-        return made
-
-    def _place(self, set_code: str) -> Place | None:
-        """:meth:`printing_named`'s place of a code not found as written: the upper-case code's
-        (on the first call, the table made first)."""
-        places = self._places
-        if not places:  # not made yet (or a database without sets)
-            return self._printing_places().get(set_code.upper())
-        code = set_code.upper()
-        return places.get(code) if code != set_code else None
-
-    def _printing_places(self) -> dict[str, Place]:
-        """Make :attr:`_places` (a new dict, then set: no thread reads it half made): each set
-        code (upper case) whose sets :meth:`printing_named` looks in (not a code of
-        ``data/set-aliases.csv`` that says not to look up its number) -> the number-index key
-        prefix of each of its sets, in :meth:`find`'s order, the first apart. Bounded by the
-        database's sets; made once (~400 codes)."""
-        aliases, slot = self._aliases, self._by_number.slot
-        made: Callable[[str], tuple[Card, ...] | None] = self._by_number.made.get
-        places: dict[str, Place] = {
-            code: (ids[0] + SEP, tuple(set_id + SEP for set_id in ids[1:]), made, slot)
-            for code, ids in self._by_code.items()
-            if ids and code.upper() == code and (code not in aliases or aliases[code].action == "lookup")
-        }
-        self._places = places
-        return places
 
     def resolution_memo(self) -> Memo[tuple[str, str | None, str | None], Resolution]:
         """The memo of :meth:`resolve_parts`, ``(name, set code, number) -> Resolution``: a hot
@@ -838,7 +359,7 @@ class CardDB:
         numbered = self.energy_by_number(name, set_code, number)
         if numbered is None:
             return None
-        written = WRITTEN_ENERGY.get(name) or basic_energy_type(name)
+        written = _written_type(name) or basic_energy_type(name)
         if written is None:
             named = self.by_name(name)
             if named and not named[0].is_basic_energy:
@@ -856,7 +377,7 @@ class CardDB:
             return numbered
         code = (set_code or "").upper()
         alias = self._aliases.get(code)
-        energy = WRITTEN_ENERGY.get(name) or basic_energy_type(name)
+        energy = _written_type(name) or basic_energy_type(name)
         if code and number and (alias is None or alias.action == "lookup"):
             card = self.find(code, number)
             if card is not None:
@@ -906,34 +427,6 @@ class CardDB:
         if named:
             return Resolution(named[0], "name")
         return Resolution(None, "unresolved")
-
-
-#: how lists write the Elite Four glyph of the Platinum-era SP Pokémon (Rising Rivals, Supreme Victors,
-#: reprinted in Celebrations' Classic Collection), printed as a 4 after the name; the card data writes E4
-E4_GLYPHS = ("4", "⁴")
-
-
-def e4_spelling(name: str) -> str | None:
-    """``Infernape 4``, ``Infernape⁴``, ``Infernape 4 LV.X`` -> ``Infernape E4`` (``... E4 LV.X``):
-    the card data's spelling of a name ending in the Elite Four glyph, else None. A name is
-    resolved under it only when it names no card as written and this spelling does
-    (:meth:`CardDB._resolve`). Linear: one split, the last two tokens looked at."""
-    if not name or E4_GLYPHS[0] not in name and E4_GLYPHS[1] not in name:
-        return None
-    tokens = name.split()
-    tail: list[str] = []
-    if len(tokens) > 2 and tokens[-1].upper().replace(".", "") == "LVX":
-        tokens, tail = tokens[:-1], tokens[-1:]
-    if not tokens:
-        return None
-    last = tokens[-1]
-    if last in E4_GLYPHS and len(tokens) > 1 and tokens[-2][-1].isalpha():
-        head = tokens[:-1]  # "Infernape 4"
-    elif len(last) > 1 and last[-1] in E4_GLYPHS and last[-2].isalpha():
-        head = tokens[:-1] + [last[:-1]]  # "Infernape⁴", "Infernape4"
-    else:
-        return None
-    return " ".join([*head, "E4", *tail])
 
 
 def _alias_numbers(number: str, alias: SetAlias) -> list[str]:

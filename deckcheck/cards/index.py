@@ -3,7 +3,7 @@
 Resolution needs, for each of the ~21,000 cards, the normalised name
 (:func:`deckcheck.names.name_key`), the collector-number key and the place of the card
 among the printings of its name. :func:`build_index` works that out when the database file is
-written (``deckcheck db build`` and ``db sync``, through ``build.write_database``), so loading
+written (``deckcheck db build`` and ``db sync``, through ``sync.write.write_database``), so loading
 computes none of it, and the file carries the result as plain JSON beside the card rows::
 
     "index": {

@@ -4,7 +4,7 @@ without parsing a record.
 ``data/cards.json.gz`` stays the database (what ``db build`` and ``db sync`` write, ``db publish``
 serves and ``db pull`` fetches, and what tools read). Beside it, ``cards.json.gz.pack`` holds
 the same rows and index (:mod:`deckcheck.cards.index`) in columns, written from the same dict by
-``build.write_database`` (and by ``db pull`` from the file it fetched), and recording the
+``sync.write.write_database`` (and by ``db pull`` from the file it fetched), and recording the
 SHA-256 of the JSON file it was made from: :func:`deckcheck.cards.load` uses it only for that
 file, and reads the JSON the slow way when there is no pack, or a pack of other bytes or made by
 other index code. The pack is data, never code (no pickle, no marshal)::

@@ -10,6 +10,7 @@ import click
 
 from ..cards import default_path
 from ..sync import build as _build
+from ..sync import write as _write
 from .common import DatabaseMissing, _database, _date_option
 from .lazy import LazyGroup
 
@@ -61,9 +62,9 @@ def db_build(source: str, output: str | None, names_i18n: str | None) -> None:
         db_dict = _build.build(catalogue, local_codes=codes)
         releases = {s["id"]: s.get("release") or "" for s in db_dict["sets"]}
         names = _local.encode(_local.table(local, db_dict["cards"], releases)) if local is not None else None
-        _build.write_database(db_dict, target)  # rows a load or the pack would refuse: nothing written
+        _write.write_database(db_dict, target)  # rows a load or the pack would refuse: nothing written
         if names is not None:
-            _build.write_atomically(names, Path(target).with_name(NAMES_FILE))
+            _write.write_atomically(names, Path(target).with_name(NAMES_FILE))
     except _build.BuildError as exc:
         raise DatabaseMissing(str(exc)) from exc
     meta = db_dict["meta"]
@@ -90,7 +91,7 @@ def db_pack(database: str | None) -> None:
 
     path = database or str(default_path())
     try:
-        _build.write_pack(path)
+        _write.write_pack(path)
     except _build.BuildError as exc:
         raise DatabaseMissing(str(exc)) from exc
     click.echo(f"Wrote {pack_path(path)} for {path}.")

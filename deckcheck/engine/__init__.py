@@ -10,8 +10,8 @@ from itertools import compress
 from .. import cards as _cards
 from ..cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
 from ..cards import Card, CardDB, Resolution
-from ..cards.db import PrintedLine
 from ..cards.localnames import list_language
+from ..cards.usuallines import PrintedLine
 from ..deck import Context as Context
 from ..deck import Deck as Deck
 from ..deck import KnownLine as KnownLine

@@ -1,8 +1,10 @@
 """The database-making edge: everything that makes, refreshes or ships the card database.
 
 - :mod:`~deckcheck.sync.build`: the builder (``deckcheck db build``) from a merged catalogue,
-  with the name audit (:mod:`~deckcheck.sync.nameaudit`) and the reviewed reprint verdicts
-  (:mod:`~deckcheck.sync.reprints`);
+  with the reviewed tables held against the source (:mod:`~deckcheck.sync.reviewed`), the name
+  audit (:mod:`~deckcheck.sync.nameaudit`) and the reviewed reprint verdicts
+  (:mod:`~deckcheck.sync.reprints`); the database file and its pack written by
+  :mod:`~deckcheck.sync.write`;
 - ``deckcheck db sync``: the TCGdex client, cache and download (:mod:`~deckcheck.sync.tcgdex`)
   and its payload schemas (:mod:`~deckcheck.sync.payloads`); the mapping of TCGdex records to
   the builder's input (:mod:`~deckcheck.sync.mapping`); the checks and report

@@ -4,7 +4,8 @@ Used by ``deckcheck db build --from PATH`` (the merged catalogue in
 ``cards.json.gz``) and by ``deckcheck db sync`` (TCGdex records mapped to the
 same shape first). The output keeps card facts and a fingerprint of the
 functional text, never the text itself; its row layout and the data tables it reads
-are described by :mod:`deckcheck.cards.files`.
+are described by :mod:`deckcheck.cards.files`. The reviewed tables are held against the source
+by :mod:`deckcheck.sync.reviewed`; the database file is written by :mod:`deckcheck.sync.write`.
 """
 
 from __future__ import annotations
@@ -12,18 +13,16 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..cards import bypass, deckrules
-from ..cards.files import FIELDS, SCHEMA_VERSION, database_json
+from ..cards.files import FIELDS, SCHEMA_VERSION
 from ..names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
-from . import nameaudit
+from . import reviewed
 from .reprints import apply_verdicts
 from .tables import BuildError, read_table
 
@@ -107,26 +106,6 @@ def _fixed_subtypes(card: dict, ace_spec_ids: set[str]) -> list[str]:
     return subtypes
 
 
-def _ace_spec_ids(cards: list[dict], sets_by_code: dict[str, list[str]], directory: Path | None) -> set[str]:
-    """Printing ids listed in ``data/ace-spec.csv`` (the Black & White ones carry no flag)."""
-    wanted = {}
-    for row in read_table("ace-spec.csv", directory):
-        for set_id in sets_by_code.get(row["set_code"].upper(), []):
-            wanted[(set_id, row["number"].lstrip("0"))] = row["name"]
-    found, matched = set(), set()
-    for card in cards:
-        key = (card["set_id"], str(card.get("number", "")).lstrip("0"))
-        if key in wanted:
-            if name_key(card["name"]) != name_key(wanted[key]):
-                raise BuildError(f"ace-spec.csv names {wanted[key]!r} but {card['id']} is {card['name']!r}")
-            found.add(card["id"])
-            matched.add(wanted[key])
-    missing = set(wanted.values()) - matched
-    if missing:
-        raise BuildError(f"ace-spec.csv rows match no card: {sorted(missing)}")
-    return found
-
-
 _NAME_TAG = re.compile(r"\s+Team Flare (?:Hyper )?Gear$")
 
 
@@ -135,56 +114,6 @@ def _fixed_name(card: dict) -> dict:
     (``Robo Substitute Team Flare Gear``); the card's name is ``Robo Substitute``."""
     name = _NAME_TAG.sub("", card["name"]) if isinstance(card.get("name"), str) else card.get("name")
     return card if name == card.get("name") else {**card, "name": name}
-
-
-def _printing_rows(rows: list[list], sets_by_code: dict[str, list[str]], code: str, number: str) -> list[list] | None:
-    """Rows of one printing by set code and number; None when the source has no set with that code."""
-    set_ids = sets_by_code.get(code.upper())
-    if not set_ids:
-        return None
-    number = number.lstrip("0").upper()
-    return [r for r in rows if r[7] in set_ids and r[8].lstrip("0").upper() == number]
-
-
-def _apply_exceptions(rows: list[list], sets_by_code: dict[str, list[str]], directory: Path | None) -> list[tuple]:
-    """Apply ``data/functional-exceptions.csv``: split variants off; answer the reviewed pairs
-    that must keep apart (for :func:`_check_apart`).
-
-    A row whose set is not in the source is skipped (a partial source still builds); a row
-    whose set is present but whose printing or name is wrong is a :class:`BuildError`.
-    """
-    fp_at = FIELDS.index("fingerprint")
-    pairs = []
-    for row in read_table("functional-exceptions.csv", directory):
-        where = f"functional-exceptions.csv: {row['name']} {row['set_code']} {row['number']}"
-        found = _printing_rows(rows, sets_by_code, row["set_code"], row["number"])
-        if found is None:
-            continue
-        if not found:
-            raise BuildError(f"{where}: no such printing in the source")
-        key = name_key(row["name"])
-        named = [r for r in found if name_key(r[1]) == key]  # a code can name several sets (TR)
-        if not named:
-            raise BuildError(f"{where}: that printing is {found[0][1]!r}")
-        for r in named:
-            if row.get("variant"):
-                r[fp_at] = hashlib.sha1(f"{r[fp_at]}|{row['variant']}".encode()).hexdigest()[:16]
-        if row.get("not_same_as"):
-            code, _, number = row["not_same_as"].rpartition(" ")
-            other = _printing_rows(rows, sets_by_code, code, number)
-            other = other if other is None else [r for r in other if name_key(r[1]) == key]
-            if other == []:
-                raise BuildError(f"{where}: not_same_as {row['not_same_as']} is no printing of that name in the source")
-            if other:
-                pairs.append((where, row["not_same_as"], named, other))
-    return pairs
-
-
-def _check_apart(pairs: list[tuple]) -> None:
-    fp_at = FIELDS.index("fingerprint")
-    for where, other_label, found, other in pairs:
-        if {r[fp_at] for r in found} & {r[fp_at] for r in other}:
-            raise BuildError(f"{where} and {other_label} still share a fingerprint; give the row a variant")
 
 
 def build(
@@ -214,10 +143,10 @@ def build(
         for code in {s.get("ptcgl_code") or "", *s.get("code_aliases", [])} - {""}:
             sets_by_code.setdefault(code.upper(), []).append(s["id"])
     cards = [_fixed_name(card) for card in cards]
-    ace_ids = _ace_spec_ids(cards, sets_by_code, directory)
+    ace_ids = reviewed.ace_spec_ids(cards, sets_by_code, directory)
     rules_table = deckrules.read_rows(read_table(deckrules.TABLE, directory))
-    categories = _deck_rule_categories(cards, rules_table)
-    _check_bypasses(cards, bypass.read_rows(read_table(bypass.TABLE, directory)))
+    categories = reviewed.deck_rule_categories(cards, rules_table)
+    reviewed.check_bypasses(cards, bypass.read_rows(read_table(bypass.TABLE, directory)))
     rows = _card_rows(cards, ace_ids, categories, rewordings)
     # the reviewed verdicts join reworded groups; then functional-exceptions.csv splits its
     # variants off (a variant is a verdict of its own) and checks its pairs stay apart
@@ -229,8 +158,8 @@ def build(
         splits,
         {s["id"]: s.get("releaseDate") or "" for s in sets},
     )
-    _check_apart(_apply_exceptions(rows, sets_by_code, directory))
-    audit_names(rows, directory)
+    reviewed.check_apart(reviewed.apply_exceptions(rows, sets_by_code, directory))
+    reviewed.audit_names(rows, directory)
     out_sets = [_set_record(s, (local_codes or {}).get(s["id"])) for s in sets]
     return {
         "schema": SCHEMA_VERSION,
@@ -259,7 +188,7 @@ def _card_rows(
     pending_text = []
     for card in cards:
         subtypes = _fixed_subtypes(card, ace_ids)
-        _apply_category(card, subtypes, categories.get(card["id"], ()))
+        reviewed.apply_category(card, subtypes, categories.get(card["id"], ()))
         fp = fingerprint(card, subtypes, rewordings)
         row = [
             card["id"],
@@ -317,19 +246,6 @@ def set_image_path(s: dict) -> str | None:
     return f"en/{series}/{s['id']}"
 
 
-def audit_names(rows: list[list], directory: Path | None = None) -> None:
-    """Fail on any two printed names the name key merges without a reviewed row
-    (``data/name-merges.csv``, ``data/name-parts.csv``; see :mod:`deckcheck.sync.nameaudit`)."""
-    try:
-        nameaudit.check(
-            ((r[1], r[2]) for r in rows),
-            read_table("name-merges.csv", directory),
-            read_table("name-parts.csv", directory),
-        )
-    except nameaudit.NameAuditError as exc:
-        raise BuildError(str(exc)) from exc
-
-
 def newest_set(sets: list[dict], rows: list[list]) -> dict | None:
     """The latest-released set that has cards, as the database's meta records it
     (``{"id", "name", "code", "release"}``); an announced set with no cards does not count.
@@ -340,69 +256,6 @@ def newest_set(sets: list[dict], rows: list[list]) -> dict | None:
         return None
     s = max(dated, key=lambda s: (s["release"], s.get("official_count") or 0, s["id"]))
     return {"id": s["id"], "name": s["name"], "code": s.get("code"), "release": s["release"]}
-
-
-#: the subtype a reviewed row's card must carry once the data fixes are applied
-_KIND_SUBTYPE = {
-    "ace-spec": "ACE SPEC",
-    "radiant": "Radiant",
-    "prism-star": "Prism Star",
-    "star-limit": "Star",
-    "special-energy": "Special",
-    "basic-pokemon": "Basic",
-}
-
-
-def _deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]]:
-    """Scan every card for deck-building clauses and category traps (:mod:`deckcheck.cards.deckrules`);
-    any finding missing from ``data/deck-rules.csv`` is a :class:`BuildError`. Returns card id ->
-    the kinds of its rows."""
-    scanned = []
-    try:
-        for card in cards:
-            scanned.extend(deckrules.scan_card(card, list(card.get("subtypes") or [])))
-    except ValueError as exc:
-        raise BuildError(
-            f"{exc}; review it and add a row to {deckrules.TABLE} (deckcheck/cards/deckrules.py)"
-        ) from None
-    errors = deckrules.compare(scanned, table, {card["id"]: card["name"] for card in cards})
-    if errors:
-        shown = "\n  ".join(errors[:20]) + (f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else "")
-        raise BuildError(f"{len(errors)} deck-building finding(s) disagree with {deckrules.TABLE}:\n  {shown}")
-    out: dict[str, list[str]] = {}
-    for row in table:
-        out.setdefault(row.id, []).append(row.kind)
-    return out
-
-
-def _check_bypasses(cards: list[dict], table: list[bypass.Finding]) -> None:
-    """Scan every card for sentences that reach Evolution Pokémon without evolving
-    (:mod:`deckcheck.cards.bypass`); a finding missing from ``data/evolution-bypass.csv``, or a row the
-    scan no longer finds, is a :class:`BuildError`."""
-    scanned = [finding for card in cards for finding in bypass.scan_card(card)]
-    with_text = {card["name"] for card in cards if any(True for _ in bypass.texts(card))}
-    errors = bypass.compare(scanned, table, with_text)
-    if errors:
-        shown = "\n  ".join(errors[:20]) + (f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else "")
-        raise BuildError(f"{len(errors)} finding(s) disagree with {bypass.TABLE}:\n  {shown}")
-
-
-def _apply_category(card: dict, subtypes: list[str], kinds) -> None:
-    """A reviewed row's category, applied to ``subtypes`` in place: a Baby Pokémon is Basic, a
-    Pokémon ☆ is ``Star``; the other kinds are checked to be right already."""
-    for kind in kinds:
-        wanted = _KIND_SUBTYPE.get(kind)
-        if wanted is None or wanted in subtypes:
-            continue
-        if kind == "basic-pokemon":
-            subtypes.insert(0, "Basic")
-        elif kind == "star-limit":
-            subtypes.append("Star")
-        else:
-            raise BuildError(
-                f"{deckrules.TABLE}: {card['id']} {card['name']} is listed as {kind} but has no "
-                f"{wanted!r} subtype after the data fixes ({subtypes})"
-            )
 
 
 def _check_records(sets: list[dict], cards: list[dict]) -> None:
@@ -444,69 +297,6 @@ def load_source(path: str | os.PathLike) -> dict:
             return json.load(fh)
     except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BuildError(f"cannot read card source {path}: {exc}") from exc
-
-
-def write_database(db: dict, path: str | os.PathLike) -> None:
-    """Write atomically: a temporary file beside the target, then a rename. The file carries the
-    lookup index of its cards (:mod:`deckcheck.cards.index`), made here, so loading it computes none;
-    its pack (:mod:`deckcheck.cards.pack`, ``<name>.pack``), written first, holds the same in columns
-    for a fast start-up (the rows are checked before anything is written)."""
-    from ..cards.index import build_index
-    from ..cards.pack import check_rows, encode, pack_path
-
-    releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
-    try:
-        check_rows(db["cards"], releases.keys())
-    except ValueError as exc:
-        raise BuildError(f"the database cannot be written: {exc}") from exc
-    db = {**db, "index": build_index(db["cards"], releases)}
-    path = Path(path)
-    payload = json.dumps(db, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    out = io.BytesIO()
-    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0, filename="") as gz:
-        gz.write(payload)
-    blob = out.getvalue()
-    try:
-        pack = encode(db, hashlib.sha256(blob).hexdigest())
-    except ValueError as exc:
-        raise BuildError(f"the database cannot be written: {exc}") from exc
-    write_atomically(pack, pack_path(path))
-    write_atomically(blob, path)
-
-
-def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None) -> None:
-    """Write the pack of the database file at ``path`` (read as :func:`deckcheck.cards.load`
-    reads it; its index made again here) beside ``target`` (default: ``path``), for the file
-    ``path`` becomes there: ``db pull`` fetches a database, never a pack."""
-    from .. import cards
-    from ..cards.index import build_index
-    from ..cards.pack import encode, pack_path
-
-    blob = Path(path).read_bytes()
-    try:
-        raw = json.loads(database_json(blob))
-        cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
-        raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
-        pack = encode(raw, hashlib.sha256(blob).hexdigest())
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, cards.DatabaseError) as exc:
-        raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
-    write_atomically(pack, pack_path(target or path))
-
-
-def write_atomically(data: bytes, path: str | os.PathLike) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            raw.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def iter_rows(db: dict) -> Iterable[dict]:

@@ -33,10 +33,10 @@ from .. import cards as _cards
 from ..cards import CardDB
 from ..cards.files import database_json
 from ..cards.pack import pack_path
-from .build import BuildError, write_database
 from .checks import Summary, compare, listing, safety_checks, self_checks, summary_lines
 from .fetch import SYNC_DEADLINE
 from .mapping import PTCGIO_ONLY_PREFIX, build_database
+from .tables import BuildError
 from .tcgdex import (
     DEFAULT_API_URL,
     EXIT_REFUSED,
@@ -47,6 +47,7 @@ from .tcgdex import (
     default_cache_dir,
     download,
 )
+from .write import write_database
 
 
 @dataclass

@@ -30,8 +30,9 @@ from .. import cards as _cards
 from ..cards.files import MAX_FILE_BYTES
 from ..cards.index import fingerprint
 from ..cards.pack import PackError, decode, pack_path
-from .build import BuildError, write_pack
 from .fetch import CHECKSUM_MAX_BYTES, PULL_DEADLINE, Deadline, DownloadError, fetch, open_session
+from .tables import BuildError
+from .write import write_pack
 
 CHUNK = 1 << 20
 _HEX = re.compile(r"[0-9a-f]{64}")

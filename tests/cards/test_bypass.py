@@ -16,7 +16,8 @@ from test_deckrules import SOURCE
 from deckcheck import cards
 from deckcheck.cards import bypass
 from deckcheck.cards.files import read_table
-from deckcheck.sync import build
+from deckcheck.sync import reviewed
+from deckcheck.sync.tables import BuildError
 
 
 def _table():
@@ -94,11 +95,11 @@ def test_a_row_without_a_target_or_of_an_unknown_kind_fails_loudly():
 
 def test_the_build_fails_on_an_unreviewed_finding_and_on_a_stale_row():
     new = {"name": "Some Card", "effect": "Put a {R} Pokémon from your discard pile onto your Bench."}
-    with pytest.raises(build.BuildError, match=r"unreviewed play on Some Card \(effect\)"):
-        build._check_bypasses([new], _table())
+    with pytest.raises(BuildError, match=r"unreviewed play on Some Card \(effect\)"):
+        reviewed.check_bypasses([new], _table())
     reworded = {"name": "Rabsca", "attacks": [{"name": "Revival Blessing", "effect": "Heal 30 damage."}]}
-    with pytest.raises(build.BuildError, match=r"the scan no longer finds play on Rabsca"):
-        build._check_bypasses([reworded], _table())
+    with pytest.raises(BuildError, match=r"the scan no longer finds play on Rabsca"):
+        reviewed.check_bypasses([reworded], _table())
 
 
 @pytest.mark.slow

@@ -18,7 +18,8 @@ from deckcheck import cards
 from deckcheck.cards import DatabaseError, index
 from deckcheck.cards import files as dbfile
 from deckcheck.cards import pack as dbpack
-from deckcheck.sync import build
+from deckcheck.sync import write
+from deckcheck.sync.tables import BuildError
 
 SET = {"id": "sv01", "name": "Scarlet & Violet", "series": "sv", "code": "SVI", "aliases": ["SVI"]}
 SET = {**SET, "release": "2023-03-31", "official_count": 198}
@@ -38,7 +39,7 @@ def tiny(path, rows=ROWS):
         "cards": [list(r) for r in rows],
         "meta": {"built_at": "2026-01-01T00:00:00Z", "sources": {}, "cards": len(rows), "sets": 1},
     }
-    build.write_database(db, path)
+    write.write_database(db, path)
     return path
 
 
@@ -209,11 +210,11 @@ def test_a_damaged_pack_fails_the_load_saying_what_is_wrong(tmp_path):
 
 
 def test_the_pack_refuses_what_it_cannot_hold(tmp_path):
-    with pytest.raises(build.BuildError, match="a id value holds a NUL character"):
+    with pytest.raises(BuildError, match="a id value holds a NUL character"):
         tiny(tmp_path / "cards.json.gz", [["sv01-1\x00", *ROWS[0][1:]]])
-    with pytest.raises(build.BuildError, match="card x names unknown set nowhere"):
+    with pytest.raises(BuildError, match="card x names unknown set nowhere"):
         tiny(tmp_path / "cards.json.gz", [["x", *ROWS[0][1:7], "nowhere", *ROWS[0][8:]]])
-    with pytest.raises(build.BuildError, match="a value of column supertype is not a str"):
+    with pytest.raises(BuildError, match="a value of column supertype is not a str"):
         tiny(tmp_path / "cards.json.gz", [[*ROWS[0][:2], 7, *ROWS[0][3:]]])  # what a load of the pack refuses
     assert not list(tmp_path.iterdir())  # nothing written
 

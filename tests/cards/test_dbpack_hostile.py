@@ -160,7 +160,7 @@ def test_a_pack_written_again_is_picked_up_by_the_watcher(tmp_path):
     from test_reload import NEST_BALL, ULTRA_BALL, Clock, write_db
 
     from deckcheck.cards import watch as dbwatch
-    from deckcheck.sync import build
+    from deckcheck.sync import write
 
     before = cards._current
     try:
@@ -177,7 +177,7 @@ def test_a_pack_written_again_is_picked_up_by_the_watcher(tmp_path):
         clock.now += 5
         watcher.maybe_reload()
         assert cards.get_db().version == v1 and "is truncated" in watcher.last_error
-        build.write_pack(path)
+        write.write_pack(path)
         assert pack.read_bytes() == made
         clock.now += 5
         watcher.maybe_reload()

@@ -15,7 +15,7 @@ import pytest
 
 from deckcheck import cards
 from deckcheck.cards import DatabaseError, index
-from deckcheck.sync import build
+from deckcheck.sync import write
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +133,7 @@ def test_cards_are_made_on_first_use_and_kept(raw):
 @pytest.mark.slow
 def test_written_databases_carry_their_index(tmp_path, raw):
     path = tmp_path / "cards.json.gz"
-    build.write_database({k: v for k, v in raw.items() if k != "index"}, path)
+    write.write_database({k: v for k, v in raw.items() if k != "index"}, path)
     written = json.loads(gzip.decompress(path.read_bytes()))
     assert written["index"] == raw["index"]
 

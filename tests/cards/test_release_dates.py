@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_fast_equivalence import assert_same, forget_lines
 
-from deckcheck.cards.db import split_code_number
+from deckcheck.cards.spellings import split_code_number
 from deckcheck.engine import check, get_format
 from deckcheck.formats import Format
 

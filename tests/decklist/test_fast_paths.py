@@ -13,9 +13,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import names
-from deckcheck.cards.db import MAX_NUMBER_LEN
 from deckcheck.cards.index import SEP, number_norm
 from deckcheck.cards.printings import Resolution
+from deckcheck.cards.spellings import MAX_NUMBER_LEN
 from deckcheck.decklist import fastline, lineread
 from deckcheck.names import lookup_key
 
@@ -520,7 +520,7 @@ def test_printing_named_answers_as_before_for_every_card_and_code():
 
 
 def test_written_energy_names_are_the_types_basic_energy_type_reads():
-    from deckcheck.cards.db import WRITTEN_ENERGY
+    from deckcheck.cards.spellings import WRITTEN_ENERGY
 
     assert len(WRITTEN_ENERGY) == 4 * len(names.BASIC_ENERGY_TYPES)
     for written, kind in WRITTEN_ENERGY.items():
@@ -600,7 +600,7 @@ def db_card_id(db, rest: str) -> str:
 def test_a_set_codes_usual_lines_are_indexed_at_its_index_after_th_line():
     """One list's few lines of a code are read the long way; the code's INDEX_AFTER-th line makes its index."""
     from deckcheck import cards
-    from deckcheck.cards.db import INDEX_AFTER
+    from deckcheck.cards.usuallines import INDEX_AFTER
 
     db = cards.load(cards.default_path())  # a database object of its own: nothing indexed yet
     for _ in range(INDEX_AFTER - 1):

@@ -9,7 +9,9 @@ import textwrap
 import pytest
 
 import deckcheck
-from deckcheck.formats import FormatError, _set_legal_date, default_formats, load_formats
+from deckcheck.cards.files import data_dir
+from deckcheck.formats import FormatError, default_formats, load_formats
+from deckcheck.formats.legality import _set_legal_date
 from deckcheck.names import name_key
 from deckcheck.rules import REGISTRY
 
@@ -259,7 +261,7 @@ def test_a_child_pool_of_another_kind_starts_afresh(tmp_path):
 def test_standard_ptcgl_takes_standards_mark_dates(formats, tmp_path):
     """standard-ptcgl.toml no longer copies Standard's mark dates: the merged pool gives the Format
     the copy gave (loaded again here with the copy put back)."""
-    shipped = deckcheck.formats.data_dir() / "formats"
+    shipped = data_dir() / "formats"
     text = (shipped / "standard-ptcgl.toml").read_text(encoding="utf-8")
     assert "mark_dates" not in text
     copy = "".join(
@@ -279,7 +281,7 @@ def test_standard_ptcgl_takes_standards_mark_dates(formats, tmp_path):
 def test_unparsed_line_false_turns_it_off(tmp_path):
     """A parse-level rule is a rule like any other: ``unparsed-line = false`` in a format file
     turns it off (the engine does not add the parser's problems back)."""
-    shipped = deckcheck.formats.data_dir() / "formats"
+    shipped = data_dir() / "formats"
     (tmp_path / "standard.toml").write_text((shipped / "standard.toml").read_text(encoding="utf-8"), encoding="utf-8")
     quiet = 'name = "Quiet"\nextends = "standard"\n[rules]\nunparsed-line = false\nprose-ignored = false\n'
     formats = load_formats(_write(tmp_path, quiet=quiet))

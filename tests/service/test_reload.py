@@ -18,7 +18,7 @@ import requests
 from deckcheck import cards as _cards
 from deckcheck.cards import files as dbfile
 from deckcheck.cards import watch as _dbwatch
-from deckcheck.sync import build as _build
+from deckcheck.sync import write as _write
 
 SET = {
     "id": "sv01",
@@ -59,7 +59,7 @@ def write_db(path: Path, built_at: str, rows=(NEST_BALL,)) -> str:
             "sets": 1,
         },
     }
-    _build.write_database(db, path)
+    _write.write_database(db, path)
     return _cards.load(path).version
 
 

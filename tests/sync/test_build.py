@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from deckcheck import cards
 from deckcheck.cards import files as dbfile
 from deckcheck.cli import cli
-from deckcheck.sync import build
+from deckcheck.sync import build, write
 
 
 def _card(cid, name, supertype, subtypes, **extra):
@@ -144,8 +144,8 @@ def test_build_records_the_newest_set_with_cards():
 
 def test_build_is_deterministic(tmp_path):
     a, b = tmp_path / "a.json.gz", tmp_path / "b.json.gz"
-    build.write_database(build.build(SOURCE, built_at="2026-01-01T00:00:00Z"), a)
-    build.write_database(build.build(SOURCE, built_at="2026-01-01T00:00:00Z"), b)
+    write.write_database(build.build(SOURCE, built_at="2026-01-01T00:00:00Z"), a)
+    write.write_database(build.build(SOURCE, built_at="2026-01-01T00:00:00Z"), b)
     assert a.read_bytes() == b.read_bytes()
     loaded = cards.load(a)
     assert loaded.get("sv04-266").subtypes == ("Special",)

@@ -1,0 +1,215 @@
+"""Which printings a format makes legal on a date: its pool (sets, regulation marks, rotations), the
+reprint rule and its bans, and why a card is not legal; the answers are memoised per format,
+database and date (:mod:`deckcheck.formats.memos`), with the engine's tables beside them. A base of
+:class:`~deckcheck.formats.format.Format` (its methods are the format's)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Hashable
+from typing import Any
+
+from ..cards import Card, CardDB
+from ..cards.index import number_key
+from ..memo import Memo, memoise
+from ..names import name_key
+from .memos import LEGALITY_MEMO_SIZE, LineTables, RotationSets, memos_of
+from .pool import Ban, Pool, Rotation
+
+
+class FormatLegality:
+    """The legality of :class:`~deckcheck.formats.format.Format`: its pool and bans against a database."""
+
+    pool: Pool
+    bans: tuple[Ban, ...]
+
+    def set_legal_date(self, db: CardDB, set_id: str) -> dt.date | None:
+        """The first day a set's cards may be played (None when its release date is unknown)."""
+        return _set_legal_date(self.pool.legal_delay, db.sets[set_id].release)
+
+    def in_pool(self, card: Card, db: CardDB, on: dt.date) -> bool:
+        """Is this exact printing in the pool on ``on`` (before the reprint rule)?"""
+        if card.is_basic_energy:
+            # basic Energy is always legal, whatever its set, once the printing exists
+            return not card.release or card.release <= on.isoformat()
+        legal_from = self.set_legal_date(db, card.set_id)
+        if legal_from is None or legal_from > on:
+            return False
+        pool = self.pool
+        if pool.kind == "all":
+            return True
+        if pool.kind == "sets":
+            if card.set_id in pool.exclude_sets:
+                return False
+            return card.set_id in pool.include_sets or card.series in pool.series
+        rotation = pool.rotation_on(on)
+        if rotation is None:
+            return False
+        if not rotation.min_mark:
+            return self._in_rotation_sets(card, db, rotation)
+        floor = rotation.min_mark
+        if not (card.mark and card.mark >= floor):
+            return False
+        mark_from = pool.mark_legal_from(card.mark)
+        return mark_from is None or mark_from <= on
+
+    def rotation_sets(self, db: CardDB, rotation: Rotation) -> RotationSets:
+        """A rotation by sets against ``db``: its set codes (or set ids) as set ids, and its promo
+        floors by set id; memoised per database and rotation."""
+        memo, key = memos_of(self).rotation_sets, (db.identity, rotation.start)
+        hit = memo.get(key)
+        if hit is None:
+            floors: dict[str, tuple[str, int, str]] = {}
+            for code, number in rotation.promos:
+                for set_id in _set_ids(db, code):
+                    floors[set_id] = number_key(number)
+            sets = frozenset(s for code in rotation.sets for s in _set_ids(db, code))
+            hit = memo.put(key, RotationSets(sets, floors))
+        return hit
+
+    def _in_rotation_sets(self, card: Card, db: CardDB, rotation: Rotation) -> bool:
+        resolved = self.rotation_sets(db, rotation)
+        if card.set_id in resolved.sets:
+            return True
+        floor = resolved.promo_floors.get(card.set_id)
+        return floor is not None and _promo_number(card.number) >= floor[1]
+
+    def legal_via(self, card: Card, db: CardDB, on: dt.date) -> Card | None:
+        """The printing that makes ``card`` legal (itself or a functionally identical reprint), or None."""
+        if self.in_pool(card, db, on):
+            return card
+        if card.is_basic_energy:  # a printing from after the date: any of its type out then
+            return db.identical_printing(card, on.isoformat())
+        if not self.pool.reprint_rule or card.fingerprint.startswith("name:"):
+            return None
+        for other in db.printings_of(card):
+            if other.fingerprint == card.fingerprint and other.key == card.key and self.in_pool(other, db, on):
+                return other
+        return None
+
+    def legal_other_printing(self, card: Card, db: CardDB, on: dt.date) -> Card | None:
+        """A printing with the same name whose text differs and that is legal (and not banned) on
+        ``on``, newest first; the reprint rule does not cover ``card`` with it, but a player
+        can play it instead."""
+        for other in db.printings_of(card):
+            if (
+                other.key == card.key
+                and other.fingerprint != card.fingerprint
+                and self.legality(other, db, on) == (other, None)
+            ):
+                return other
+        return None
+
+    def legality_table(self, db: CardDB, on: dt.date) -> Memo[Hashable, Any]:
+        """The memo of :meth:`legality` answers for one database and date (card id -> answer);
+        a long-running service sees few distinct dates: at most 64 are kept."""
+        tables, key = memos_of(self).legality, (db.identity, on)
+        table = tables.get(key)
+        return tables.put(key, Memo(LEGALITY_MEMO_SIZE)) if table is None else table
+
+    def line_tables(self, db: CardDB, on: dt.date) -> LineTables:
+        """The engine's tables for this format, one database and date (:class:`LineTables`); a
+        service sees one or two dates at a time: at most 4 are kept."""
+        memos, key = memos_of(self).lines, (db.identity, on)
+        tables = memos.get(key)
+        return memos.put(key, LineTables(self.legality_table(db, on))) if tables is None else tables
+
+    def line_memo(self, db: CardDB, on: dt.date) -> Memo[str, Any]:
+        """The engine's memo of card lines in this format for one database and date (line text ->
+        ``engine.LineFacts``): :meth:`line_tables`' ``lines``."""
+        return self.line_tables(db, on).lines
+
+    def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
+        """(the printing that makes it legal or None, the ban that applies or None), memoised."""
+        table = self.legality_table(db, on)
+        hit: tuple[Card | None, Ban | None] | None = table.get(card.id)
+        if hit is None:
+            hit = table.put(card.id, (self.legal_via(card, db, on), self.ban_for(card, db, on)))
+        return hit
+
+    def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
+        """The first ban in force on ``on`` that covers this printing, or None."""
+        bans = self.bans
+        if not bans:
+            return None
+        memos = memos_of(self)
+        screen = memos.ban_screen
+        if screen is None:
+            # a ban covers a card of its name (by name) or a printing of one of its numbers
+            # (Ban.covers): a card with neither is covered by none, without a look at each ban
+            names = frozenset(name_key(ban.name) for ban in bans if ban.by_name)
+            numbers = frozenset(number_key(n) for ban in bans if not ban.by_name for _code, n in ban.printings)
+            screen = memos.ban_screen = (names, numbers)
+        if card.key not in screen[0] and number_key(card.number) not in screen[1]:
+            return None
+        for ban in bans:
+            if ban.in_force(on) and ban.covers(card, db):
+                return ban
+        return None
+
+    def why_not_legal(self, card: Card, db: CardDB, on: dt.date) -> str:
+        """The reason, as a clause, that ``card`` is outside the pool on ``on``."""
+        pool = self.pool
+        cset = db.sets[card.set_id]
+        legal_from = self.set_legal_date(db, card.set_id)
+        if legal_from is None:
+            return f"the release date of its set, {cset.name}, is unknown"
+        reprint = " and no functionally identical reprint is legal" if pool.reprint_rule else ""
+        if legal_from > on:
+            return f"its set, {cset.name}, is legal from {legal_from.isoformat()}{reprint}"
+        if pool.kind == "regulation-marks":
+            rotation = pool.rotation_on(on)
+            if rotation is not None and not rotation.min_mark:
+                start = rotation.start.isoformat()
+                resolved = self.rotation_sets(db, rotation)
+                if card.set_id in resolved.promo_floors:
+                    first = resolved.promo_floors[card.set_id]
+                    return (
+                        f"only promos from number {first[0]}{first[1]} on of its set, {cset.name}, are in the "
+                        f"card pool of the rotation of {start}{reprint}"
+                    )
+                return f"its set, {cset.name}, is not in the card pool of the rotation of {start}{reprint}"
+            floor = pool.min_mark(on)
+            if not card.mark:
+                return f"it has no regulation mark{reprint}"
+            if floor and card.mark < floor:
+                return f"its regulation mark {card.mark} has rotated out (the lowest legal mark is {floor}){reprint}"
+            mark_from = pool.mark_legal_from(card.mark)
+            return f"regulation mark {card.mark} is legal from {mark_from.isoformat() if mark_from else '?'}{reprint}"
+        if pool.kind == "sets":
+            how = "is excluded from" if card.set_id in pool.exclude_sets else "is not in"
+            return f"its set, {cset.name}, {how} the card pool{reprint}"
+        return f"its set, {cset.name}, is not in the card pool{reprint}"  # pragma: no cover - "all" takes every set
+
+
+def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
+    """``release``: that day. ``third-friday``: the third Friday counting a Friday release day as the first.
+
+    Checked against the Handbook's regulation-mark table: Scarlet & Violet (released Friday
+    2023-03-31) was legal on 2023-04-14, Temporal Forces (2024-03-22) on 2024-04-05 and
+    Journey Together (2025-03-28) on 2025-04-11: two weeks after a Friday release.
+    """
+    return _legal_date((rule, release))
+
+
+def _set_ids(db: CardDB, code: str) -> tuple[str, ...]:
+    """The set ids a rotation's entry names: a set code (through the database's codes and aliases)
+    or, for a set without a code of its own, its set id."""
+    return db.sets_for_code(code) or ((code,) if code in db.sets else ())
+
+
+def _promo_number(number: str) -> int:
+    """A promo's number without its prefix (``BW33`` -> 33, ``SWSH001`` -> 1), for a floor."""
+    return number_key(number)[1]
+
+
+@memoise(4096)
+def _legal_date(key: tuple[str, str | None]) -> dt.date | None:
+    rule, release = key
+    if not release:
+        return None
+    day = dt.date.fromisoformat(release)
+    if rule == "release":
+        return day
+    first = day + dt.timedelta(days=(4 - day.weekday()) % 7)  # Friday is weekday 4
+    return first + dt.timedelta(days=14)

@@ -1,0 +1,78 @@
+"""Writing a database file: the gzip JSON with its lookup index and, beside it, its pack, each
+written atomically (a temporary file, then a rename), so a reader never sees half a file."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from ..cards.files import database_json
+from .tables import BuildError
+
+
+def write_database(db: dict, path: str | os.PathLike) -> None:
+    """Write atomically: a temporary file beside the target, then a rename. The file carries the
+    lookup index of its cards (:mod:`deckcheck.cards.index`), made here, so loading it computes none;
+    its pack (:mod:`deckcheck.cards.pack`, ``<name>.pack``), written first, holds the same in columns
+    for a fast start-up (the rows are checked before anything is written)."""
+    from ..cards.index import build_index
+    from ..cards.pack import check_rows, encode, pack_path
+
+    releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
+    try:
+        check_rows(db["cards"], releases.keys())
+    except ValueError as exc:
+        raise BuildError(f"the database cannot be written: {exc}") from exc
+    db = {**db, "index": build_index(db["cards"], releases)}
+    path = Path(path)
+    payload = json.dumps(db, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0, filename="") as gz:
+        gz.write(payload)
+    blob = out.getvalue()
+    try:
+        pack = encode(db, hashlib.sha256(blob).hexdigest())
+    except ValueError as exc:
+        raise BuildError(f"the database cannot be written: {exc}") from exc
+    write_atomically(pack, pack_path(path))
+    write_atomically(blob, path)
+
+
+def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None) -> None:
+    """Write the pack of the database file at ``path`` (read as :func:`deckcheck.cards.load`
+    reads it; its index made again here) beside ``target`` (default: ``path``), for the file
+    ``path`` becomes there: ``db pull`` fetches a database, never a pack."""
+    from .. import cards
+    from ..cards.index import build_index
+    from ..cards.pack import encode, pack_path
+
+    blob = Path(path).read_bytes()
+    try:
+        raw = json.loads(database_json(blob))
+        cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
+        raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
+        pack = encode(raw, hashlib.sha256(blob).hexdigest())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, cards.DatabaseError) as exc:
+        raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
+    write_atomically(pack, pack_path(target or path))
+
+
+def write_atomically(data: bytes, path: str | os.PathLike) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            raw.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
