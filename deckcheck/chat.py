@@ -109,7 +109,7 @@ def problem_line(problem: Problem, escape: Callable[[str], str] | None = None) -
 
 
 def _more(n: int, link: str | None) -> str:
-    text = f"{ELLIPSIS} and {n} more problem{'' if n == 1 else 's'}"
+    text = f"{ELLIPSIS} and {plural(n, 'more problem')}"
     return f"{text}: {link}" if link else text + "."
 
 
