@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.wording import plural
+from deckcheck.wording import noun, plural
 
 PACKAGE = Path(__file__).resolve().parent.parent / "deckcheck"
 
@@ -32,6 +32,12 @@ INLINE_PLURAL = re.compile(
 )
 def test_plural_words_a_count(n, word, many, said):
     assert plural(n, word, many) == said
+
+
+@pytest.mark.parametrize(("n", "said"), [(1, "line"), (2, "lines"), (0, "lines")])
+def test_noun_is_the_word_alone(n, said):
+    assert noun(n, "line") == said
+    assert noun(n, "copy", "copies") == {"line": "copy", "lines": "copies"}[said]
 
 
 def test_the_pattern_finds_an_inline_plural():
