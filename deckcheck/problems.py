@@ -129,6 +129,64 @@ class Problem:
         return problem
 
 
+@dataclass(frozen=True)
+class ProblemGroup:
+    """Problems of a report with one cause and one fix (:mod:`deckcheck.engine.groups`), for a person to
+    read as one: each problem stays in the report's ``problems`` for tools.
+
+    :param kind: what they share (``rotated-out``: their regulation mark left the format on ``date``).
+    :param rule: the rule of every problem in the group.
+    :param message: one sentence for the whole group.
+    :param date: the day they share (ISO), and ``before``: the day is the earliest the format knows,
+        and they left before it.
+    :param marks: the regulation marks of the cards.
+    :param problems: the indices of the group's problems in the report's ``problems``.
+    :param lines: their lines (one fix removes them all); ``cards``, the card id of each line.
+    :param replacements: per line ``{"line", "card", "legal"}``: the recommended legal printing of the
+        same name (its id), or None.
+    """
+
+    kind: str
+    rule: str
+    message: str
+    date: str | None
+    before: bool
+    marks: tuple[str, ...]
+    problems: tuple[int, ...]
+    lines: tuple[int, ...]
+    cards: tuple[str, ...]
+    replacements: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "rule": self.rule,
+            "message": self.message,
+            "date": self.date,
+            "before": self.before,
+            "marks": list(self.marks),
+            "problems": list(self.problems),
+            "lines": list(self.lines),
+            "cards": list(self.cards),
+            "replacements": [dict(r) for r in self.replacements],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ProblemGroup:
+        return cls(
+            kind=data["kind"],
+            rule=data["rule"],
+            message=data["message"],
+            date=data.get("date"),
+            before=bool(data.get("before")),
+            marks=tuple(data.get("marks") or ()),
+            problems=tuple(data.get("problems") or ()),
+            lines=tuple(data.get("lines") or ()),
+            cards=tuple(data.get("cards") or ()),
+            replacements=tuple(dict(r) for r in data.get("replacements") or ()),
+        )
+
+
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
 
 #: ``,{"line":N,`` for the line numbers of a decklist within the default limits (cards_json)
@@ -262,6 +320,7 @@ REPORT_KEYS = (
     "as_of",
     "summary",
     "problems",
+    "groups",
     "cards",
     "counts",
     "basic_pokemon",
@@ -285,6 +344,8 @@ class Report:
     database: dict[str, Any]
     basic_pokemon: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    #: problems gathered by cause (:mod:`deckcheck.engine.groups`); each is also in ``problems``
+    groups: list[ProblemGroup] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -336,6 +397,7 @@ class Report:
             "as_of": self.as_of,
             "summary": self._summary(errors, warnings),
             "problems": [p.to_dict() for p in self.problems],
+            "groups": [g.to_dict() for g in self.groups],
             "cards": cards,
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
@@ -362,4 +424,5 @@ class Report:
             database=dict(data["database"]),
             basic_pokemon=data["basic_pokemon"],
             extra={k: v for k, v in data.items() if k not in REPORT_KEYS},
+            groups=[ProblemGroup.from_dict(g) for g in data.get("groups") or ()],
         )

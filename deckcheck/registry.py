@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 ERROR = "error"
@@ -74,6 +75,16 @@ class RuleSpec:
     code: str
     severity: str
     title: str  # one line: SARIF's short description
+    #: what a player reads about it on the rules page (``/rules``): when it applies and what to do;
+    #: the title when empty
+    description: str = field(default="", kw_only=True)
+    #: the module that registered it (where its code is): the rules page names it as its source
+    module: str = field(default="", kw_only=True)
+
+    @property
+    def about(self) -> str:
+        """The description, or the title when the rule has none."""
+        return self.description or self.title
 
 
 @dataclass(frozen=True)
@@ -127,7 +138,7 @@ def _add(spec: RuleSpec) -> None:
 
 
 def rule(
-    name: str, *, code: str, severity: str, title: str, needs: Needs = ALWAYS, **params: str
+    name: str, *, code: str, severity: str, title: str, needs: Needs = ALWAYS, description: str = "", **params: str
 ) -> Callable[[RuleFn], RuleFn]:
     """Register a rule function under ``name`` with its code, default severity, one-line title and
     typed parameters (kinds from :data:`PARAM_KINDS`), declared in the order the function takes them
@@ -149,26 +160,31 @@ def rule(
             )
         if not (isinstance(needs, str) or callable(needs)):  # pragma: no cover - a programming error
             raise TypeError(f"rule {name}: needs must be a Deck attribute's name or a function of the format")
-        _add(Rule(name, code, severity, title, fn, dict(params), needs))
+        _add(Rule(name, code, severity, title, fn, dict(params), needs, description=description, module=fn.__module__))
         return fn
 
     return register
 
 
-def parser_rule(name: str, *, code: str, severity: str, title: str) -> Rule:
+def parser_rule(name: str, *, code: str, severity: str, title: str, description: str = "") -> Rule:
     """Register a rule whose problems the parser reports while it reads (``unparsed-line``...): it
     runs no function, but a format names it like any other rule and turns it off with
     ``name = false`` (the engine keeps the parser's problems of the rules the format runs)."""
-    spec = Rule(name, code, severity, title, None, {})
+    spec = Rule(name, code, severity, title, None, {}, description=description, module=_caller())
     _add(spec)
     return spec
 
 
-def declare(name: str, *, code: str, severity: str, title: str) -> RuleSpec:
+def declare(name: str, *, code: str, severity: str, title: str, description: str = "") -> RuleSpec:
     """Register a problem kind that no format runs (the engine, the forecast or an edge reports it)."""
-    spec = RuleSpec(name, code, severity, title)
+    spec = RuleSpec(name, code, severity, title, description=description, module=_caller())
     _add(spec)
     return spec
+
+
+def _caller() -> str:
+    """The module that called the registering function (two frames up)."""
+    return str(sys._getframe(2).f_globals.get("__name__", ""))
 
 
 def _param_ok(kind: str, value: object) -> bool:

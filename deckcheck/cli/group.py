@@ -16,6 +16,7 @@ from .lazy import LazyGroup
         "cards": ".cli.lookup:cards_cmd",
         "db": ".cli.db:db",
         "serve": ".cli.serve:serve",
+        "sheet": ".cli.sheet:sheet_cmd",
     },
     context_settings={"help_option_names": ["-h", "--help"]},
 )

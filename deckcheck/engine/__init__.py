@@ -27,12 +27,16 @@ from ..problems import Problem, Report, sort_problems
 from ..registry import REGISTRY
 
 # importing deckcheck.rules registers every rule (the formats name them; the engine runs them)
-from ..rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, stale_database
+from ..rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, not_a_decklist, stale_database
+from ..rules.reading import NOT_A_DECKLIST
 from ..wording import plural
+from .groups import rotation_groups
 
 #: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
 #: search of every card name); the rest get none and the report says how many (suggestions-skipped)
 SUGGEST_MAX_NAMES = 25
+#: the rule whose problems :func:`~deckcheck.engine.groups.rotation_groups` gathers
+NOT_IN_FORMAT = "not-in-format"
 
 
 def resolve_lines(
@@ -450,7 +454,10 @@ def check(
         # the parser's problems of the rules the format runs (a format can turn one off), and
         # any kind of problem no rule names, as it is
         rules = fmt.rules
-        problems.extend(p for p in parsed.problems if p.rule in rules or p.rule not in REGISTRY)
+        read_problems = [p for p in parsed.problems if p.rule in rules or p.rule not in REGISTRY]
+        if NOT_A_DECKLIST.name in rules:  # most lines not card lines: one problem, not one per line
+            read_problems = not_a_decklist(read_problems, lines)
+        problems.extend(read_problems)
     if max_db_age is not None:
         stale = stale_database(db, on, max_db_age)
         if stale is not None:
@@ -474,6 +481,9 @@ def check(
         d.basic_pokemon,
         extra,
     )
+    if ctx.date_problem is None and any(p.rule == NOT_IN_FORMAT for p in problems):
+        # cards that left the format on one day: one group, one fix (a legal deck never gets here)
+        report.groups = rotation_groups(report.problems, lines, fmt, db, on)
     if REPORT_LISTENERS:
         seconds = time.perf_counter() - started
         for listener in REPORT_LISTENERS:

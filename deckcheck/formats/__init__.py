@@ -162,6 +162,23 @@ class Format:
             "sources": list(self.sources),
         }
 
+    def description_on(self, on: dt.date) -> str:
+        """The format in one sentence on the date ``on``: a rotating format says the rotation in force then
+        (the marks legal and since when, or the first legal set); any other, or a date before its first
+        rotation, its file's ``description``."""
+        pool = self.pool
+        rotation = pool.rotation_on(on) if pool.kind == "regulation-marks" else None
+        if rotation is None:
+            return self.description
+        since = rotation.start.isoformat()
+        if not rotation.min_mark:
+            return f"Sets {rotation.sets[0]} and later since {since}." if rotation.sets else self.description
+        floor = rotation.min_mark
+        # every mark from the lowest legal one to the newest out on the date (a mark without a date is out)
+        top = max([m.mark for m in pool.mark_dates if m.start <= on] + [floor])
+        marks = [chr(c) for c in range(ord(floor), ord(top) + 1)]
+        return f"Regulation-mark format: {', '.join(marks)} and later marks since {since}."
+
     # -- legality ------------------------------------------------------------
 
     def set_legal_date(self, db: CardDB, set_id: str) -> dt.date | None:

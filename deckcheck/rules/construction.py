@@ -49,7 +49,14 @@ PLAYED_AS_POKEMON = frozenset(
 )
 
 
-@rule("deck-size", code="R101", severity=ERROR, title="A deck has exactly 60 cards", size="int")
+@rule(
+    "deck-size",
+    code="R101",
+    description="Exactly `size` cards (60)",
+    severity=ERROR,
+    title="A deck has exactly 60 cards",
+    size="int",
+)
 def deck_size(deck: Deck, ctx: Context, size: int) -> Iterable[Finding]:
     """A deck has exactly ``size`` cards. (Run on every deck and usually silent, the always-run rules
     are plain functions that return ``()``: a generator costs more to start and to finish.)"""
@@ -64,7 +71,17 @@ def deck_size(deck: Deck, ctx: Context, size: int) -> Iterable[Finding]:
     return (Finding(f"Your deck has {plural(total, 'card')}; it must have exactly {size} ({fix}).", hint=hint),)
 
 
-@rule("copy-limit", code="R102", severity=ERROR, title="At most N cards with the same name", limit="int")
+@rule(
+    "copy-limit",
+    code="R102",
+    description=(
+        "At most `limit` cards with one name, summed over every line and printing; basic Energy (decided "
+        "from the database) is exempt"
+    ),
+    severity=ERROR,
+    title="At most N cards with the same name",
+    limit="int",
+)
 def copy_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` cards with the same name, summed over every line and printing; basic Energy exempt."""
     return () if deck.most_copies <= limit else _copies_over(deck, ctx, limit)
@@ -129,7 +146,13 @@ def _not_part_of_the_name(names: list[str]) -> str:
     return "they are one name for the copy limit."
 
 
-@rule("no-basic-pokemon", code="R103", severity=ERROR, title="At least one Basic Pokémon")
+@rule(
+    "no-basic-pokemon",
+    code="R103",
+    description="At least one Basic Pokémon; Items played as Pokémon (Robo Substitute, fossils) do not count",
+    severity=ERROR,
+    title="At least one Basic Pokémon",
+)
 def no_basic_pokemon(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """At least one Basic Pokémon (Items played as if they were Pokémon do not count)."""
     if deck.basic_pokemon:
@@ -166,13 +189,29 @@ def _limit_total(lines: list[KnownLine], what: str, limit: int, ctx: Context) ->
     return (Finding(msg, lines=nums, cards=ids, hint=hint),)
 
 
-@rule("radiant-limit", code="R104", severity=ERROR, title="At most one Radiant Pokémon", needs="radiant", limit="int")
+@rule(
+    "radiant-limit",
+    code="R104",
+    description="At most `limit` Radiant Pokémon in total",
+    severity=ERROR,
+    title="At most one Radiant Pokémon",
+    needs="radiant",
+    limit="int",
+)
 def radiant_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` Radiant Pokémon in the whole deck."""
     return _limit_total(deck.radiant, "Radiant Pokémon", limit, ctx)
 
 
-@rule("ace-spec-limit", code="R105", severity=ERROR, title="At most one ACE SPEC card", needs="ace_spec", limit="int")
+@rule(
+    "ace-spec-limit",
+    code="R105",
+    description="At most `limit` ACE SPEC cards in total (GLC: 0)",
+    severity=ERROR,
+    title="At most one ACE SPEC card",
+    needs="ace_spec",
+    limit="int",
+)
 def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
     """At most ``limit`` ACE SPEC cards in the whole deck."""
     return _limit_total(deck.ace_spec, "ACE SPEC", limit, ctx)
@@ -181,6 +220,7 @@ def ace_spec_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding]:
 @rule(
     "prism-star-limit",
     code="R106",
+    description="At most `limit` Prism Star cards of each name",
     severity=ERROR,
     title="At most one Prism Star card of each name",
     needs="prism_star",
@@ -221,6 +261,7 @@ def _clause_lines(deck: Deck, ctx: Context, kind: str) -> list[KnownLine]:
 @rule(
     "pokemon-star-limit",
     code="R107",
+    description='At most `limit` Pokémon ☆ in total ("You can\'t have more than 1 Pokémon Star in your deck")',
     severity=ERROR,
     title="At most one Pokémon ☆ in the deck",
     needs="pokemon_star",
@@ -234,6 +275,9 @@ def pokemon_star_limit(deck: Deck, ctx: Context, limit: int) -> Iterable[Finding
 @rule(
     "printed-copy-limit",
     code="R108",
+    description=(
+        "A card that limits its own copies: at most 1 card named Shining Magikarp, Shining Celebi…, Miracle Energy"
+    ),
     severity=ERROR,
     title="A card that limits its own copies in a deck",
     needs="clauses",
@@ -265,6 +309,9 @@ def printed_copy_limit(deck: Deck, ctx: Context) -> Iterator[Finding]:
 @rule(
     "name-group-limit",
     code="R109",
+    description=(
+        "At most 4 Basic Pokémon with Unown in their names when a Neo Unown, which prints the rule, is in the deck"
+    ),
     severity=ERROR,
     title="At most N Basic Pokémon with a name part, as a card prints it",
     needs="clauses",

@@ -29,7 +29,14 @@ def _group_keys(group: list[str]) -> frozenset[str]:
     return _GROUP_KEYS.put(names, frozenset(map(name_key, names))) if keys is None else keys
 
 
-@rule("single-type", code="G101", severity=ERROR, title="GLC: all Pokémon share one type", needs="pokemon")
+@rule(
+    "single-type",
+    code="G101",
+    description="GLC: all Pokémon share one type (a dual type fits when one type matches)",
+    severity=ERROR,
+    title="GLC: all Pokémon share one type",
+    needs="pokemon",
+)
 def single_type(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """All Pokémon share one type (a dual-type Pokémon fits when one of its types matches)."""
     # the types every typed Pokémon shares, first, from the few distinct types the deck's Pokémon have
@@ -67,7 +74,15 @@ def _mixed_types(deck: Deck, ctx: Context) -> Iterator[Finding]:
     )
 
 
-@rule("rule-box", code="G102", severity=ERROR, title="GLC: no Rule Box cards", needs="known", subtypes="names")
+@rule(
+    "rule-box",
+    code="G102",
+    description="GLC: no Rule Box cards (the format lists which kinds count)",
+    severity=ERROR,
+    title="GLC: no Rule Box cards",
+    needs="known",
+    subtypes="names",
+)
 def rule_box(deck: Deck, ctx: Context, subtypes: list[str]) -> Iterable[Finding]:
     """No cards with a Rule Box (the format lists which subtypes count)."""
     kinds, clear = _rule_box_kinds(subtypes)
@@ -110,6 +125,7 @@ def _rule_box_lines(deck: Deck, ctx: Context, kinds: frozenset[str]) -> Iterator
 @rule(
     "exclusive-group",
     code="G103",
+    description="GLC: at most one name from each listed group",
     severity=ERROR,
     title="GLC: one card of each exclusive group",
     needs="copies",

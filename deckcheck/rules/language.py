@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 @rule(
     "names-in-language",
     code="C106",
+    description=(
+        "Card names written in another language (French, German, Spanish, Italian, Portuguese: TCGdex's names"
+        " of each printing) were recognised: one note per list names the language and the lines; each line is"
+        " checked as the card it names, whose English name the copy limit counts"
+    ),
     severity=INFO,
     title="Card names written in another language, each read as the card it names",
     needs="localized",

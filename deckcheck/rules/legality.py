@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..registry import ERROR, INFO, WARNING, Finding, rule
+from .recommend import recommended
 from .words import join_and, label, line_label
 
 if TYPE_CHECKING:
@@ -14,7 +15,14 @@ if TYPE_CHECKING:
     from ..deck import Context, Deck
 
 
-@rule("not-in-format", code="R201", severity=ERROR, title="A card that is not legal in the format", needs="not_legal")
+@rule(
+    "not-in-format",
+    code="R201",
+    description="Not in the card pool on the date, and no functionally identical reprint is",
+    severity=ERROR,
+    title="A card that is not legal in the format",
+    needs="not_legal",
+)
 def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card that is not legal in the format on the date (not checked when the date is out of range)."""
     if ctx.date_problem:
@@ -58,6 +66,9 @@ def _other_printing_hint(card: Card, ctx: Context) -> str | None:
     other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
     if other is None:
         return None
+    best = recommended(card.name, ctx.format, ctx.db, ctx.as_of)  # the one a fix offers first: regular art
+    if best is not None and best.key == card.key:
+        other = best
     return (
         f"{label(other)} is legal, but its text differs from this printing's, so the reprint rule "
         "does not cover this one."
@@ -67,6 +78,11 @@ def _other_printing_hint(card: Card, ctx: Context) -> str | None:
 @rule(
     "legal-by-reprint",
     code="R204",
+    description=(
+        "A printing legal only through a functionally identical reprint: names the legal printing, whose "
+        "text is played (Handbook 4.1.3); in Unlimited, where every printing is legal, an older printing "
+        "names its newest reprint out on the date, whose wording is used (4.2.2)"
+    ),
     severity=INFO,
     title="A printing legal through a functionally identical reprint, whose text applies",
     needs=lambda fmt: "known" if fmt.pool.kind == "all" else "reprinted",
@@ -133,7 +149,14 @@ def _newest_reprint(card: Card, ctx: Context) -> Card | None:
     return found
 
 
-@rule("banned", code="R202", severity=ERROR, title="A card on the format's ban list", needs="banned")
+@rule(
+    "banned",
+    code="R202",
+    description="On the format's ban list on the date",
+    severity=ERROR,
+    title="A card on the format's ban list",
+    needs="banned",
+)
 def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card on the format's ban list on the date."""
     for ln in deck.banned:

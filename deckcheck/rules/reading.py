@@ -18,12 +18,44 @@ if TYPE_CHECKING:
 
 
 # what the parser reports while it reads, as rules a format can turn off
-parser_rule("unparsed-line", code="P101", severity=WARNING, title="A line that is neither a header nor a card")
-parser_rule("prose-ignored", code="P110", severity=INFO, title="Prose around a decklist in a code block, ignored")
 parser_rule(
-    "several-decks", code="P111", severity=WARNING, title="A JSON export of several decks; only the first is checked"
+    "unparsed-line",
+    code="P101",
+    description="A line that is neither a header nor a card (a lost card still fails `deck-size`)",
+    severity=WARNING,
+    title="A line that is neither a header nor a card",
 )
-parser_rule("json-shape", code="P112", severity=ERROR, title="JSON that is no deck shape deckcheck reads")
+parser_rule(
+    "prose-ignored",
+    code="P110",
+    description="Text around a list in a Markdown code fence (a Discord post), ignored: one note naming its lines",
+    severity=INFO,
+    title="Prose around a decklist in a code block, ignored",
+)
+parser_rule(
+    "several-decks",
+    code="P111",
+    description="A JSON export of several decks (an RK9 or Limitless event): only the first is checked",
+    severity=WARNING,
+    title="A JSON export of several decks; only the first is checked",
+)
+parser_rule(
+    "json-shape",
+    code="P112",
+    description="JSON that is none of the deck shapes read (the message names them)",
+    severity=ERROR,
+    title="JSON that is no deck shape deckcheck reads",
+)
+NOT_A_DECKLIST = parser_rule(
+    "not-a-decklist",
+    code="P120",
+    description=(
+        "Text whose lines are mostly not card lines (at least 3 of them, more than the card lines): one "
+        "problem naming the first card-like line, in place of an `unparsed-line` warning per line"
+    ),
+    severity=ERROR,
+    title="Text whose lines are mostly not card lines: one problem instead of one per line",
+)
 
 
 def has_unknown_set(ln: ResolvedLine, db: CardDB) -> bool:
@@ -100,6 +132,12 @@ def chosen_by_name(ln: ResolvedLine, ctx: Context) -> str:
 @rule(
     "unknown-set",
     code="C104",
+    description=(
+        "A set code the card database does not know (nor `data/set-aliases.csv`): the message names the "
+        "database's newest set and its release date and says how to update; the line is matched by name, "
+        "or is an unknown card, and still counts toward 60. It replaces `resolved-by-name` / "
+        "`unknown-card` for that line"
+    ),
     severity=WARNING,
     title="A set code the card database does not know (a newer set, or a typo)",
     needs="set_unmatched",
@@ -141,6 +179,7 @@ def unknown_set(deck: Deck, ctx: Context) -> Iterator[Finding]:
 @rule(
     "unknown-card",
     code="C101",
+    description="A card not found in the database; its copies still count toward 60",
     severity=ERROR,
     title="A card that could not be found in the card database",
     needs="unknown",
@@ -168,7 +207,14 @@ def unknown_card(deck: Deck, ctx: Context) -> Iterator[Finding]:
         )
 
 
-@rule("resolved-by-name", code="C102", severity=INFO, title="A card found by its name alone", needs="name_matched")
+@rule(
+    "resolved-by-name",
+    code="C102",
+    description="A card matched by its name alone (no set code, or the printing was not found)",
+    severity=INFO,
+    title="A card found by its name alone",
+    needs="name_matched",
+)
 def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
     """A card line matched by its name alone (no set code, or a printing that was not found)."""
     if not deck.name_matched:
@@ -198,6 +244,7 @@ def resolved_by_name(deck: Deck, ctx: Context) -> Iterator[Finding]:
 @rule(
     "name-mismatch",
     code="C103",
+    description="The set code and number name a different card from the one written; the printing wins",
     severity=WARNING,
     title="A set code and number whose card has another name than the one written",
     needs="name_differs",
@@ -218,11 +265,39 @@ def name_mismatch(deck: Deck, ctx: Context) -> Iterator[Finding]:
             f"Line {ln.line} names {quoted(ln.name)}, but {where} is {what}; the line was checked as {label(ln.card)}.",
             lines=(ln.line,),
             cards=(ln.card.id,),
-            hint="Check the set code and number; a list in another language can show this for every line.",
+            hint=_mismatch_hint(ln, ctx.db),
         )
 
 
-@rule("total-mismatch", code="P102", severity=WARNING, title="The list's own total differs from the real count")
+#: how alike (rapidfuzz ratio, 0-100) a written name and the printing's name are for the written one to
+#: read as a misspelling of it rather than another name (another card's, or one in another language)
+MISSPELLING_SIMILARITY = 80
+
+
+def _mismatch_hint(ln: ResolvedLine, db: CardDB) -> str:
+    """Why a line's name and its printing's differ: a misspelling of the printing's name, another card's
+    name, or a name in no English list (another language)."""
+    from rapidfuzz import fuzz
+
+    card = ln.card
+    assert card is not None
+    if fuzz.ratio(name_key(ln.name), card.key) >= MISSPELLING_SIMILARITY:
+        return f"{quoted(ln.name)} looks like a misspelling of {card.name}: the set code and number decide the card."
+    if db.by_name(ln.name):
+        return f"{quoted(ln.name)} is another card: check the set code and number, or the name."
+    return (
+        f"{quoted(ln.name)} is no English card name: a list in another language shows this on every line; "
+        "otherwise check the set code and number."
+    )
+
+
+@rule(
+    "total-mismatch",
+    code="P102",
+    description='The list\'s own "Total Cards" differs from the real count',
+    severity=WARNING,
+    title="The list's own total differs from the real count",
+)
 def total_mismatch(deck: Deck, ctx: Context) -> Iterable[Finding]:
     """The list's own Total Cards line differs from the real count (run on every deck: a plain function)."""
     declared = deck.declared_total

@@ -24,10 +24,12 @@ from ..formats import Format
 from ..problems import ERROR, INFO, WARNING
 from ..render import export_name
 from ..rules import label
+from ..rules.recommend import legal_printings
 from ..wording import plural
 
-#: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name)
-MAX_EDITS = 20
+#: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name; removing
+#: the cards that rotated out edits one line per card: a deck has at most 60 cards)
+MAX_EDITS = 60
 #: most card images shown beside one problem
 MAX_PROBLEM_CARDS = 3
 #: most printings offered for one unknown card
@@ -55,10 +57,12 @@ class FixError(ValueError):
 
 @dataclass(frozen=True)
 class Fix:
-    """One click's worth of change: ``label`` says what it does."""
+    """One click's worth of change: ``label`` says what it does. The page shows a problem's first fix and
+    its ``alternative`` ones (another way to read the line); the rest (other printings) behind them."""
 
     label: str
     edits: tuple[tuple[int, str], ...]
+    alternative: bool = False
 
     @property
     def params(self) -> list[str]:
@@ -106,22 +110,25 @@ def card_line(count: int, card: Card) -> str:
     return f"{count} {export_name(card)} {card.set_code} {card.number}"
 
 
-def _playable(name: str, fmt: Format, db: CardDB, on: dt.date | None) -> Card | None:
-    """The newest printing with this name that is legal and not banned, else the newest one."""
+def _choices(name: str, fmt: Format, db: CardDB, on: dt.date | None) -> list[Card]:
+    """The printings of ``name`` a fix offers, the recommended one first (:func:`legal_printings`);
+    when none is legal, the newest printing (the player sees why it is not legal after the swap)."""
+    found = legal_printings(name, fmt, db, on)
+    if found:
+        return found
     printings = db.by_name(name)
-    if on is not None:
-        for card in printings:
-            via, ban = fmt.legality(card, db, on)
-            if via is not None and ban is None:
-                return card
-    return printings[0] if printings else None
+    return [printings[0]] if printings else []
 
 
 def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
-    """Problem index (in ``report.problems``) -> the fixes offered for it.
+    """Problem index (in ``report.problems``) -> the fixes offered for it, the recommended one first
+    (the page shows the others behind it):
 
-    * ``unknown-card``: each suggested name, as its newest legal printing;
-    * ``not-in-format``: the legal printing of that name whose text differs, when there is one;
+    * ``unknown-card``: the first suggested name as its recommended printing (:mod:`deckcheck.rules.recommend`:
+      the newest regular art legal on the date), then its other printings, then the other names;
+    * ``not-in-format``: the recommended legal printing of that name, then the others;
+    * ``name-mismatch``: write the name of the printing the set code and number name, or keep the
+      name and take that card's recommended printing;
     * ``copy-limit``: set the count to the limit (the last lines give up copies first).
     """
     unchecked = any(p.rule == "date-out-of-range" for p in report.problems)
@@ -132,14 +139,33 @@ def fixes_for(report, fmt: Format, db: CardDB) -> dict[int, list[Fix]]:
         fixes: list[Fix] = []
         ln = by_line.get(problem.lines[0]) if len(problem.lines) == 1 else None
         if problem.rule == "unknown-card" and ln is not None:
-            for name in ln.suggestions[:MAX_SUGGESTIONS]:
-                card = _playable(name, fmt, db, on)
-                if card is not None:
+            for k, name in enumerate(ln.suggestions[:MAX_SUGGESTIONS]):
+                # the other names only with a printing legal on the date
+                cards = _choices(name, fmt, db, on) if k == 0 else legal_printings(name, fmt, db, on, limit=1)
+                for card in cards:
                     fixes.append(Fix(f"Use {label(card)}", ((ln.line, card_line(ln.count, card)),)))
         elif problem.rule == "not-in-format" and ln is not None and ln.card is not None and on is not None:
-            other = fmt.legal_other_printing(ln.card, db, on)
-            if other is not None:
-                fixes.append(Fix(f"Use the legal printing, {label(other)}", ((ln.line, card_line(ln.count, other)),)))
+            for n, other in enumerate(legal_printings(ln.card.name, fmt, db, on)):
+                words = f"Use the legal printing, {label(other)}" if n == 0 else f"Use {label(other)}"
+                fixes.append(Fix(words, ((ln.line, card_line(ln.count, other)),)))
+        elif problem.rule == "name-mismatch" and ln is not None and ln.card is not None:
+            card = ln.card
+            fixes.append(
+                Fix(
+                    f"Use the name of {card.set_code} {card.number}, {export_name(card)}",
+                    ((ln.line, card_line(ln.count, card)),),
+                )
+            )
+            # the card named as written, when one is legal on the date
+            for other in legal_printings(ln.name, fmt, db, on, limit=1):
+                if other.key != card.key:
+                    fixes.append(
+                        Fix(
+                            f"Use the card named {ln.name}, {label(other)}",
+                            ((ln.line, card_line(ln.count, other)),),
+                            alternative=True,
+                        )
+                    )
         elif problem.rule == "copy-limit":
             limit = (fmt.rules.get("copy-limit") or {}).get("limit")
             lines = [by_line[n] for n in problem.lines if n in by_line and by_line[n].card is not None]
@@ -223,6 +249,27 @@ class FixView:
     label: str
     href: str | None  # reloads the page with the fix applied; None when the list is too long for a link
     edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
+    alternative: bool = False  # shown beside the first fix, not behind it (Fix.alternative)
+
+
+def remove_fix(group) -> Fix:
+    """The one fix of a group (``report.groups``): remove every line of it."""
+    return Fix(f"Remove all {len(group.lines)} lines that rotated out", tuple((line, "") for line in group.lines))
+
+
+@dataclass
+class GroupView:
+    """A group of problems (``report.groups``) as the page shows it: one block, one fix, its members."""
+
+    id: str
+    severity: str
+    message: str
+    fix: FixView | None
+    members: list[ProblemView]
+    rule: str = ""
+    code: str = ""
+    more: int = 0  # members not shown (the page shows at most as many as problems of a severity)
+    is_group: bool = True
 
 
 @dataclass
@@ -234,8 +281,11 @@ class ProblemView:
     hint: str | None
     lines: tuple[int, ...]
     fixes: list[FixView] = field(default_factory=list)
+    rule: str = ""  # the rule's name: its entry on the rules page (/rules#name)
     pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
     cards: list[Row] = field(default_factory=list)  # up to MAX_PROBLEM_CARDS lines whose card image it shows
+    short: str | None = None  # in a group: the card and its mark ("Iono (PAL 185), mark G"), the group says why
+    is_group: bool = False
 
 
 @dataclass
@@ -254,6 +304,7 @@ class Row:
     count: int = 0  # copies, for a card line
     title: str = ""  # the card's name (as written, for a card that did not resolve)
     printing: str = ""  # "PAL 185"
+    mark: str | None = None  # the card's regulation mark
     group: str | None = None  # one of GROUPS, for a card line
     image: str | None = None
     note: str | None = None  # a header whose count disagrees with the cards under it
@@ -291,6 +342,7 @@ def _row_for_card(ln, unchecked: bool, db, host: str | None) -> Row:
         row.title, row.printing, row.group = ln.card.name, f"{ln.card.set_code} {ln.card.number}", ln.card.supertype
         if ln.language is not None:  # a name in another language: as written, then the card's own
             row.title = f"{ln.name} ({ln.card.name})"
+        row.mark = ln.card.mark
         row.image = image_url(ln.card, db, host)
         if unchecked:
             row.status = "unchecked"
@@ -335,7 +387,7 @@ def echo_rows(text: str, report, problems: list[ProblemView], host: str | None =
 def fix_view(fix: Fix, share_path_: str | None) -> FixView:
     """The fix as the page offers it: a link from the list's share path, and the edits for the script."""
     query = urlencode([("fix", p) for p in fix.params])
-    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query)
+    return FixView(fix.label, f"{share_path_}&{query}#verdict" if share_path_ else None, query, fix.alternative)
 
 
 def deck_groups(rows: list[Row], limit: int | None = None) -> list[dict]:

@@ -242,6 +242,44 @@ class ProblemSchema(ma.Schema):
     hint = fields.String(required=True, allow_none=True, metadata=_doc("A likely mistake, when there is one."))
 
 
+class ReplacementSchema(ma.Schema):
+    line = fields.Integer(required=True)
+    card = fields.String(required=True, metadata=_doc("The card id on the line."))
+    legal = fields.String(
+        required=True,
+        allow_none=True,
+        metadata=_doc(
+            "The recommended printing of the same name legal on the date (newest regular art first), or null."
+        ),
+    )
+
+
+class ProblemGroupSchema(ma.Schema):
+    """Problems with one cause and one fix, for a person to read as one; each is also in ``problems``."""
+
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(("rotated-out",)),
+        metadata=_doc("rotated-out: the cards' regulation mark left the format on date."),
+    )
+    rule = fields.String(required=True, validate=validate.OneOf(sorted(CATALOGUE)))
+    message = fields.String(
+        required=True,
+        metadata=_doc("One sentence.", example="9 cards on 6 lines rotated out on 2026-04-10 (regulation mark G)."),
+    )
+    date = _iso_date(required=True, allow_none=True)
+    before = fields.Boolean(
+        required=True, metadata=_doc("True when they left before date, the earliest rotation the format file knows.")
+    )
+    marks = fields.List(fields.String(), required=True)
+    problems = fields.List(
+        fields.Integer(), required=True, metadata=_doc("Indices of the group's problems in problems.")
+    )
+    lines = fields.List(fields.Integer(), required=True, metadata=_doc("The lines: removing them all fixes the group."))
+    cards = fields.List(fields.String(), required=True, metadata=_doc("The card id on each line."))
+    replacements = fields.List(fields.Nested(ReplacementSchema), required=True)
+
+
 class CountsSchema(ma.Schema):
     pokemon = fields.Integer(required=True)
     trainer = fields.Integer(required=True)
@@ -349,6 +387,11 @@ class ReportSchema(ma.Schema):
         fields.Nested(ProblemSchema),
         required=True,
         metadata=_doc("Errors first, then warnings, then info; by line within each."),
+    )
+    groups = fields.List(
+        fields.Nested(ProblemGroupSchema),
+        required=True,
+        metadata=_doc("Problems gathered by cause (cards that rotated out on one date), each also in problems."),
     )
     cards = fields.List(fields.Nested(CardLineSchema), required=True)
     counts = fields.Nested(CountsSchema, required=True)

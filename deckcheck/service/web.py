@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from ..cards import get_db
@@ -32,12 +32,15 @@ from ..engine import check
 from ..engine import forecast as _forecast
 from ..engine.odds import p_basic_in_opening_hand, percent
 from ..formats import default_formats
-from ..problems import ERROR, INFO, WARNING
+from ..problems import CATALOGUE, ERROR, INFO, WARNING
 from ..render import ptcgl_export, section_counts
+from ..render.sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
 from . import links
 from .deckview import (
     IMAGE_SIZE,
+    MAX_EDITS,
     FixError,
+    GroupView,
     ProblemView,
     apply_edits,
     deck_groups,
@@ -46,6 +49,7 @@ from .deckview import (
     fixes_for,
     is_json_deck,
     read_edits,
+    remove_fix,
 )
 from .jsonbody import BodyError, read_json
 
@@ -221,36 +225,44 @@ def result_view(text: str, report) -> dict:
     host = image_host(current_app.config)
     share = share_info(text, report)
     problems = [
-        ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines)
+        ProblemView(f"problem-{i}", p.code, p.severity, p.message, p.hint, p.lines, rule=p.rule)
         for i, p in enumerate(report.problems, start=1)
     ]
-    room = MAX_SHOWN_PROBLEMS
-    groups: list[dict[str, Any]] = []
-    for sev, label in _SEVERITY_LABELS:
-        items = [p for p in problems if p.severity == sev]
-        if items:
-            groups.append({"severity": sev, "label": label, "total": len(items), "items": items[:room]})
-            room -= len(groups[-1]["items"])
-    notes = [p for p in problems if p.severity == INFO]
-    shown = {id(p) for g in groups for p in g["items"]} | {id(p) for p in notes[:MAX_SHOWN_NOTES]}
+    groups: list[dict[str, Any]] = [
+        {"severity": sev, "label": label, "items": [p for p in problems if p.severity == sev]}
+        for sev, label in _SEVERITY_LABELS
+    ]
     rows = echo_rows(text, report, problems, host)
-    if not is_json_deck(text):  # a JSON deck's "lines" are entries: no text edits apply
+    editable = not is_json_deck(text)  # a JSON deck's "lines" are entries: no text edits apply
+    links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
+
+    def linked(fix):
+        nonlocal links
+        links += 1
+        return fix_view(fix, share["path"] if links <= MAX_FIX_LINKS else None)
+
+    if editable:
         fmt = default_formats()[report.format]
-        links = 0  # each link carries the whole list: past MAX_FIX_LINKS, fixes need the script
         for i, fixes in fixes_for(report, fmt, get_db()).items():
-            if id(problems[i]) not in shown:
-                continue
-            problems[i].fixes = [
-                fix_view(f, share["path"] if (links := links + 1) <= MAX_FIX_LINKS else None) for f in fixes
-            ]
+            problems[i].fixes = [linked(f) for f in fixes]
         unknown = {r.line: r for r in rows if r.status == "unknown"}
         for pv, p in zip(problems, report.problems, strict=False):
             if p.rule == "unknown-card" and len(p.lines) == 1:
                 pv.pick = unknown.get(p.lines[0])
+    for g in groups:  # the heading counts problems (a group's block stands for its members)
+        g["total"] = len(g["items"])
+    gather_groups(report, problems, groups, rows, linked if editable else None)
+    room = MAX_SHOWN_PROBLEMS  # a wall of problems helps nobody: the first ones, and how many more
+    for g in groups:
+        hidden = g["items"][room:]
+        g["items"] = g["items"][:room]
+        g["hidden"] = sum(len(i.members) + i.more if isinstance(i, GroupView) else 1 for i in hidden)
+        room -= len(g["items"])
+    notes = [p for p in problems if p.severity == INFO]
     return {
         "report": report,
-        "groups": groups,
-        "more_problems": sum(int(g["total"]) - len(g["items"]) for g in groups),
+        "groups": [g for g in groups if g["items"]],
+        "more_problems": sum(int(g["hidden"]) for g in groups),
         "notes": notes[:MAX_SHOWN_NOTES],
         "more_notes": max(0, len(notes) - MAX_SHOWN_NOTES),
         "notes_total": len(notes),
@@ -267,8 +279,48 @@ def result_view(text: str, report) -> dict:
         "odds": opening_hand(report),
         "export": ptcgl_export(report),
         "share": share,
+        "sheet": sheet_path(text, report),
         "forecast": forecast_view(report),
     }
+
+
+def gather_groups(report, problems: list[ProblemView], groups: list[dict], rows, linked) -> None:
+    """Each of ``report.groups`` as one block in its severity's list, where its first problem was, holding
+    its problems (each as its card and mark: the block says why) and the fix that removes them all."""
+    by_line = {r.line: r for r in rows}
+    for n, group in enumerate(report.groups, start=1):
+        members = [problems[i] for i in group.problems if 0 <= i < len(problems)]
+        if not members:
+            continue
+        for pv in members:
+            row = by_line.get(pv.lines[0]) if pv.lines else None
+            if row is not None and row.card:
+                mark = row.mark or "none"
+                pv.short = f"{row.count} {row.card}, mark {mark}"
+        fix = remove_fix(group)
+        if linked is None:
+            view = None
+        elif len(fix.edits) <= MAX_EDITS:
+            view = linked(fix)
+        else:  # more edits than a link carries: the page's script applies them
+            view = fix_view(fix, None)
+        block = GroupView(
+            f"group-{n}",
+            members[0].severity,
+            group.message,
+            view,
+            members[:MAX_SHOWN_PROBLEMS],
+            group.rule,
+            members[0].code,
+            more=max(0, len(members) - MAX_SHOWN_PROBLEMS),
+        )
+        for g in groups:
+            items = g["items"]
+            if members[0] in items:
+                at = items.index(members[0])
+                g["items"] = (
+                    [p for p in items[:at] if p not in members] + [block] + [p for p in items[at:] if p not in members]
+                )
 
 
 def forecast_view(report):
@@ -349,10 +401,21 @@ def index():
         if text is not None:
             report = run_check(text, page["format"], page["as_of"])
             page["result"] = result_view(text, report)
-            page["format"], page["as_of"] = report.format, page["as_of"].strip()
+            # the date as the date field holds it (YYYY-MM-DD), when one was given
+            page["format"], page["as_of"] = report.format, report.as_of if page["as_of"].strip() else ""
     except InputError as exc:
         page["error"], status = exc.message, exc.status
+    page["descriptions"] = format_descriptions(page["as_of"])
     return render_template("web/index.html", **page), status
+
+
+def format_descriptions(date_value: str | None) -> dict[str, str]:
+    """Each format's description on the form's date (today when it is empty or not a date)."""
+    try:
+        on = dt.date.fromisoformat(read_date(date_value) or "")
+    except (InputError, ValueError):
+        on = dt.date.today()
+    return {fid: f.description_on(on) for fid, f in default_formats().items()}
 
 
 def _apply_fix(text: str, format_value: str, date_value: str) -> str | tuple[str]:
@@ -405,6 +468,8 @@ def extras():
             "share": share_info(body["decklist"], report),
             "opening_hand": opening_hand(report),
             # the API names a legal reprint by id; the page shows it as "Name (SET 123)"
+            # the format's description on the checked date (the page's help under the format)
+            "format_description": default_formats()[report.format].description_on(dt.date.fromisoformat(report.as_of)),
             "legal_via": {
                 str(ln.line): ln.legal_via.label
                 for ln in report.lines
@@ -413,3 +478,84 @@ def extras():
             "database": report.database,
         }
     )
+
+
+# -- the rules page -------------------------------------------------------------------
+
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
+def _segments(text: str) -> list[tuple[str, bool]]:
+    """A description's text and its `code` spans, as (text, is_code) pairs for the template."""
+    parts = _CODE_SPAN.split(text)
+    return [(part, i % 2 == 1) for i, part in enumerate(parts) if part]
+
+
+@bp.route("/rules")
+def rules():
+    """Every rule and problem kind of the registry (the codes a result links to), with its description,
+    the module that defines it and the formats that run it; then each format's sources."""
+    formats = default_formats()
+    entries = []
+    for spec in sorted(CATALOGUE.values(), key=lambda s: s.code):
+        run_by = [{"name": f.name, "params": f.rules[spec.name]} for f in formats.values() if spec.name in f.rules]
+        entries.append(
+            {
+                "spec": spec,
+                "about": _segments(spec.about),
+                "source": spec.module.replace(".", "/") + ".py" if spec.module else None,
+                "run_by": run_by,
+            }
+        )
+    return render_template("web/rules.html", entries=entries, formats=list(formats.values()))
+
+
+# -- the deck registration sheet --------------------------------------------------------
+
+
+def sheet_path(text: str, report) -> str | None:
+    """The link to a valid deck's registration sheet (:mod:`deckcheck.render.sheet`), or None (not valid, a JSON
+    deck's entries, or too long a link)."""
+    if not report.valid:
+        return None
+    path = url_for("web.sheet", d=encode_deck(text), format=report.format, as_of=report.as_of)
+    return path if len(path) <= current_app.config["MAX_SHARE_URL_LENGTH"] else None
+
+
+@bp.route("/sheet")
+def sheet():
+    """A valid deck's registration sheet, ready to print: the list as a share link carries it (``d=`` or
+    ``deck=``, ``format``, ``as_of``), and the player's ``name``, ``player_id``, ``dob`` and ``division``
+    when given (blank on the sheet otherwise)."""
+    args = request.args
+    try:
+        if "d" in args:
+            text = decode_deck(args["d"], current_app.config["MAX_DECKLIST_BYTES"])
+        elif "deck" in args:
+            text = args["deck"]
+        else:
+            raise InputError("No decklist was given: open the sheet from the result of a valid deck.")
+        report = run_check(text, args.get("format"), args.get("as_of"))
+        player = Player(args.get("name", ""), args.get("player_id", ""), args.get("dob", ""), args.get("division", ""))
+        made = build_sheet(report, player)
+    except InputError as exc:
+        return render_template("web/sheet_error.html", message=exc.message, back=None), exc.status
+    except SheetError as exc:
+        back = share_path(text, report.format, report.as_of) + "#verdict"
+        return render_template("web/sheet_error.html", message=str(exc), back=back), 422
+    screen = {
+        "back": share_path(text, report.format, report.as_of) + "#verdict",
+        "action": url_for("web.sheet"),
+        "icon": url_for("static", filename="favicon.svg"),
+        "hidden": [("d", encode_deck(text)), ("format", report.format), ("as_of", report.as_of)],
+    }
+    return render_sheet(made, stylesheet=url_for("web.sheet_style"), screen=screen)
+
+
+@bp.route("/sheet.css")
+def sheet_style():
+    """The registration sheet's style sheet (the page's CSP allows no inline style)."""
+    response = Response(sheet_css(), mimetype="text/css")
+    response.cache_control.public = True
+    response.cache_control.max_age = 3600
+    return response

@@ -105,6 +105,7 @@ def test_report_shape():
         "as_of",
         "summary",
         "problems",
+        "groups",
         "cards",
         "counts",
         "basic_pokemon",

@@ -176,7 +176,7 @@ def test_a_format_extends_another(tmp_path):
     """
     formats = load_formats(_write(tmp_path, base=BASE, child=child))
     fmt = formats["child"]
-    reading = {"unparsed-line": {}, "prose-ignored": {}, "several-decks": {}, "json-shape": {}}
+    reading = {"unparsed-line": {}, "prose-ignored": {}, "several-decks": {}, "json-shape": {}, "not-a-decklist": {}}
     assert fmt.rules == {**reading, "copy-limit": {"limit": 1}, "single-type": {}}
     assert fmt.pool == formats["base"].pool
     assert fmt.rule_sources == {**dict.fromkeys(reading, "base"), "copy-limit": "child", "single-type": "child"}
@@ -856,3 +856,16 @@ def test_live_rotated_before_in_person_play():
             "not-in-format",
             "legal",
         ), printing
+
+
+def test_the_description_follows_the_date():
+    standard = default_formats()["standard"]
+    days = ("2026-05-01", "2025-06-01", "2023-05-01", "2019-09-01")
+    assert {d: standard.description_on(dt.date.fromisoformat(d)) for d in days} == {
+        "2026-05-01": "Regulation-mark format: H, I, J and later marks since 2026-04-10.",
+        "2025-06-01": "Regulation-mark format: G, H, I and later marks since 2025-04-11.",
+        "2023-05-01": "Regulation-mark format: E, F, G and later marks since 2023-04-14.",
+        "2019-09-01": "Sets UPR and later since 2019-08-15.",
+    }
+    expanded = default_formats()["expanded"]
+    assert expanded.description_on(dt.date(2026, 5, 1)) == expanded.description

@@ -886,6 +886,9 @@ def test_readme_table_is_the_catalogue():
     table = {cells[1]: (cells[0][2:], cells[2].split()[0]) for cells in rows}
     assert len(table) == len(rows)
     assert table == {name: (spec.code, spec.severity) for name, spec in CATALOGUE.items()}
+    # the description is the registry's (what the rules page at /rules shows)
+    described = {cells[1]: " | ".join(cells[3:]).removesuffix(" |") for cells in rows}
+    assert described == {name: spec.about for name, spec in CATALOGUE.items()}
 
 
 def test_the_engine_stamps_the_rule_name_code_and_severity(tmp_path):

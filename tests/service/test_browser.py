@@ -446,10 +446,16 @@ def test_fix_by_clicks_with_javascript(open_page, live_server):
     )
     expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
     expect(page.locator("#verdict")).to_be_focused()
-    # the unknown card: cards from the lookup API to pick, for the name as written
+    # the unknown card: the server's recommended printing, as without the script, and a box to find another
+    find = page.get_by_label("Find a card for line 15")
+    expect(find).to_have_value("Rare Candee")
+    expect(page.locator(".pick-results .fix")).to_have_count(0)
+    find.fill("Rare Candy")
     picks = page.locator(".pick-results .fix")
     expect(picks.first).to_have_text("Use Rare Candy (MEG 125)")
-    expect(page.get_by_label("Find a card for line 15")).to_have_value("Rare Candee")
+    served = page.locator(".problem", has=page.locator(".pick")).locator(".fixes:not(.pick-results), .more-fixes")
+    for node in served.all():
+        expect(node).to_be_hidden()
     picks.first.click()
     expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
     assert page.url == start_url  # fixed in place, never left the page
@@ -525,6 +531,7 @@ def test_labels_alt_text_and_contrast_of_the_result(open_page):
 
     page = open_page()
     fill_form(page, FIXABLE.replace("Trainer: 13", "Trainer: 30").replace("1 Budew PRE 4", "1 Chansey BS 3"))
+    page.get_by_label(re.compile(r"^Find a card for line")).fill("Rare Candy")
     expect(page.locator(".pick-results .fix").first).to_be_visible()
     page.get_by_label(re.compile(r"^Show only lines with problems")).uncheck()
     assert (
@@ -561,3 +568,338 @@ def test_labels_alt_text_and_contrast_of_the_result(open_page):
     page.get_by_role("radio", name="Cards").check()
     ratios.update({k: v for k, v in page.evaluate(CONTRAST, selectors).items() if v is not None})
     assert {k: v for k, v in ratios.items() if v is None or v < 4.5} == {}
+
+
+# -- a rotated deck: one block per rotation date, one fix ----------------------------------------
+
+#: the lines of CHARIZARD whose regulation mark G rotated out on 2026-04-10
+ROTATED_G = (2, 3, 4, 6, 10, 11, 12, 14, 19, 22, 23, 24)
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_rotated_cards_are_one_block_with_one_fix(open_page, script):
+    """The cards that left Standard on one date are one block with one fix that removes them all, and per
+    card the legal printing of the same name; each keeps its own problem (the error count is unchanged)."""
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, CHARIZARD)
+    submit(page)
+    expect(page.locator(".problems")).to_contain_text("Errors (14)")
+    blocks = page.locator(".problem-group")
+    expect(blocks).to_have_count(2)
+    expect(blocks.locator(".group-message")).to_have_text(
+        [  # where each block's first card is in the list
+            "27 cards on 12 lines rotated out on 2026-04-10 (regulation mark G).",
+            "2 cards on 2 lines rotated out on 2025-04-11 (regulation mark F).",
+        ]
+    )
+    g = blocks.nth(0)
+    expect(g.locator(".problem--member")).to_have_count(12)
+    expect(g.locator(".problem--member").first).to_contain_text("2 Pidgey (MEW 16), mark G")
+    expect(g.locator(".problem--member").first).to_contain_text("No printing of this name is legal.")
+    charmander = g.locator(".problem--member", has_text="Charmander (PAF 7)")
+    expect(charmander.get_by_role("link", name="Use the legal printing, Charmander (ASC 20)")).to_be_visible()
+    # the echo's badge still leads to the card's own problem, inside the block
+    expect(page.locator("#line-22 a.badge")).to_have_attribute("href", re.compile(r"^#problem-\d+$"))
+    page.evaluate("document.getElementById('verdict').scrollIntoView()")
+    shot(page, f"web-rotated-{'js' if script else 'nojs'}")
+    remove = g.get_by_role("link", name="Remove all 12 lines that rotated out")
+    if script:
+        remove.click()
+        expect(page.locator(".problem-group")).to_have_count(1)
+    else:
+        with page.expect_navigation():
+            remove.click()
+    expect(page.locator(".problem-group .group-message")).to_have_text(
+        "2 cards on 2 lines rotated out on 2025-04-11 (regulation mark F)."
+    )
+    kept = page.locator("#decklist").input_value().split("\n")
+    original = CHARIZARD.split("\n")
+    assert kept == [line for n, line in enumerate(original, start=1) if n not in ROTATED_G]
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 33 cards, 3 errors, 1 warning."
+    )
+
+
+# -- recommendations, not lists ------------------------------------------------------------------
+
+#: an unknown name, a set code and number with another card's name, a misspelt name with the right printing
+GUESSES = (
+    LEGAL.replace("3 Boss's Orders MEG 114", "3 Boss Orders")
+    .replace("4 Ultra Ball MEG 131", "4 Crispin MEG 131")
+    .replace("1 Budew PRE 4", "1 Budeww PRE 4")
+)
+
+
+def fix_choices(page) -> dict[str, list[str]]:
+    """Each problem's first fix and the choices behind it, by the problem's message."""
+    out = {}
+    for item in page.locator(".problem").all():
+        fixes = item.locator(".fix").evaluate_all("els => els.map(e => e.textContent)")
+        if fixes:
+            out[item.locator(".problem-message").inner_text()] = fixes
+    return out
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_a_fix_recommends_one_printing_and_keeps_the_rest_behind_it(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, GUESSES)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    boss = page.locator(".problem", has_text='no card named "Boss Orders"')
+    # the newest regular-art printing legal on the date first, shown; the rest behind "Other choices"
+    first = boss.locator(".fixes").first.locator(".fix")
+    expect(first).to_have_text(["Use Boss's Orders (ASC 183)"])
+    expect(boss.get_by_role("link", name="Use Boss's Orders (ASC 256)")).to_be_hidden()
+    boss.locator("summary", has_text="Other choices").click()
+    expect(boss.locator(".more-fixes .fix")).to_have_text(
+        ["Use Boss's Orders (MEG 114)", "Use Boss's Orders (ASC 256)", "Use Boxed Order (TEF 143)"]
+    )
+    assert "PAL" not in boss.inner_text()  # mark G: not legal on the date
+    # a set code and number that name another card: use that card's name, or the card named as written
+    crispin = page.locator(".problem", has_text='names "Crispin", but MEG 131 is Ultra Ball')
+    expect(crispin.locator(".fix:visible")).to_have_text(
+        ["Use the name of MEG 131, Ultra Ball", "Use the card named Crispin, Crispin (PRE 105)"]
+    )
+    budew = page.locator(".problem", has_text='names "Budeww"')
+    expect(budew.locator(".fix")).to_have_text(["Use the name of PRE 4, Budew"])
+    choices = fix_choices(page)
+    if script:
+        # the same choices as the page without its script gives
+        other = open_page(page.locator("#share-link").get_attribute("href"), java_script_enabled=False)
+        assert fix_choices(other) == choices
+    with page.expect_navigation() if not script else _nothing():
+        budew.get_by_role("link", name="Use the name of PRE 4, Budew").click()
+    expect(page.locator("#decklist")).to_have_value(re.compile(r"\n1 Budew PRE 4\n"))
+    with page.expect_navigation() if not script else _nothing():
+        crispin.get_by_role("link", name=re.compile("^Use the name")).click()
+    expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
+    with page.expect_navigation() if not script else _nothing():
+        page.get_by_role("link", name="Use Boss's Orders (ASC 183)").click()
+    expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+# -- text that is not a decklist -------------------------------------------------------------------
+
+#: 999 lines of prose with one card line in the middle: 1,000 lines, the most the page checks
+JUNK = "\n".join(
+    "3 Nest Ball SVI 181" if n == 500 else f"Paragraph {n}: the quick brown fox jumps over the lazy dog."
+    for n in range(1, 1001)
+)
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_a_paste_that_is_not_a_decklist_is_one_problem_on_a_short_page(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, JUNK)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    first = page.locator(".problem").first
+    expect(first).to_contain_text(
+        "This does not look like a decklist: 999 of its 1,000 lines are not card lines. "
+        'The first line that looks like a card is line 500: "3 Nest Ball SVI 181".'
+    )
+    expect(page.locator(".problem", has_text="is not a card line")).to_have_count(0)
+    # the page shows the first lines and says how many more there are
+    expect(page.locator(".echo-row")).to_have_count(150)
+    expect(page.locator(".deck-panel .more-shown")).to_have_text(
+        "… and 850 more lines not shown here (the list is whole in the box above)."
+    )
+    assert page.evaluate("document.documentElement.scrollHeight") < 20_000
+    expect(page.locator("#decklist")).to_have_value(JUNK)
+
+
+# -- plain words first -----------------------------------------------------------------------------
+
+
+def test_a_problem_s_code_follows_its_words_and_leads_to_the_rules_page(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, LEGAL.replace("1 Budew PRE 4", "1 Budeww PRE 4"))
+    submit(page)
+    problem = page.locator(".problem", has_text='names "Budeww"')
+    words = problem.locator(".problem-message").bounding_box()
+    link = problem.get_by_role("link", name="rule C103")
+    box = link.bounding_box()
+    assert (box["y"], box["x"]) > (words["y"], words["x"])  # after the message, in reading order
+    expect(problem.locator(".problem-hint")).to_have_text(
+        '"Budeww" looks like a misspelling of Budew: the set code and number decide the card.'
+    )
+    with page.expect_navigation():
+        link.click()
+    assert page.url.endswith("/rules#name-mismatch")
+    entry = page.locator("#name-mismatch")
+    expect(entry).to_be_in_viewport()
+    expect(entry).to_contain_text("The set code and number name a different card from the one written")
+    expect(entry).to_contain_text("deckcheck/rules/reading.py")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+# -- the date field, the title, the phone --------------------------------------------------------
+
+
+def test_the_date_is_a_native_date_field_and_the_server_reads_both_forms(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    expect(page.locator("#as_of")).to_have_attribute("type", "date")
+    assert page.locator("#as_of").get_attribute("pattern") is None
+    # a link with the date as YYYYMMDD: the same result, the field holding the date it stands for
+    other = open_page(
+        f"/?deck={LEGAL.replace(chr(10), '%0A')}&format=standard&as_of=20260501", java_script_enabled=False
+    )
+    expect(other.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
+    expect(other.locator("#as_of")).to_have_value("2026-05-01")
+    # the format's description is the one on the chosen date, without the script too
+    fill_form(page, LEGAL, as_of="2025-06-01")
+    submit(page)
+    expect(page.locator("#format-help")).to_have_text(
+        "Regulation-mark format: G, H, I and later marks since 2025-04-11."
+    )
+    expect(page).to_have_title(re.compile(r"^Not valid – "))
+    # a date the server cannot read: an error, and the title says the list was not checked
+    bad = open_page(
+        "/?deck=1%20Iono%20PAL%20185&as_of=2026-13-45",
+        java_script_enabled=False,
+        allow_console=re.compile(r"status of 400 \(BAD REQUEST\)"),
+    )
+    expect(bad.locator("#error")).to_contain_text("“2026-13-45” is not a date")
+    expect(bad).to_have_title(re.compile(r"^Not checked – "))
+
+
+def test_the_title_and_the_format_follow_the_result_and_the_date(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    fill_form(page, LEGAL)
+    expect(page).to_have_title(re.compile(r"^Valid – "))
+    expect(page.locator("#format-help")).to_have_text(
+        "Regulation-mark format: H, I, J and later marks since 2026-04-10."
+    )
+    page.fill("#as_of", "2025-06-01")
+    expect(page).to_have_title(re.compile(r"^Not valid – "))
+    expect(page.locator("#format-help")).to_have_text(
+        "Regulation-mark format: G, H, I and later marks since 2025-04-11."
+    )
+    # a date half typed: not checked as today's, and no stale "Valid" title
+    page.fill("#as_of", "2026-05-01")
+    expect(page).to_have_title(re.compile(r"^Valid – "))
+    page.locator("#as_of").fill("")
+    page.locator("#as_of").click()
+    page.keyboard.type("05")
+    assert page.evaluate("document.getElementById('as_of').validity.badInput")
+    page.locator("#decklist").press("End")
+    page.locator("#decklist").type("\n")
+    expect(page.locator("#error")).to_contain_text("The date is not complete")
+    expect(page).to_have_title(re.compile(r"^Not checked – "))
+
+
+def test_on_a_phone_the_verdict_comes_into_view_after_a_paste_and_a_fix(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(**PHONE, permissions=["clipboard-read", "clipboard-write"])
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    page.fill("#as_of", DATE)
+    page.evaluate("text => navigator.clipboard.writeText(text)", ONE_BAD)
+    page.locator("#decklist").focus()
+    page.keyboard.press("Control+V")
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Not valid")
+    expect(page.locator("#verdict")).to_be_in_viewport()
+    assert page.evaluate("window.scrollY") > 300  # the page moved to the verdict
+    shot(page, "web-phone-after-paste", full_page=False)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.get_by_role("link", name="Use the legal printing, Chansey (TWM 133)").click()
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    expect(page.locator("#verdict")).to_be_in_viewport()
+    shot(page, "web-phone-after-fix", full_page=False)
+
+
+# -- the deck registration sheet ----------------------------------------------------------------
+
+MM = 96 / 25.4  # CSS pixels in a millimetre
+
+
+def pdf_pages(data: bytes) -> list[tuple[float, float]]:
+    """The size in points of each page of a PDF Chromium printed (its page objects are not compressed)."""
+    assert data.startswith(b"%PDF-")
+    boxes = re.findall(rb"/Type\s*/Page\b(?!s).*?/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data, re.DOTALL)
+    if not boxes:  # the MediaBox before the /Type
+        boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    return [(int(float(w)), int(float(h))) for w, h in boxes]
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_a_valid_deck_prints_its_registration_sheet(open_page, script):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, LEGAL)
+    submit(page)
+    expect(page.locator("#verdict .verdict-word")).to_have_text("Valid")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Print the deck registration sheet").click()
+    expect(page).to_have_title(re.compile(r"^Deck registration sheet"))
+    # blank boxes to fill by hand, or the fields given: the form puts them in the address
+    expect(page.locator("#player-name")).to_have_text("")
+    page.get_by_label("Player name").fill("Ash Ketchum")
+    page.get_by_label("Player ID").fill("1234567")
+    page.get_by_label("Date of birth").fill("2000-05-22")
+    page.get_by_label("Age division").select_option("masters")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Put these on the sheet").click()
+    assert "name=Ash+Ketchum" in page.url and "division=masters" in page.url
+    expect(page.locator("#player-name")).to_have_text("Ash Ketchum")
+    expect(page.locator("#player-id")).to_have_text("1234567")
+    expect(page.locator("#player-dob")).to_have_text("2000-05-22")
+    expect(page.locator(".division--on")).to_contain_text("Masters")
+    rows = page.locator(".cards tbody tr")
+    expect(rows).to_have_count(25)
+    # Pokémon on the left, Trainer on the right, Energy under the shorter column (the Pokémon here)
+    expect(page.locator(".section-title")).to_have_text(["Pokémon", "Energy", "Trainer"])
+    expect(page.locator(".section-total")).to_have_text(["19", "10", "31"])
+    expect(rows.first).to_have_text(re.compile(r"^4\s*Dreepy\s*TWM\s*128\s*H$"))
+    expect(page.locator(".section--3 tbody tr").first).to_have_text(re.compile(r"^4\s*Fire Energy\s*SVE\s*2\s*$"))
+    expect(page.locator(".sheet-total")).to_have_text("Total cards: 60")
+    if script:
+        return
+    # printed: the controls are not on paper, and the sheet fits one page of A4 and of Letter
+    page.emulate_media(media="print")
+    expect(page.locator(".sheet-controls")).to_be_hidden()
+    box = page.locator("#sheet").bounding_box()
+    assert box["width"] <= 190 * MM + 1 and box["height"] <= 259 * MM, box
+    shot(page, "sheet-printed")
+    assert pdf_pages(page.pdf(format="A4", print_background=True)) == [(595, 842)]
+    assert pdf_pages(page.pdf(format="Letter", print_background=True)) == [(612, 792)]
+
+
+def test_an_invalid_deck_has_no_sheet(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=False)
+    fill_form(page, ONE_BAD)
+    submit(page)
+    expect(page.get_by_role("link", name="Print the deck registration sheet")).to_have_count(0)
+    sheet = open_page(
+        page.locator("#share-link").get_attribute("href").replace("/?", "/sheet?"),
+        java_script_enabled=False,
+        allow_console=re.compile(r"status of 422"),
+    )
+    expect(sheet.locator("#error")).to_contain_text(
+        "Not valid for Standard on 2026-05-01: 60 cards, 1 error. A registration sheet is for a valid deck"
+    )

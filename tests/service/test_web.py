@@ -109,7 +109,7 @@ def test_post_legal_deck(client):
     body = page(resp)
     verdict = element(body, "verdict")
     assert 'data-valid="true"' in verdict and "autofocus" in verdict and 'tabindex="-1"' in verdict
-    assert text_of(verdict) == "✓ Valid Valid for Standard on 2026-05-01: 60 cards."
+    assert text_of(verdict) == "✓ Valid Valid for Standard on 2026-05-01: 60 cards. Print the deck registration sheet"
     assert "No problems found." in body
     # every card line is marked legal, with its resolved name and set
     assert body.count("status status--legal") == 25

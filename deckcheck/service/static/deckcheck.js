@@ -28,6 +28,10 @@
   var timer = null;
   var seq = 0;
   var inflight = null;
+  var TITLE = " \u2013 deckcheck: check a Pok\u00e9mon TCG decklist";
+  // the form above the result (a phone): after a paste or a fix the verdict is brought into view
+  var stacked = window.matchMedia ? window.matchMedia("(max-width: 63.99rem)") : null;
+  var revealNext = false;
 
   /* -- DOM building: text only ------------------------------------------------ */
 
@@ -120,13 +124,17 @@
     enhanceResult();
     var verdict = document.getElementById("verdict");
     var valid = verdict && verdict.getAttribute("data-valid") === "true";
-    document.title = (valid ? "Valid" : "Not valid") + " \u2013 deckcheck: check a Pok\u00e9mon TCG decklist";
+    document.title = (valid ? "Valid" : "Not valid") + TITLE;
+    if (formatHelp && typeof answer.format_description === "string") {
+      formatHelp.textContent = answer.format_description; // the format on the checked date
+    }
     var summary = result.querySelector(".verdict-summary");
     return summary ? summary.textContent : "";
   }
 
   function renderError(message) {
     shownText = null;
+    document.title = "Not checked" + TITLE; // never a stale "Valid" beside an error
     result.replaceChildren(el("div", {id: "error", className: "alert", role: "alert", tabindex: "-1"}, [
       el("h2", {className: "alert-title"}, [el("span", {"aria-hidden": "true"}, ["! "]), "The list was not checked"]),
       el("p", {className: "alert-message"}, [message])
@@ -166,8 +174,8 @@
 
   var pickSeq = 0;
 
-  /* An unknown card: up to five cards from the lookup API (GET /api/v1/cards) to pick from,
-   * for the name as written first, then for whatever is typed in the box. */
+  /* An unknown card: a search box for another card, whose results (up to five cards from the lookup
+   * API, GET /api/v1/cards) replace the server's choices once something is typed in it. */
   function setUpPick(holder) {
     if (holder.firstChild) { return; }
     var line = holder.getAttribute("data-line");
@@ -177,7 +185,7 @@
       value: holder.getAttribute("data-name") || ""});
     var list = el("span", {className: "fixes pick-results", role: "group", "aria-label": "Cards found for line " + line}, []);
     var pending = null;
-    var served = holder.parentNode && holder.parentNode.querySelector(".fixes:not(.pick-results)");
+    var served = holder.parentNode ? holder.parentNode.querySelectorAll(".fixes:not(.pick-results), .more-fixes") : [];
     function search() {
       var q = input.value.trim();
       if (!q) { list.replaceChildren(); return; }
@@ -193,8 +201,9 @@
         }));
         if (!list.firstChild) {
           list.appendChild(el("span", {className: "help"}, ["No card found."]));
-        } else if (served) {
-          served.hidden = true; // the API's cards replace the server's suggestions for the same name
+        } else {
+          // the API's cards replace the server's choices
+          Array.prototype.forEach.call(served, function (node) { node.hidden = true; });
         }
       }).catch(function () { /* the links the server offered still work */ });
     }
@@ -202,8 +211,9 @@
       clearTimeout(pending);
       pending = setTimeout(search, 250);
     });
+    // the server's choices (the recommended printing first) stay until something else is searched:
+    // the same choices as without the script
     holder.replaceChildren(el("label", {"for": id}, ["Find a card for line " + line]), input, list);
-    search();
   }
 
   /* -- talking to the server -------------------------------------------------- */
@@ -265,6 +275,12 @@
       setStatus("");
       return;
     }
+    if (date.validity && date.validity.badInput) {
+      // a date field with a date half typed: its value is empty, which would mean today
+      renderError("The date is not complete: finish it (day, month and year) or clear it for today.");
+      setStatus("Not checked: the date is not complete.");
+      return;
+    }
     var payload = {decklist: text, format: format.value};
     if (date.value) {
       payload.as_of = date.value;
@@ -282,6 +298,10 @@
       setStatus(render(text, answer));
       var verdict = document.getElementById("verdict");
       if (focusVerdict === true && verdict) { verdict.focus(); }
+      if ((revealNext || focusVerdict === true) && verdict && stacked && stacked.matches) {
+        verdict.scrollIntoView({block: "start"});
+      }
+      revealNext = false;
     }).catch(function (err) {
       if (mine !== seq || (err && err.name === "AbortError")) { return; }
       inflight = null;
@@ -336,6 +356,7 @@
   }
 
   deck.addEventListener("input", schedule);
+  deck.addEventListener("paste", function () { revealNext = true; });
   format.addEventListener("change", function () { showFormatHelp(); schedule(); });
   date.addEventListener("change", schedule);
   result.addEventListener("click", function (event) {

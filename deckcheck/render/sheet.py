@@ -1,0 +1,133 @@
+"""The deck registration sheet: a valid deck laid out as Play! Pokémon's sheet for in-person events.
+
+The official sheet has the player's name, Play! Pokémon player ID, date of birth and age division at
+the top, then the Pokémon, the Trainer cards and the Energy, each line with its quantity, name, set,
+collector number and regulation mark. :func:`build_sheet` makes those values from a report (lines of
+one printing merged, as the PTCGL export does); :func:`render_sheet` writes the printable HTML page
+(``templates/sheet.html`` with ``templates/sheet.css``: one page on A4 and on Letter), which the web
+page serves at ``/sheet`` and ``deckcheck sheet`` writes to a file, or prints to PDF.
+
+Player fields left empty are printed as blanks to fill in by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..problems import Report
+from . import SECTIONS, export_name
+
+#: the age divisions of Play! Pokémon events, as the sheet prints them
+DIVISIONS = (("junior", "Junior"), ("senior", "Senior"), ("masters", "Masters"))
+#: the longest player field kept (a name, an ID, a date): the sheet has room for no more
+MAX_FIELD = 60
+TEMPLATES = Path(__file__).with_name("templates")
+#: the rows a section's caption and column heads take, counted like card rows
+SECTION_ROWS = 2
+#: (rows in the taller column past which, the sheet's density): measured in Chromium with templates/sheet.css,
+#: the 259 mm the sheet has on A4 and on Letter hold 38 rows at the regular size (251 mm), 52 dense (239 mm)
+#: and 61 denser (the most a 60-card deck makes: 59 Trainer lines and their section's two rows, 242 mm)
+DENSITIES = ((52, "denser"), (38, "dense"))
+
+
+class SheetError(ValueError):
+    """A deck that is not valid has no registration sheet: the message says why."""
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    count: int
+    name: str
+    set_code: str
+    number: str
+    mark: str
+
+
+@dataclass
+class Player:
+    """The fields at the top of the sheet; empty ones are left blank to fill in by hand."""
+
+    name: str = ""
+    player_id: str = ""
+    birth_date: str = ""
+    division: str = ""  # one of DIVISIONS' keys, or empty
+
+    def __post_init__(self) -> None:
+        for key in ("name", "player_id", "birth_date"):
+            value = " ".join(str(getattr(self, key) or "").split())  # one line, no control characters
+            setattr(self, key, "".join(ch for ch in value if ch.isprintable())[:MAX_FIELD])
+        division = (self.division or "").strip().lower()
+        self.division = division if division in dict(DIVISIONS) else ""
+
+
+@dataclass
+class Sheet:
+    player: Player
+    format_name: str
+    as_of: str
+    sections: list[tuple[str, list[SheetRow], int]] = field(default_factory=list)  # title, rows, cards
+
+    @property
+    def total(self) -> int:
+        return sum(cards for _, _, cards in self.sections)
+
+    @property
+    def columns(self) -> tuple[list[int], list[int]]:
+        """The sections (indices) in the left and the right column: Pokémon left, Trainer right, and
+        Energy under the shorter of the two, so the taller column stays as short as it can."""
+        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
+        return ([0, 2], [1]) if rows[0] <= rows[1] else ([0], [1, 2])
+
+    @property
+    def density(self) -> str:
+        """``dense`` or ``denser`` (smaller rows) when the taller column has more rows than fit one page
+        at the regular size, else empty."""
+        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
+        tallest = max(sum(rows[i] for i in column) for column in self.columns)
+        return next((name for limit, name in DENSITIES if tallest > limit), "")
+
+
+def build_sheet(report: Report, player: Player | None = None) -> Sheet:
+    """The sheet of a valid deck. Raises :class:`SheetError` for a deck that is not valid (an event
+    takes only a legal deck) or has a card that did not resolve."""
+    if not report.valid:
+        raise SheetError(f"{report.summary} A registration sheet is for a valid deck: fix the problems first.")
+    groups: dict[str, dict[tuple[str, str, str], list[Any]]] = {s: {} for s, _ in SECTIONS}
+    for ln in report.lines:
+        card = ln.card
+        if card is None:  # pragma: no cover - an unknown card is an error: the deck is not valid
+            raise SheetError(f"Line {ln.line}: the card is unknown, so the sheet cannot name it.")
+        # the name as printed ("Fire Energy"), not the export's "Basic {R} Energy"; no trainer subtitle
+        name = card.name if card.is_basic_energy else export_name(card)
+        entry = groups[card.supertype].setdefault((name, card.set_code, card.number), [0, card.mark or ""])
+        entry[0] += ln.count
+    sheet = Sheet(player or Player(), report.format_name, report.as_of)
+    for section, title in SECTIONS:
+        rows = [SheetRow(n, name, code, number, mark) for (name, code, number), (n, mark) in groups[section].items()]
+        sheet.sections.append((title, rows, sum(r.count for r in rows)))
+    return sheet
+
+
+def sheet_css() -> str:
+    """The sheet's style sheet (screen and print)."""
+    return (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
+
+
+def render_sheet(sheet: Sheet, *, stylesheet: str | None = None, screen: dict[str, Any] | None = None) -> str:
+    """The sheet as a complete HTML page. ``stylesheet``: the URL of :func:`sheet_css` (a page served
+    under a Content-Security-Policy); without one the style sheet is written into the page (a file).
+    ``screen``: what the web page adds on screen only (a form to fill the player fields, a way back)."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True), keep_trailing_newline=True
+    )
+    return env.get_template("sheet.html").render(
+        sheet=sheet,
+        divisions=DIVISIONS,
+        stylesheet=stylesheet,
+        css=None if stylesheet else sheet_css(),
+        screen=screen,
+    )
