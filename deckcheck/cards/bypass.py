@@ -12,6 +12,11 @@ A scan of every card's text at build time finds the sentences that do this:
 ``copy``
     "Choose an attack from a Dragon Pokémon in your discard pile and use it as this attack."
     (Regidrago VSTAR): the attacks of Pokémon that are never in play.
+``count``
+    "This attack does 20 damage times the number of Pokémon in your discard pile that have the
+    Night March attack." (Joltik, Pumpkaboo and Lampent): the Evolution Pokémon with that attack
+    (Lampent) are played to be discarded and counted, never evolved into (Night March, Mad Party,
+    United Wings).
 
 ``data/evolution-bypass.csv`` is the reviewed table: one card name, kind and reach a row, the
 sentence it was found in (``source`` is the text field) or ``reviewed: <reason>`` for a card
@@ -33,7 +38,7 @@ from typing import Any, Protocol
 from ..names import name_key
 
 TABLE = "evolution-bypass.csv"
-KINDS = ("play", "copy")
+KINDS = ("play", "copy", "count")
 #: the subtypes that carry a Rule Box (the rulebook: Pokémon ex, EX, GX, V, VMAX, VSTAR,
 #: V-UNION, BREAK, TAG TEAM, MEGA, Radiant and Prism Star cards)
 RULE_BOX = frozenset({"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "TAG TEAM", "MEGA", "Radiant"})
@@ -51,6 +56,8 @@ _PLAY = re.compile(
 _COPY = re.compile(
     r"\battacks? (?:of|from) (?:a|an|any|1|one|each)?\b[^.]{0,80}\bPokémon\b[^.]{0,60}\bin your discard pile\b"
 )
+#: the Pokémon in the discard pile with a named attack, counted by this one (Night March)
+_COUNT = re.compile(r"\bPokémon in your discard pile that ha(?:s|ve) the\b[^.]{1,40}\battack\b")
 #: "Basic Pokémon" (or "Basic {W} Pokémon") alone: the sentence cannot reach an Evolution
 _BASIC_ONLY = re.compile(r"\bBasic (?:\{[A-Z]\} |[A-Z][a-z']{1,20} )?Pokémon\b")
 #: a reminder in brackets, "(Pokémon V, Pokémon-GX, etc. have Rule Boxes.)": not part of what a sentence does
@@ -97,11 +104,11 @@ def texts(card: dict[str, Any]) -> Iterator[tuple[str, str]]:
 
 
 def read_sentence(sentence: str) -> str | None:
-    """The kind (``play`` or ``copy``) of a sentence that reaches Evolution Pokémon, else None."""
+    """The kind (``play``, ``copy`` or ``count``) of a sentence that reaches Evolution Pokémon, else None."""
     text = " ".join(_REMINDER.sub("", sentence.translate(_APOSTROPHES)).split())
     if "opponent" in text:
         return None  # the opponent's Pokémon, or their attacks: not this deck's Evolutions
-    for kind, pattern in (("play", _PLAY), ("copy", _COPY)):
+    for kind, pattern in (("play", _PLAY), ("copy", _COPY), ("count", _COUNT)):
         m = pattern.search(text)
         if m and not _BASIC_ONLY.search(text, 0, m.end()):
             return kind

@@ -355,8 +355,13 @@ class CardDB:
         return [other for other in self._by_name.slot(card.key.lower()) if other.release and other.release <= on]
 
     def first_printed(self, name: str) -> Card | None:
-        """The oldest printing named ``name`` (its name key), None when none is."""
+        """The oldest printing named ``name`` (its name key, or the English name it is in another
+        language: ``Ordres du Boss`` is Boss's Orders), None when none is."""
         named = self.by_name(name)
+        if not named:
+            local = self.local_names()
+            picked = local.pick(name) if local is not None else None
+            named = self.by_name(picked[1]) if picked is not None else ()
         dated = [card for card in named if card.release]
         return min(dated, key=lambda card: card.release) if dated else None
 
@@ -391,7 +396,7 @@ class CardDB:
         energy = card.is_basic_energy
         for other in self.released_printings(card, on):
             if other.is_basic_energy == energy:
-                return Resolution(other, res.method, (), res.name_differs)
+                return Resolution(other, res.method, (), res.name_differs, res.language)
         return Resolution(None, "unresolved")
 
     def suggest(self, name: str, limit: int = 3) -> tuple[str, ...]:
@@ -495,6 +500,28 @@ class CardDB:
             hit = memo.put((name, lang, limit), local.suggest(name, lang, self._names, self._display, limit))
         return hit
 
+    def _local_whole(self, name: str, set_code: str | None, number: str | None) -> Resolution | None:
+        """A name in another language whose last word the reader took for a set code: ``Lugia V ASTRO``
+        (Italian for Lugia VSTAR), ``Passe de Combat VIP`` (French for Battle VIP Pass) read as name and
+        code with no number. When that code is no set the database knows and the whole text is a name
+        in another language, the line is that name's card; None otherwise (English names ending so,
+        ``Old PC``, are read by :meth:`_resolve`'s bracket rule)."""
+        if not set_code or number or self.knows_set(set_code):
+            return None
+        whole = f"{name} {set_code}"
+        if self.by_name(whole):
+            return None
+        local = self.local_names()
+        if local is None or not local.entries(whole):
+            return None
+        res = self._resolve_local(whole, None, None, None)
+        return res if res.card is not None else None
+
+    def local_whole(self, written: str, card: Card) -> bool:
+        """Is ``written`` a name of ``card`` in another language (:meth:`_local_whole` read the line so)?"""
+        local = self.local_names()
+        return local is not None and local.language_of(written, card.key.lower()) is not None
+
     def resolve_in(self, name: str, set_code: str | None, number: str | None, lang: str) -> Resolution | None:
         """The resolution of a name-only line (a set code and number that found no printing) read in
         ``lang`` first: what :meth:`resolve_parts` answers when a name several languages write for
@@ -555,7 +582,7 @@ class CardDB:
         memo = self._memos.resolved
         hit = memo.get(key)
         if hit is None:
-            hit = self._resolve(name, set_code, number)
+            hit = self._local_whole(name, set_code, number) or self._resolve(name, set_code, number)
             if hit.card is None:  # no English name: a name in another language (the same index)
                 hit = self._resolve_local(name, set_code, number, None)
             hit = memo.put(key, hit)

@@ -21,6 +21,7 @@ from ..deck import line_profile
 from ..decklist.fastline import BULLETS, COUNTS, card_parts, read_new
 from ..decklist.lineread import CARD, HEADER, read_line
 from ..decklist.parse import CardRow, ParseResult, card_rows, file_line, plain_lines, read
+from ..decklist.validtext import NotUnicode, not_unicode
 from ..formats import Ban, Format, FormatError, default_formats
 from ..memo import Memo, memoise
 from ..problems import Problem, Report, sort_problems
@@ -108,7 +109,7 @@ class _Lines:
             if other is not card:
                 via, ban = self.legality(other)
                 if via is not None and ban is None:
-                    return Resolution(other, res.method, (), res.name_differs)
+                    return Resolution(other, res.method, (), res.name_differs, res.language)
         return res
 
 
@@ -121,6 +122,10 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
     if card is not None:
         return _printing_facts(at, raw, count, card, name, set_code, number)  # type: ignore[arg-type]
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
+    if res.language is not None and set_code is not None and number is None and res.card is not None:
+        whole = f"{name} {set_code}"  # the reader's "set code" may be the name's last word (Lugia V ASTRO)
+        if db.local_whole(whole, res.card):
+            name, set_code = whole, None
     # the resolution is the same on every date; the printing chosen by name is one out on this date
     res = at.by_name(db.on_date(res, at.day))
     via, ban = at.legality(res.card) if res.card is not None else (None, None)
@@ -315,6 +320,20 @@ def _in_list_language(
     asked: set[str] = set()
     for ln in lines:
         facts = ln.facts
+        if facts.card is None and facts.method != "printing":
+            # a name another language writes for a card not printed yet on the date (German Ultraball,
+            # Beast Ball, 2018): in the list's language it may be a card that was (Spanish Ultraball)
+            res = db.resolve_in(facts.name, facts.set_code, facts.number, lang)
+            if res is not None and res.card is not None:
+                at = at or _Lines(db, fmt, on)
+                res = at.by_name(db.on_date(res, at.day))
+                if res.card is not None:
+                    via, ban = at.legality(res.card)
+                    ln.facts = LineFacts(
+                        facts.count, facts.name, facts.set_code, facts.number, res, via, ban, facts.raw
+                    )
+                    changed = True
+                    continue
         if facts.card is None:
             name = facts.name
             if name in asked or len(asked) < SUGGEST_MAX_NAMES:
@@ -330,7 +349,34 @@ def _in_list_language(
                 via, ban = at.legality(res.card)
                 ln.facts = LineFacts(facts.count, facts.name, facts.set_code, facts.number, res, via, ban, facts.raw)
                 changed = True
+                continue
+        if facts.card is not None and facts.language not in (None, lang):
+            # the same card's name in the list's language too (Charizard Radiante, Spanish and Portuguese):
+            # the line says the list's language, as the note counts it
+            names = db.local_names()
+            if names is not None and lang in names.languages_of(facts.name, facts.card.key.lower()):
+                res = Resolution(facts.card, facts.method, (), facts.name_differs, lang)
+                ln.facts = LineFacts(
+                    facts.count, facts.name, facts.set_code, facts.number, res, facts.legal_via, facts.ban, facts.raw
+                )
+                changed = True
     return changed
+
+
+def _not_unicode(text: str) -> NotUnicode | None:
+    """:func:`~deckcheck.decklist.validtext.not_unicode`, asked only of a text that may hold a lone surrogate:
+    one with a ``\\u`` escape, or one that UTF-8 cannot encode (an encode in C costs a tenth of the search)."""
+    if "\\u" not in text and (text.isascii() or _encodes(text)):
+        return None
+    return not_unicode(text)
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 _today = dt.date.today  # a seam for tests
@@ -430,6 +476,11 @@ def check(
     if on < fmt.pool.earliest:
         ctx.date_problem = _date_problem(fmt, on)
         legal_in = None
+    fault = _not_unicode(deck) if isinstance(deck, str) else None
+    if fault is not None:  # a lone surrogate (a JSON deck's "\ud800"): no report holding it could be written as UTF-8
+        empty = Deck([], [], None, None, db=db)
+        iso = _ISO.get(on) or _ISO.put(on, on.isoformat())
+        return Report(fmt.id, fmt.name, iso, [fault.problem()], [], empty.counts(), db.info(), 0, {})
     text_lines = plain_lines(deck) if isinstance(deck, str) else None
     if text_lines is not None:  # the usual: a text read line by line, each line read and resolved in one pass
         parsed, lines = _read_text(text_lines, db, legal_in, on)

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     code="R301",
     description=(
         "A Stage 1/2 whose pre-evolution is missing (owner names count; Rare Candy covers a missing Stage 1; "
-        "silent when a card of the deck puts that Pokémon into play or uses its attacks without evolving, such "
-        "as Lugia VSTAR for Archeops or Regidrago VSTAR for Dragon Pokémon: `data/evolution-bypass.csv`)"
+        "silent when a card of the deck puts that Pokémon into play, uses its attacks or counts it in the discard "
+        "pile without evolving, such as Lugia VSTAR for Archeops, Regidrago VSTAR for Dragon Pokémon or Night "
+        "March for Lampent: `data/evolution-bypass.csv`)"
     ),
     severity=WARNING,
     title="An Evolution card whose Pokémon it evolves from is missing",

@@ -2,7 +2,8 @@
 (``--config python:deckcheck.service.gunicorn_conf``), so an installed wheel carries them.
 
 Every value can be changed without editing it: ``DECKCHECK_BIND``,
-``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS`` and ``DECKCHECK_TIMEOUT`` here, and
+``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS``, ``DECKCHECK_TIMEOUT`` and ``DECKCHECK_REUSE_PORT`` here
+(the worker's own timeouts are read by deckcheck/service/worker.py), and
 any other gunicorn setting through ``GUNICORN_CMD_ARGS`` (command-line flags
 win over this file).
 """
@@ -54,6 +55,13 @@ threads = _int("DECKCHECK_THREADS", 1)
 # import the app (and load the card database) once in the master, then fork:
 # workers share the database pages and start instantly
 preload_app = True
+
+# every worker listens on a socket of its own, one of the port's SO_REUSEPORT group, and the system hashes each
+# new connection to one of them: connections spread evenly over the workers. With one shared socket, the worker
+# that happened to wake first took most of them, and a kept-alive connection stays with the worker that took it
+# (one worker answered 92-100% of keep-alive traffic). DECKCHECK_REUSE_PORT=0 goes back to one shared socket
+# (needed for sockets handed over by systemd, which gunicorn ignores in this mode)
+reuse_port = os.environ.get("DECKCHECK_REUSE_PORT", "1").strip() not in ("0", "false", "no", "off")
 
 timeout = _int("DECKCHECK_TIMEOUT", 30)  # a check takes milliseconds; 30 s means a stuck worker
 graceful_timeout = 20  # SIGTERM: finish in-flight requests, then stop
@@ -159,10 +167,11 @@ def on_reload(server):
 
 
 def child_exit(server, worker):
-    """In the master, after a worker exited: its live gauges leave /metrics (its counters stay)."""
-    from prometheus_client import multiprocess
+    """In the master, after a worker exited: its live gauges leave /metrics, its counts move into the
+    metrics folder's archive files and its own files are removed (deckcheck.service.observe.retire_process)."""
+    from deckcheck.service import observe
 
-    multiprocess.mark_process_dead(worker.pid)
+    observe.retire_process(worker.pid)
 
 
 def on_exit(server):

@@ -16,7 +16,10 @@ turns the endpoint off; ``deploy/nginx`` keeps it from the internet):
 
 Under gunicorn every worker's numbers are added up: prometheus_client's multiprocess mode,
 with ``PROMETHEUS_MULTIPROC_DIR`` set up by ``deckcheck/service/gunicorn_conf.py`` (a fresh temporary directory
-unless one is given; a dead worker's gauges are dropped in ``child_exit``). Without that
+unless one is given). When a worker exits (a reload, a crash, ``max_requests``) the master's ``child_exit``
+calls :func:`retire_process`: its live gauges go, and its counters, histograms and summaries are added into one
+``<type>_archive.db`` file per type and its own files removed, so the folder (and the time a scrape takes) stays
+the size of the live workers however often they are replaced, and no count is lost. Without that
 variable (tests, one process) the process's own registry is served.
 
 Request IDs: a request's ``X-Request-ID`` is kept when it is 1-128 characters of letters,
@@ -198,6 +201,65 @@ def _observe_report(report, seconds: float) -> None:
         if counter is None:
             counter = _problems[problem.rule] = PROBLEMS.labels(rule=problem.rule)
         counter.inc()
+
+
+#: the multiprocess files whose values add up across processes (counters, histograms, summaries), and the
+#: gauge modes that merge into one value: a dead process's values of these are kept in an archive file
+_SUMMED_TYPES = ("counter", "histogram", "summary")
+_GAUGE_MERGE = {"sum": "sum", "max": "max", "min": "min", "mostrecent": "mostrecent"}
+
+
+def retire_process(pid: int, path: str | None = None) -> None:
+    """Bookkeeping in the gunicorn master for a worker that exited: prometheus_client's own
+    ``mark_process_dead`` (its ``live*`` gauges leave /metrics), then every other file of the process is merged
+    into the folder's archive file of its type (``counter_archive.db``: values added per sample; ``gauge_max_*``:
+    the larger kept...) and removed. Gauges of mode ``all`` stay (they are labelled by process, by design).
+
+    The archive is written to a temporary name (not ``*.db``, which a scrape reads) and renamed into place,
+    then the process's files are removed: a scrape in between counts the dead process twice once, never
+    misses it. Runs in the master only, one exit at a time."""
+    from prometheus_client import multiprocess
+    from prometheus_client.mmap_dict import MmapedDict
+
+    folder = path or os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        return
+    multiprocess.mark_process_dead(pid, folder)
+    kinds = [(typ, f"{typ}_{pid}.db", f"{typ}_archive.db", "sum") for typ in _SUMMED_TYPES]
+    kinds += [
+        (f"gauge_{mode}", f"gauge_{mode}_{pid}.db", f"gauge_{mode}_archive.db", how)
+        for mode, how in _GAUGE_MERGE.items()
+    ]
+    for _typ, name, archive_name, how in kinds:
+        dead = os.path.join(folder, name)
+        if not os.path.exists(dead):
+            continue
+        archive = os.path.join(folder, archive_name)
+        merged: dict[str, tuple[float, float]] = {}
+        sources = [archive, dead] if os.path.exists(archive) else [dead]
+        for source in sources:
+            for key, value, stamp, _pos in MmapedDict.read_all_values_from_file(source):
+                if key not in merged:
+                    merged[key] = (value, stamp)
+                    continue
+                old, old_stamp = merged[key]
+                if how == "sum":
+                    merged[key] = (old + value, max(old_stamp, stamp))
+                elif how == "max":
+                    merged[key] = max((old, old_stamp), (value, stamp))
+                elif how == "min":
+                    merged[key] = min((old, old_stamp), (value, stamp))
+                elif stamp >= old_stamp:  # mostrecent
+                    merged[key] = (value, stamp)
+        temporary = archive + f".{os.getpid()}.tmp"
+        out = MmapedDict(temporary)
+        try:
+            for key, (value, stamp) in merged.items():
+                out.write_value(key, value, stamp)
+        finally:
+            out.close()
+        os.replace(temporary, archive)
+        os.unlink(dead)
 
 
 def registry() -> CollectorRegistry:

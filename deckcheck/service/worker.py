@@ -1,27 +1,41 @@
-"""The gunicorn worker ``deckcheck serve`` runs: gunicorn's gthread worker, hardened against slow clients.
+"""The gunicorn worker ``deckcheck serve`` runs: gunicorn's gthread worker, hardened for clients met without a
+proxy in front (slow, idle, pipelining, not reading).
 
 gunicorn's threaded worker hands a connection to a thread as soon as a byte arrives and the
-thread then blocks until the whole request head is in: a client that sends one header line
-every few seconds ("slowloris") holds that thread for as long as it likes, and a few such
-clients made ``/healthz`` unreachable. This worker changes two things:
+thread then blocks until the whole request head is in, and again while the client takes the answer: a
+client that sends one header line every few seconds ("slowloris"), or that never reads what it asked for,
+holds that thread for as long as it likes, and a few such clients made ``/healthz`` unreachable. This worker:
 
-* **The request head is collected without a thread.** A thread only takes in what has
+* **collects the request head without a thread.** A thread only takes in what has
   arrived (non-blocking) and, while the blank line ending the head is missing, hands the
   connection back to the worker's poller: slow and idle clients wait there, costing a file
-  descriptor and a few bytes, not a thread. A head must be complete within
-  ``DECKCHECK_HEADER_TIMEOUT`` seconds (default 10) of the first look at the connection, or
-  the connection is closed. Idle new connections go to the poller after 0.1 s (gunicorn's
-  own wait is 5 s) and are closed after gunicorn's ``keepalive`` seconds.
+  descriptor and a few bytes, not a thread. Bytes of a pipelined request read ahead with the previous one
+  start the next head, so its end is found however the segments cut it. A head must be complete within
+  ``DECKCHECK_HEADER_TIMEOUT`` seconds (default 10) of the first look at the connection (or the end of the
+  previous request), or it is answered 408 (the error envelope) and closed. Idle new connections go to the
+  poller after 0.1 s (gunicorn's own wait is 5 s) and are closed quietly after gunicorn's ``keepalive``
+  seconds (5), as an idle kept-alive connection is.
 * **So is the body, when its length is known and acceptable** (``Content-Length`` up to
   320 KiB, over the API's 256 KiB limit): it must arrive within ``DECKCHECK_BODY_TIMEOUT``
-  seconds (default 10) of the end of the head. Other bodies (chunked, or too large, which the
+  seconds (default 10) of the end of the head, or a 408. Other bodies (chunked, or too large, which the
   app refuses with a 413 without reading them) are read by the thread, and a read that stalls
   for ``DECKCHECK_BODY_TIMEOUT`` seconds ends the request with a 408 in the error envelope.
+* **sends answers without a thread.** What the socket does not take at once is held and sent by the
+  poller as the client reads; the thread is free for the next request. The client must take some of it
+  every ``DECKCHECK_SEND_TIMEOUT`` seconds (default 10), or the connection is closed. The next pipelined
+  request on a connection is only started once the previous answer is out: one answer in flight per
+  connection. A worker holds at most :data:`MAX_HELD_OUTPUT` bytes so; past that, a write waits on the
+  thread (each write bounded by the send timeout).
+* **hands kept-alive connections back.** After ``DECKCHECK_KEEPALIVE_REQUESTS`` requests (default 100) the
+  answer says ``Connection: close``; with ``reuse_port`` (deckcheck/service/gunicorn_conf.py) every worker
+  has its own listening socket and the system hashes each new connection to one of them, so long-lived
+  clients are spread over the workers instead of staying with the one that took them first.
 
 On SIGTERM the worker accepts the connections already queued at the socket, so they are answered
-instead of reset, and closes its copy of the listening socket. When the whole server stops, the master
-first makes the socket ignore new connection attempts (a socket filter dropping SYNs), so that queue
-empties for good before the socket closes. While it stops, a
+instead of reset, and closes its listening socket (its own, with ``reuse_port``: it first ignores new
+connection attempts, which the client retries to another worker's socket). When the whole server stops
+with one shared socket, the master first makes the socket ignore new connection attempts (a socket filter
+dropping SYNs), so that queue empties for good before the socket closes. While it stops, a
 connection whose request has not fully arrived is waited for by a thread (up to its deadline) rather
 than handed back to the poller, which gthread would close unanswered.
 
@@ -34,12 +48,16 @@ page. Everything else is gunicorn's gthread worker. It leans on gthread internal
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import select
+import selectors
 import socket
 import struct
 import time
+from concurrent.futures import Future
+from functools import partial
 
 from gunicorn import util
 from gunicorn.http.errors import NoMoreData
@@ -49,6 +67,15 @@ from gunicorn.workers import gthread
 DEFAULT_HEADER_TIMEOUT = 10.0
 #: seconds a request body may stall before the request ends with a 408
 DEFAULT_BODY_TIMEOUT = 10.0
+#: seconds an answer may wait for the client to take any of it before the connection is closed
+DEFAULT_SEND_TIMEOUT = 10.0
+#: requests one kept-alive connection may make; its last answer says ``Connection: close`` and the client's next
+#: connection is hashed to a worker afresh, so a few long-lived clients do not stay on one worker for good
+DEFAULT_KEEPALIVE_REQUESTS = 100
+#: seconds a closing connection's last bytes are given to reach the client (read side drained meanwhile)
+LINGER = 2.0
+#: bytes of answers a worker holds for clients that have not taken them yet (over it, a write waits on the thread)
+MAX_HELD_OUTPUT = 64 * 1024 * 1024
 #: a head longer than this is handed to gunicorn's parser as it is (which refuses it with its own limits)
 MAX_HEAD = 64 * 1024
 #: how long a thread waits for the first byte of a new connection before handing it back to the poller
@@ -63,6 +90,7 @@ _LENGTH = re.compile(rb"\r\ncontent-length:[ \t]*([0-9]{1,12})[ \t]*(?=\r\n|$)",
 _ERROR_CODES = {
     400: "bad_request",
     403: "forbidden",
+    408: "request_timeout",
     414: "uri_too_long",
     417: "expectation_failed",
     431: "request_header_fields_too_large",
@@ -155,6 +183,17 @@ def _seconds(name: str, default: float) -> float:
     return number
 
 
+def _whole(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    try:
+        number = int(value) if value else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {value!r}") from None
+    if number < 1:
+        raise SystemExit(f"{name} must be at least 1, not {value!r}")
+    return number
+
+
 class _TimedSocket(socket.socket):
     """The connection's socket, with an inactivity timeout on every blocking read and write.
 
@@ -168,9 +207,11 @@ class _TimedSocket(socket.socket):
     is closed quietly). A write that times out raises ``BlockingIOError``, which ends the request.
     """
 
-    __slots__ = ("in_app", "stall_timeout")
+    __slots__ = ("in_app", "out", "stall_timeout")
     in_app: bool
     stall_timeout: float
+    #: what the client has not taken yet of the answers written while ``in_app`` (sent by the worker's poller)
+    out: bytearray
 
     def recv(self, *args):
         try:
@@ -186,20 +227,97 @@ class _TimedSocket(socket.socket):
                 ) from None
             raise NoMoreData() from None
 
+    def sendall(self, data, flags=0):
+        """While the app answers: what the socket takes at once is sent, the rest is held (``out``) for the
+        worker's poller to send, so a client that does not read cannot hold the thread. Over the worker's
+        budget (:data:`MAX_HELD_OUTPUT`) the thread waits, each write bounded by the send timeout."""
+        if not self.in_app or flags:
+            return _sendall(self, data, flags)
+        view = memoryview(data).cast("B")
+        if not self.out:
+            try:
+                view = view[_send(self, view, socket.MSG_DONTWAIT) :]
+            except (BlockingIOError, InterruptedError):
+                pass
+            if not view:
+                return None
+        if _HELD.take(len(view)):
+            self.out += view
+            return None
+        self.flush_blocking()
+        return _sendall(self, view)
+
+    def flush_blocking(self) -> None:
+        """Send what is held, waiting on this thread (each write bounded by the send timeout)."""
+        if self.out:
+            held, self.out = self.out, bytearray()
+            _HELD.give(len(held))
+            _sendall(self, held)
+
+    def sendfile(self, file, offset=0, count=None):
+        """A file answer goes through :meth:`sendall` while the app answers (held like any other bytes)."""
+        if not self.in_app:
+            return super().sendfile(file, offset, count)
+        file.seek(offset)
+        left = count
+        sent = 0
+        while left is None or left > 0:
+            piece = file.read(65536 if left is None else min(65536, left))
+            if not piece:
+                break
+            self.sendall(piece)
+            sent += len(piece)
+            left = None if left is None else left - len(piece)
+        return sent
+
+
+class _Budget:
+    """Bytes of held answers in this worker process (its threads share it), at most ``limit``."""
+
+    def __init__(self, limit: int):
+        import threading
+
+        self.limit, self.used, self._lock = limit, 0, threading.Lock()
+
+    def take(self, n: int) -> bool:
+        with self._lock:
+            if self.used + n > self.limit:
+                return False
+            self.used += n
+            return True
+
+    def give(self, n: int) -> None:
+        with self._lock:
+            self.used -= n
+
+
+_HELD = _Budget(MAX_HELD_OUTPUT)
 
 #: the socket's own recv, without the stall handling (for the non-blocking reads of the head)
 _recv = socket.socket.recv
+_send = socket.socket.send
+_sendall = socket.socket.sendall
 
 
-def _timed(sock: socket.socket, timeout: float) -> _TimedSocket:
+def _release(sock: _TimedSocket) -> None:
+    """Give a connection's held answer back to the budget (it will not be sent)."""
+    if sock.out:
+        _HELD.give(len(sock.out))
+        sock.out = bytearray()
+
+
+def _timeval(seconds: float) -> bytes:
+    whole = int(seconds)
+    return struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
+
+
+def _timed(sock: socket.socket, timeout: float, send_timeout: float) -> _TimedSocket:
     """``sock`` as a _TimedSocket (the same connection: the file descriptor moves to the new object)."""
     timed = _TimedSocket(sock.family, sock.type, sock.proto, sock.detach())
     timed.setblocking(False)  # as the socket it replaces (a new socket object assumes blocking)
-    timed.in_app, timed.stall_timeout = False, timeout
-    seconds = int(timeout)
-    value = struct.pack("ll", seconds, int((timeout - seconds) * 1_000_000))
-    timed.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, value)
-    timed.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, value)
+    timed.in_app, timed.stall_timeout, timed.out = False, timeout, bytearray()
+    timed.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(timeout))
+    timed.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _timeval(send_timeout))
     return timed
 
 
@@ -217,6 +335,12 @@ class DeckcheckWorker(gthread.ThreadWorker):
         super().__init__(*args, **kwargs)
         self.header_timeout = _seconds("DECKCHECK_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT)
         self.body_timeout = _seconds("DECKCHECK_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
+        self.send_timeout = _seconds("DECKCHECK_SEND_TIMEOUT", DEFAULT_SEND_TIMEOUT)
+        self.keepalive_requests = _whole("DECKCHECK_KEEPALIVE_REQUESTS", DEFAULT_KEEPALIVE_REQUESTS)
+        #: connections whose answer the poller is sending: the time by which the client must take more of it
+        self.sending: dict = {}
+        #: connections closing (their answer sent, a FIN behind it): the time by which they are closed
+        self.lingering: dict = {}
 
     def handle(self, conn):
         if _DEFER is None or conn.cfg.is_ssl or conn.is_http2:
@@ -233,8 +357,7 @@ class DeckcheckWorker(gthread.ThreadWorker):
         if state == "wait":
             return _DEFER
         if state == "expired":
-            self.log.debug("closing %s: no complete request within %gs", conn.client, self.header_timeout)
-            conn.dc_expired = True  # finish_request closes it at once
+            conn.dc_expired = True  # finish_request answers 408 and closes it at once
             return False
         conn.data_ready = True  # the head is here: gunicorn must not wait for data again
         return super().handle(conn)
@@ -244,12 +367,19 @@ class DeckcheckWorker(gthread.ThreadWorker):
         length) is complete, or the peer closed; 'wait' or 'expired' otherwise."""
         sock = conn.sock
         if type(sock) is not _TimedSocket:
-            sock = conn.sock = _timed(sock, self.body_timeout)
+            sock = conn.sock = _timed(sock, self.body_timeout, self.send_timeout)
             conn.dc_head, conn.dc_deadline, conn.dc_need = bytearray(), None, None
         if conn.dc_deadline is None:
             conn.dc_deadline = time.monotonic() + self.header_timeout
-        if conn.parser is not None and conn.dc_need is None and _END in conn.parser.unreader.buf.getvalue():
-            return self._ready(conn)  # a pipelined request already read ahead by the parser
+        if conn.parser is not None and conn.dc_need is None and not conn.dc_head:
+            # bytes of the next request the parser read ahead (pipelining) start the head collected here, so its
+            # end is found wherever it falls: in them, in later segments, or split across both
+            held = conn.parser.unreader.buf.getvalue()
+            if held:
+                conn.parser.unreader.buf = io.BytesIO()
+                conn.dc_head += held
+                if self._scan(conn, 0):
+                    return self._ready(conn)
         # a new connection: its request is usually here already; if not, a short wait for its first byte,
         # then the poller waits instead of a thread
         first_look = not conn.initialized and not conn.dc_head and not conn.data_ready
@@ -272,18 +402,25 @@ class DeckcheckWorker(gthread.ThreadWorker):
                 return self._ready(conn)
             start = max(0, len(head) - 3)
             head += chunk  # a bytearray: linear however small the pieces
-            if conn.dc_need is None:
-                end = head.find(_END, start)
-                if end >= 0:
-                    body = _body_length(bytes(head[:end]))
-                    if not body or body > MAX_BODY:
-                        return self._ready(conn)
-                    # the body is taken in off-thread too, with a fresh allowance of time
-                    conn.dc_need = end + 4 + body
-                    conn.dc_deadline = time.monotonic() + self.body_timeout
-                elif len(head) >= MAX_HEAD:
-                    return self._ready(conn)
+            if self._scan(conn, start):
+                return self._ready(conn)
         return "expired" if time.monotonic() > conn.dc_deadline else "wait"
+
+    def _scan(self, conn, start: int) -> bool:
+        """Whether the request collected so far is ready for gunicorn's parser; notes where its body ends
+        once the head is complete. ``start``: where the end of the head may begin (earlier bytes were looked at)."""
+        head = conn.dc_head
+        if conn.dc_need is None:
+            end = head.find(_END, start)
+            if end < 0:
+                return len(head) >= MAX_HEAD
+            body = _body_length(bytes(head[:end]))
+            if not body or body > MAX_BODY:
+                return True
+            # the body is taken in off-thread too, with a fresh allowance of time
+            conn.dc_need = end + 4 + body
+            conn.dc_deadline = time.monotonic() + self.body_timeout
+        return len(head) >= conn.dc_need
 
     def _ready(self, conn) -> str:
         conn.dc_deadline, conn.dc_need = None, None
@@ -296,19 +433,155 @@ class DeckcheckWorker(gthread.ThreadWorker):
         return "ready"
 
     def finish_request(self, conn, fs):
+        result = fs.result() if not fs.cancelled() and fs.exception() is None else False
         # gthread closes a connection handed back (``_DEFER``) once the worker is stopping, unanswered; a
         # connection whose thread gave it back just before SIGTERM goes to a thread again, which waits for
         # its request (see handle)
-        if not self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is _DEFER:
+        if not self.alive and result is _DEFER:
             self.enqueue_req(conn)
             return
         if getattr(conn, "dc_expired", False):
-            # no complete request in time: closed at once (gunicorn's graceful close would linger up to 2 s on
-            # this thread, the worker's main thread)
+            # no complete request in time: a 408, closed at once (gunicorn's graceful close would linger up to
+            # 2 s on this thread, the worker's main thread)
+            self.nr_conns -= 1
+            self._close_unfinished(conn)
+            return
+        sock = conn.sock
+        if type(sock) is _TimedSocket and sock.out:
+            if sock.fileno() < 0 or result is _DEFER:  # closed on the thread (a broken answer): nothing to send
+                _release(sock)
+            else:
+                # the answer is sent from here, as the client takes it; then the connection goes on as gthread
+                # would have it (the next pipelined request, the keep-alive poller, or closed)
+                sock.setblocking(False)
+                self.sending[conn] = (time.monotonic() + self.send_timeout, result)
+                self.poller.register(sock, selectors.EVENT_WRITE, partial(self._on_writable, conn))
+                return
+        if not result and type(sock) is _TimedSocket:
+            # gthread's graceful close waits up to 2 s on this thread (the poller's) for the client to close too:
+            # the poller does that wait instead
+            self._linger(conn)
+            return
+        super().finish_request(conn, fs)
+        if result is _DEFER and self.alive and type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
+            # part of a request is in: it has until its own deadline (gthread gives a hand-back its keepalive)
+            conn.timeout = conn.dc_deadline
+
+    def _on_writable(self, conn, _fileobj=None) -> None:
+        """The poller found the connection writable: send what the client takes of its held answer."""
+        sock = conn.sock
+        try:
+            while sock.out:
+                n = _send(sock, sock.out, socket.MSG_DONTWAIT)
+                del sock.out[:n]
+                _HELD.give(n)
+                self.sending[conn] = (time.monotonic() + self.send_timeout, self.sending[conn][1])
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:  # reset by the peer
+            self._drop_sending(conn)
+            return
+        self.poller.unregister(sock)
+        _deadline, result = self.sending.pop(conn)
+        done: Future = Future()
+        done.set_result(result)
+        self.finish_request(conn, done)
+
+    def _linger(self, conn) -> None:
+        """Close a connection gracefully (RFC 9112 section 9.6) without a thread waiting: a FIN after the answer,
+        then the poller reads (and drops) what the client still sends until it closes or :data:`LINGER`
+        seconds pass, so the system does not answer those bytes with a reset that could destroy the answer."""
+        sock = conn.sock
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.setblocking(False)
+            self.poller.register(sock, selectors.EVENT_READ, partial(self._on_lingering, conn))
+        except (OSError, ValueError, KeyError):
             self.nr_conns -= 1
             conn.close()
             return
-        super().finish_request(conn, fs)
+        self.lingering[conn] = time.monotonic() + LINGER
+
+    def _on_lingering(self, conn, _fileobj=None) -> None:
+        try:
+            for _ in range(16):
+                if not _recv(conn.sock, 65536, socket.MSG_DONTWAIT):
+                    break  # the client closed too
+            else:
+                return  # more to come (up to 1 MiB a turn): the poller calls again
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            pass
+        self._end_linger(conn)
+
+    def _end_linger(self, conn) -> None:
+        self.lingering.pop(conn, None)
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        self.nr_conns -= 1
+        conn.close()
+
+    def _drop_sending(self, conn) -> None:
+        """Close a connection whose client stopped taking its answer (or went away)."""
+        self.sending.pop(conn, None)
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        _release(conn.sock)
+        self.nr_conns -= 1
+        try:
+            # a reset, not a FIN queued behind bytes the client will not read: the system frees the connection's
+            # buffers now instead of keeping it (orphaned, with its unsent answer) until its retries give up
+            conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        conn.close()
+
+    def murder_pending(self):
+        """Close the connections handed back to the poller whose time ran out: one with part of a request in
+        gets a 408 first (an idle one is closed quietly, as a kept-alive one); and the connections whose
+        client took nothing of its answer for the send timeout. gthread's own assumes one timeout for all."""
+        now = time.monotonic()
+        if self.pending_conns:
+            expired = [conn for conn in self.pending_conns if conn.timeout <= now]
+            for conn in expired:
+                self.pending_conns.remove(conn)
+                try:
+                    self.poller.unregister(conn.sock)
+                except (KeyError, ValueError, OSError):
+                    pass
+                self.nr_conns -= 1
+                self._close_unfinished(conn)
+        for conn in [conn for conn, (deadline, _result) in self.sending.items() if deadline <= now]:
+            self.log.debug("closing %s: the answer was not taken within %gs", conn.client, self.send_timeout)
+            self._drop_sending(conn)
+        for conn in [conn for conn, deadline in self.lingering.items() if deadline <= now]:
+            self._end_linger(conn)
+
+    def _close_unfinished(self, conn) -> None:
+        """Close a connection whose request did not arrive in time (it is no longer counted in ``nr_conns``):
+        a 408 in the error envelope if part of it came, then a graceful close; quietly if none did (an idle
+        connection)."""
+        sock = conn.sock
+        if type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
+            waited = self.body_timeout if conn.dc_need else self.header_timeout
+            self.log.debug("closing %s: no complete request within %gs", conn.client, waited)
+            part = "body" if conn.dc_need else "head"
+            try:
+                write_json_error(
+                    sock, 408, "Request Timeout", f"the request {part} did not arrive within {waited:g} seconds"
+                )
+            except OSError:
+                conn.close()
+                return
+            self.nr_conns += 1  # counted again while it lingers
+            self._linger(conn)
+            return
+        conn.close()
 
     def accept(self, listener):
         # a stopping worker closes its listening socket (_take_the_queue); a readable event the poller reported
@@ -336,6 +609,13 @@ class DeckcheckWorker(gthread.ThreadWorker):
         bytecodes of that thread, and its ``nr_conns += 1`` could be lost inside the thread's own
         ``nr_conns -= 1``, letting the worker exit with a connection still open (a reset)."""
         for listener in self.sockets:
+            if self.cfg.reuse_port:
+                # the socket is this worker's own (one of the port's group, SO_REUSEPORT): the system hashes new
+                # connections to it until it closes, so it first ignores them (a client's retried SYN then goes
+                # to another worker's socket, or is refused once the whole server stopped), then the queue is
+                # taken and stays empty
+                refuse_new_connections(listener)
+                time.sleep(HANDSHAKE_GRACE)
             self._accept_queued(listener)
             # connections mid-handshake finish (a round trip) and queue: take those too. When the whole server
             # stops, the master has made the socket ignore new connection attempts (refuse_new_connections),
@@ -365,6 +645,9 @@ class DeckcheckWorker(gthread.ThreadWorker):
         timed = conn.sock
         if type(timed) is not _TimedSocket:
             return super().handle_request(req, conn)
+        conn.dc_served = getattr(conn, "dc_served", 0) + 1
+        if conn.dc_served >= self.keepalive_requests:
+            req.must_close = True  # gunicorn's answer then says "Connection: close"
         timed.in_app = True
         try:
             return super().handle_request(req, conn)

@@ -29,6 +29,13 @@ def _table():
         ("Put up to 3 {W} Pokémon from your discard pile onto your Bench.", "play"),
         ("Choose an attack from a Dragon Pokémon in your discard pile and use it as this attack.", "copy"),
         ("If both of them are heads, search your deck for a Pokémon and put it onto your Bench.", "play"),
+        (
+            "This attack does 20 damage times the number of Pokémon in your discard pile that have the Night March "
+            "attack.",
+            "count",
+        ),
+        ("This attack does 20 damage for each Pokémon in your discard pile that has the Mad Party attack.", "count"),
+        ("This attack does 10 damage for each Pokémon in your discard pile.", None),
         ("You may search your deck for up to 2 Pokémon VMAX and put them onto your Bench.", "play"),
         # Basic Pokémon only: nothing that evolves is reached
         ("Put 1 Basic Pokémon card from your discard pile onto your Bench.", None),

@@ -355,3 +355,14 @@ def test_a_set_or_meta_of_the_wrong_kind_fails_the_load_saying_which(tmp_path, f
         cards.load(path)
     path.write_bytes(_one_set_database())
     assert cards.load(path).sets["sv01"].code == "SVI"  # the same file with the field right loads
+
+
+@pytest.mark.parametrize("code", ["SVALT", "SWSHALT", "SMALT", "BWALT"])
+def test_ptcgl_alt_codes_are_read_by_name_without_an_unknown_set(code):
+    """PTCGL's ALT codes name no printed set: the line is read by name (an info note), never as a set
+    newer than the database (a warning telling the user to update)."""
+    report = deckcheck.check(f"4 Rare Candy {code} 1\n", "standard", "2024-06-01")
+    assert [(p.rule, p.severity) for p in report.problems if p.rule in ("unknown-set", "resolved-by-name")] == [
+        ("resolved-by-name", "info")
+    ]
+    assert report.lines[0].card.id == "sv04.5-089"

@@ -346,3 +346,98 @@ def test_a_name_of_two_english_names_in_one_language_is_read_as_the_newest(db):
     # the shipped table: a German name-only line is the newest card of that name
     res = db.resolve_parts("EP-Teiler", None, None)
     assert (res.card.name, res.language) == ("Exp. Share", "de")
+
+
+@pytest.mark.parametrize("lang", sorted(BY_LANGUAGE))
+def test_a_name_alone_in_a_language_keeps_its_language_on_a_date_before_the_newest_printing(lang):
+    """On 2024-06-01 Rare Candy's newest printing (MEG 125, 2025-09-26) was not out: the line is read as
+    the newest one out then, still as the card the name is in that language (the note, the message
+    and the list's language for "did you mean" follow it)."""
+    _nest, candy, typo, expected = BY_LANGUAGE[lang]
+    report = deckcheck.check(f"4 {candy}\n4 {typo}\n", "standard", "2024-06-01")
+    first = report.lines[0]
+    assert (first.card.id, first.method, first.language) == ("sv04.5-089", "name", lang)
+    (note,) = [p for p in report.problems if p.rule == "names-in-language"]
+    assert note.lines == (1,)
+    assert [p.message for p in report.problems if p.rule == "resolved-by-name"] == [
+        f'Line 1: "{candy}" has no set code, so it was matched by name to Rare Candy (PAF 89), the card it names '
+        f"in {LANGUAGE_NAMES[lang]}, the newest printing released by 2024-06-01 (Rare Candy (MEG 125) was "
+        "released on 2025-09-26)."
+    ]
+    assert report.lines[1].suggestions == expected
+
+
+@pytest.mark.parametrize(
+    "line, lang, card_id",
+    [
+        ("3 Lugia V ASTRO", "es", "swsh12-139"),  # Spanish and Italian for Lugia VSTAR (SIT 139)
+        ("3 Passe de Combat VIP", "fr", "swsh8-225"),  # French for Battle VIP Pass (FST 225)
+        ("3 Pase de Combate VIP", "es", "swsh8-225"),
+        ("3 Passe de Batalha VIP", "pt", "swsh8-225"),
+    ],
+)
+def test_a_translated_name_ending_in_a_capital_word_is_the_whole_name_not_a_set_code(line, lang, card_id):
+    """The reader takes a last all-capital word for a set code without a number; a name in another
+    language that ends so (V ASTRO, VIP) is that name's card, named as written, with no unknown set."""
+    text = f"4 Lugia V SIT 138\n{line}\n4 Archeops SIT 147\n" if "Lugia" in line else f"{line}\n"
+    report = deckcheck.check(text, "standard", "2023-08-11")
+    ln = [ln for ln in report.lines if ln.raw == line][0]
+    whole = line[2:]
+    assert (ln.card.id, ln.method, ln.language, ln.name, ln.set_code) == (card_id, "name", lang, whole, None)
+    assert {"unknown-set", "copy-limit", "evolution-gap", "unknown-card"}.isdisjoint(_rules(report))
+    (by_name,) = [p.message for p in report.problems if p.rule == "resolved-by-name" and ln.line in p.lines]
+    assert by_name.startswith(f'Line {ln.line}: "{whole}" has no set code, so it was matched by name to ')
+    assert by_name.endswith(f", the card it names in {LANGUAGE_NAMES[lang]}.")
+    # before the card was printed, the line still names it as written
+    (early,) = [
+        p.message for p in deckcheck.check(f"{line}\n", "standard", "2019-08-16").problems if p.rule == "unknown-card"
+    ]
+    assert early.startswith(
+        f'Line 1: no printing of "{whole}" had been released on 2019-08-16; the card was first printed on '
+    )
+
+
+@pytest.mark.parametrize("lang", sorted(BY_LANGUAGE))
+def test_a_name_in_a_language_before_the_cards_first_printing_says_when_it_was_first_printed(lang):
+    """Nest Ball was first printed in Sun & Moon (SUM 123, 2017-02-03): a list of 2012 naming it in any
+    language names no card on that date, and says when the card was first printed, as an English line does."""
+    nest = BY_LANGUAGE[lang][0]
+    report = deckcheck.check(f"4 {nest}\n4 Nest Ball\n", "unlimited", "2012-08-11")
+    messages = [p.message for p in report.problems if p.rule == "unknown-card"]
+    first = (
+        "the card was first printed on 2017-02-03 (Nest Ball (SUM 123)). Its 4 copies still count toward the deck size."
+    )
+    assert messages == [
+        f'Line 1: no printing of "{nest}" had been released on 2012-08-11; {first}',
+        f'Line 2: no printing of "Nest Ball" had been released on 2012-08-11; {first}',
+    ]
+
+
+def test_a_name_two_languages_write_for_different_cards_is_read_in_the_lists_language_before_either_was_printed():
+    """Ultraball is Beast Ball in German (first printed 2018-08-03) and Ultra Ball in Spanish: a Spanish
+    list of 2012 means Ultra Ball, though the German reading, tried first, names no card on that date."""
+    spanish = deckcheck.check("4 Ultraball\n4 Caramelo Raro\n", "standard", "2012-08-10")
+    assert [(ln.card.id, ln.language) for ln in spanish.lines] == [("bw5-102", "es"), ("bw5-100", "es")]
+    assert "unknown-card" not in _rules(spanish)
+    german = deckcheck.check("4 Ultraball\n4 Sonderbonbon\n", "standard", "2012-08-10")
+    assert german.lines[0].card is None
+    assert [p.message for p in german.problems if p.rule == "unknown-card"] == [
+        'Line 1: no printing of "Ultraball" had been released on 2012-08-10; the card was first printed on '
+        "2018-08-03 (Beast Ball (CES 125)). Its 4 copies still count toward the deck size."
+    ]
+
+
+def test_a_name_of_the_same_card_in_several_languages_is_said_in_the_lists_language():
+    """Charizard Radiante is Radiant Charizard in Spanish and in Portuguese: in a Portuguese list its
+    line, its message and the note all say Portuguese."""
+    report = deckcheck.check(
+        "1 Charizard Radiante\n1 Charizard Radiante CRZ 20\n4 Ultra Bola\n", "standard", "2024-08-16"
+    )
+    assert [ln.language for ln in report.lines] == ["pt", "pt", "pt"]
+    (by_name, *_) = [p.message for p in report.problems if p.rule == "resolved-by-name"]
+    assert by_name == (
+        'Line 1: "Charizard Radiante" has no set code, so it was matched by name to Radiant Charizard (CRZ 20), '
+        "the card it names in Portuguese."
+    )
+    (note,) = [p for p in report.problems if p.rule == "names-in-language"]
+    assert note.message.startswith("Card names were recognised in Portuguese on 3 lines (lines 1, 2, 3);")

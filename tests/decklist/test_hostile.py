@@ -310,3 +310,26 @@ def test_ten_thousand_unique_long_names_keep_every_memo_bounded():
         deck = "\n".join(f"1 Long {batch:03d}-{i:03d} " + "z" * 600 for i in range(100))
         deckcheck.check(deck, "standard", ON)
     assert _memo_sizes(db, fmt, on) == before
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    before=st.text(max_size=200),
+    surrogate=st.integers(0xD800, 0xDFFF),
+    escaped=st.booleans(),
+)
+def test_check_of_a_text_with_a_lone_surrogate_gives_a_report_that_can_be_written_out(before, surrogate, escaped):
+    """The library's check() is an entry point too: a lone surrogate, in the text or as a JSON deck's
+    escape, is one unreadable-file problem on its line, and the report is valid UTF-8 as JSON."""
+    if escaped:
+        text = orjson.dumps({"cards": [{"count": 4, "name": before}]}).decode()[:-4] + f'\\u{surrogate:04x}"}}]}}'
+    else:
+        text = f"4 Pikachu {before}{chr(surrogate)} SVI 1"
+    report = deckcheck.check(text, "standard", "2024-06-01")
+    assert [p.rule for p in report.problems] == ["unreadable-file"]
+    assert report.problems[0].message.endswith(
+        "a lone surrogate (half of a UTF-16 pair), which is not a character: the text is not valid Unicode. "
+        "Remove it, or write the character it was meant to be."
+    )
+    assert not report.valid and report.lines == []
+    orjson.dumps(report.to_dict())  # raises on a lone surrogate

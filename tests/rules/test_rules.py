@@ -531,6 +531,23 @@ def test_lugia_vstar_puts_colourless_pokemon_without_a_rule_box_onto_the_bench()
     assert problem.message == "Gardevoir ex (line 4) evolves from Kirlia, which is not in your deck."
 
 
+def test_night_march_and_united_wings_count_evolutions_played_to_be_discarded():
+    # Night March (Joltik, Pumpkaboo, Lampent PHF) counts the Night March Pokémon in the discard pile:
+    # the 2016 lists played Lampent without Litwick, to discard it (data/evolution-bypass.csv, count)
+    night_march = ("4 Joltik PHF 26", "4 Pumpkaboo PHF 44", "4 Lampent PHF 42", "4 Double Colorless Energy XY 130")
+    assert_legal(deck(*night_march, energy="Psychic Energy"), "standard", "2016-08-19")
+    # United Wings counts Kilowattrel the same way; a Stage 1 with no such attack still warns
+    wings = ("4 Murkrow PAL 131", "4 Flamigo PAL 170", "2 Kilowattrel PAF 22")
+    assert_legal(deck(*wings, energy="Basic {G} Energy SVE 1"), "standard", "2024-06-01")
+    problem = only(
+        assert_problems(
+            deck(*night_march, "2 Kirlia SIT 68", energy="Psychic Energy"), "unlimited", "2024-06-01", ["evolution-gap"]
+        ),
+        "evolution-gap",
+    )
+    assert problem.message == "Kirlia (line 5) evolves from Ralts, which is not in your deck."
+
+
 def test_a_bypass_card_only_counts_when_it_is_in_the_deck():
     problem = only(
         assert_problems(deck("4 Lugia V SIT 138", "4 Archeops SIT 147"), "standard", "2023-06-01", ["evolution-gap"]),

@@ -186,3 +186,98 @@ def test_every_api_answer_says_nosniff():
     client = create_app({"TESTING": True}).test_client()
     for path in ("/api/v1/formats", "/api/v1/nowhere", "/api/v1/openapi.json"):
         assert client.get(path).headers.getlist("X-Content-Type-Options") == ["nosniff"], path
+
+
+def _db_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("*.db"))
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_workers_replaced_by_reloads_leave_no_files_behind_and_no_count_is_lost(tmp_path):
+    """A reload (SIGHUP to the master) replaces every worker: the metrics folder keeps the live workers'
+    files and one archive per type, never a file per dead worker, and the request counts of the dead add up."""
+    import signal
+    import time
+
+    from test_reload import _children
+
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    proc, _port, base = serve_on_free_port(
+        2, {"DECKCHECK_RATELIMIT_ENABLED": "false", "PROMETHEUS_MULTIPROC_DIR": str(folder)}
+    )
+    key = ("deckcheck_http_requests_total", (("method", "GET"), ("route", "/healthz"), ("status", "200")))
+    try:
+        sent = 1  # the /healthz that found the server up
+        for _reload in range(6):
+            for _ in range(5):
+                with requests.Session() as fresh:
+                    assert fresh.get(base + "/healthz", timeout=30).status_code == 200
+                sent += 1
+            old = set(_children(proc.pid))
+            proc.send_signal(signal.SIGHUP)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                now = set(_children(proc.pid))
+                if len(now) == 2 and not now & old:
+                    break
+                time.sleep(0.1)
+            assert not set(_children(proc.pid)) & old, "the old workers did not exit"
+            requests.get(base + "/healthz", timeout=30)  # the new workers answer (and write their files)
+            sent += 1
+        with requests.Session() as fresh:
+            scraped = samples(fresh.get(base + "/metrics", timeout=30).text)
+        live = {str(pid) for pid in _children(proc.pid)}
+        names = _db_files(folder)
+    finally:
+        stop(proc)
+    # one file set for each live worker (and the master's), and the archives: nothing of the 12 dead workers
+    owners = {name.rsplit("_", 1)[1].removesuffix(".db") for name in names}
+    assert owners <= live | {str(proc.pid), "archive"}, names
+    assert scraped[key] == sent  # the dead workers' counts are kept (in the archive)
+
+
+def test_retiring_a_process_keeps_every_merged_value_and_removes_its_files(tmp_path):
+    """Counters and histograms add up, a max gauge keeps the larger, a live gauge goes: the scrape of the
+    folder is the same before and after (but for the live gauge), with the dead process's files gone."""
+    from prometheus_client.mmap_dict import MmapedDict, mmap_key
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    def put(name: str, values: dict) -> None:
+        out = MmapedDict(str(tmp_path / name))
+        for (metric, sample, labels), value in values.items():
+            out.write_value(mmap_key(metric, sample, [k for k, _ in labels], [v for _, v in labels], "h"), value, 0.0)
+        out.close()
+
+    for pid, n in ((101, 3.0), (102, 4.0)):
+        put(f"counter_{pid}.db", {("c", "c_total", (("r", "a"),)): n})
+        put(f"histogram_{pid}.db", {("h", "h_bucket", (("le", "1.0"),)): n, ("h", "h_sum", ()): n / 2})
+        put(f"gauge_max_{pid}.db", {("g", "g", ()): n * 10})
+        put(f"gauge_liveall_{pid}.db", {("l", "l", ()): 1.0})
+
+    def scrape() -> dict:
+        return {
+            (s.name, tuple(sorted(s.labels.items()))): s.value
+            for m in MultiProcessCollector(None, str(tmp_path)).collect()
+            for s in m.samples
+        }
+
+    before = scrape()
+    observe.retire_process(101, str(tmp_path))
+    put("counter_103.db", {("c", "c_total", (("r", "a"),)): 1.0})
+    observe.retire_process(103, str(tmp_path))
+    after = scrape()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "counter_102.db",
+        "counter_archive.db",
+        "gauge_liveall_102.db",
+        "gauge_max_102.db",
+        "gauge_max_archive.db",
+        "histogram_102.db",
+        "histogram_archive.db",
+    ]
+    assert after.pop(("c_total", (("r", "a"),))) == before.pop(("c_total", (("r", "a"),))) + 1 == 8.0
+    assert before.pop(("l", (("pid", "101"),))) == 1.0
+    assert after == before
+    assert after[("g", ())] == 40.0 and after[("h_sum", ())] == 3.5 and after[("h_count", ())] == 7.0
