@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 
 from .decklist.sharelink import encode_deck
 from .problems import ERROR, INFO, WARNING, Problem, Report, line_list
-from .wording import plural
+from .wording import noun, plural
 
 #: Discord's limit for a message's content
 LIMIT = 2000
@@ -84,7 +84,7 @@ def _where(lines: tuple[int, ...]) -> str:
     shown = ", ".join(str(n) for n in lines[:MAX_LINE_NUMBERS])
     if len(lines) > MAX_LINE_NUMBERS:
         shown += ", " + ELLIPSIS
-    return f"line {shown}" if len(lines) == 1 else f"lines {shown}"
+    return f"{noun(len(lines), 'line')} {shown}"
 
 
 def problem_line(problem: Problem, escape: Callable[[str], str] | None = None) -> str:
@@ -109,7 +109,7 @@ def problem_line(problem: Problem, escape: Callable[[str], str] | None = None) -
 
 
 def _more(n: int, link: str | None) -> str:
-    text = f"{ELLIPSIS} and {n} more problem{'' if n == 1 else 's'}"
+    text = f"{ELLIPSIS} and {plural(n, 'more problem')}"
     return f"{text}: {link}" if link else text + "."
 
 

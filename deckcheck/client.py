@@ -31,7 +31,7 @@ from requests.adapters import HTTPAdapter
 
 from .problems import Report
 from .service.paths import API_PREFIX  # imports nothing: no Flask here
-from .sync.fetch import CappedRetry  # the one retry policy (imports requests, urllib3 and the core's dbfile)
+from .sync.fetch import CappedRetry  # the one retry policy (imports requests, urllib3 and deckcheck.cards.files)
 from .version import __version__
 
 DEFAULT_TIMEOUT = 10.0

@@ -3,7 +3,7 @@
 Display names are kept as printed; everything internal compares keys made here.
 Two different printed names share a key only where ``data/name-merges.csv`` says
 they are the same name: ``deckcheck db build`` audits every such pair in the card
-pool (:mod:`deckcheck.nameaudit`) and fails on one the table does not list.
+pool (:mod:`deckcheck.sync.nameaudit`) and fails on one the table does not list.
 
 **Part of a name** (the rulebook, S5 in ``rules-and-formats.md`` 3.2, and the
 tournament handbook S1 section 4: "as defined by the card's English language
@@ -133,7 +133,8 @@ class _CombiningMarks(dict[int, int | None]):
     """A ``str.translate`` table that deletes combining characters: code point -> None for a
     combining one, else itself. Filled as characters are met (``str.translate`` asks
     ``__missing__`` for a code point not in it): a table of all 131,072 code points below
-    :data:`COMBINING_LIMIT`, made at once, was paid by the first name with an accent (BENCHMARKS.md)."""
+    :data:`COMBINING_LIMIT` made at once would be paid for by the first name with an accent
+    (BENCHMARKS.md)."""
 
     def __missing__(self, cp: int) -> int | None:
         value = None if cp < COMBINING_LIMIT and unicodedata.combining(chr(cp)) else cp

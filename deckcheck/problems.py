@@ -19,6 +19,7 @@ from .registry import INFO as INFO
 from .registry import SEVERITIES as SEVERITIES
 from .registry import WARNING as WARNING
 from .registry import Finding, RuleSpec, load_builtin_rules
+from .wording import plural
 
 
 @dataclass(frozen=True)
@@ -371,11 +372,11 @@ class Report:
     def _summary(self, e: int, w: int) -> str:
         verdict = "Not valid" if e else "Valid"
         total = self.counts.total
-        parts = [f"{verdict} for {self.format_name} on {self.as_of}: {total} card{'s' if total != 1 else ''}"]
+        parts = [f"{verdict} for {self.format_name} on {self.as_of}: {plural(total, 'card')}"]
         if e:
-            parts.append(f"{e} error{'s' if e != 1 else ''}")
+            parts.append(plural(e, "error"))
         if w:
-            parts.append(f"{w} warning{'s' if w != 1 else ''}")
+            parts.append(plural(w, "warning"))
         return ", ".join(parts) + "."
 
     def to_dict(

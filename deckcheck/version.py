@@ -2,7 +2,7 @@
 version, so the package metadata and this string cannot differ).
 
 A literal rather than a look-up in the package metadata: ``importlib.metadata`` (and the email package it
-brings) cost more at start-up than the rest of ``deckcheck --version`` (issue #16). Every module that
+brings) cost more at start-up than the rest of ``deckcheck --version``. Every module that
 names the version imports it from here; ``deckcheck.__version__`` is the same value.
 """
 

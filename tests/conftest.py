@@ -20,6 +20,9 @@ settings.load_profile("deckcheck")
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = Path(__file__).resolve().parent / "decks"
+#: the formats deckcheck ships, one per file in data/formats/ (their one definition): a test about every
+#: shipped format takes this list, never a copy of it
+SHIPPED_FORMATS = tuple(sorted(path.stem for path in (ROOT / "data" / "formats").glob("*.toml")))
 #: the anonymous rate limit for every app the tests build (the limiter runs, but never throttles
 #: the suite); tests of the limits themselves set their own
 UNTHROTTLED = "1000000 per minute"

@@ -221,8 +221,8 @@ def _u32(value: int) -> bytes:
 
 
 def _digest(body: bytes | memoryview) -> bytes:
-    # SHA-256: OpenSSL's, with the CPU's SHA instructions, 2.5x BLAKE2b's speed here (1.1 ms
-    # against 2.8 ms for the shipped 1.6 MB pack)
+    # SHA-256: OpenSSL's, which uses the CPU's SHA extensions where it has them: no slower than
+    # BLAKE2b on the shipped pack, and much faster with them (BENCHMARKS.md, "Figures behind the code")
     return hashlib.sha256(body).digest()
 
 

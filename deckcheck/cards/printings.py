@@ -239,7 +239,7 @@ class PrintingTable(Mapping[Any, tuple[Card, ...]]):
     def first_rows(self, keys: list[str]) -> list[int]:
         """The row of the first printing under each of ``keys`` (the index's own keys, :meth:`index_keys`)."""
         rows = self._rows
-        firsts = getattr(rows, "firsts", None)  # a packed table's (dbpack.Groups), without slices
+        firsts = getattr(rows, "firsts", None)  # a packed table's (deckcheck.cards.pack.Groups), without slices
         return firsts(keys) if firsts is not None else [rows[key][0] for key in keys]
 
     def __getitem__(self, key: Any) -> tuple[Card, ...]:

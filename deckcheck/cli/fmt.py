@@ -13,6 +13,7 @@ import click
 from ..decklist.parse import parse
 from ..engine import check as _check
 from ..render import ptcgl_export
+from ..wording import noun
 from .common import STDIN, _database, _read, _shown
 
 
@@ -69,7 +70,7 @@ def fmt_cmd(file: str, write: bool) -> None:
             )
     dropped = sorted({n for p in parsed.problems for n in p.lines})
     if dropped:
-        which = f"line{'s' if len(dropped) > 1 else ''} {', '.join(map(str, dropped))}"
+        which = f"{noun(len(dropped), 'line')} {', '.join(map(str, dropped))}"
         if write:
             raise click.ClickException(
                 f"{shown}: {which} would be lost (not card lines); nothing was written. Fix or remove them first."

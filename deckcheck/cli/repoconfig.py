@@ -102,7 +102,7 @@ class IgnoreRules:
     pathspec's translation of each line into a regular expression, matched by :data:`GLOB_ENGINE` in
     sets of :data:`SET_SIZE`; the last pattern that matches decides. A line no pattern can be made of
     (``[z-a]``, a lone ``\\``) matches nothing; the others count. (The translation is a string's work;
-    compiling 30,000 lines with Python's ``re`` first, as pathspec's own patterns do, took seconds.)"""
+    compiling 30,000 lines with Python's ``re`` first, as pathspec's own patterns do, takes seconds.)"""
 
     def __init__(self, lines: Iterable[str]) -> None:
         self.include: list[bool] = []

@@ -45,7 +45,7 @@ from .lineread import (
     shorten,
 )
 
-# the names this module has always offered, from the modules that now hold them
+# what callers import from here (the reader's public names), each defined in the module that owns it
 __all__ = [
     "JSON_SHAPES",
     "MAX_COPIES",
@@ -163,7 +163,7 @@ def read(text: str) -> tuple[ParseResult, list[CardRow]]:
     result's ``cards`` stays empty). Never raises.
 
     The engine copies rows straight into its own lines, without CardLines it would drop at once
-    (BENCHMARKS.md, issue #3). ``fields`` dicts are shared with the line memo: only read them.
+    (BENCHMARKS.md, "Full check"). ``fields`` dicts are shared with the line memo: only read them.
     """
     lines = plain_lines(text)
     if lines is None:

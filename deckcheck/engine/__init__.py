@@ -30,6 +30,7 @@ from ..registry import REGISTRY
 # importing deckcheck.rules registers every rule (the formats name them; the engine runs them)
 from ..rules.notes import DATE_OUT_OF_RANGE, SUGGESTIONS_SKIPPED, not_a_decklist, stale_database
 from ..rules.reading import NOT_A_DECKLIST
+from ..wording import plural
 from .groups import rotation_groups
 
 #: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
@@ -440,7 +441,7 @@ def _suggestions_skipped(d: Deck) -> Problem | None:
     return Problem(
         SUGGESTIONS_SKIPPED.name,
         f"Suggestions were looked up for the first {SUGGEST_MAX_NAMES} unknown card names only; "
-        f"{n} more unknown name{'s' if n != 1 else ''} got none.",
+        f"{plural(n, 'more unknown name')} got none.",
         lines=tuple(ln.line for ln in d.unknown if ln.name in skipped),
     )
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..problems import ProblemGroup
 from ..rules.recommend import recommended
+from ..wording import noun
 
 if TYPE_CHECKING:
     from ..cards import Card, CardDB
@@ -77,9 +78,7 @@ def rotation_groups(
         for _, ln in members:
             other = recommended(ln.card.name, fmt, db, on)
             replacements.append({"line": ln.line, "card": ln.card.id, "legal": other.id if other else None})
-        mark_words = (
-            f"regulation mark{'s' if len(marks) > 1 else ''} {', '.join(marks)}" if marks else "no regulation mark"
-        )
+        mark_words = f"{noun(len(marks), 'regulation mark')} {', '.join(marks)}" if marks else "no regulation mark"
         if any(not ln.card.mark for _, ln in members) and marks:
             mark_words += ", or none"
         groups.append(
@@ -87,8 +86,8 @@ def rotation_groups(
                 kind=ROTATED_OUT,
                 rule=_RULE,
                 message=(
-                    f"{copies:,} card{'s' if copies != 1 else ''} on "
-                    f"{len(members):,} line{'s' if len(members) != 1 else ''} rotated out "
+                    f"{copies:,} {noun(copies, 'card')} on "
+                    f"{len(members):,} {noun(len(members), 'line')} rotated out "
                     f"{'before' if before else 'on'} {day.isoformat()} ({mark_words})."
                 ),
                 date=day.isoformat(),

@@ -184,9 +184,7 @@ def _limit_total(lines: list[KnownLine], what: str, limit: int, ctx: Context) ->
     else:
         msg = f"You have {total} {what} cards ({', '.join(names)}){line_list(nums)}; the limit is {limit} per deck."
         hint = (
-            f"The limit is {limit} {what} card{'s' if limit != 1 else ''} in total, not {limit} of each."
-            if len(names) > 1
-            else None
+            f"The limit is {plural(limit, what + ' card')} in total, not {limit} of each." if len(names) > 1 else None
         )
     return (Finding(msg, lines=nums, cards=ids, hint=hint),)
 

@@ -75,8 +75,8 @@ def _gaps(
 
 class _OwnerIndex:
     """The deck's Pokémon names by every word-ending of them, so that the hint for each missing
-    pre-evolution costs the words of its name, not a pass over the deck (1,000 lines with 700
-    gaps were 0.5 s); the first line in the deck wins, as a scan would find it."""
+    pre-evolution costs the words of its name, not a pass over the deck (a pass for each gap is
+    quadratic in a long list); the first line in the deck wins, as a scan would find it."""
 
     def __init__(self, deck: Deck) -> None:
         self.full: dict[str, tuple[int, KnownLine]] = {}  # a name key -> (index, its first line)

@@ -152,8 +152,8 @@ def _read_sized_body(req) -> bytes | None:
     from the WSGI input at once, or None when werkzeug must read it (no or a malformed length, one
     over the limit, a body already read).
 
-    werkzeug's checked stream (``LimitedStream``, the length and limit looked up on the way) cost
-    ~90,000 instructions a request, more than the rest of reading and loading the body. Read the
+    werkzeug's checked stream (``LimitedStream``, the length and limit looked up on the way) costs
+    more than the rest of reading and loading the body (BENCHMARKS.md). Read the
     way werkzeug reads it: to the end of a stream the server ends (``wsgi.input_terminated``, as
     gunicorn does), else Content-Length bytes. A read that werkzeug would refuse (a client gone
     early, a stream over the limit) is handed back to werkzeug as if untouched, for its own
@@ -269,8 +269,8 @@ def load_body_fast(data: object) -> dict | None:
     Unicode: the JSON reader, :func:`deckcheck.service.jsonbody.read_json`, refuses any other),
     ``format`` a known format id or null, ``as_of`` an ISO date string or null, ``forecast``
     true, false or null. For it this gives what the schema's load gives
-    (the same values, keys in the schema's order) at a tenth of the cost (~2 µs against
-    ~20 µs); any other body is None and goes to marshmallow, which loads it (``"forecast":
+    (the same values, keys in the schema's order) at a tenth of the cost (BENCHMARKS.md);
+    any other body is None and goes to marshmallow, which loads it (``"forecast":
     "yes"``...) or answers its 422. tests/service/test_api.py holds the two together (hypothesis).
     """
     if type(data) is not dict or not data.keys() <= _BODY_FIELDS:

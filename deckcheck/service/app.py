@@ -28,12 +28,12 @@ BODY_ALLOWANCE = 4
 
 class FastJSONProvider(DefaultJSONProvider):
     """Flask's JSON with orjson underneath: a report is ~10 KB of JSON, and the standard
-    library's encoder took longer over it than the whole deck check. Compact; non-ASCII is
+    library's encoder takes longer over it than the whole deck check. Compact; non-ASCII is
     written as UTF-8 rather than ``\\u`` escapes.
 
     Keys are written in the order the code builds them (``valid`` and ``summary`` first in a
     report, a schema's fields in their declared order), not sorted as Flask's default
-    provider does: a dict's order is already fixed, and sorting every object of a report cost
+    provider does: a dict's order is already fixed, and sorting every object of a report costs
     more than a third of encoding it.
     """
 
@@ -105,7 +105,7 @@ class DeckcheckFlask(Flask):
 
     Flask asks ``ensure_sync`` about the view and every ``before_request``/``after_request``
     hook on every request, and each answer is an ``inspect.iscoroutinefunction`` look at the
-    function's code flags (~4,400 instructions, five a validate request). Whether a function
+    function's code flags (five a validate request). Whether a function
     is a coroutine function does not change: the answer is kept (for the app's own views,
     hooks and handlers: at most :data:`SYNC_MEMO_SIZE` of them).
     """
@@ -194,8 +194,8 @@ class StandardHeaders:
       apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
       answer, so a browser never takes JSON for something else.
 
-    As Flask ``after_request`` hooks these cost ~10 µs each per request (werkzeug's
-    Headers, the request proxy); here they are plain ``(name, value)`` pairs.
+    As Flask ``after_request`` hooks each would go through werkzeug's Headers and the request
+    proxy on every request; here they are plain ``(name, value)`` pairs.
     """
 
     def __init__(self, wsgi_app, page_headers: dict[str, str]) -> None:

@@ -25,6 +25,7 @@ from ..problems import ERROR, INFO, WARNING
 from ..render import export_name
 from ..rules import label
 from ..rules.recommend import legal_printings
+from ..wording import plural
 
 #: most edits one fix link may carry (a copy-limit fix edits one line per printing of the name; removing
 #: the cards that rotated out edits one line per card: a deck has at most 60 cards)
@@ -211,7 +212,7 @@ def header_notes(text: str) -> dict[int, str]:
         name = _SECTION_NAMES.get(header.section, header.label)
         notes[header.line] = (
             f"This header says {header.count}, but the {name} section under it has "
-            f"{copies} card{'s' if copies != 1 else ''} on {lines} line{'s' if lines != 1 else ''}."
+            f"{plural(copies, 'card')} on {plural(lines, 'line')}."
         )
     return notes
 

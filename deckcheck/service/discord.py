@@ -48,6 +48,7 @@ from ..engine import check
 from ..formats import default_formats
 from ..memo import memoise
 from ..version import __version__
+from ..wording import plural
 from . import errors, ratelimit
 from .jsonbody import BodyError, read_json
 from .paths import API_PREFIX
@@ -293,8 +294,7 @@ def admitted(interaction: dict) -> dict | None:
         return None
     return message(
         f"You are checking decks faster than this service allows "
-        f"({config['DISCORD_RATELIMIT']}): try again in {wait} second"
-        f"{'' if wait == 1 else 's'}."
+        f"({config['DISCORD_RATELIMIT']}): try again in {plural(wait, 'second')}."
     )
 
 

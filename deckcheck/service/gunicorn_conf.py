@@ -42,8 +42,8 @@ bind = os.environ.get("DECKCHECK_BIND", "127.0.0.1:8000").replace(",", " ").spli
 
 # a check is CPU work under Python's GIL (parse, resolve, rules): one worker per CPU plus
 # one to cover a worker busy in I/O, and one thread each. A second thread in a worker only
-# takes turns with the first for the GIL: under load it cost ~4-11% more CPU per request and
-# a 50% higher p99 (BENCHMARKS.md). The gthread worker still keeps idle keep-alive
+# takes turns with the first for the GIL: under load it costs more CPU per request and a
+# higher p99 (BENCHMARKS.md). The gthread worker still keeps idle keep-alive
 # connections in its poller, off the thread. Behind a buffering proxy (any load balancer)
 # slow clients never hold a worker; exposed directly, raise DECKCHECK_THREADS.
 workers = _int("DECKCHECK_WORKERS", _cpus() + 1)
@@ -122,7 +122,7 @@ def when_ready(server):
     from deckcheck.cards import get_db
 
     # every module the workers' hooks import, imported before any fork and before the master starts
-    # a thread: a fork while a thread of the master held a module's import lock left the worker that
+    # a thread: a fork while a thread of the master holds a module's import lock leaves the worker that
     # imports it waiting forever (an app that does not import them itself: benchmarks/trivial_app.py)
     from deckcheck.cards import watch as dbwatch  # noqa: F401
     from deckcheck.service import observe, ratelimit, runtime, warmup  # noqa: F401
@@ -140,7 +140,7 @@ def when_ready(server):
         server.log.warning("deckcheck: the warm-up in the master failed", exc_info=True)
         warmed = 0
     # the database is ~100,000 long-lived objects: frozen, the workers' garbage collector never
-    # walks them (a full pass took ~30 ms, a latency spike) nor writes to their pages (copy-on-write)
+    # walks them (a full pass over them is a latency spike) nor writes to their pages (copy-on-write)
     gc.freeze()
     server.log.info(
         "deckcheck: card database %s (%s cards) loaded in the master, warmed up (%s checks); %s workers will share it",

@@ -5,7 +5,8 @@ inside a request, ``request_id`` (the client's ``X-Request-ID`` when it sent a u
 otherwise a new one; the answer echoes it: :mod:`deckcheck.service.observe`). Access lines (one per
 request, from gunicorn) add ``method``, ``path``, ``status``, ``bytes``, ``duration_ms``,
 ``remote`` and ``user_agent``. Every library's records reach the root handler: Flask-Limiter's
-"storage unreachable" warnings, for one, which its own ``NullHandler`` used to swallow.
+"storage unreachable" warnings, for one, which its own ``NullHandler`` would swallow were the root
+without a handler.
 
 gunicorn uses :class:`GunicornLogger` (``logger_class`` in ``deckcheck/service/gunicorn_conf.py``);
 ``DECKCHECK_LOG_FORMAT=text`` keeps gunicorn's plain text lines instead.

@@ -53,6 +53,7 @@ from markupsafe import escape
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..memo import memoise
+from ..wording import plural
 from . import errors
 from .paths import API_PREFIX, API_ROOT
 
@@ -159,7 +160,7 @@ def _only_with_origin(cors_headers):
     request without one (curl, a bot, a server) has no use for CORS headers: it gets
     ``Vary: Origin`` instead (from ``app.StandardHeaders``), so a shared cache never
     hands its answer to a page that needs them (django-cors-headers does the same).
-    flask-cors's work per response cost ~45 µs, a third of a whole trivial Flask request.
+    flask-cors's work per response is a third of a whole trivial Flask request (BENCHMARKS.md).
     """
 
     def cors_for_browsers(response):
@@ -289,9 +290,7 @@ def _too_many_requests(error: RateLimitExceeded):
         retry_after = 60
     limit = str(error.limit.limit)
     who = "for this API key" if keyed else "for each client address"
-    message = (
-        f"Too many requests: the limit is {limit} {who}. Retry in {retry_after} second{'' if retry_after == 1 else 's'}"
-    )
+    message = f"Too many requests: the limit is {limit} {who}. Retry in {plural(retry_after, 'second')}"
     if not keyed and _state()["api_keys"]:
         message += ", or send an API key (X-API-Key) for a higher limit"
     if request.path in PAGE_CHECKS and request.path != "/extras":

@@ -148,9 +148,9 @@ class MasterReloader:
     workers restarted (SIGHUP), so they share it. ``interval`` seconds between looks."""
 
     def __init__(self, server, interval: float):
-        # dbwatch imported here, in the master's main thread: imported by the watching thread instead,
-        # a fork while it held the module's import lock left a worker that imports it (the hooks in
-        # gunicorn_conf.py) waiting on that lock forever
+        # deckcheck.cards.watch imported here, in the master's main thread: were the watching thread to import
+        # it, a fork while that thread held the module's import lock would leave a worker that imports it
+        # (the hooks in gunicorn_conf.py) waiting on that lock forever
         from .. import cards
         from ..cards import watch as dbwatch  # noqa: F401
 

@@ -3,8 +3,11 @@
 They validate what callers send and describe what the service answers; the
 OpenAPI document at ``/api/v1/openapi.json`` is generated from them. Response
 schemas describe the dicts that ``to_dict()`` builds in the core modules
-exactly: every key is required and no other key is allowed, so a drift between
-the two fails the schema tests and the schemathesis run.
+exactly: a key always written is required, a key written only sometimes
+(``chat``, ``forecast``) is not, and no other key is allowed.
+tests/service/test_report_shape.py compares ``Report.to_dict`` with
+:class:`ReportSchema` key by key over real answers, both ways; the schemathesis
+run checks the served answers against the document.
 """
 
 from __future__ import annotations
@@ -334,13 +337,20 @@ class ForecastRotationSchema(ma.Schema):
 
 
 class ForecastLineSchema(ma.Schema):
+    """A line the rotation would make illegal."""
+
     line = fields.Integer(required=True)
     card = fields.String(required=True, metadata=_doc("The printing's id."))
     label = fields.String(required=True, metadata=_doc("As messages name it.", example="Dreepy (TWM 128)"))
     mark = fields.String(required=True, allow_none=True)
-    via = fields.String(metadata=_doc("kept_by_reprint only: the reprint that keeps the line legal."))
-    via_label = fields.String()
-    via_mark = fields.String(allow_none=True)
+
+
+class KeptLineSchema(ForecastLineSchema):
+    """A line whose printing rotates out, kept legal by a functionally identical reprint."""
+
+    via = fields.String(required=True, metadata=_doc("The reprint that keeps the line legal (its id)."))
+    via_label = fields.String(required=True, metadata=_doc("The reprint as messages name it."))
+    via_mark = fields.String(required=True, allow_none=True, metadata=_doc("The reprint's regulation mark."))
 
 
 class ForecastSchema(ma.Schema):
@@ -356,7 +366,7 @@ class ForecastSchema(ma.Schema):
         metadata=_doc("Lines the rotation would make illegal (rotation-forecast warnings)."),
     )
     kept_by_reprint = fields.List(
-        fields.Nested(ForecastLineSchema),
+        fields.Nested(KeptLineSchema),
         required=True,
         metadata=_doc(
             "Lines whose printing rotates out but a functionally identical reprint keeps legal "

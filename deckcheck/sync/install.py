@@ -246,7 +246,7 @@ def _install(
     try:
         return _check_and_place(run, db_dict, previous_raw, tmp, dry_run=dry_run, force=force, today=today)
     finally:
-        for left in (tmp, pack_path(tmp)):  # the database and its pack (dbpack), unless placed
+        for left in (tmp, pack_path(tmp)):  # the database and its pack (deckcheck.cards.pack), unless placed
             if left.exists():
                 left.unlink()
 

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..cards.files import FIELDS
 from ..names import name_key
+from ..wording import plural
 from .tables import BuildError, read_table
 
 TABLE = "reprint-groups.csv"
@@ -126,8 +127,7 @@ def apply_verdicts(
     if missing and report is None:
         more = f" (and {len(missing) - MAX_LISTED} more)" if len(missing) > MAX_LISTED else ""
         raise BuildError(
-            f"{TABLE} has no verdict for {len(missing)} same-name text "
-            f"split{'s' if len(missing) != 1 else ''}: "
+            f"{TABLE} has no verdict for {plural(len(missing), 'same-name text split')}: "
             + "; ".join(missing[:MAX_LISTED])
             + more
             + ". Compare the texts (deckcheck db splits) and add a row saying whether they are "
@@ -232,8 +232,8 @@ def _join(
     if report is not None:
         undecided = len(missing)
         report.append(
-            f"{comps[0][1][0][1]} ({scope[0]}): {len(groups)} texts, {len(comps)} different "
-            f"card{'s' if len(comps) != 1 else ''}" + (f", {undecided} pairs UNDECIDED" if undecided else "")
+            f"{comps[0][1][0][1]} ({scope[0]}): {len(groups)} texts, {plural(len(comps), 'different card')}"
+            + (f", {undecided} pairs UNDECIDED" if undecided else "")
         )
         for n, (root, _members) in enumerate(comps, 1):
             for fp, members in sorted(groups.items(), key=lambda kv: (newest(kv[1]), kv[0])):

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from deckcheck.render import OUTPUT_FORMATS
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCRIPT = ROOT / "scripts" / "action.sh"
 VALID = (ROOT / "tests" / "cli" / "decks" / "valid.txt").read_text(encoding="utf-8")
@@ -220,6 +222,59 @@ def test_a_bad_output_input_is_an_error(workspace, venv, tmp_path):
     proc, outputs, _, _ = run_script("check", workspace, venv, tmp_path, INPUT_OUTPUT="xml")
     assert proc.returncode == 2
     assert proc.stdout == "::error title=deckcheck::output must be json, jsonl, sarif, junit or text, not 'xml'\n"
+
+
+# -- the report formats: the command line's output formats ---------------------------------------
+
+#: the formats the Action writes its report file in: every output format of the command line
+#: (:data:`deckcheck.render.OUTPUT_FORMATS`, their one list) but ``github``, which the step itself prints
+REPORT_FORMATS = sorted(f for f in OUTPUT_FORMATS if f != "github")
+
+
+def named(phrase: str) -> list[str]:
+    """The format names a sentence lists, sorted: ``json, jsonl, sarif, junit or text``, or in backticks."""
+    return sorted(w for w in re.findall(r"[a-z]+", phrase) if w not in ("or", "default"))
+
+
+@pytest.fixture()
+def recording_venv(tmp_path) -> Path:
+    """A stand-in environment whose bin/deckcheck only writes its arguments to bin/deckcheck.args, one a line."""
+    bin_ = tmp_path / "recording" / "bin"
+    bin_.mkdir(parents=True)
+    (bin_ / "deckcheck").write_text('#!/bin/sh\nprintf \'%s\\n\' "$@" >"$0.args"\n', encoding="utf-8")
+    (bin_ / "deckcheck").chmod(0o755)
+    return tmp_path / "recording"
+
+
+@pytest.mark.parametrize("output", OUTPUT_FORMATS)
+def test_the_report_file_takes_every_output_format_but_github(workspace, recording_venv, tmp_path, output):
+    proc, outputs, _, temp = run_script("check", workspace, recording_venv, tmp_path, INPUT_OUTPUT=output)
+    args = recording_venv / "bin" / "deckcheck.args"
+    if output == "github":
+        assert proc.returncode == 2 and not args.exists()
+        assert proc.stdout.startswith("::error title=deckcheck::output must be ")
+        return
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = Path(outputs["report-path"])
+    assert report.parent == temp and re.fullmatch(r"deckcheck-report\.[a-z]+", report.name)
+    assert f"{output}={report}" in args.read_text(encoding="utf-8").splitlines()
+
+
+def test_the_action_names_the_report_formats_it_takes():
+    """The script's message, action.yml's description and the README's snippet and table list the same
+    formats as the script takes."""
+    script = SCRIPT.read_text(encoding="utf-8")
+    accepted = re.search(r'case "\$\{INPUT_OUTPUT:-json\}" in\n\s*([a-z |]+)\) ;;', script)
+    assert accepted and named(accepted[1]) == REPORT_FORMATS
+    message = re.search(r"output must be ([a-z, ]+), not ", script)
+    assert message and named(message[1]) == REPORT_FORMATS
+    described = action()["inputs"]["output"]
+    assert described["default"] in REPORT_FORMATS
+    assert named(described["description"].split(" - ", 1)[1]) == REPORT_FORMATS
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = re.findall(r"^ +output: json +# the report file's format: (.+)$", readme, re.M)
+    row = re.findall(r"^\| `output` \| `json` \| format of the report file: (.+) \|$", readme, re.M)
+    assert [named(found) for found in snippet + row] == [REPORT_FORMATS, REPORT_FORMATS]
 
 
 def pr_repo(workspace: Path) -> str:

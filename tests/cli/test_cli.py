@@ -24,10 +24,10 @@ from click.testing import CliRunner
 import deckcheck
 from deckcheck.cli import cli
 from deckcheck.cli import repoconfig as dconfig
-from deckcheck.cli.check import show_progress
+from deckcheck.cli.check import check_cmd, show_progress
 from deckcheck.cli.common import MAX_BYTES, MAX_LINES
 from deckcheck.formats import default_formats
-from deckcheck.render import OUTPUT_FORMATS
+from deckcheck.render import OUTPUT_FORMATS, RENDERERS
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HERE = Path(__file__).resolve().parent.parent / "cli"
@@ -87,6 +87,18 @@ def normalise(output_format: str, out: str) -> str:
     if output_format == "sarif":
         return re.sub(r'("name": "deckcheck",\s*"version": )"[^"]*"', r'\1"<version>"', out)
     return out
+
+
+def test_the_output_formats_are_named_where_they_are_offered():
+    """--output-format offers :data:`deckcheck.render.OUTPUT_FORMATS` (their one list), the formats
+    ``RENDERERS`` writes; its help and the README's row describe each of them, and no other."""
+    option = next(p for p in check_cmd.params if p.name == "output_format")
+    assert tuple(option.type.choices) == OUTPUT_FORMATS == tuple(RENDERERS)  # each with its renderer
+    described = re.findall(r"\b(?:" + "|".join(map(re.escape, OUTPUT_FORMATS)) + r")\b", option.help)
+    assert sorted(set(described)) == sorted(OUTPUT_FORMATS)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = re.findall(r"^\| `--output-format` \| (.+) \|$", readme, re.M)
+    assert [re.findall(r"`([a-z]+)`", found) for found in row] == [list(OUTPUT_FORMATS)]
 
 
 @pytest.mark.parametrize("output_format", OUTPUT_FORMATS)

@@ -16,6 +16,7 @@ from unittest import mock
 
 import orjson
 import pytest
+from conftest import SHIPPED_FORMATS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_hostile import per_byte  # noqa: F401  (fixture: the normal cost per byte and per line)
@@ -271,7 +272,7 @@ def decklist(draw) -> str:
     return draw(st.sampled_from(["\n", "\n", "\r\n", "\r"])).join(lines)
 
 
-_FORMATS = st.sampled_from(["standard", "expanded", "glc", "standard-ptcgl", "unlimited"])
+_FORMATS = st.sampled_from(SHIPPED_FORMATS)
 _DATES = st.sampled_from(["2026-06-01", "2024-04-01", "2011-01-01", "1990-01-01"])
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from conftest import SHIPPED_FORMATS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError, fields
@@ -57,9 +58,7 @@ VALUES = st.one_of(
     st.booleans(),
     st.integers(-2, 2),
     st.floats(allow_nan=False, width=16),
-    st.sampled_from(
-        ["standard", "expanded", "glc", "unlimited", "Standard", "nope", "2026-05-01", "20260501", "2026-02-30", "true"]
-    ),
+    st.sampled_from([*SHIPPED_FORMATS, "Standard", "nope", "2026-05-01", "20260501", "2026-02-30", "true"]),
     st.sampled_from(["2026-W18-5", "1999-12-31", " 2026-05-01", "2026-05-01T00:00", "0001-01-01", "yes", "0"]),
     TEXTS,
     st.lists(st.integers(), max_size=2),
@@ -144,7 +143,7 @@ def client():
 
 
 @pytest.mark.parametrize("deck", sorted(DECKS.glob("*.txt")), ids=lambda p: p.name)
-@pytest.mark.parametrize("fmt", ["standard", "expanded", "glc"])
+@pytest.mark.parametrize("fmt", SHIPPED_FORMATS)
 def test_cards_json_is_the_lines_encoded(deck, fmt):
     report = check(deck.read_text(encoding="utf-8"), fmt, "2026-05-01")
     by_line = orjson.dumps(report.to_dict(line_view=ResolvedLine.json_fragment))

@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from conftest import SHIPPED_FORMATS
 
 from deckcheck.decklist.parse import count_lines
 from deckcheck.service.web import SECURITY_HEADERS, InputError, decode_deck, encode_deck, page_headers
@@ -61,7 +62,7 @@ def test_form_renders_with_labels_and_assets(client):
     for control in ("decklist", "format", "as_of"):
         assert f'<label for="{control}">' in body
         assert f'id="{control}" name="{control}"' in body
-    for fmt in ("standard", "expanded", "glc", "unlimited"):
+    for fmt in SHIPPED_FORMATS:
         assert f'<option value="{fmt}"' in body
     assert re.search(r'<option value="standard"[^>]* selected>', body)
     assert 'href="#decklist"' in body and "Skip to the decklist" in body
