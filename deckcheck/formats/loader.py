@@ -16,6 +16,7 @@ from ..cards.files import data_dir
 from ..cards.index import number_key
 from ..names import name_key
 from ..registry import REGISTRY, FormatError, check_rule_params, load_builtin_rules
+from ..wording import noun
 from .format import Format
 from .pool import Ban, MarkDate, Pool, Rotation
 
@@ -51,7 +52,7 @@ def _keys(raw: object, allowed: Iterable[str], where: str) -> Table:
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
         raise FormatError(
-            f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+            f"{where}: unknown {noun(len(unknown), 'key')} {', '.join(map(repr, unknown))} "
             f"(allowed: {', '.join(allowed)})"
         )
     return raw

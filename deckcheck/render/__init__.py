@@ -95,7 +95,6 @@ def ptcgl_export(report: Report) -> str:
 
 # -- CI output formats ---------------------------------------------------------
 
-OUTPUT_FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
 #: annotations GitHub shows per step, per level; it drops the rest silently (actions/toolkit
 #: docs/problem-matchers.md, "Limitations": 10 warning, 10 error and 10 notice annotations per
 #: step, 50 per job)
@@ -497,6 +496,8 @@ RENDERERS = {
     "sarif": render_sarif,
     "junit": render_junit,
 }
+#: the output formats, in the order the command line offers them: the renderers' names (one list)
+OUTPUT_FORMATS = tuple(RENDERERS)
 
 
 def render(output_format: str, results: Results, opts: Options = Options()) -> str:
