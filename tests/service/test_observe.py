@@ -6,6 +6,7 @@ import io
 import json
 import logging
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -146,9 +147,23 @@ def test_flask_limiters_warnings_reach_the_json_log():
 
 @pytest.mark.server
 @pytest.mark.slow
+def _database_pids(base: str) -> set[str]:
+    """The pids /metrics lists a database for (the master and each live worker)."""
+    return {
+        line.split('pid="')[1].split('"')[0]
+        for line in requests.get(base + "/metrics", timeout=30).text.splitlines()
+        if line.startswith("deckcheck_database_info{")
+    }
+
+
 def test_under_gunicorn_metrics_add_up_every_worker_and_access_lines_are_json():
     proc, _port, base = serve_on_free_port(2, {"DECKCHECK_RATELIMIT_ENABLED": "false"})
     try:
+        # both workers up (each records its database when it starts): on a loaded machine the first
+        # can answer before the second has booted, and would then answer every request
+        deadline = time.monotonic() + 60
+        while len(_database_pids(base)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
         for i in range(12):
             with requests.Session() as fresh:  # new connections: both workers answer some
                 fresh.post(
@@ -161,11 +176,7 @@ def test_under_gunicorn_metrics_add_up_every_worker_and_access_lines_are_json():
         for _ in range(4):
             with requests.Session() as fresh:
                 scrapes.append(samples(fresh.get(base + "/metrics", timeout=30).text))
-        pids = {
-            line.split('pid="')[1].split('"')[0]
-            for line in requests.get(base + "/metrics", timeout=30).text.splitlines()
-            if line.startswith("deckcheck_database_info{")
-        }
+        pids = _database_pids(base)
     finally:
         rc, out, err = stop(proc)
     key = ("deckcheck_http_requests_total", (("method", "POST"), ("route", "/api/v1/validate"), ("status", "200")))
