@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import sys
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import click
 
@@ -220,23 +221,7 @@ def _listed(path: str | None) -> set[str] | None:
     "every changed file).",
 )
 @click.pass_context
-def check_cmd(
-    ctx: click.Context,
-    paths,
-    format_,
-    as_of,
-    output_format,
-    fail_on,
-    exit_zero,
-    quiet,
-    no_color,
-    config_path,
-    max_db_age,
-    reports,
-    forecast,
-    changed_files,
-    skip_non_decks,
-) -> None:
+def check_cmd(ctx: click.Context, **options: Any) -> None:
     """Check decklists: files, folders (searched for *.txt and *.json as git sees them:
     .gitignore honoured), quoted globs, or - for stdin.
 
@@ -244,25 +229,9 @@ def check_cmd(
     error, 3 card database missing or unreadable.
     """
     try:
-        _run(
-            ctx,
-            paths,
-            format_,
-            as_of,
-            output_format,
-            fail_on,
-            exit_zero,
-            quiet,
-            no_color,
-            config_path,
-            max_db_age,
-            reports,
-            forecast,
-            changed_files,
-            skip_non_decks,
-        )
+        _run(ctx, **options)
     except click.UsageError as exc:
-        if not _command_safe(output_format):
+        if not _command_safe(options["output_format"]):
             raise
         # a path or a glob of the repository's (a broken configuration, a missing path) in the message:
         # never a workflow command. (The other errors name only what the workflow itself gave.)
