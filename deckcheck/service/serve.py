@@ -11,6 +11,7 @@ command starts (a checkout's parent) can never shadow the installed package.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 
 #: the gunicorn settings: a module of this package
@@ -46,6 +47,9 @@ def preflight() -> dict:
     from ..cards import get_db
     from .app import create_app
 
+    metrics = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if metrics:  # the app's metrics write there as it is built (gunicorn_conf empties it when it starts)
+        os.makedirs(metrics, exist_ok=True)
     create_app()
     return get_db().info()
 

@@ -255,3 +255,19 @@ def test_gunicorn_settings_follow_the_environment(monkeypatch):
 def test_gunicorn_settings_refuse_bad_numbers(monkeypatch, value, message):
     with pytest.raises(SystemExit, match=message):
         _settings(monkeypatch, DECKCHECK_THREADS=value)
+
+
+def test_preflight_makes_a_metrics_folder_that_is_not_there_yet(tmp_path):
+    """``PROMETHEUS_MULTIPROC_DIR`` naming a folder not made yet: the start-up check made the app's
+    metrics in it and failed with a FileNotFoundError traceback."""
+    folder = tmp_path / "metrics" / "not-yet"
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(folder)}
+    done = subprocess.run(
+        [sys.executable, "-c", "from deckcheck.service.serve import preflight; print(preflight()['version'])"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert folder.is_dir() and done.stdout.strip()
