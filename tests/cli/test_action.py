@@ -291,12 +291,11 @@ def pr_repo(workspace: Path) -> str:
     return base
 
 
-@pytest.mark.slow
-def test_changed_only_checks_the_decks_the_pull_request_changed(workspace, venv, tmp_path):
-    base = pr_repo(workspace)
+def run_changed_only(workspace, venv, tmp_path, base: str):
+    """``action.sh check`` with ``changed-only`` on a pull request whose base commit is ``base``."""
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"pull_request": {"base": {"sha": base}}}), encoding="utf-8")
-    proc, outputs, _, temp = run_script(
+    return run_script(
         "check",
         workspace,
         venv,
@@ -306,6 +305,12 @@ def test_changed_only_checks_the_decks_the_pull_request_changed(workspace, venv,
         GITHUB_EVENT_NAME="pull_request",
         GITHUB_EVENT_PATH=str(event),
     )
+
+
+@pytest.mark.slow
+def test_changed_only_checks_the_decks_the_pull_request_changed(workspace, venv, tmp_path):
+    base = pr_repo(workspace)
+    proc, outputs, _, temp = run_changed_only(workspace, venv, tmp_path, base)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "deckcheck: checking only the 3 changed files among the paths" in proc.stdout
     assert [d["path"] for d in json.loads((temp / "deckcheck-report.json").read_text())] == [
@@ -324,18 +329,7 @@ def test_changed_only_finds_changed_decks_with_non_ascii_names(workspace, venv, 
     (workspace / "decks" / "ポケモン" / "リスト.txt").write_text(VALID, encoding="utf-8")
     git(workspace, "add", ".")
     git(workspace, "commit", "-q", "-m", "non-ASCII names")
-    event = tmp_path / "event.json"
-    event.write_text(json.dumps({"pull_request": {"base": {"sha": base}}}), encoding="utf-8")
-    proc, outputs, _, temp = run_script(
-        "check",
-        workspace,
-        venv,
-        tmp_path,
-        INPUT_PATHS="decks",
-        INPUT_CHANGED_ONLY="true",
-        GITHUB_EVENT_NAME="pull_request",
-        GITHUB_EVENT_PATH=str(event),
-    )
+    proc, outputs, _, temp = run_changed_only(workspace, venv, tmp_path, base)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert [d["path"] for d in json.loads((temp / "deckcheck-report.json").read_text())] == [
         "decks/good.txt",

@@ -75,6 +75,13 @@ def envelope(code: str, message: str, details: dict | None = None) -> dict:
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
+#: the answer to a JSON body that is not an object (an array, null, a number...)
+_OBJECT_EXAMPLE = 'The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
+NOT_AN_OBJECT = envelope(
+    "unprocessable", f"Invalid request: {_OBJECT_EXAMPLE}", {"json": {"_schema": [_OBJECT_EXAMPLE]}}
+)
+
+
 def body(**fields) -> bytes:
     return json.dumps(fields).encode()
 
@@ -290,19 +297,7 @@ ERROR_CASES = [
         b'["4 Nest Ball SVI 181"]',
         JSON,
         422,
-        envelope(
-            "unprocessable",
-            'Invalid request: The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", '
-            '"format": "standard"}.',
-            {
-                "json": {
-                    "_schema": [
-                        "The JSON body must be an object, e.g. "
-                        '{"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
-                    ]
-                }
-            },
-        ),
+        NOT_AN_OBJECT,
     ),
     (
         "json-null",
@@ -311,19 +306,7 @@ ERROR_CASES = [
         b"null",
         JSON,
         422,
-        envelope(
-            "unprocessable",
-            'Invalid request: The JSON body must be an object, e.g. {"decklist": "4 Nest Ball SVI 181", '
-            '"format": "standard"}.',
-            {
-                "json": {
-                    "_schema": [
-                        "The JSON body must be an object, e.g. "
-                        '{"decklist": "4 Nest Ball SVI 181", "format": "standard"}.'
-                    ]
-                }
-            },
-        ),
+        NOT_AN_OBJECT,
     ),
     (
         "unknown-field",
