@@ -8,9 +8,13 @@ outputs ``action.yml`` has, and a hook ``.pre-commit-hooks.yaml`` defines.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 from deckcheck.version import __version__
@@ -36,6 +40,15 @@ def repository() -> str:
     found = re.fullmatch(r"https://github\.com/([^/]+/[^/]+)", urls["Source"])
     assert found, urls["Source"]
     return found[1]
+
+
+def test_the_repository_path_is_one_a_user_can_paste():
+    # GitHub's owner and repository names: letters, digits, hyphens (and . _ in the name); a placeholder
+    # such as OWNER or <owner> fails here, and every [project.urls] entry names the same repository
+    assert re.fullmatch(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?/[a-z0-9._-]+", repository()), repository()
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
+    assert all(url.startswith(f"https://github.com/{repository()}") for url in urls.values()), urls
+    assert "OWNER" not in README
 
 
 def test_the_action_snippet_names_this_repository_at_the_current_tag_and_real_inputs():
@@ -66,3 +79,72 @@ def test_the_readme_states_the_tag_scheme_of_the_current_version():
     assert f"this README is for **{TAG}**" in README
     assert f"git tag {TAG} && git push origin {TAG}" in README
     assert "<commit sha>" not in README  # a placeholder no one can paste
+
+
+# -- the release tag ---------------------------------------------------------------------------
+
+RELEASE = ROOT / "scripts" / "release_tag.sh"
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(cwd),
+    }
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_release_script_tags_the_version_once_and_pushes_it(tmp_path):
+    remote, work = tmp_path / "remote.git", tmp_path / "work"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(tmp_path, "init", "-q", "-b", "main", str(work))
+    (work / "deckcheck").mkdir()
+    (work / "deckcheck" / "version.py").write_text(f'__version__ = "{__version__}"\n', encoding="utf-8")
+    git(work, "add", ".")
+    git(work, "commit", "-q", "-m", "release")
+    git(work, "remote", "add", "origin", str(remote))
+    git(work, "push", "-q", "origin", "main")
+    head = git(work, "rev-parse", "HEAD").strip()
+
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    first = subprocess.run(["bash", str(RELEASE)], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    assert f"as {TAG} and pushed it to origin" in first.stdout
+    # the remote has the tag, on the commit that declares the version
+    assert git(remote, "rev-parse", f"{TAG}^{{commit}}").strip() == head
+    again = subprocess.run(["bash", str(RELEASE)], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == f"release_tag: {TAG} exists on origin; nothing to do"
+
+
+def test_the_release_workflow_runs_the_script_on_main_when_the_version_changes():
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8"))
+    trigger = workflow[True]  # YAML 1.1 reads the key "on" as True
+    assert trigger["push"] == {"branches": ["main"], "paths": ["deckcheck/version.py"]}
+    assert workflow["permissions"] == {"contents": "write"}
+    (job,) = workflow["jobs"].values()
+    assert any(step.get("run") == "bash scripts/release_tag.sh origin" for step in job["steps"])
+    assert ".github/workflows/release.yml" in README and "scripts/release_tag.sh" in README
+
+
+@pytest.mark.slow
+def test_the_release_workflow_validates_against_the_github_workflow_schema():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.github-workflows",
+            str(ROOT / ".github" / "workflows" / "release.yml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
