@@ -66,8 +66,8 @@ from .discordcommands import (
     MODAL_SUBMIT,
     PING,
     PONG,
-    find_input,
     commands,
+    find_input,
     modal,
 )
 from .discordshape import malformed

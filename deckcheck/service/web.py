@@ -32,7 +32,7 @@ from ..render import ptcgl_export
 from ..render.sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
 from .deckview import FixError, apply_edits, read_edits
 from .jsonbody import BodyError, read_json
-from .webheaders import page_headers
+from .webheaders import SECURITY_HEADERS, page_headers
 from .webinput import (
     InputError,
     check_limits,
@@ -46,6 +46,7 @@ from .webinput import (
 from .webresult import (
     MAX_FIX_LINKS,
     MAX_SHOWN_LINES,
+    MAX_SHOWN_NOTES,
     MAX_SHOWN_PROBLEMS,
     opening_hand,
     result_view,
@@ -56,7 +57,10 @@ from .webresult import (
 __all__ = [
     "MAX_FIX_LINKS",
     "MAX_SHOWN_LINES",
+    "MAX_SHOWN_NOTES",
     "MAX_SHOWN_PROBLEMS",
+    "SECURITY_HEADERS",
+    "InputError",
     "bp",
     "decode_deck",
     "encode_deck",

@@ -38,7 +38,7 @@ HAND = 7
 MAX_FIX_LINKS = 50
 #: what one result (the page, or ``POST /extras``'s ``html``) renders at most, whatever the list: errors and
 #: warnings, notes, lines of the deck (in each of its two views), line links in one problem. Each one
-#: costs ~1 KB of HTML: without a cap 1,000 lines of "1 a" (4 KB) made a 1.95 MB answer. Past a cap the
+#: costs ~1 KB of HTML: without a cap 1,000 lines of "1 a" (4 KB) make a 1.95 MB answer. Past a cap the
 #: result says how many more there are (all of them are in the API's report and the CLI's).
 MAX_SHOWN_PROBLEMS = 50
 MAX_SHOWN_NOTES = 20

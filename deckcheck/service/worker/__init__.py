@@ -4,7 +4,7 @@ proxy in front (slow, idle, pipelining, not reading).
 gunicorn's threaded worker hands a connection to a thread as soon as a byte arrives and the
 thread then blocks until the whole request head is in, and again while the client takes the answer: a
 client that sends one header line every few seconds ("slowloris"), or that never reads what it asked for,
-holds that thread for as long as it likes, and a few such clients made ``/healthz`` unreachable. This worker:
+holds that thread for as long as it likes, and a few such clients make ``/healthz`` unreachable. This worker:
 
 * **collects the request head without a thread.** A thread only takes in what has
   arrived (non-blocking) and, while the blank line ending the head is missing, hands the
