@@ -58,11 +58,15 @@ import os
 from gunicorn import util
 
 from .envelope import write_json_error
-from .head import _DEFER, HeadCollecting
+from .head import DEFER as _DEFER
+from .head import HeadCollecting
 from .poller import AnswerSending
 from .stopping import HANDSHAKE_GRACE, Stopping, refuse_new_connections
-from .timedsocket import _HELD, MAX_HELD_OUTPUT, _TimedSocket
+from .timedsocket import HELD as _HELD
+from .timedsocket import MAX_HELD_OUTPUT, TimedSocket
+from .timedsocket import TimedSocket as _TimedSocket
 
+#: the worker and its settings; the underscored names are the parts tests/service/test_worker.py looks into
 __all__ = [
     "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_HEADER_TIMEOUT",
@@ -71,6 +75,7 @@ __all__ = [
     "HANDSHAKE_GRACE",
     "MAX_HELD_OUTPUT",
     "DeckcheckWorker",
+    "TimedSocket",
     "_DEFER",
     "_HELD",
     "_TimedSocket",
@@ -134,7 +139,7 @@ class DeckcheckWorker(Stopping, AnswerSending, HeadCollecting):
 
     def handle_request(self, req, conn):
         timed = conn.sock
-        if type(timed) is not _TimedSocket:
+        if type(timed) is not TimedSocket:
             return super().handle_request(req, conn)
         conn.dc_served = getattr(conn, "dc_served", 0) + 1
         if conn.dc_served >= self.keepalive_requests:

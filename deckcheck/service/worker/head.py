@@ -13,7 +13,7 @@ from functools import cache
 
 from gunicorn.workers import gthread
 
-from .timedsocket import _readable, _recv, _timed, _TimedSocket
+from .timedsocket import TimedSocket, raw_recv, readable_within, timed_socket
 
 #: a head longer than this is handed to gunicorn's parser as it is (which refuses it with its own limits)
 MAX_HEAD = 64 * 1024
@@ -39,7 +39,7 @@ def _body_length(head: bytes) -> int | None:
 
 
 #: gthread's value for "hand the connection back to the poller" (gunicorn 24+; None on an older gunicorn)
-_DEFER = getattr(gthread, "_DEFER", None)
+DEFER = getattr(gthread, "_DEFER", None)
 
 
 class HeadCollecting(gthread.ThreadWorker):
@@ -47,19 +47,19 @@ class HeadCollecting(gthread.ThreadWorker):
     ``header_timeout``, ``body_timeout`` and ``send_timeout``."""
 
     def handle(self, conn):
-        if _DEFER is None or conn.cfg.is_ssl or conn.is_http2:
+        if DEFER is None or conn.cfg.is_ssl or conn.is_http2:
             return super().handle(conn)
         try:
             state = self._collect_head(conn)
             while state == "wait" and not self.alive:
                 # stopping: the poller is about to close, so this thread waits for the rest of the request
                 # (until the connection's deadline) instead of handing it back to be dropped
-                _readable(conn.sock, conn.dc_deadline - time.monotonic())
+                readable_within(conn.sock, conn.dc_deadline - time.monotonic())
                 state = self._collect_head(conn)
         except OSError:
             return False  # reset by the peer: finish_request closes it
         if state == "wait":
-            return _DEFER
+            return DEFER
         if state == "expired":
             conn.dc_expired = True  # finish_request answers 408 and closes it at once
             return False
@@ -70,8 +70,8 @@ class HeadCollecting(gthread.ThreadWorker):
         """Take in what has arrived; 'ready' once the head (and a body of known, acceptable
         length) is complete, or the peer closed; 'wait' or 'expired' otherwise."""
         sock = conn.sock
-        if type(sock) is not _TimedSocket:
-            sock = conn.sock = _timed(sock, self.body_timeout, self.send_timeout)
+        if type(sock) is not TimedSocket:
+            sock = conn.sock = timed_socket(sock, self.body_timeout, self.send_timeout)
             conn.dc_head, conn.dc_deadline, conn.dc_need = bytearray(), None, None
         if conn.dc_deadline is None:
             conn.dc_deadline = time.monotonic() + self.header_timeout
@@ -93,11 +93,11 @@ class HeadCollecting(gthread.ThreadWorker):
             if want <= 0:
                 return self._ready(conn)
             try:
-                chunk = _recv(sock, want, socket.MSG_DONTWAIT)
+                chunk = raw_recv(sock, want, socket.MSG_DONTWAIT)
             except (BlockingIOError, InterruptedError):
                 if first_look:
                     first_look = False
-                    if _readable(sock, FIRST_BYTE_WAIT):
+                    if readable_within(sock, FIRST_BYTE_WAIT):
                         continue
                     return "wait"
                 break

@@ -13,8 +13,8 @@ from functools import partial
 from gunicorn.workers import gthread
 
 from .envelope import write_json_error
-from .head import _DEFER
-from .timedsocket import _HELD, _recv, _release, _send, _TimedSocket
+from .head import DEFER
+from .timedsocket import HELD, TimedSocket, raw_recv, raw_send, release_held
 
 #: seconds a closing connection's last bytes are given to reach the client (read side drained meanwhile)
 LINGER = 2.0
@@ -30,7 +30,7 @@ class AnswerSending(gthread.ThreadWorker):
         # gthread closes a connection handed back (``_DEFER``) once the worker is stopping, unanswered; a
         # connection whose thread gave it back just before SIGTERM goes to a thread again, which waits for
         # its request (see handle)
-        if not self.alive and result is _DEFER:
+        if not self.alive and result is DEFER:
             self.enqueue_req(conn)
             return
         if getattr(conn, "dc_expired", False):
@@ -40,9 +40,9 @@ class AnswerSending(gthread.ThreadWorker):
             self._close_unfinished(conn)
             return
         sock = conn.sock
-        if type(sock) is _TimedSocket and sock.out:
-            if sock.fileno() < 0 or result is _DEFER:  # closed on the thread (a broken answer): nothing to send
-                _release(sock)
+        if type(sock) is TimedSocket and sock.out:
+            if sock.fileno() < 0 or result is DEFER:  # closed on the thread (a broken answer): nothing to send
+                release_held(sock)
             else:
                 # the answer is sent from here, as the client takes it; then the connection goes on as gthread
                 # would have it (the next pipelined request, the keep-alive poller, or closed)
@@ -50,13 +50,13 @@ class AnswerSending(gthread.ThreadWorker):
                 self.sending[conn] = (time.monotonic() + self.send_timeout, result)
                 self.poller.register(sock, selectors.EVENT_WRITE, partial(self._on_writable, conn))
                 return
-        if not result and type(sock) is _TimedSocket:
+        if not result and type(sock) is TimedSocket:
             # gthread's graceful close waits up to 2 s on this thread (the poller's) for the client to close too:
             # the poller does that wait instead
             self._linger(conn)
             return
         super().finish_request(conn, fs)
-        if result is _DEFER and self.alive and type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
+        if result is DEFER and self.alive and type(sock) is TimedSocket and (conn.dc_head or conn.dc_need):
             # part of a request is in: it has until its own deadline (gthread gives a hand-back its keepalive)
             conn.timeout = conn.dc_deadline
 
@@ -65,9 +65,9 @@ class AnswerSending(gthread.ThreadWorker):
         sock = conn.sock
         try:
             while sock.out:
-                n = _send(sock, sock.out, socket.MSG_DONTWAIT)
+                n = raw_send(sock, sock.out, socket.MSG_DONTWAIT)
                 del sock.out[:n]
-                _HELD.give(n)
+                HELD.give(n)
                 self.sending[conn] = (time.monotonic() + self.send_timeout, self.sending[conn][1])
         except (BlockingIOError, InterruptedError):
             return
@@ -98,7 +98,7 @@ class AnswerSending(gthread.ThreadWorker):
     def _on_lingering(self, conn, _fileobj=None) -> None:
         try:
             for _ in range(16):
-                if not _recv(conn.sock, 65536, socket.MSG_DONTWAIT):
+                if not raw_recv(conn.sock, 65536, socket.MSG_DONTWAIT):
                     break  # the client closed too
             else:
                 return  # more to come (up to 1 MiB a turn): the poller calls again
@@ -124,7 +124,7 @@ class AnswerSending(gthread.ThreadWorker):
             self.poller.unregister(conn.sock)
         except (KeyError, ValueError, OSError):
             pass
-        _release(conn.sock)
+        release_held(conn.sock)
         self.nr_conns -= 1
         try:
             # a reset, not a FIN queued behind bytes the client will not read: the system frees the connection's
@@ -160,7 +160,7 @@ class AnswerSending(gthread.ThreadWorker):
         a 408 in the error envelope if part of it came, then a graceful close; quietly if none did (an idle
         connection)."""
         sock = conn.sock
-        if type(sock) is _TimedSocket and (conn.dc_head or conn.dc_need):
+        if type(sock) is TimedSocket and (conn.dc_head or conn.dc_need):
             waited = self.body_timeout if conn.dc_need else self.header_timeout
             self.log.debug("closing %s: no complete request within %gs", conn.client, waited)
             part = "body" if conn.dc_need else "head"

@@ -9,7 +9,7 @@ import time
 
 from gunicorn.workers import gthread
 
-from .head import _DEFER
+from .head import DEFER
 
 #: Linux's SO_ATTACH_FILTER (the socket module does not name it)
 _SO_ATTACH_FILTER = 26
@@ -67,7 +67,7 @@ class Stopping(gthread.ThreadWorker):
         if enabled and not self.alive:  # stopping: the listening socket may be closed already
             return
         super().set_accept_enabled(enabled)
-        if not enabled and not self.alive and _DEFER is not None and not getattr(self, "_queue_taken", False):
+        if not enabled and not self.alive and DEFER is not None and not getattr(self, "_queue_taken", False):
             # run() stops accepting here, on the worker's own thread, once SIGTERM ended its loop
             self._queue_taken = True
             self._take_the_queue()

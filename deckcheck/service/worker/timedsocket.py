@@ -13,7 +13,7 @@ from gunicorn.http.errors import NoMoreData
 MAX_HELD_OUTPUT = 64 * 1024 * 1024
 
 
-class _TimedSocket(socket.socket):
+class TimedSocket(socket.socket):
     """The connection's socket, with an inactivity timeout on every blocking read and write.
 
     The timeout is the kernel's (``SO_RCVTIMEO``, ``SO_SNDTIMEO``), set once per connection: the socket
@@ -34,7 +34,7 @@ class _TimedSocket(socket.socket):
 
     def recv(self, *args):
         try:
-            return _recv(self, *args)
+            return raw_recv(self, *args)
         except BlockingIOError:
             if self.gettimeout() is not None:  # a non-blocking read found nothing: not a stall
                 raise
@@ -51,27 +51,27 @@ class _TimedSocket(socket.socket):
         worker's poller to send, so a client that does not read cannot hold the thread. Over the worker's
         budget (:data:`MAX_HELD_OUTPUT`) the thread waits, each write bounded by the send timeout."""
         if not self.in_app or flags:
-            return _sendall(self, data, flags)
+            return raw_sendall(self, data, flags)
         view = memoryview(data).cast("B")
         if not self.out:
             try:
-                view = view[_send(self, view, socket.MSG_DONTWAIT) :]
+                view = view[raw_send(self, view, socket.MSG_DONTWAIT) :]
             except (BlockingIOError, InterruptedError):
                 pass
             if not view:
                 return None
-        if _HELD.take(len(view)):
+        if HELD.take(len(view)):
             self.out += view
             return None
         self.flush_blocking()
-        return _sendall(self, view)
+        return raw_sendall(self, view)
 
     def flush_blocking(self) -> None:
         """Send what is held, waiting on this thread (each write bounded by the send timeout)."""
         if self.out:
             held, self.out = self.out, bytearray()
-            _HELD.give(len(held))
-            _sendall(self, held)
+            HELD.give(len(held))
+            raw_sendall(self, held)
 
     def sendfile(self, file, offset=0, count=None):
         """A file answer goes through :meth:`sendall` while the app answers (held like any other bytes)."""
@@ -110,18 +110,18 @@ class _Budget:
             self.used -= n
 
 
-_HELD = _Budget(MAX_HELD_OUTPUT)
+HELD = _Budget(MAX_HELD_OUTPUT)
 
 #: the socket's own recv, without the stall handling (for the non-blocking reads of the head)
-_recv = socket.socket.recv
-_send = socket.socket.send
-_sendall = socket.socket.sendall
+raw_recv = socket.socket.recv
+raw_send = socket.socket.send
+raw_sendall = socket.socket.sendall
 
 
-def _release(sock: _TimedSocket) -> None:
+def release_held(sock: TimedSocket) -> None:
     """Give a connection's held answer back to the budget (it will not be sent)."""
     if sock.out:
-        _HELD.give(len(sock.out))
+        HELD.give(len(sock.out))
         sock.out = bytearray()
 
 
@@ -130,9 +130,9 @@ def _timeval(seconds: float) -> bytes:
     return struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
 
 
-def _timed(sock: socket.socket, timeout: float, send_timeout: float) -> _TimedSocket:
-    """``sock`` as a _TimedSocket (the same connection: the file descriptor moves to the new object)."""
-    timed = _TimedSocket(sock.family, sock.type, sock.proto, sock.detach())
+def timed_socket(sock: socket.socket, timeout: float, send_timeout: float) -> TimedSocket:
+    """``sock`` as a TimedSocket (the same connection: the file descriptor moves to the new object)."""
+    timed = TimedSocket(sock.family, sock.type, sock.proto, sock.detach())
     timed.setblocking(False)  # as the socket it replaces (a new socket object assumes blocking)
     timed.in_app, timed.stall_timeout, timed.out = False, timeout, bytearray()
     timed.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _timeval(timeout))
@@ -140,7 +140,7 @@ def _timed(sock: socket.socket, timeout: float, send_timeout: float) -> _TimedSo
     return timed
 
 
-def _readable(sock: socket.socket, timeout: float) -> bool:
+def readable_within(sock: socket.socket, timeout: float) -> bool:
     """Whether ``sock`` has something to read within ``timeout`` seconds (one poll, no selector object)."""
     poller = select.poll()
     poller.register(sock, select.POLLIN)
