@@ -8,7 +8,7 @@ from typing import Any
 from .discordcommands import APPLICATION_COMMAND
 
 _OBJECT, _LIST, _TEXT = dict, list, str
-#: the fields this module reads, and what each must be when present (None is always allowed)
+#: the fields the endpoint reads, and what each must be when present (None is always allowed)
 _SHAPE = {
     "member": _OBJECT,
     "member.user": _OBJECT,

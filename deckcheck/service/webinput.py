@@ -1,6 +1,6 @@
 """What the web page reads from a request, checked as the API checks it: the list (from the form, a share
-link or JSON), its format and date, the size limits. Anything the page cannot check is an
-:class:`InputError`, whose message the page shows as text."""
+link or JSON), its format and date, the size limits; and the share link, the page's address of a list.
+Anything the page cannot check is an :class:`InputError`, whose message the page shows as text."""
 
 from __future__ import annotations
 
