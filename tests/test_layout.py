@@ -33,15 +33,6 @@ def test_no_module_is_over_the_line_limit():
     assert over == {}, f"modules over {MAX_LINES} lines (cut each by responsibility): {over}"
 
 
-def test_the_line_limit_counts_every_line(tmp_path):
-    """500 lines are within the limit; a 501st, even without its newline, is over it."""
-    exact = tmp_path / "exact.py"
-    exact.write_text("x = 1\n" * MAX_LINES, encoding="utf-8")
-    over = tmp_path / "over.py"
-    over.write_text("x = 1\n" * MAX_LINES + "y = 2", encoding="utf-8")
-    assert (lines_of(exact), lines_of(over)) == (MAX_LINES, MAX_LINES + 1)
-
-
 def test_each_exception_is_still_needed():
     """An exception for a module that exists and is over the limit: one cut (or gone) leaves the list."""
     for name in EXCEPTIONS:
