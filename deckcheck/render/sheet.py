@@ -12,12 +12,11 @@ Player fields left empty are printed as blanks to fill in by hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..problems import Report
-from . import SECTIONS, export_name
+from .export import SECTIONS, export_name
 
 #: the age divisions of Play! Pokémon events, as the sheet prints them
 DIVISIONS = (("junior", "Junior"), ("senior", "Senior"), ("masters", "Masters"))
@@ -36,38 +35,55 @@ class SheetError(ValueError):
     """A deck that is not valid has no registration sheet: the message says why."""
 
 
-@dataclass(frozen=True)
 class SheetRow:
-    count: int
-    name: str
-    set_code: str
-    number: str
-    mark: str
+    """One line of a section: quantity, name, set code, collector number and regulation mark."""
+
+    __slots__ = ("count", "name", "set_code", "number", "mark")
+
+    def __init__(self, count: int, name: str, set_code: str, number: str, mark: str) -> None:
+        self.count = count
+        self.name = name
+        self.set_code = set_code
+        self.number = number
+        self.mark = mark
 
 
-@dataclass
 class Player:
     """The fields at the top of the sheet; empty ones are left blank to fill in by hand."""
 
-    name: str = ""
-    player_id: str = ""
-    birth_date: str = ""
-    division: str = ""  # one of DIVISIONS' keys, or empty
+    __slots__ = ("name", "player_id", "birth_date", "division")
 
-    def __post_init__(self) -> None:
-        for key in ("name", "player_id", "birth_date"):
-            value = " ".join(str(getattr(self, key) or "").split())  # one line, no control characters
-            setattr(self, key, "".join(ch for ch in value if ch.isprintable())[:MAX_FIELD])
-        division = (self.division or "").strip().lower()
-        self.division = division if division in dict(DIVISIONS) else ""
+    def __init__(self, name: str = "", player_id: str = "", birth_date: str = "", division: str = "") -> None:
+        self.name = _one_field(name)
+        self.player_id = _one_field(player_id)
+        self.birth_date = _one_field(birth_date)
+        chosen = (division or "").strip().lower()
+        #: one of DIVISIONS' keys, or empty
+        self.division = chosen if chosen in dict(DIVISIONS) else ""
 
 
-@dataclass
+def _one_field(value: str) -> str:
+    """A player field as the sheet prints it: one line, printable characters, at most :data:`MAX_FIELD`."""
+    line = " ".join(str(value or "").split())  # one line, no control characters
+    return "".join(ch for ch in line if ch.isprintable())[:MAX_FIELD]
+
+
 class Sheet:
-    player: Player
-    format_name: str
-    as_of: str
-    sections: list[tuple[str, list[SheetRow], int]] = field(default_factory=list)  # title, rows, cards
+    """The sheet's values: the player, the format and date, and its sections (title, rows, cards)."""
+
+    __slots__ = ("player", "format_name", "as_of", "sections")
+
+    def __init__(
+        self,
+        player: Player,
+        format_name: str,
+        as_of: str,
+        sections: list[tuple[str, list[SheetRow], int]] | None = None,
+    ) -> None:
+        self.player = player
+        self.format_name = format_name
+        self.as_of = as_of
+        self.sections: list[tuple[str, list[SheetRow], int]] = [] if sections is None else sections
 
     @property
     def total(self) -> int:

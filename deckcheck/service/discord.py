@@ -26,6 +26,10 @@ checking more than ``DISCORD_RATELIMIT`` decks, default "10 per minute") are
 answered with an ephemeral message (only the user sees it). The endpoint is not
 under the API's per-address rate limit: Discord calls from few addresses, so the
 limit is per Discord user instead.
+
+The parts: :mod:`deckcheck.service.discordsig` (signatures), :mod:`deckcheck.service.discordshape` (the
+interaction's shape), :mod:`deckcheck.service.discordcommands` (the commands and the form, as Discord's API
+describes them); this module answers.
 """
 
 from __future__ import annotations
@@ -33,12 +37,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
-from typing import Any
+from functools import cache
 
 from flask import Blueprint, current_app, jsonify, request
-from nacl.exceptions import BadSignatureError
-from nacl.signing import VerifyKey
 
 from .. import chat
 from ..dates import parse_date
@@ -46,33 +47,51 @@ from ..decklist.limits import decklist_limit
 from ..decklist.validtext import not_unicode
 from ..engine import check
 from ..formats import default_formats
-from ..memo import memoise
 from ..version import __version__
 from ..wording import plural
 from . import errors, ratelimit
+from .discordcommands import (
+    APPLICATION_COMMAND,
+    CHANNEL_MESSAGE,
+    CHAT_INPUT,
+    COMMAND,
+    EPHEMERAL,
+    LIST_INPUT,
+    MAX_INPUT_LENGTH,
+    MAX_MESSAGE_LENGTH,
+    MAX_OPTION_LENGTH,
+    MESSAGE_COMMAND,
+    MESSAGE_COMMAND_NAME,
+    MODAL_ID,
+    MODAL_SUBMIT,
+    PING,
+    PONG,
+    commands,
+    find_input,
+    modal,
+)
+from .discordshape import malformed
+from .discordsig import MAX_SIGNATURE_AGE, verify, verify_key
 from .jsonbody import BodyError, read_json
 from .paths import API_PREFIX
-from .settings import DEFAULTS
+
+#: what others read here: the tests, and ``python -m deckcheck.service.discord``
+__all__ = [
+    "APPLICATION_COMMAND",
+    "CHAT_INPUT",
+    "MAX_INPUT_LENGTH",
+    "MAX_OPTION_LENGTH",
+    "MESSAGE_COMMAND",
+    "MESSAGE_COMMAND_NAME",
+    "MODAL_SUBMIT",
+    "bp",
+    "commands",
+    "main",
+    "verify",
+]
 
 bp = Blueprint("discord", __name__, url_prefix=API_PREFIX + "/discord")
 
-# interaction types, response types, flags (Discord API v10)
-PING, APPLICATION_COMMAND, MODAL_SUBMIT = 1, 2, 5
-PONG, CHANNEL_MESSAGE, MODAL = 1, 4, 9
-EPHEMERAL = 64
-CHAT_INPUT, MESSAGE_COMMAND = 1, 3
-STRING_OPTION = 3
-ACTION_ROW, TEXT_INPUT, PARAGRAPH = 1, 4, 2
-
-COMMAND = "decklist"
-MESSAGE_COMMAND_NAME = "Check decklist"
-MODAL_ID = "decklist"
-LIST_INPUT = "list"
-#: Discord's limits: a string option's value, a text input's value, a message's content (with Nitro); a
-#: longer text is no Discord client's, and is refused before any work on it
-MAX_OPTION_LENGTH = 6000
-MAX_INPUT_LENGTH = 4000
-MAX_MESSAGE_LENGTH = 4000
 GREEN, RED = 0x2ECC71, 0xE74C3C
 #: longest share link used as the embed's title link
 MAX_EMBED_URL = 2048
@@ -86,101 +105,6 @@ MESSAGE_LINK_HELP = (
     "service has none. Right-click the message (long-press on mobile), choose Apps, then "
     f"“{MESSAGE_COMMAND_NAME}”; or run /decklist without options and paste the list."
 )
-
-
-def commands() -> list[dict]:
-    """The application commands to register with Discord (``PUT /applications/<id>/commands``)."""
-    formats = default_formats()
-    return [
-        {
-            "name": COMMAND,
-            "type": CHAT_INPUT,
-            "description": "Check a Pokémon TCG decklist against a format's rules",
-            "options": [
-                {
-                    "type": STRING_OPTION,
-                    "name": "list",
-                    "required": False,
-                    "max_length": MAX_OPTION_LENGTH,
-                    "description": "The decklist (PTCGL/PTCGO export). Leave it out to paste the list in a form.",
-                },
-                {
-                    "type": STRING_OPTION,
-                    "name": "format",
-                    "required": False,
-                    "description": "Format to check against (default: Standard)",
-                    "choices": [{"name": formats[f].name, "value": f} for f in sorted(formats)][:25],
-                },
-                {
-                    "type": STRING_OPTION,
-                    "name": "date",
-                    "required": False,
-                    "min_length": 10,
-                    "max_length": 10,
-                    "description": "Check legality on this date, YYYY-MM-DD (default: today)",
-                },
-                {
-                    "type": STRING_OPTION,
-                    "name": "message",
-                    "required": False,
-                    "description": f"A message link: use the “{MESSAGE_COMMAND_NAME}” message command instead",
-                },
-            ],
-        },
-        {"name": MESSAGE_COMMAND_NAME, "type": MESSAGE_COMMAND},
-    ]
-
-
-# -- signatures -------------------------------------------------------------------
-
-
-@memoise(4)
-def verify_key(public_key_hex: str) -> VerifyKey:
-    """The application's public key; ValueError unless it is 64 hexadecimal characters."""
-    value = public_key_hex.strip()
-    if not re.fullmatch(r"[0-9a-fA-F]{64}", value):
-        raise ValueError(
-            "DISCORD_PUBLIC_KEY must be the application's public key: 64 hexadecimal characters "
-            "(Discord Developer Portal, General Information, Public Key)"
-        )
-    return VerifyKey(bytes.fromhex(value))
-
-
-def verify(
-    public_key_hex: str,
-    signature: str | None,
-    timestamp: str | None,
-    body: bytes,
-    now: float | None = None,
-    max_age: float = DEFAULTS["DISCORD_MAX_AGE"],
-) -> str | None:
-    """Why the request is not Discord's (a sentence), or None when the signature and timestamp are good."""
-    if not signature or not timestamp:
-        return "The request is not signed: X-Signature-Ed25519 and X-Signature-Timestamp are required."
-    if not re.fullmatch(r"[0-9a-fA-F]{128}", signature.strip()):
-        return "X-Signature-Ed25519 is not an Ed25519 signature (128 hexadecimal characters)."
-    try:
-        verify_key(public_key_hex).verify(timestamp.encode("utf-8") + body, bytes.fromhex(signature.strip()))
-    except BadSignatureError:
-        return "The signature does not match the request's timestamp and body."
-    if not _TIMESTAMP.fullmatch(timestamp.strip()):  # a number a clock can hold, not 10**400
-        return "X-Signature-Timestamp is not a Unix time in seconds."
-    sent = int(timestamp.strip())
-    age = (time.time() if now is None else now) - sent
-    if abs(age) > max_age:
-        return (
-            f"The request's timestamp is {abs(int(age))} seconds {'old' if age > 0 else 'in the future'} "
-            f"(at most {int(max_age)} allowed): a replayed or delayed request."
-        )
-    return None
-
-
-#: a Unix time in whole seconds, as Discord sends it: up to 12 digits (the year 33658)
-_TIMESTAMP = re.compile(r"[0-9]{1,12}")
-
-
-#: the longest DISCORD_MAX_AGE taken: a day (Discord's own requests are seconds old)
-MAX_SIGNATURE_AGE = 86_400
 
 
 @bp.record_once
@@ -208,22 +132,30 @@ def message(text: str, ephemeral: bool = True) -> dict:
     return {"type": CHANNEL_MESSAGE, "data": data}
 
 
-_MARKDOWN = re.compile(r"([\\*_~`|>\[\]])")
+@cache
+def _markdown() -> re.Pattern[str]:
+    """The characters Discord's markdown reads as markup."""
+    return re.compile(r"([\\*_~`|>\[\]])")
+
+
+@cache
+def _fence() -> re.Pattern[str]:
+    """A list inside a ```code block```."""
+    return re.compile(r"^\s*```[^\n]*\n(.*?)\n?```\s*$", re.S)
 
 
 def escape_markdown(text: str) -> str:
     """User text (quoted in problem messages) shown as typed, not as Discord markdown."""
-    return _MARKDOWN.sub(r"\\\1", text)
+    return _markdown().sub(r"\\\1", text)
 
 
-_FENCE = re.compile(r"^\s*```[^\n]*\n(.*?)\n?```\s*$", re.S)
 _HEADER = r"(?:Pok[ée]mon|Trainers?|Energy)\s*(?::\s*\d+|\(\d+\))"
 _CARD_END = r"\b[A-Z][A-Z0-9]{1,4}(?:-[A-Z0-9]{1,4})?\s+[A-Za-z]{0,4}\d{1,4}[a-z]?(?:\s+PH)?"
 
 
 def strip_code_block(text: str) -> str:
     """The list inside a ```code block```, as lists are often posted."""
-    found = _FENCE.match(text)
+    found = _fence().match(text)
     return found.group(1) if found else text
 
 
@@ -323,48 +255,6 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     return {"type": CHANNEL_MESSAGE, "data": {"embeds": [embed(text, report)], "allowed_mentions": {"parse": []}}}
 
 
-def modal(fmt: str | None, date: str | None) -> dict:
-    """A form with a multi-line box: the way to paste a list with its line breaks."""
-    return {
-        "type": MODAL,
-        "data": {
-            "custom_id": f"{MODAL_ID}|{fmt or ''}|{date or ''}",
-            "title": "Check a decklist",
-            "components": [
-                {
-                    "type": ACTION_ROW,
-                    "components": [
-                        {
-                            "type": TEXT_INPUT,
-                            "custom_id": LIST_INPUT,
-                            "style": PARAGRAPH,
-                            "label": "Decklist (PTCGL or PTCGO export)",
-                            "placeholder": "Pokémon: 12\n4 Dreepy TWM 128\n…",
-                            "min_length": 1,
-                            "max_length": MAX_INPUT_LENGTH,
-                            "required": True,
-                        }
-                    ],
-                }
-            ],
-        },
-    }
-
-
-def _find_input(components, custom_id: str) -> str | None:
-    """The value of the text input ``custom_id`` in a modal submission (action rows or labels)."""
-    for component in components or []:
-        if not isinstance(component, dict):
-            continue
-        if component.get("custom_id") == custom_id and isinstance(component.get("value"), str):
-            return component["value"]
-        nested = component.get("components") or ([component["component"]] if component.get("component") else [])
-        found = _find_input(nested, custom_id)
-        if found is not None:
-            return found
-    return None
-
-
 def on_command(interaction: dict) -> dict:
     data = interaction.get("data") or {}
     if data.get("type") == MESSAGE_COMMAND or data.get("name") == MESSAGE_COMMAND_NAME:
@@ -401,7 +291,7 @@ def on_modal_submit(interaction: dict) -> dict:
     fmt, date, complaint = _read_options(fmt_id or None, day or None)
     if complaint:
         return message(complaint)
-    text = _find_input(data.get("components"), LIST_INPUT) or ""
+    text = find_input(data.get("components"), LIST_INPUT) or ""
     refused = too_long(text, MAX_INPUT_LENGTH, "decklist box") or admitted(interaction)
     return refused or answer(strip_code_block(text), fmt, date, interaction)
 
@@ -455,50 +345,6 @@ def interactions():
         current_app.logger.warning("malformed Discord interaction: %r", exc)
         return errors.envelope(400, "The interaction is malformed.")
     return jsonify(answer)
-
-
-_OBJECT, _LIST, _TEXT = dict, list, str
-#: the fields this module reads, and what each must be when present (None is always allowed)
-_SHAPE = {
-    "member": _OBJECT,
-    "member.user": _OBJECT,
-    "user": _OBJECT,
-    "data": _OBJECT,
-    "data.name": _TEXT,
-    "data.custom_id": _TEXT,
-    "data.options": _LIST,
-    "data.components": _LIST,
-    "data.resolved": _OBJECT,
-    "data.resolved.messages": _OBJECT,
-}
-
-
-def malformed(interaction: dict) -> str | None:
-    """The first field of ``interaction`` of the wrong JSON type (e.g. "data is not an object"), or None."""
-    for path, kind in _SHAPE.items():
-        value: Any = interaction
-        parent: Any = None
-        for part in path.split("."):
-            parent = value
-            value = value.get(part) if isinstance(value, dict) else None
-        if value is not None and not isinstance(value, kind) and isinstance(parent, dict):
-            name = {dict: "an object", list: "a list", str: "a string"}[kind]
-            return f"{path} is not {name}"
-    data = interaction.get("data")
-    # Discord always sends a command's name and a modal's custom_id
-    required = "name" if interaction.get("type") == APPLICATION_COMMAND else "custom_id"
-    if data is None:
-        return "data is missing"
-    if not isinstance(data.get(required), str):
-        return f"data.{required} is missing"
-    for option in data.get("options") or []:
-        if not isinstance(option, dict) or not isinstance(option.get("name", ""), str):
-            return "data.options holds something that is not an option object"
-    messages = (data.get("resolved") or {}).get("messages") or {}
-    for message_ in messages.values():
-        if not isinstance(message_, dict) or not isinstance(message_.get("content") or "", str):
-            return "data.resolved.messages holds something that is not a message object"
-    return None
 
 
 def main() -> int:

@@ -40,7 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "DISCORD_MAX_AGE": 300,  # seconds a signed Discord request stays acceptable
     # the web page
     "CARD_IMAGES": True,  # the page shows card images from CARD_IMAGE_HOST; False: text only
-    "CARD_IMAGE_HOST": None,  # None: TCGdex's asset server (web.DEFAULT_IMAGE_HOST)
+    "CARD_IMAGE_HOST": None,  # None: TCGdex's asset server (webheaders.DEFAULT_IMAGE_HOST)
     # longest share link offered: gunicorn_conf.py accepts request lines up to 8190 bytes
     # ("GET " + link + " HTTP/1.1"), nginx and Apache 8 KiB by default
     "MAX_SHARE_URL_LENGTH": 8000,

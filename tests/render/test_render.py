@@ -328,7 +328,7 @@ def test_json_is_the_report_json_with_a_path_one_deck_a_line():
 def test_the_xml_filter_is_exactly_the_complement_of_xml_char():
     """render._NOT_XML (written as the ranges XML 1.0 leaves out) against the Char production itself, over
     every code point: what it keeps is exactly what XML can carry."""
-    from deckcheck.render import _NOT_XML
+    from deckcheck.render.junit import _NOT_XML
 
     def xml_char(c: int) -> bool:
         return c in (0x9, 0xA, 0xD) or 0x20 <= c <= 0xD7FF or 0xE000 <= c <= 0xFFFD or 0x10000 <= c <= 0x10FFFF

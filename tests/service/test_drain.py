@@ -1,6 +1,6 @@
 """Running as part of a fleet: worker count from the cgroup CPU quota, drain on SIGTERM, reloads that never
 go back to an older database (deckcheck/service/runtime.py, deckcheck/service/gunicorn_conf.py,
-deckcheck/service/worker.py)."""
+deckcheck/service/worker/)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The answer's shape, written by ``Report.to_dict`` (deckcheck/problems.py) and declared by the
-marshmallow ``ReportSchema`` (deckcheck/service/schemas.py, which the OpenAPI document is made of): the two
+marshmallow ``ReportSchema`` (deckcheck/service/schemas/, which the OpenAPI document is made of): the two
 agree at every nesting level, over real answers of ``POST /api/v1/validate``.
 
 Every key an answer has is declared, with a type its value has (a JSON string, integer, boolean, array or

@@ -1,4 +1,4 @@
-"""The slow-client worker (deckcheck/service/worker.py) in process: a real DeckcheckWorker serving the real app over
+"""The slow-client worker (deckcheck/service/worker/) in process: a real DeckcheckWorker serving the real app over
 real loopback TCP connections, its ``handle`` called as a worker thread calls it and ``finish_request`` as
 the poller's thread does (tests/service/test_slow_clients.py runs it under gunicorn)."""
 
