@@ -361,7 +361,7 @@ import json, sys, time
 BULLET = {bullet!r}
 {floor_source}
 table = json.load(open({table!r}, encoding="utf-8"))
-lists = [(open(p, encoding="utf-8").read(), f) for p, f in {lists!r}]
+lists = [(open(p, encoding="utf-8").read(), f) for p, f in {lists!r}][:{meet}]  # all read, {meet} met
 if "check" in {order!r}:
     import deckcheck, deckcheck.cards
     deckcheck.cards.get_db()
@@ -391,15 +391,17 @@ print(json.dumps(out))
 """
 
 
-def first_sight_code(table: Path, lists: list[tuple[Path, str]], order: list[str], profile: bool = False) -> str:
-    """The child of :data:`FIRST_SIGHT_CHILD` for these lists, in this order of ``check`` and ``floor``."""
+def first_sight_code(table: Path, order: list[str], meet: int = len(LISTS), profile: bool = False) -> str:
+    """The child of :data:`FIRST_SIGHT_CHILD` that meets the first ``meet`` lists (every list's file is read,
+    met or not), in this order of ``check`` and ``floor``."""
     import inspect
 
     return FIRST_SIGHT_CHILD.format(
         floor_source=inspect.getsource(floor),
         bullet=BULLET,
         table=str(table),
-        lists=[(str(p), f) for p, f in lists],
+        lists=[(str(p), f) for p, f in LISTS],
+        meet=meet,
         order=order,
         warm_up=WARM_UP_DECK,
         as_of=AS_OF,
@@ -413,7 +415,7 @@ def first_sight_times(table: Path, children: int) -> list[dict[str, list[float]]
     out = []
     for i in range(children):
         order = ["check", "floor"] if i % 2 == 0 else ["floor", "check"]
-        code = first_sight_code(table, LISTS, order)
+        code = first_sight_code(table, order)
         proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
         if proc.returncode:
             raise SystemExit(f"first-sight child failed: {proc.stderr[-2000:]}")
@@ -423,7 +425,7 @@ def first_sight_times(table: Path, children: int) -> list[dict[str, list[float]]
 
 def first_sight_profile(table: Path) -> list[tuple[str, float]]:
     """The costliest functions of the eight first checks in a fresh process, by own time (cProfile)."""
-    code = first_sight_code(table, LISTS, ["check"], profile=True)
+    code = first_sight_code(table, ["check"], profile=True)
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
     if proc.returncode:
         raise SystemExit(f"first-sight profile child failed: {proc.stderr[-2000:]}")
@@ -439,8 +441,8 @@ def first_sight_instructions(table: Path) -> tuple[float, float]:
     per = []
     for what in ("check", "floor"):
         counts = [
-            process_instructions([sys.executable, "-c", first_sight_code(table, lists, [what])], ROOT, CHILD_ENV)
-            for lists in (LISTS, [])
+            process_instructions([sys.executable, "-c", first_sight_code(table, [what], meet)], ROOT, CHILD_ENV)
+            for meet in (len(LISTS), 0)
         ]
         per.append((counts[0] - counts[1]) / len(LISTS))
     return per[0], per[1]

@@ -496,13 +496,17 @@ class Report:
 
     def _tally(self) -> tuple[int, int]:
         """(errors, warnings), in one pass over the problems."""
+        if not self.problems:
+            return 0, 0
         severities = [p.severity for p in self.problems]
         return severities.count(ERROR), severities.count(WARNING)
 
     def _summary(self, e: int, w: int) -> str:
         verdict = "Not valid" if e else "Valid"
-        total = self.counts.total
-        parts = [f"{verdict} for {self.format_name} on {self.as_of}: {plural(total, 'card')}"]
+        head = f"{verdict} for {self.format_name} on {self.as_of}: {plural(self.counts.total, 'card')}"
+        if not (e or w):
+            return head + "."
+        parts = [head]
         if e:
             parts.append(plural(e, "error"))
         if w:
@@ -514,26 +518,33 @@ class Report:
     ) -> dict[str, Any]:
         """The report as JSON-ready values (ReportSchema's shape). ``line_view(line)`` writes each
         card line, by default ``line.to_dict()``; or ``cards_view(lines)`` the whole list of them
-        (the API passes :func:`cards_json`)."""
+        (the API passes :func:`cards_json`). No list is made by a comprehension when there is
+        nothing in it (a valid deck has no problems and no groups: on CPython 3.11 each would
+        cost a call)."""
         errors, warnings = self._tally()
         if cards_view is not None:
             cards: Any = cards_view(self.lines)
         else:
             cards = [line.to_dict() for line in self.lines] if line_view is None else [*map(line_view, self.lines)]
-        return {
+        problems, groups, extra = self.problems, self.groups, self.extra
+        out = {
             "valid": not errors,
             "format": self.format,
             "format_name": self.format_name,
             "as_of": self.as_of,
             "summary": self._summary(errors, warnings),
-            "problems": [p.to_dict() for p in self.problems],
-            "groups": [g.to_dict() for g in self.groups],
+            "problems": [p.to_dict() for p in problems] if problems else [],
+            "groups": [g.to_dict() for g in groups] if groups else [],
             "cards": cards,
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),
-            **{key: self.extra[key] for key in OPTIONAL_KEYS if key in self.extra},
         }
+        if extra:
+            for key in OPTIONAL_KEYS:
+                if key in extra:
+                    out[key] = extra[key]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
