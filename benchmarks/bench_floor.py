@@ -376,10 +376,20 @@ if {profile!r}:
         deckcheck.check(text, fmt, {as_of!r})
     profiler.disable()
     stats = pstats.Stats(profiler).stats
-    own = sum(v[2] for v in stats.values())
-    top = sorted(stats.items(), key=lambda kv: -kv[1][2])[:4]
-    print(json.dumps([[f"{{k[2]}} ({{k[0].rsplit('/', 1)[-1]}}:{{k[1]}})", v[2] / own] for k, v in top]))
+    print(json.dumps([[f"{{k[2]}} ({{k[0].rsplit('/', 1)[-1]}}:{{k[1]}})", v[2]] for k, v in stats.items()]))
     raise SystemExit(0)
+import gc
+in_gc = [0, 0]  # ns in the collector's passes during the checks, and when the running pass started
+
+
+def collecting(phase, info):
+    if phase == "start":
+        in_gc[1] = clock()
+    else:
+        in_gc[0] += clock() - in_gc[1]
+
+
+gc.callbacks.append(collecting)
 for what in {order!r}:
     for text, fmt in lists:
         if what == "check":
@@ -387,6 +397,9 @@ for what in {order!r}:
         else:
             a = clock(); floor(text, table); b = clock()
         out[what].append((b - a) / 1000)
+        if what == "check":
+            out.setdefault("gc", []).append(in_gc[0] / 1000)
+            in_gc[0] = 0
 print(json.dumps(out))
 """
 
@@ -423,13 +436,20 @@ def first_sight_times(table: Path, children: int) -> list[dict[str, list[float]]
     return out
 
 
-def first_sight_profile(table: Path) -> list[tuple[str, float]]:
-    """The costliest functions of the eight first checks in a fresh process, by own time (cProfile)."""
-    code = first_sight_code(table, ["check"], profile=True)
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
-    if proc.returncode:
-        raise SystemExit(f"first-sight profile child failed: {proc.stderr[-2000:]}")
-    return [(name, share) for name, share in json.loads(proc.stdout.strip().splitlines()[-1])]
+def first_sight_profile(table: Path, children: int) -> list[tuple[str, float]]:
+    """The costliest functions of the eight first checks in fresh processes, by own time (cProfile), added
+    up over ``children`` processes (one process's few milliseconds put a single slow call on top): each
+    with its share of the whole."""
+    own: dict[str, float] = {}
+    for _ in range(children):
+        code = first_sight_code(table, ["check"], profile=True)
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
+        if proc.returncode:
+            raise SystemExit(f"first-sight profile child failed: {proc.stderr[-2000:]}")
+        for name, seconds in json.loads(proc.stdout.strip().splitlines()[-1]):
+            own[name] = own.get(name, 0.0) + seconds
+    total = sum(own.values())
+    return [(name, seconds / total) for name, seconds in sorted(own.items(), key=lambda kv: -kv[1])[:4]]
 
 
 def first_sight_instructions(table: Path) -> tuple[float, float]:
@@ -780,7 +800,7 @@ def issue30_measures(texts: list[tuple[str, str]], args) -> dict:
         table = Path(tmp) / "table.json"
         table.write_text(json.dumps(floor_table(texts)), encoding="utf-8")
         out["first"] = first_sight_times(table, args.starts)
-        out["profile"] = first_sight_profile(table)
+        out["profile"] = first_sight_profile(table, max(3, args.starts // 2))
         out["process"] = one_file_times(table, args.cli_runs)
         if not args.no_instructions:
             from callgrind_check import process_instructions
@@ -803,6 +823,10 @@ def issue30_measures(texts: list[tuple[str, str]], args) -> dict:
         + ", ".join(f"{p.stem} {med(c['check'][i] for c in first):.0f}" for i, (p, _) in enumerate(LISTS))
     )
     print("  costliest functions of the first checks (cProfile, own time): " + _shares(out["profile"]))
+    out["gc share"] = med(sum(c["gc"]) / sum(c["check"]) for c in first)
+    print(
+        f"  of the first checks' time, the garbage collector's passes: {out['gc share']:.0%} (median of the processes)"
+    )
     if "first ins" in out:
         check_ins, floor_ins = out["first ins"]
         print(
@@ -847,7 +871,10 @@ def issue30_targets(
     """The issue #30 targets table: each figure, met or not, and when not what stands in the way."""
     t = TARGETS_30
     print("\nissue #30 targets (ratios to floors measured in this run):")
-    profile = f"  (costliest in the first checks, cProfile own time: {_shares(i30['profile'][:3])})"
+    profile = (
+        f"  (costliest in the first checks, cProfile own time: {_shares(i30['profile'][:3])}; "
+        f"the collector's passes {i30['gc share']:.0%} of their time)"
+    )
     if "first ins" in i30:
         check_ins, floor_ins = i30["first ins"]
         ratio = check_ins / floor_ins
