@@ -1,17 +1,20 @@
-"""Benchmark (issue #16): deckcheck as a ratio to a floor, warm and cold, start-up and 1,000 files.
+"""Benchmark (issues #16, #30): deckcheck as a ratio to floors, warm, cold, first sight, start-up, 1,000 files.
 
 Not a timed test: run it by hand and read the ratios, which are taken in the same run
 (the machine is shared, so absolute figures move with its load; the ratios move less).
 
     python benchmarks/bench_floor.py [--rounds 30] [--starts 10] [--files 1000] [--cli-runs 3]
                                      [--http [--http-rounds 4] [--http-duration 5]] [--memory]
-                                     [--phases] [--quick]
+                                     [--phases] [--quick] [--no-instructions] [--process-lists 2]
 
-One run of ``python benchmarks/bench_floor.py --http --memory`` prints every figure of the issue,
-a profile of where a check's time goes, and last the targets, one line each (warm, cold, start-up,
-``--version``, 1,000 files, HTTP, memory) with its figure and "met" or "NOT met", and the command.
-``--phases`` prints the profile alone (under a second); ``--quick`` makes a smoke run (few rounds,
-100 files: the 1,000 files target is then not judged).
+One run of ``python benchmarks/bench_floor.py --http --memory`` prints every figure of both issues,
+a profile of where a check's time goes, and last two tables of targets, one line each with its figure
+and "met" or "NOT met" (and, when not met, what stands in the way), and the command: issue #16's
+(warm, cold, start-up, ``--version``, 1,000 files, HTTP by req/s, memory halved) and issue #30's
+(first sight by instructions and by time, a whole one-file process by instructions and by time, warm,
+1,000 files, HTTP by server CPU, memory over the trivial app's). ``--phases`` prints the profile alone
+(under a second); ``--quick`` makes a smoke run (few rounds, 100 files: the 1,000 files targets are then
+not judged); ``--no-instructions`` leaves out callgrind's counts (minutes).
 
 The lists: eight 60-card lists from ``tests/`` (tournament-style lists in four export shapes,
 each checked in the format it is legal in: four Standard, three Expanded, one GLC; the
@@ -59,6 +62,23 @@ order that alternates from round to round):
 * ``--memory``: ``benchmarks/worker_memory.py --requests 1000 --rounds 2`` run in this process: one
   worker's private memory after 1,000 mixed validate requests (the target), after its first request,
   and the trivial Flask app's under the same settings (the framework's own floor).
+
+Issue #30's rows:
+
+* first sight: ``--starts`` fresh processes each load the database, make one tiny warm-up check
+  (``WARM_UP_DECK``), then meet each of the eight lists once, as a user meets it: checked once (CPU time
+  of that call) and once through the floor (its first pass in that process), check first in one
+  process and the floor first in the next; the ratio is the sum of the checks over the sum of the
+  floor's passes, median of the processes. By instructions (callgrind,
+  ``callgrind_check.process_instructions``): a child that meets the eight lists less one that meets
+  none, per list, for the check and for the floor. Beside them, a cProfile of the first checks (own
+  time, added up over several processes) and the garbage collector's share of their time;
+* a whole one-file process: ``deckcheck check LIST --format F --as-of D`` against
+  ``benchmarks/floor_process.py`` (a fresh interpreter that reads the pack, checks its SHA-256 once,
+  reads a precomputed table of the lines' facts and prints the same verdict: checked for every list
+  before timing), each list in turn, ``--cli-runs`` runs each, alternated; CPU time (median), and
+  callgrind's instructions for ``--process-lists`` lists, with the interpreter's own start
+  (``python -c pass``) and the imports and database load (``START_CODE``) counted apart.
 """
 
 from __future__ import annotations
