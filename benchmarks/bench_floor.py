@@ -975,7 +975,9 @@ def issue30_targets(
                 if ok
                 else f"; {this['first_private'] - trivial['first_private']:+.1f} after the first request, "
                 f"{(this['private'] - this['first_private']) - (trivial['private'] - trivial['first_private']):+.1f} "
-                "more growth over the 1,000 (copy-on-write of the master's pages and the memos)"
+                f"more growth over the 1,000; of the private memory, the master's pages copied on write "
+                f"{this.get('copied', -1):.1f} against the trivial app's {trivial.get('copied', -1):.1f}, "
+                f"{this.get('first_copied', -1):.1f} and {trivial.get('first_copied', -1):.1f} after the first request)"
             )
             + ")"
             + (" INVALID RUN: errors" if mem["code"] else "")
