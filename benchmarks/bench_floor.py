@@ -977,7 +977,7 @@ def issue30_targets(
                 f"{(this['private'] - this['first_private']) - (trivial['private'] - trivial['first_private']):+.1f} "
                 f"more growth over the 1,000; of the private memory, the master's pages copied on write "
                 f"{this.get('copied', -1):.1f} against the trivial app's {trivial.get('copied', -1):.1f}, "
-                f"{this.get('first_copied', -1):.1f} and {trivial.get('first_copied', -1):.1f} after the first request)"
+                f"{this.get('first_copied', -1):.1f} and {trivial.get('first_copied', -1):.1f} after the first request"
             )
             + ")"
             + (" INVALID RUN: errors" if mem["code"] else "")
