@@ -396,7 +396,7 @@ if {profile!r}:
         deckcheck.check(text, fmt, {as_of!r})
     profiler.disable()
     stats = pstats.Stats(profiler).stats
-    print(json.dumps([[f"{{k[2]}} ({{k[0].rsplit('/', 1)[-1]}}:{{k[1]}})", v[2]] for k, v in stats.items()]))
+    print(json.dumps([[k[0], k[1], k[2], v[2]] for k, v in stats.items()]))
     raise SystemExit(0)
 import gc
 in_gc = [0, 0]  # ns in the collector's passes during the checks, and when the running pass started
@@ -456,20 +456,34 @@ def first_sight_times(table: Path, children: int) -> list[dict[str, list[float]]
     return out
 
 
-def first_sight_profile(table: Path, children: int) -> list[tuple[str, float]]:
-    """The costliest functions of the eight first checks in fresh processes, by own time (cProfile), added
-    up over ``children`` processes (one process's few milliseconds put a single slow call on top): each
-    with its share of the whole."""
+def first_sight_profile(table: Path, children: int) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """Where the eight first checks in fresh processes spend their time, by own time (cProfile), added up
+    over ``children`` processes (one process's few milliseconds put a single slow call on top): the
+    costliest functions and deckcheck's packages (``engine``, ``formats``, ``cards``...; C functions
+    count apart), each with its share of the whole."""
     own: dict[str, float] = {}
+    packages: dict[str, float] = {}
     for _ in range(children):
         code = first_sight_code(table, ["check"], profile=True)
         proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
         if proc.returncode:
             raise SystemExit(f"first-sight profile child failed: {proc.stderr[-2000:]}")
-        for name, seconds in json.loads(proc.stdout.strip().splitlines()[-1]):
+        for path, line, function, seconds in json.loads(proc.stdout.strip().splitlines()[-1]):
+            name = f"{function} ({path.rsplit('/', 1)[-1]}:{line})"
             own[name] = own.get(name, 0.0) + seconds
+            where = path.replace("\\", "/").split("/deckcheck/", 1)
+            package = (
+                "C functions"
+                if path == "~"
+                else where[1].split("/")[0].removesuffix(".py")
+                if len(where) == 2
+                else "other Python"
+            )
+            packages[package] = packages.get(package, 0.0) + seconds
     total = sum(own.values())
-    return [(name, seconds / total) for name, seconds in sorted(own.items(), key=lambda kv: -kv[1])[:4]]
+    top = sorted(own.items(), key=lambda kv: -kv[1])[:4]
+    by_package = sorted(packages.items(), key=lambda kv: -kv[1])
+    return [(n, t / total) for n, t in top], [(n, t / total) for n, t in by_package]
 
 
 def first_sight_instructions(table: Path) -> tuple[float, float]:
@@ -842,7 +856,8 @@ def issue30_measures(texts: list[tuple[str, str]], args) -> dict:
         "  by list (µs, median): "
         + ", ".join(f"{p.stem} {med(c['check'][i] for c in first):.0f}" for i, (p, _) in enumerate(LISTS))
     )
-    print("  costliest functions of the first checks (cProfile, own time): " + _shares(out["profile"]))
+    print("  costliest functions of the first checks (cProfile, own time): " + _shares(out["profile"][0]))
+    print("  the same by deckcheck's package: " + _shares(out["profile"][1]))
     out["gc share"] = med(sum(c["gc"]) / sum(c["check"]) for c in first)
     print(
         f"  of the first checks' time, the garbage collector's passes: {out['gc share']:.0%} (median of the processes)"
@@ -892,7 +907,7 @@ def issue30_targets(
     t = TARGETS_30
     print("\nissue #30 targets (ratios to floors measured in this run):")
     profile = (
-        f"  (costliest in the first checks, cProfile own time: {_shares(i30['profile'][:3])}; "
+        f"  (the first checks by package, cProfile own time: {_shares(i30['profile'][1][:4])}; "
         f"the collector's passes {i30['gc share']:.0%} of their time)"
     )
     if "first ins" in i30:
