@@ -1,24 +1,27 @@
-"""Benchmark (issue #16): deckcheck as a ratio to a floor, warm and cold, start-up and 1,000 files.
+"""Benchmark (issues #16, #30): deckcheck as a ratio to floors, warm, cold, first sight, start-up, 1,000 files.
 
 Not a timed test: run it by hand and read the ratios, which are taken in the same run
 (the machine is shared, so absolute figures move with its load; the ratios move less).
 
     python benchmarks/bench_floor.py [--rounds 30] [--starts 10] [--files 1000] [--cli-runs 3]
                                      [--http [--http-rounds 4] [--http-duration 5]] [--memory]
-                                     [--phases] [--quick]
+                                     [--phases] [--quick] [--no-instructions] [--process-lists 2]
 
-One run of ``python benchmarks/bench_floor.py --http --memory`` prints every figure of the issue,
-a profile of where a check's time goes, and last the targets, one line each (warm, cold, start-up,
-``--version``, 1,000 files, HTTP, memory) with its figure and "met" or "NOT met", and the command.
-``--phases`` prints the profile alone (under a second); ``--quick`` makes a smoke run (few rounds,
-100 files: the 1,000 files target is then not judged).
+One run of ``python benchmarks/bench_floor.py --http --memory`` prints every figure of both issues,
+a profile of where a check's time goes, and last two tables of targets, one line each with its figure
+and "met" or "NOT met" (and, when not met, what stands in the way), and the command: issue #16's
+(warm, cold, start-up, ``--version``, 1,000 files, HTTP by req/s, memory halved) and issue #30's
+(first sight by instructions and by time, a whole one-file process by instructions and by time, warm,
+1,000 files, HTTP by server CPU, memory over the trivial app's). ``--phases`` prints the profile alone
+(under a second); ``--quick`` makes a smoke run (few rounds, 100 files: the 1,000 files targets are then
+not judged); ``--no-instructions`` leaves out callgrind's counts (minutes).
 
 The lists: eight 60-card lists from ``tests/`` (tournament-style lists in four export shapes,
 each checked in the format it is legal in: four Standard, three Expanded, one GLC; the
 issue's "8 Prague 2026 lists" are not in the repository).
 
 The floor (the issue's minimal baseline): split the text into lines, split each line once
-on its first blank, look the rest of the line up in one dict, count copies by the card's
+on its first blank (past PTCGO's ``* `` bullet), look the rest of the line up in one dict, count copies by the card's
 name key; pure Python. ``floor+6`` also answers six Standard verdicts from the facts that
 one lookup returns (60 cards, at most 4 copies of a name other than basic Energy, at most
 one ACE SPEC, at most one Radiant, at least one Basic Pokémon, every card legal in the
@@ -59,6 +62,23 @@ order that alternates from round to round):
 * ``--memory``: ``benchmarks/worker_memory.py --requests 1000 --rounds 2`` run in this process: one
   worker's private memory after 1,000 mixed validate requests (the target), after its first request,
   and the trivial Flask app's under the same settings (the framework's own floor).
+
+Issue #30's rows:
+
+* first sight: ``--starts`` fresh processes each load the database, make one tiny warm-up check
+  (``WARM_UP_DECK``), then meet each of the eight lists once, as a user meets it: checked once (CPU time
+  of that call) and once through the floor (its first pass in that process), check first in one
+  process and the floor first in the next; the ratio is the sum of the checks over the sum of the
+  floor's passes, median of the processes. By instructions (callgrind,
+  ``callgrind_check.process_instructions``): a child that meets the eight lists less one that meets
+  none, per list, for the check and for the floor. Beside them, a cProfile of the first checks (own
+  time, added up over several processes) and the garbage collector's share of their time;
+* a whole one-file process: ``deckcheck check LIST --format F --as-of D`` against
+  ``benchmarks/floor_process.py`` (a fresh interpreter that reads the pack, checks its SHA-256 once,
+  reads a precomputed table of the lines' facts and prints the same verdict: checked for every list
+  before timing), each list in turn, ``--cli-runs`` runs each, alternated; CPU time (median), and
+  callgrind's instructions for ``--process-lists`` lists, with the interpreter's own start
+  (``python -c pass``) and the imports and database load (``START_CODE``) counted apart.
 """
 
 from __future__ import annotations
@@ -112,13 +132,17 @@ MEMORY_TARGET_MIB = MEMORY_BASELINE_MIB / 2  # 12.7
 # -- the floor ---------------------------------------------------------------------------
 
 
+#: what PTCGO writes before a card line's count (``* 4 Dreepy TWM 128``): the floor reads past it
+BULLET = "* "
+
+
 def floor_table(texts: list[tuple[str, str]]) -> dict[str, tuple]:
     """Line text after the count -> (name key, legal, basic Energy, ACE SPEC, Radiant, Basic Pokémon),
     as deckcheck resolves it; lines deckcheck cannot resolve map to their own text."""
     table: dict[str, tuple] = {}
     for text, fmt in texts:
         for line in deckcheck.check(text, fmt, AS_OF).to_dict()["cards"]:
-            rest = line["text"].partition(" ")[2]
+            rest = line["text"].removeprefix(BULLET).partition(" ")[2]
             card = line["card"]
             if card is None:
                 table[rest] = (rest, False, False, False, False, False)
@@ -140,7 +164,7 @@ def floor(text: str, table: dict) -> dict:
     counts: dict[str, int] = {}
     get = table.get
     for line in text.splitlines():
-        head, _, rest = line.strip().partition(" ")
+        head, _, rest = line.strip().removeprefix(BULLET).partition(" ")
         if head.isdigit():
             facts = get(rest)
             if facts is not None:
@@ -157,7 +181,7 @@ def floor6(text: str, table: dict) -> tuple[bool, ...]:
     legal = True
     energy: set[str] = set()
     for line in text.splitlines():
-        head, _, rest = line.strip().partition(" ")
+        head, _, rest = line.strip().removeprefix(BULLET).partition(" ")
         if head.isdigit():
             facts = get(rest)
             if facts is not None:
@@ -344,6 +368,184 @@ def fresh(texts: list[tuple[str, str]], starts: int) -> list[list[float]]:
     return out
 
 
+# -- issue #30: first sight in a fresh process, a whole one-file process ---------------------
+
+#: the one tiny check a fresh process makes before it meets the lists (what its first caller does once)
+WARM_UP_DECK = "4 Nest Ball SVI 181\n"
+#: a fresh interpreter: the database loaded, one tiny warm-up check, then each list met once, checked
+#: (``check``) or through the floor (``floor``), in the order given; with ``profile``, the checks under
+#: cProfile and the costliest functions by own time printed instead of times. The floor's code is this
+#: module's (its source put in the child: the child imports nothing of the benchmarks)
+FIRST_SIGHT_CHILD = r"""
+import json, sys, time
+BULLET = {bullet!r}
+{floor_source}
+table = json.load(open({table!r}, encoding="utf-8"))
+lists = [(open(p, encoding="utf-8").read(), f) for p, f in {lists!r}][:{meet}]  # all read, {meet} met
+if "check" in {order!r}:
+    import deckcheck, deckcheck.cards
+    deckcheck.cards.get_db()
+    deckcheck.check({warm_up!r}, "standard", {as_of!r})
+clock = time.thread_time_ns
+out = {{"check": [], "floor": []}}
+if {profile!r}:
+    import cProfile, pstats
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for text, fmt in lists:
+        deckcheck.check(text, fmt, {as_of!r})
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats
+    print(json.dumps([[k[0], k[1], k[2], v[2]] for k, v in stats.items()]))
+    raise SystemExit(0)
+import gc
+in_gc = [0, 0]  # ns in the collector's passes during the checks, and when the running pass started
+
+
+def collecting(phase, info):
+    if phase == "start":
+        in_gc[1] = clock()
+    else:
+        in_gc[0] += clock() - in_gc[1]
+
+
+gc.callbacks.append(collecting)
+for what in {order!r}:
+    for text, fmt in lists:
+        if what == "check":
+            a = clock(); deckcheck.check(text, fmt, {as_of!r}); b = clock()
+        else:
+            a = clock(); floor(text, table); b = clock()
+        out[what].append((b - a) / 1000)
+        if what == "check":
+            out.setdefault("gc", []).append(in_gc[0] / 1000)
+            in_gc[0] = 0
+print(json.dumps(out))
+"""
+
+
+def first_sight_code(table: Path, order: list[str], meet: int = len(LISTS), profile: bool = False) -> str:
+    """The child of :data:`FIRST_SIGHT_CHILD` that meets the first ``meet`` lists (every list's file is read,
+    met or not), in this order of ``check`` and ``floor``."""
+    import inspect
+
+    return FIRST_SIGHT_CHILD.format(
+        floor_source=inspect.getsource(floor),
+        bullet=BULLET,
+        table=str(table),
+        lists=[(str(p), f) for p, f in LISTS],
+        meet=meet,
+        order=order,
+        warm_up=WARM_UP_DECK,
+        as_of=AS_OF,
+        profile=profile,
+    )
+
+
+def first_sight_times(table: Path, children: int) -> list[dict[str, list[float]]]:
+    """CPU µs of each list's first check and first floor pass in ``children`` fresh processes (check first in
+    one, the floor first in the next)."""
+    out = []
+    for i in range(children):
+        order = ["check", "floor"] if i % 2 == 0 else ["floor", "check"]
+        code = first_sight_code(table, order)
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
+        if proc.returncode:
+            raise SystemExit(f"first-sight child failed: {proc.stderr[-2000:]}")
+        out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def first_sight_profile(table: Path, children: int) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """Where the eight first checks in fresh processes spend their time, by own time (cProfile), added up
+    over ``children`` processes (one process's few milliseconds put a single slow call on top): the
+    costliest functions and deckcheck's packages (``engine``, ``formats``, ``cards``...; C functions
+    count apart), each with its share of the whole."""
+    own: dict[str, float] = {}
+    packages: dict[str, float] = {}
+    for _ in range(children):
+        code = first_sight_code(table, ["check"], profile=True)
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=CHILD_ENV)
+        if proc.returncode:
+            raise SystemExit(f"first-sight profile child failed: {proc.stderr[-2000:]}")
+        for path, line, function, seconds in json.loads(proc.stdout.strip().splitlines()[-1]):
+            name = f"{function} ({path.rsplit('/', 1)[-1]}:{line})"
+            own[name] = own.get(name, 0.0) + seconds
+            where = path.replace("\\", "/").split("/deckcheck/", 1)
+            package = (
+                "C functions"
+                if path == "~"
+                else where[1].split("/")[0].removesuffix(".py")
+                if len(where) == 2
+                else "other Python"
+            )
+            packages[package] = packages.get(package, 0.0) + seconds
+    total = sum(own.values())
+    top = sorted(own.items(), key=lambda kv: -kv[1])[:4]
+    by_package = sorted(packages.items(), key=lambda kv: -kv[1])
+    return [(n, t / total) for n, t in top], [(n, t / total) for n, t in by_package]
+
+
+def first_sight_instructions(table: Path) -> tuple[float, float]:
+    """Instructions a list, (first check, first floor pass), in a fresh process after the warm-up check:
+    a child that meets the eight lists less one that meets none (callgrind; start-up and the warm-up
+    cancel out)."""
+    from callgrind_check import process_instructions
+
+    per = []
+    for what in ("check", "floor"):
+        counts = [
+            process_instructions([sys.executable, "-c", first_sight_code(table, [what], meet)], ROOT, CHILD_ENV)
+            for meet in (len(LISTS), 0)
+        ]
+        per.append((counts[0] - counts[1]) / len(LISTS))
+    return per[0], per[1]
+
+
+def one_file_commands(table: Path, deck: Path, fmt: str) -> tuple[list[str], list[str]]:
+    """(``deckcheck check DECK``, the floor process for the same list: ``floor_process.py``)."""
+    check_cmd = deckcheck_cmd() + ["check", str(deck), "--format", fmt, "--as-of", AS_OF]
+    pack = Path(str(cards.get_db().path) + ".pack")
+    floor_cmd = [sys.executable, str(ROOT / "benchmarks" / "floor_process.py"), str(pack), str(table), str(deck)]
+    return check_cmd, floor_cmd
+
+
+def verdict_of(cmd: list[str]) -> int:
+    return subprocess.run(cmd, cwd=ROOT, env=CHILD_ENV, capture_output=True).returncode
+
+
+def one_file_times(table: Path, runs: int) -> dict[str, list[float]]:
+    """CPU s of whole processes, each list in turn: ``deckcheck check`` and the floor process, alternated;
+    a list whose floor verdict differs from deckcheck's stops the run."""
+    out: dict[str, list[float]] = {"check": [], "floor": []}
+    for deck, fmt in LISTS:
+        check_cmd, floor_cmd = one_file_commands(table, deck, fmt)
+        if verdict_of(check_cmd) != verdict_of(floor_cmd):
+            raise SystemExit(f"the floor process's verdict on {deck.name} is not deckcheck's")
+        for r in range(runs):
+            pair = [("check", check_cmd), ("floor", floor_cmd)]
+            for what, cmd in pair if r % 2 == 0 else pair[::-1]:
+                out[what].append(run_child(cmd)[1])
+    return out
+
+
+def one_file_instructions(table: Path, lists: int) -> list[tuple[str, int, int]]:
+    """(list, instructions of ``deckcheck check``, of the floor process), for the first ``lists`` lists."""
+    from callgrind_check import process_instructions
+
+    out = []
+    for deck, fmt in LISTS[:lists]:
+        check_cmd, floor_cmd = one_file_commands(table, deck, fmt)
+        out.append(
+            (
+                deck.name,
+                process_instructions(check_cmd, ROOT, CHILD_ENV),
+                process_instructions(floor_cmd, ROOT, CHILD_ENV),
+            )
+        )
+    return out
+
+
 def run_child(cmd: list[str]) -> tuple[float, float]:
     """(wall s, CPU s) of one subprocess."""
     t0 = time.perf_counter()
@@ -395,9 +597,15 @@ def main(argv=None) -> int:
     ap.add_argument("--memory", action="store_true", help="also run worker_memory.py (a minute or more)")
     ap.add_argument("--phases", action="store_true", help="only the profile of a check (its steps, line kinds)")
     ap.add_argument("--quick", action="store_true", help="few rounds (a smoke run, not for figures)")
+    ap.add_argument(
+        "--no-instructions", action="store_true", help="issue #30's rows by time only (no callgrind: minutes less)"
+    )
+    ap.add_argument(
+        "--process-lists", type=int, default=2, help="lists whose whole one-file process callgrind counts (1-8)"
+    )
     args = ap.parse_args(argv)
     if args.quick:
-        args.rounds, args.starts, args.files, args.cli_runs = 3, 2, 100, 1
+        args.rounds, args.starts, args.files, args.cli_runs, args.process_lists = 3, 2, 100, 1, 1
     texts = [(p.read_text(encoding="utf-8"), fmt) for p, fmt in LISTS]
     load = os.getloadavg()[0]
     db = cards.get_db()
@@ -499,6 +707,8 @@ def main(argv=None) -> int:
     )
     print(f"  median                                    {fw:8.2f} s wall  {fc:.2f} s CPU")
 
+    i30 = issue30_measures(texts, args)
+
     http = mem = None
     if args.http:
         http_args = ["--rounds", str(args.http_rounds), "--duration", str(args.http_duration)]
@@ -586,9 +796,208 @@ def main(argv=None) -> int:
             + ")"
             + (" INVALID RUN: errors" if mem["code"] else ""),
         )
+    issue30_targets(
+        i30,
+        warm / f,
+        profiled.get("warm"),
+        fc if args.files == 1000 else None,
+        med(c for _, c in bare),
+        start_cpu,
+        http,
+        mem,
+    )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print(command)
     return 0
+
+
+#: issue #30's targets: first sight (by instructions, by time) and a whole one-file process as ratios to
+#: their floors, warm, 1,000 files (CPU s), HTTP (server CPU per request, trivial/validate) and a worker's
+#: private memory over the trivial app's (MiB)
+TARGETS_30 = {
+    "first instructions": 4.0,
+    "first time": 6.0,
+    "process": 2.0,
+    "warm": 1.5,
+    "files": 0.5,
+    "http cpu": 0.90,
+    "memory over trivial": 3.0,
+}
+
+
+def issue30_measures(texts: list[tuple[str, str]], args) -> dict:
+    """Issue #30's figures: the first sight of the eight lists in fresh processes (CPU time per list, each
+    check timed once; a profile of it; callgrind's instructions) and whole one-file processes (CPU time;
+    callgrind's instructions, with the interpreter's start and the imports apart), each beside its floor."""
+    out: dict = {}
+    with tempfile.TemporaryDirectory(prefix="deckcheck-first-") as tmp:
+        table = Path(tmp) / "table.json"
+        table.write_text(json.dumps(floor_table(texts)), encoding="utf-8")
+        out["first"] = first_sight_times(table, args.starts)
+        out["profile"] = first_sight_profile(table, max(3, args.starts // 2))
+        out["process"] = one_file_times(table, args.cli_runs)
+        if not args.no_instructions:
+            from callgrind_check import process_instructions
+
+            out["first ins"] = first_sight_instructions(table)
+            out["process ins"] = one_file_instructions(table, args.process_lists)
+            out["python ins"] = process_instructions([sys.executable, "-c", "pass"], ROOT, CHILD_ENV)
+            out["start ins"] = process_instructions([sys.executable, "-c", START_CODE], ROOT, CHILD_ENV)
+    first = out["first"]
+    per_check = med(statistics.mean(c["check"]) for c in first)
+    per_floor = med(statistics.mean(c["floor"]) for c in first)
+    out["first ratio"] = med(sum(c["check"]) / sum(c["floor"]) for c in first)
+    print(f"\nfirst sight, {len(first)} fresh processes: the database loaded, one tiny check, then each list once")
+    print(
+        f"  first check of a list                     {per_check:8.1f} µs   {out['first ratio']:5.2f}x the floor's "
+        f"first pass ({per_floor:.1f} µs)"
+    )
+    print(
+        "  by list (µs, median): "
+        + ", ".join(f"{p.stem} {med(c['check'][i] for c in first):.0f}" for i, (p, _) in enumerate(LISTS))
+    )
+    print("  costliest functions of the first checks (cProfile, own time): " + _shares(out["profile"][0]))
+    print("  the same by deckcheck's package: " + _shares(out["profile"][1]))
+    out["gc share"] = med(sum(c["gc"]) / sum(c["check"]) for c in first)
+    print(
+        f"  of the first checks' time, the garbage collector's passes: {out['gc share']:.0%} (median of the processes)"
+    )
+    if "first ins" in out:
+        check_ins, floor_ins = out["first ins"]
+        print(
+            f"  by instructions (callgrind, the lists met less none) {check_ins / 1000:8.1f}k a list   "
+            f"{check_ins / floor_ins:5.2f}x the floor's {floor_ins / 1000:.1f}k"
+        )
+    proc = out["process"]
+    out["process ratio"] = med(proc["check"]) / med(proc["floor"])
+    print(f"\na whole one-file process, each list in turn, {args.cli_runs} runs each (CPU s, median)")
+    print(
+        f"  deckcheck check LIST --format F --as-of {AS_OF}  {med(proc['check']):.3f} s   "
+        f"{out['process ratio']:5.2f}x the floor process's {med(proc['floor']):.3f} s "
+        "(benchmarks/floor_process.py: reads the pack, one SHA-256, a precomputed table, the verdict)"
+    )
+    if "process ins" in out:
+        for name, check_ins, floor_ins in out["process ins"]:
+            print(
+                f"  by instructions, {name:<32} {check_ins / 1e6:7.1f}M   {check_ins / floor_ins:5.2f}x the floor "
+                f"process's {floor_ins / 1e6:.1f}M"
+            )
+        print(
+            f"  of which python -c pass {out['python ins'] / 1e6:.1f}M; python -c '{START_CODE}' "
+            f"{out['start ins'] / 1e6:.1f}M"
+        )
+    return out
+
+
+def _shares(top: list[tuple[str, float]]) -> str:
+    return ", ".join(f"{name} {share:.0%}" for name, share in top)
+
+
+def issue30_targets(
+    i30: dict,
+    warm_ratio: float,
+    warm_profile: str | None,
+    files_cpu: float | None,
+    python_cpu: float,
+    start_cpu: float,
+    http: dict | None,
+    mem: dict | None,
+) -> None:
+    """The issue #30 targets table: each figure, met or not, and when not what stands in the way."""
+    t = TARGETS_30
+    print("\nissue #30 targets (ratios to floors measured in this run):")
+    profile = (
+        f"  (the first checks by package, cProfile own time: {_shares(i30['profile'][1][:4])}; "
+        f"the collector's passes {i30['gc share']:.0%} of their time)"
+    )
+    if "first ins" in i30:
+        check_ins, floor_ins = i30["first ins"]
+        ratio = check_ins / floor_ins
+        ok = ratio <= t["first instructions"]
+        target(
+            f"first sight <= {t['first instructions']}x floor, instructions",
+            f"{ratio:.2f}x",
+            ok,
+            f"  ({check_ins / 1000:.0f}k / {floor_ins / 1000:.0f}k a list)" + ("" if ok else profile),
+        )
+    else:
+        target(f"first sight <= {t['first instructions']}x floor, instructions", "-", None, "  (--no-instructions)")
+    ok = i30["first ratio"] <= t["first time"]
+    target(f"first sight <= {t['first time']}x floor, time", f"{i30['first ratio']:.2f}x", ok, None if ok else profile)
+    proc = i30["process"]
+    if "process ins" in i30:
+        ratios = [c / f for _, c, f in i30["process ins"]]
+        ratio = med(ratios)
+        ok = ratio <= t["process"]
+        check_ins = med(c for _, c, _ in i30["process ins"])
+        note = f"  ({check_ins / 1e6:.0f}M / {med(f for _, _, f in i30['process ins']) / 1e6:.0f}M"
+        if not ok:
+            note += (
+                f"; of deckcheck's: the interpreter {i30['python ins'] / 1e6:.0f}M, imports and the database "
+                f"{(i30['start ins'] - i30['python ins']) / 1e6:.0f}M, the check and its output "
+                f"{(check_ins - i30['start ins']) / 1e6:.0f}M"
+            )
+        target(f"one-file process <= {t['process']}x floor, instructions", f"{ratio:.2f}x", ok, note + ")")
+    else:
+        target(f"one-file process <= {t['process']}x floor, instructions", "-", None, "  (--no-instructions)")
+    ok = i30["process ratio"] <= t["process"]
+    note = f"  ({med(proc['check']):.3f} / {med(proc['floor']):.3f} s CPU"
+    if not ok:
+        note += (
+            f"; of deckcheck's: python -c pass {python_cpu:.3f} s, import deckcheck and the database "
+            f"{start_cpu - python_cpu:.3f} s, the check and its output {med(proc['check']) - start_cpu:.3f} s"
+        )
+    target(f"one-file process <= {t['process']}x floor, time", f"{i30['process ratio']:.2f}x", ok, note + ")")
+    ok = warm_ratio <= t["warm"]
+    target(f"warm check <= {t['warm']}x floor", f"{warm_ratio:.2f}x", ok, None if ok else warm_profile)
+    if files_cpu is None:
+        target(f"1,000 files <= {t['files']} s", "-", None, "  (not 1,000 files: not judged)")
+    else:
+        ok = files_cpu <= t["files"]
+        note = f"  (start-up {start_cpu:.3f} s, then {(files_cpu - start_cpu):.3f} s for the files)"
+        target(f"1,000 files <= {t['files']} s", f"{files_cpu:.2f} s", ok, None if ok else note)
+    if http is None:
+        target(f"HTTP server CPU trivial/validate >= {t['http cpu']}", "-", None, "  (not measured: add --http)")
+    else:
+        ok = http["cpu_ratio"] >= t["http cpu"] if not http["code"] else None
+        note = (
+            f"  ({http['trivial_cpu_ms']:.3f} / {http['validate_cpu_ms']:.3f} ms a request"
+            + (
+                ""
+                if ok
+                else f"; validate's {http['validate_cpu_ms'] - http['trivial_cpu_ms']:.3f} ms more, of which the "
+                f"check of its list {http['check_ms']:.3f} ms"
+            )
+            + ")"
+            + (" INVALID RUN: errors" if http["code"] else "")
+        )
+        target(f"HTTP server CPU trivial/validate >= {t['http cpu']}", f"{http['cpu_ratio']:.2f}", ok, note)
+    if mem is None or mem.get("trivial app") is None:
+        target(
+            f"worker private <= trivial + {t['memory over trivial']:.0f} MiB",
+            "-",
+            None,
+            "  (not measured: add --memory)",
+        )
+    else:
+        this, trivial = mem["this"], mem["trivial app"]
+        over = this["private"] - trivial["private"]
+        ok = over <= t["memory over trivial"] if not mem["code"] else None
+        note = (
+            f"  ({this['private']:.1f} / {trivial['private']:.1f} MiB"
+            + (
+                ""
+                if ok
+                else f"; {this['first_private'] - trivial['first_private']:+.1f} after the first request, "
+                f"{(this['private'] - this['first_private']) - (trivial['private'] - trivial['first_private']):+.1f} "
+                f"more growth over the 1,000; of the private memory, the master's pages copied on write "
+                f"{this.get('copied', -1):.1f} against the trivial app's {trivial.get('copied', -1):.1f}, "
+                f"{this.get('first_copied', -1):.1f} and {trivial.get('first_copied', -1):.1f} after the first request"
+            )
+            + ")"
+            + (" INVALID RUN: errors" if mem["code"] else "")
+        )
+        target(f"worker private <= trivial + {t['memory over trivial']:.0f} MiB", f"{over:+.1f} MiB", ok, note)
 
 
 def target(label: str, figure: str, ok: bool | None, note: str | None = None) -> None:

@@ -170,5 +170,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def process_instructions(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> int:
+    """Instructions of one whole process under callgrind, its interpreter's start and exit included, with
+    ``PYTHONHASHSEED=0`` and bytecode caching on: what ``bench_floor.py``'s issue #30 rows count (the first
+    sight of the lists in a fresh process, a whole one-file ``deckcheck check``). Apart from :func:`count`,
+    which runs this file's own workloads: here ``cmd`` is any command."""
+    env = {k: v for k, v in (os.environ if env is None else env).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONHASHSEED"] = "0"
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    m = re.search(r"Collected : (\d+)", done.stderr)
+    if m is None:
+        raise SystemExit(f"no instruction count from valgrind for {cmd}:\n{done.stderr[-2000:]}")
+    return int(m.group(1))
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

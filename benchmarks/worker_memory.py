@@ -5,9 +5,11 @@ card database before it forks) and one worker, sends ``--requests`` validate req
 the decklists of ``tests/decks/`` (every shape and format the tests hold) with their card counts
 and line order varied (lines a worker has not seen), then reads the worker's and the master's
 ``/proc/<pid>/smaps_rollup``: private (Private_Clean + Private_Dirty: what the worker does not
-share with the master), PSS and RSS, in MiB. The worker's private memory is also read right after
-its first request (before the mix), so the growth the requests bring is visible. Checkouts take
-turns, ``--rounds`` times.
+share with the master), PSS and RSS, in MiB; and how much of the private memory is the master's
+pages copied on write (the worker's pages at the master's writable addresses whose physical page is no
+longer the master's, from ``/proc/<pid>/pagemap``; -1 where page frames cannot be read, without root).
+The worker's private memory is also read right after its first request (before the mix), so the
+growth the requests bring is visible. Checkouts take turns, ``--rounds`` times.
 
 The trivial Flask app of ``wrk_validate.py`` (``benchmarks.trivial_app:app``, label ``trivial app``)
 runs the same way under the same settings with the same requests: the framework's own per-worker
@@ -32,6 +34,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from array import array
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +62,38 @@ def bodies(n: int, seed: int = 16) -> list[bytes]:
         rng.shuffle(varied)
         body = {"decklist": "\n".join(varied), "format": FORMATS[i % 3], "as_of": "2026-05-01"}
         out.append(json.dumps(body).encode())
+    return out
+
+
+def copied_pages(worker: int, master: int) -> float | None:
+    """MiB of the master's writable memory the worker holds a copy of (copy-on-write): the worker's pages at
+    addresses the master has mapped (anonymous and heap mappings, read and write) whose physical page is not
+    the master's (``/proc/<pid>/pagemap``). None when the page frame numbers cannot be read (they need
+    CAP_SYS_ADMIN: root)."""
+    ranges = []
+    for line in Path(f"/proc/{master}/maps").read_text().splitlines():
+        parts = line.split()
+        if parts[1].startswith("rw") and (len(parts) < 6 or parts[5] == "[heap]"):
+            lo, hi = (int(x, 16) for x in parts[0].split("-"))
+            ranges.append((lo, hi))
+    frames = [_frames(pid, ranges) for pid in (worker, master)]
+    if not any(frames[1].values()):
+        return None
+    copied = sum(1 for page, frame in frames[0].items() if frames[1].get(page, frame) != frame)
+    return copied * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _frames(pid: int, ranges: list[tuple[int, int]]) -> dict[int, int]:
+    """Page address -> physical frame number, for the present pages of ``ranges`` in process ``pid``."""
+    size = os.sysconf("SC_PAGE_SIZE")
+    out = {}
+    with open(f"/proc/{pid}/pagemap", "rb") as f:
+        for lo, hi in ranges:
+            f.seek(lo // size * 8)
+            entries = array("Q", f.read((hi - lo) // size * 8))
+            for i, entry in enumerate(entries):
+                if entry >> 63:  # present
+                    out[lo + i * size] = entry & ((1 << 55) - 1)
     return out
 
 
@@ -96,9 +131,13 @@ def measure(label: str, root: Path, requests: list[bytes], log: Path, app: str =
                 time.sleep(0.2)
         (worker,) = children(proc.pid)
         first = memory(worker)
+        first_copied = copied_pages(worker, proc.pid)
         statuses = [post(url, body) for body in requests]
         mem, master = memory(worker), memory(proc.pid)
+        copied = copied_pages(worker, proc.pid)
         return {
+            "first_copied": -1.0 if first_copied is None else first_copied,
+            "copied": -1.0 if copied is None else copied,
             "first_private": first["private"],
             "private": mem["private"],
             "pss": mem["pss"],
@@ -142,6 +181,7 @@ def run(argv: list[str] | None = None) -> tuple[int, dict[str, dict[str, float]]
         print(
             f"{label:11s} worker private {med['private']:6.1f} (after the 1st request {med['first_private']:5.1f})"
             f"  PSS {med['pss']:6.1f}  RSS {med['rss']:6.1f}  master RSS {med['master_rss']:6.1f}"
+            f"  copied from the master {med['copied']:5.1f} (after the 1st {med['first_copied']:4.1f})"
             f"  (200s: {med['ok']:.0f}; private per round: {each})"
         )
     failed = {label: med["ok"] for label, med in medians.items() if med["ok"] < args.requests}

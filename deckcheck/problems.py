@@ -7,7 +7,6 @@ yield :class:`Problem` values and the engine collects them into a report.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -22,9 +21,9 @@ from .registry import Finding, RuleSpec, load_builtin_rules
 from .wording import plural
 
 
-@dataclass(frozen=True)
 class Problem:
-    """One thing wrong (or worth saying) about a deck.
+    """One thing wrong (or worth saying) about a deck: a value (equal and hashed by its fields; not
+    changed once made).
 
     :param rule: stable kebab-case rule name from :data:`~deckcheck.registry.CATALOGUE`, which
         supplies the code and the default severity.
@@ -32,43 +31,63 @@ class Problem:
     :param lines: 1-based line numbers in the pasted text.
     :param cards: card ids (printings) the problem is about.
     :param hint: an optional second sentence explaining a likely mistake.
+
+    A plain class with slots: a check makes one per problem, and a dataclass's generated
+    ``__init__`` (frozen: one ``object.__setattr__`` per field) costs more to make and, generated at
+    import, to load.
     """
+
+    __slots__ = FIELDS = ("rule", "message", "lines", "cards", "hint", "severity", "code")
 
     rule: str
     message: str
-    lines: tuple[int, ...] = ()
-    cards: tuple[str, ...] = ()
-    hint: str | None = None
-    severity: str = ""
-    code: str = ""
+    lines: tuple[int, ...]
+    cards: tuple[str, ...]
+    hint: str | None
+    severity: str
+    code: str
 
-    def __post_init__(self) -> None:
-        spec = CATALOGUE.get(self.rule)
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        lines: Iterable[int] = (),
+        cards: Iterable[str] = (),
+        hint: str | None = None,
+        severity: str = "",
+        code: str = "",
+    ) -> None:
+        spec = CATALOGUE.get(rule)
         if spec is None:
             load_builtin_rules()  # a process that never imported the rules (the engine imports them)
-            spec = CATALOGUE.get(self.rule)
+            spec = CATALOGUE.get(rule)
             if spec is None:
-                raise ValueError(f"unknown rule name {self.rule!r}")
-        # the catalogue supplies code and default severity so rules only write the sentence;
-        # fields are set through __dict__ (a frozen dataclass's own setattr is slow on this hot path)
-        fields = self.__dict__
-        if not self.code:
-            fields["code"] = spec.code
-        if not self.severity:
-            fields["severity"] = spec.severity
-        elif self.severity not in SEVERITIES:
-            raise ValueError(f"unknown severity {self.severity!r}")
-        lines = self.lines
-        if len(lines) > 1 or type(lines) is not tuple:
-            fields["lines"] = tuple(sorted(set(lines)))
-        if type(self.cards) is not tuple:
-            fields["cards"] = tuple(self.cards)
+                raise ValueError(f"unknown rule name {rule!r}")
+        # the catalogue supplies code and default severity so rules only write the sentence
+        if not severity:
+            severity = spec.severity
+        elif severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {severity!r}")
+        numbers = lines if type(lines) is tuple and len(lines) < 2 else tuple(sorted(set(lines)))
+        self.rule, self.message, self.lines, self.cards = rule, message, numbers, tuple(cards)
+        self.hint, self.severity, self.code = hint, severity, code or spec.code
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __hash__(self) -> int:
+        return hash(_values(self))
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     @classmethod
     def from_finding(cls, spec: RuleSpec, finding: Finding) -> Problem:
         """The problem a registered rule's finding makes (what the engine stamps): the same value as
-        ``Problem(spec.name, finding.message, ...)``, made without the frozen dataclass's per-field
-        ``object.__setattr__`` and the catalogue look-up (the engine has the spec)."""
+        ``Problem(spec.name, finding.message, ...)``, made without the catalogue look-up (the engine
+        has the spec)."""
         severity = finding.severity or spec.severity
         if severity not in SEVERITIES:
             raise ValueError(f"unknown severity {severity!r}")
@@ -77,17 +96,9 @@ class Problem:
             lines = tuple(sorted(set(lines)))
         if type(cards) is not tuple:
             cards = tuple(cards)
-        problem = object.__new__(cls)
-        # the fields in their order, as __init__ would set them
-        problem.__dict__.update(
-            rule=spec.name,
-            message=finding.message,
-            lines=lines,
-            cards=cards,
-            hint=finding.hint,
-            severity=severity,
-            code=spec.code,
-        )
+        problem = _new(cls)
+        problem.rule, problem.message, problem.lines, problem.cards = spec.name, finding.message, lines, cards
+        problem.hint, problem.severity, problem.code = finding.hint, severity, spec.code
         return problem
 
     @property
@@ -123,16 +134,15 @@ class Problem:
         }
         if values["rule"] in CATALOGUE and (not values["severity"] or values["severity"] in SEVERITIES):
             return cls(**values)
-        problem = object.__new__(cls)
+        problem = _new(cls)
         for key, value in values.items():
-            object.__setattr__(problem, key, value)
+            setattr(problem, key, value)
         return problem
 
 
-@dataclass(frozen=True)
 class ProblemGroup:
     """Problems of a report with one cause and one fix (:mod:`deckcheck.engine.groups`), for a person to
-    read as one: each problem stays in the report's ``problems`` for tools.
+    read as one: each problem stays in the report's ``problems`` for tools. A value, like :class:`Problem`.
 
     :param kind: what they share (``rotated-out``: their regulation mark left the format on ``date``).
     :param rule: the rule of every problem in the group.
@@ -146,16 +156,46 @@ class ProblemGroup:
         same name (its id), or None.
     """
 
-    kind: str
-    rule: str
-    message: str
-    date: str | None
-    before: bool
-    marks: tuple[str, ...]
-    problems: tuple[int, ...]
-    lines: tuple[int, ...]
-    cards: tuple[str, ...]
-    replacements: tuple[dict[str, Any], ...]
+    __slots__ = FIELDS = (
+        "kind",
+        "rule",
+        "message",
+        "date",
+        "before",
+        "marks",
+        "problems",
+        "lines",
+        "cards",
+        "replacements",
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        rule: str,
+        message: str,
+        date: str | None,
+        before: bool,
+        marks: tuple[str, ...],
+        problems: tuple[int, ...],
+        lines: tuple[int, ...],
+        cards: tuple[str, ...],
+        replacements: tuple[dict[str, Any], ...],
+    ) -> None:
+        self.kind, self.rule, self.message, self.date, self.before = kind, rule, message, date, before
+        self.marks, self.problems, self.lines, self.cards = marks, problems, lines, cards
+        self.replacements = replacements
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __hash__(self) -> int:
+        return hash(_values(self))
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,6 +225,20 @@ class ProblemGroup:
             cards=tuple(data.get("cards") or ()),
             replacements=tuple(dict(r) for r in data.get("replacements") or ()),
         )
+
+
+_new = object.__new__
+
+
+def _values(value: Any) -> tuple[Any, ...]:
+    """The fields of a value of this module, in their order (what its ``==`` and hash compare)."""
+    return tuple([getattr(value, name) for name in value.FIELDS])
+
+
+def _repr(value: Any) -> str:
+    """``Problem(rule='...', message='...', ...)``: the class and every field, as a dataclass's repr."""
+    fields = ", ".join(f"{name}={getattr(value, name)!r}" for name in value.FIELDS)
+    return f"{value.__class__.__qualname__}({fields})"
 
 
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
@@ -229,12 +283,23 @@ def line_list(lines: Iterable[int]) -> str:
     return " (lines " + ", ".join(str(n) for n in lines) + ")"
 
 
-@dataclass
 class Counts:
-    pokemon: int = 0
-    trainer: int = 0
-    energy: int = 0
-    unknown: int = 0
+    """Cards of a deck by kind (copies, not lines)."""
+
+    __slots__ = FIELDS = ("pokemon", "trainer", "energy", "unknown")
+
+    def __init__(self, pokemon: int = 0, trainer: int = 0, energy: int = 0, unknown: int = 0) -> None:
+        self.pokemon, self.trainer, self.energy, self.unknown = pokemon, trainer, energy, unknown
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     @property
     def total(self) -> int:
@@ -250,29 +315,61 @@ class Counts:
         }
 
 
-@dataclass(frozen=True)
 class ReportedLine:
-    """A card line read back from a report's JSON (:meth:`Report.from_dict`).
+    """A card line read back from a report's JSON (:meth:`Report.from_dict`). A value, like :class:`Problem`.
 
     The fields of ``engine.ResolvedLine.to_dict()`` under ResolvedLine's attribute
     names, except that ``card`` is the printing's dict and ``legal_via`` the id of
-    the legal reprint (or None), as the JSON gives them.
+    the legal reprint (or None), as the JSON gives them; ``language``, the language the name was
+    recognised in (another than English), or None.
     """
 
-    line: int
-    count: int
-    raw: str
-    name: str
-    set_code: str | None
-    number: str | None
-    method: str
-    suggestions: tuple[str, ...]
-    legal: bool | None
-    legal_via: str | None
-    banned: bool
-    card: dict[str, Any] | None
-    #: the language the name was recognised in (another than English), or None
-    language: str | None = None
+    __slots__ = FIELDS = (
+        "line",
+        "count",
+        "raw",
+        "name",
+        "set_code",
+        "number",
+        "method",
+        "suggestions",
+        "legal",
+        "legal_via",
+        "banned",
+        "card",
+        "language",
+    )
+
+    def __init__(
+        self,
+        line: int,
+        count: int,
+        raw: str,
+        name: str,
+        set_code: str | None,
+        number: str | None,
+        method: str,
+        suggestions: tuple[str, ...],
+        legal: bool | None,
+        legal_via: str | None,
+        banned: bool,
+        card: dict[str, Any] | None,
+        language: str | None = None,
+    ) -> None:
+        self.line, self.count, self.raw, self.name, self.set_code = line, count, raw, name, set_code
+        self.number, self.method, self.suggestions, self.legal = number, method, suggestions, legal
+        self.legal_via, self.banned, self.card, self.language = legal_via, banned, card, language
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __hash__(self) -> int:
+        return hash(_values(self))
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReportedLine:
@@ -331,21 +428,54 @@ REPORT_KEYS = (
 OPTIONAL_KEYS = ("forecast",)
 
 
-@dataclass
 class Report:
-    """The verdict on one deck in one format on one date."""
+    """The verdict on one deck in one format on one date.
 
-    format: str
-    format_name: str
-    as_of: str
-    problems: list[Problem]
-    lines: list[Any]  # engine.ResolvedLine, or ReportedLine read back
-    counts: Counts
-    database: dict[str, Any]
-    basic_pokemon: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-    #: problems gathered by cause (:mod:`deckcheck.engine.groups`); each is also in ``problems``
-    groups: list[ProblemGroup] = field(default_factory=list)
+    ``lines``: engine.ResolvedLine, or :class:`ReportedLine` read back; ``extra``: what a check adds
+    beside the fields (``forecast``); ``groups``: problems gathered by cause
+    (:mod:`deckcheck.engine.groups`), each also in ``problems``.
+    """
+
+    __slots__ = FIELDS = (
+        "format",
+        "format_name",
+        "as_of",
+        "problems",
+        "lines",
+        "counts",
+        "database",
+        "basic_pokemon",
+        "extra",
+        "groups",
+    )
+
+    def __init__(
+        self,
+        format: str,
+        format_name: str,
+        as_of: str,
+        problems: list[Problem],
+        lines: list[Any],
+        counts: Counts,
+        database: dict[str, Any],
+        basic_pokemon: int = 0,
+        extra: dict[str, Any] | None = None,
+        groups: list[ProblemGroup] | None = None,
+    ) -> None:
+        self.format, self.format_name, self.as_of, self.problems = format, format_name, as_of, problems
+        self.lines, self.counts, self.database, self.basic_pokemon = lines, counts, database, basic_pokemon
+        self.extra = {} if extra is None else extra
+        self.groups = [] if groups is None else groups
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     @property
     def valid(self) -> bool:
@@ -366,13 +496,17 @@ class Report:
 
     def _tally(self) -> tuple[int, int]:
         """(errors, warnings), in one pass over the problems."""
+        if not self.problems:
+            return 0, 0
         severities = [p.severity for p in self.problems]
         return severities.count(ERROR), severities.count(WARNING)
 
     def _summary(self, e: int, w: int) -> str:
         verdict = "Not valid" if e else "Valid"
-        total = self.counts.total
-        parts = [f"{verdict} for {self.format_name} on {self.as_of}: {plural(total, 'card')}"]
+        head = f"{verdict} for {self.format_name} on {self.as_of}: {plural(self.counts.total, 'card')}"
+        if not (e or w):
+            return head + "."
+        parts = [head]
         if e:
             parts.append(plural(e, "error"))
         if w:
@@ -384,26 +518,33 @@ class Report:
     ) -> dict[str, Any]:
         """The report as JSON-ready values (ReportSchema's shape). ``line_view(line)`` writes each
         card line, by default ``line.to_dict()``; or ``cards_view(lines)`` the whole list of them
-        (the API passes :func:`cards_json`)."""
+        (the API passes :func:`cards_json`). No list is made by a comprehension when there is
+        nothing in it (a valid deck has no problems and no groups: on CPython 3.11 each would
+        cost a call)."""
         errors, warnings = self._tally()
         if cards_view is not None:
             cards: Any = cards_view(self.lines)
         else:
             cards = [line.to_dict() for line in self.lines] if line_view is None else [*map(line_view, self.lines)]
-        return {
+        problems, groups, extra = self.problems, self.groups, self.extra
+        out = {
             "valid": not errors,
             "format": self.format,
             "format_name": self.format_name,
             "as_of": self.as_of,
             "summary": self._summary(errors, warnings),
-            "problems": [p.to_dict() for p in self.problems],
-            "groups": [g.to_dict() for g in self.groups],
+            "problems": [p.to_dict() for p in problems] if problems else [],
+            "groups": [g.to_dict() for g in groups] if groups else [],
             "cards": cards,
             "counts": self.counts.to_dict(),
             "basic_pokemon": self.basic_pokemon,
             "database": dict(self.database),
-            **{key: self.extra[key] for key in OPTIONAL_KEYS if key in self.extra},
         }
+        if extra:
+            for key in OPTIONAL_KEYS:
+                if key in extra:
+                    out[key] = extra[key]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:

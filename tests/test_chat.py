@@ -170,8 +170,17 @@ def test_a_reply_never_exceeds_the_limit(problems, link, format_name, total):
 # -- the API ------------------------------------------------------------------------
 
 
-def test_style_chat_adds_the_reply_to_the_report(client):
-    client.application.config["PUBLIC_URL"] = "https://deckcheck.example"
+def _app_at(public_url: str):
+    """An app made with ``PUBLIC_URL`` (the API reads its settings when the app is made)."""
+    from conftest import UNTHROTTLED
+
+    from deckcheck import create_app
+
+    return create_app({"TESTING": True, "RATELIMIT_DEFAULT": UNTHROTTLED, "PUBLIC_URL": public_url})
+
+
+def test_style_chat_adds_the_reply_to_the_report():
+    client = _app_at("https://deckcheck.example").test_client()
     answer = client.post(
         "/api/v1/validate?style=chat", json={"decklist": CHARIZARD, "as_of": DATE}, base_url="http://evil.example"
     )
@@ -184,8 +193,8 @@ def test_style_chat_adds_the_reply_to_the_report(client):
     assert data == client.post("/api/v1/validate", json={"decklist": CHARIZARD, "as_of": DATE}).get_json()
 
 
-def test_public_base_url_is_used_for_the_link(app):
-    app.config["PUBLIC_URL"] = "https://decks.example.org/check"
+def test_public_base_url_is_used_for_the_link():
+    app = _app_at("https://decks.example.org/check")
     data = (
         app.test_client()
         .post("/api/v1/validate?style=chat&as_of=2026-05-01", data=CHARIZARD, content_type="text/plain")

@@ -302,14 +302,34 @@ def load_body_fast(data: object) -> dict | None:
     return out
 
 
-def check_limits(text: str) -> None:
+class ValidateOptions:
+    """The settings ``POST /validate`` reads (the decklist's size limits, the default format, the
+    database's age limit, the public address for chat links), read from the app's config once, when the
+    API is attached to the app (:func:`init_app`): a request reads them as attributes, never the config.
+    The app is configured before it is made (``create_app(config)``, the environment): a config value
+    changed on a running app is not seen."""
+
+    __slots__ = ("max_bytes", "max_lines", "default_format", "max_db_age", "public_url")
+
+    def __init__(self, config: Any) -> None:
+        self.max_bytes: int = config["MAX_DECKLIST_BYTES"]
+        self.max_lines: int = config["MAX_DECKLIST_LINES"]
+        self.default_format: str = config["DEFAULT_FORMAT"]
+        self.max_db_age: int | None = config["MAX_DB_AGE"]
+        self.public_url: str | None = config["PUBLIC_URL"]
+
+
+#: where an app keeps its :class:`ValidateOptions` (``app.extensions``)
+OPTIONS = "deckcheck.api"
+
+
+def check_limits(text: str, options: ValidateOptions) -> None:
     """422 when the decklist is not valid Unicode (a JSON deck's lone surrogate escape), 413 when it is
-    over MAX_DECKLIST_BYTES or MAX_DECKLIST_LINES."""
+    over the limits of ``options``."""
     fault = not_unicode(text)
     if fault is not None:
         abort(422, message=f"The decklist is not valid Unicode text. {fault.message}", details=fault.details())
-    config = current_app.config  # one proxy lookup, not two
-    over = decklist_limit(text, config["MAX_DECKLIST_BYTES"], config["MAX_DECKLIST_LINES"])
+    over = decklist_limit(text, options.max_bytes, options.max_lines)
     if over is None:
         return
     if over.unit == "bytes":
@@ -367,17 +387,16 @@ def validate():
     req = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup, not one per use
     query = bp.ARGUMENTS_PARSER.parse(VALIDATE_QUERY, location="query") if req.environ.get("QUERY_STRING") else {}
     text = body["decklist"]
-    check_limits(text)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    config = app.config
-    fmt = body.get("format") or query.get("format") or config["DEFAULT_FORMAT"]
+    options: ValidateOptions = app.extensions[OPTIONS]
+    check_limits(text, options)
     as_of = body.get("as_of") or query.get("as_of")
     forecast = body.get("forecast")
     report = check(
         text,
-        fmt,
+        body.get("format") or query.get("format") or options.default_format,
         as_of,
-        max_db_age=config["MAX_DB_AGE"],
+        max_db_age=options.max_db_age,
         forecast=bool(query.get("forecast") if forecast is None else forecast),
     )
     # the dict already has ReportSchema's exact shape (tests hold them together); a
@@ -386,7 +405,7 @@ def validate():
     # joined into one array (problems.cards_json).
     data = report.to_dict(cards_view=cards_json)
     if query.get("style") == "chat":
-        base = config["PUBLIC_URL"]  # never the request's Host: without PUBLIC_URL, no link
+        base = options.public_url  # never the request's Host: without PUBLIC_URL, no link
         data["chat"] = chat.reply(report, chat.link_for(base, text, report) if base else None)
     return app.json.response(data)  # jsonify(data) without its two proxy lookups
 
@@ -480,6 +499,7 @@ def init_app(app: Flask) -> None:
         },
     }.items():
         app.config.setdefault(key, value)
+    app.extensions[OPTIONS] = ValidateOptions(app.config)
     api = DeckcheckApi(app)
     api.register_blueprint(bp)
     api.register_blueprint(ops)

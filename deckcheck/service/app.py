@@ -226,7 +226,10 @@ class StandardHeaders:
 def _is_html(headers: list) -> bool:
     """Whether an answer is a page for people (the API reference under ``/api``): it gets the
     page security headers like any other page."""
-    return any(name.lower() == "content-type" and value.startswith("text/html") for name, value in headers)
+    for name, value in headers:  # the value first: a header name is lowered only for a text/html value
+        if value.startswith("text/html") and name.lower() == "content-type":
+            return True
+    return False
 
 
 def _add_vary_origin(headers: list) -> None:

@@ -143,10 +143,12 @@ def when_ready(server):
     # walks them (a full pass over them is a latency spike) nor writes to their pages (copy-on-write)
     gc.freeze()
     server.log.info(
-        "deckcheck: card database %s (%s cards) loaded in the master, warmed up (%s checks); %s workers will share it",
+        "deckcheck: card database %s (%s cards) loaded in the master, warmed up (%s checks), %s objects frozen; "
+        "%s workers will share it",
         info["version"],
         info["cards"],
         warmed,
+        gc.get_freeze_count(),
         server.num_workers,
     )
     # SIGTERM: /readyz 503 for DECKCHECK_DRAIN_SECONDS (default 5), then a graceful stop

@@ -128,7 +128,13 @@ def init_app(app: Flask) -> None:
     )
     limiter.request_filter(_not_limited)
     limiter.init_app(app)
-    app.extensions[EXTENSION] = {"limiter": limiter, "api_keys": api_keys}
+    app.extensions[EXTENSION] = {
+        "limiter": limiter,
+        "api_keys": api_keys,
+        "default": config["RATELIMIT_DEFAULT"],
+        "keyed": config["RATELIMIT_KEYED"],
+        "in_memory": str(config["RATELIMIT_STORAGE_URI"]).startswith("memory://"),
+    }
     app.register_error_handler(RateLimitExceeded, _too_many_requests)
     if limiter.enabled:  # RATELIMIT_ENABLED, read once by init_app
         app.after_request(_rate_limit_headers)
@@ -262,9 +268,11 @@ def client_key() -> str:
 
 
 def _limit_for_client() -> str:
-    config = current_app.config
-    limit = config["RATELIMIT_KEYED"] if g.get("deckcheck_client") else config["RATELIMIT_DEFAULT"]
-    if _processes > 1 and str(config["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
+    """The limit of the request's bucket (keyed or anonymous), each process's share of it with memory://
+    counters: from the settings :func:`init_app` read once, never the config per request."""
+    state = _state()
+    limit = state["keyed"] if g.get("deckcheck_client") else state["default"]
+    if _processes > 1 and state["in_memory"]:
         return _shares((limit, _processes))
     return limit
 

@@ -981,7 +981,25 @@ def test_a_finding_stamped_by_the_engine_is_the_problem_the_constructor_makes():
         made = Problem.from_finding(spec, finding)
         expected = Problem("copy-limit", finding.message, finding.lines, finding.cards, finding.hint, finding.severity)
         assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
-        assert vars(made) == vars(expected) and list(vars(made)) == list(vars(expected))
+        fields = [(getattr(made, f), type(getattr(made, f))) for f in Problem.FIELDS]
+        assert fields == [(getattr(expected, f), type(getattr(expected, f))) for f in Problem.FIELDS]
     assert Problem.from_finding(spec, Finding("x", lines=(7, 3, 7))).lines == (3, 7)
     with pytest.raises(ValueError, match="unknown severity"):
         Problem.from_finding(spec, Finding("x", severity="fatal"))
+
+
+def test_the_report_values_are_plain_classes_with_slots():
+    """Problem, ProblemGroup, Counts, ReportedLine and Report are made by plain ``__init__``s over slots:
+    no dataclass code generated when deckcheck.problems is imported, no ``__dict__`` per problem; each
+    is equal by its fields, and the frozen ones hash by them."""
+    from deckcheck import problems
+
+    for cls in (problems.Problem, problems.ProblemGroup, problems.Counts, problems.ReportedLine, problems.Report):
+        assert not hasattr(cls, "__dataclass_fields__"), cls.__name__
+        assert cls.__slots__ == cls.FIELDS, cls.__name__
+    made = problems.Problem("copy-limit", "Five.", (7, 3), ("a",))
+    assert not hasattr(made, "__dict__")
+    assert made == problems.Problem("copy-limit", "Five.", [3, 7], ["a"]) != problems.Problem("copy-limit", "Six.")
+    assert hash(made) == hash(problems.Problem("copy-limit", "Five.", (3, 7), ("a",)))
+    assert problems.Counts(1, 2) == problems.Counts(1, 2, 0, 0) != problems.Counts(2, 1)
+    assert repr(problems.Counts(1, 2)) == "Counts(pokemon=1, trainer=2, energy=0, unknown=0)"

@@ -749,6 +749,30 @@ def test_max_db_age_from_the_environment_adds_the_warning(monkeypatch):
         create_app({"RATELIMIT_ENABLED": False})
 
 
+def test_validate_reads_its_settings_once_when_the_app_is_made(monkeypatch):
+    """The size limits, the default format, the database's age limit and the public address are read when
+    the app is made: neither the environment nor the config changed afterwards reaches a running app's
+    requests (a request reads no config)."""
+    app = create_app(
+        {"RATELIMIT_ENABLED": False, "MAX_DECKLIST_BYTES": 300, "MAX_DECKLIST_LINES": 5, "DEFAULT_FORMAT": "expanded"}
+    )
+    client = app.test_client()
+    monkeypatch.setenv("DECKCHECK_MAX_DECKLIST_BYTES", "100000")
+    monkeypatch.setenv("DECKCHECK_DEFAULT_FORMAT", "glc")
+    app.config.update(
+        MAX_DECKLIST_BYTES=100_000, MAX_DECKLIST_LINES=1000, DEFAULT_FORMAT="standard", MAX_DB_AGE=1, PUBLIC_URL=None
+    )
+    over_bytes = client.post(VALIDATE, json={"decklist": "4 Nest Ball SVI 181\n" * 20, "as_of": "2026-05-01"})
+    assert over_bytes.status_code == 413
+    assert over_bytes.get_json()["error"]["details"] == {"limit": 300, "size": 400, "unit": "bytes"}
+    over_lines = client.post(VALIDATE, json={"decklist": "1 Nest Ball SVI 181\n" * 6, "as_of": "2026-05-01"})
+    assert over_lines.status_code == 413
+    assert over_lines.get_json()["error"]["details"] == {"limit": 5, "size": 6, "unit": "lines"}
+    got = client.post(VALIDATE, json={"decklist": "4 Nest Ball SVI 181\n", "as_of": "2026-12-01"}).get_json()
+    assert got["format"] == "expanded"
+    assert "stale-database" not in [p["rule"] for p in got["problems"]]
+
+
 def test_readyz_is_503_in_the_envelope_without_a_database(client, monkeypatch, tmp_path):
     missing = tmp_path / "cards.json.gz"
     monkeypatch.setattr(cards_module, "_current", None)

@@ -66,6 +66,17 @@ def test_anonymous_limit_is_shared_by_every_api_endpoint_then_429_in_the_envelop
     )
 
 
+def test_the_limits_are_read_once_when_the_app_is_made():
+    """A running app keeps the limits it was made with: the config changed afterwards is not read by a request."""
+    app = make_app(RATELIMIT_DEFAULT="2 per minute")
+    app.config.update(RATELIMIT_DEFAULT="100 per minute", RATELIMIT_KEYED="100 per minute")
+    client = app.test_client()
+    answers = [client.get(FORMATS) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert answers[0].headers["X-RateLimit-Limit"] == "2"
+    assert_rate_limited(answers[2], "2 per 1 minute")
+
+
 def test_probes_web_page_static_files_and_preflights_are_not_limited():
     client = make_app(RATELIMIT_DEFAULT="1 per minute").test_client()
     assert client.get(FORMATS).status_code == 200

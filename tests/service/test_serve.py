@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -133,6 +134,9 @@ def test_serve_logs_access_to_stdout_and_stops_gracefully(served):
     # the database is loaded once, in the master, before the two workers fork
     loaded = [line for line in err.splitlines() if "loaded in the master" in line]
     assert len(loaded) == 1 and "2 workers will share it" in loaded[0]
+    # and frozen there (gc.freeze): the workers' collector never walks the shared objects nor writes to their pages
+    frozen = re.search(r"(\d+) objects frozen", loaded[0])
+    assert frozen is not None and int(frozen.group(1)) > 10_000, loaded[0]
     assert err.index("loaded in the master") < err.index("Booting worker")
     assert "Shutting down: Master" in err
 
@@ -271,3 +275,45 @@ def test_preflight_makes_a_metrics_folder_that_is_not_there_yet(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert folder.is_dir() and done.stdout.strip()
+
+
+def test_the_master_freezes_its_objects_after_the_warm_up_before_the_workers_fork(monkeypatch):
+    """gunicorn_conf.when_ready (in the master, with the app and its database loaded, before any fork): the
+    warm-up first, then ``gc.freeze()``, which moves every object the master made (the database, the warmed
+    tables) to the collector's permanent generation: a worker's collections never walk them nor write to
+    their pages. The log line says how many."""
+    import gc
+    import logging
+    from types import SimpleNamespace
+
+    from deckcheck import create_app
+    from deckcheck.service import runtime, warmup
+
+    settings = _settings(monkeypatch)
+    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False})
+    steps: list[str] = []
+    real_warm_up, real_freeze = warmup.warm_up, gc.freeze
+    monkeypatch.setattr(warmup, "warm_up", lambda app: steps.append("warm-up") or real_warm_up(app))
+    monkeypatch.setattr(gc, "freeze", lambda: steps.append("freeze") or real_freeze())
+    monkeypatch.setattr(runtime, "install_drain", lambda server, seconds: steps.append("drain"))
+    monkeypatch.setattr(runtime, "MasterReloader", lambda server, interval: SimpleNamespace(start=lambda: None))
+    logged: list[str] = []
+
+    class Log(logging.Logger):
+        def info(self, message, *args, **kwargs):
+            logged.append(message % args)
+
+    server = SimpleNamespace(
+        app=SimpleNamespace(wsgi=lambda: app), cfg=SimpleNamespace(preload_app=True), log=Log("t"), num_workers=2
+    )
+    gc.unfreeze()
+    try:
+        settings["when_ready"](server)
+        frozen = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
+    assert steps == ["warm-up", "freeze", "drain"]
+    assert frozen > 10_000  # the card database's objects, at least
+    (line,) = [m for m in logged if "loaded in the master" in m]
+    said = re.search(r", (\d+) objects frozen; 2 workers will share it", line)
+    assert said is not None and abs(int(said.group(1)) - frozen) < 100, line  # a frozen object may be freed since
