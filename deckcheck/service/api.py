@@ -8,7 +8,6 @@ from those declarations.
 from __future__ import annotations
 
 import datetime as dt
-import io
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -28,6 +27,7 @@ from ..version import __version__
 from . import errors, runtime
 from .jsonbody import BodyError, read_json
 from .paths import API_PREFIX
+from .rawbody import read_body
 from .schemas import (
     CardQuerySchema,
     CardSearchSchema,
@@ -82,9 +82,9 @@ class DecklistBodyParser(FlaskParser):
         # webargs passes the proxy: look it up once, not per attribute
         req = request._get_current_object()  # type: ignore[attr-defined]
         if req.environ.get("CONTENT_TYPE") == JSON_TYPE or webargs_core.is_json(req.mimetype):
-            return _json_body(_read_body(req))
+            return _json_body(read_body(req))
         if req.mimetype in TEXT_TYPES:
-            return {"decklist": _text_body(_read_body(req), req.mimetype_params.get("charset"))}
+            return {"decklist": _text_body(read_body(req), req.mimetype_params.get("charset"))}
         shown = f"Content-Type {req.mimetype!r}" if req.mimetype else "no Content-Type"
         abort(
             415,
@@ -129,83 +129,6 @@ class _Blueprint(Blueprint):
 
     def doc(self, **kwargs):
         return self._document_only(super().doc(**kwargs))
-
-
-def _read_body(req) -> bytes:
-    """The body; werkzeug raises 413 past MAX_CONTENT_LENGTH, but a chunked body it only cuts short."""
-    raw = _read_sized_body(req)
-    if raw is not None:
-        return raw
-    raw = req.get_data(cache=True)
-    limit = req.max_content_length
-    if req.content_length is None and limit is not None and len(raw) >= limit:
-        abort(
-            413,
-            message=f"The request body is larger than the limit of {limit:,} bytes.",
-            details={"limit": limit, "unit": "bytes"},
-        )
-    return raw
-
-
-def _read_sized_body(req) -> bytes | None:
-    """``req.get_data(cache=True)`` for a body with a Content-Length within MAX_CONTENT_LENGTH, read
-    from the WSGI input at once, or None when werkzeug must read it (no or a malformed length, one
-    over the limit, a body already read).
-
-    werkzeug's checked stream (``LimitedStream``, the length and limit looked up on the way) costs
-    more than the rest of reading and loading the body (BENCHMARKS.md). Read the
-    way werkzeug reads it: to the end of a stream the server ends (``wsgi.input_terminated``, as
-    gunicorn does), else Content-Length bytes. A read that werkzeug would refuse (a client gone
-    early, a stream over the limit) is handed back to werkzeug as if untouched, for its own
-    answer. The bytes are kept where ``get_data()`` finds them.
-    """
-    environ = req.environ
-    length = environ.get("CONTENT_LENGTH")
-    if not length or not length.isdigit() or not length.isascii() or "_cached_data" in req.__dict__:
-        return None
-    size, limit = int(length), req.max_content_length
-    if limit is None or size > limit or "stream" in req.__dict__:
-        return None
-    stream = environ["wsgi.input"]
-    if "wsgi.input_terminated" in environ:
-        # the server ends the stream (gunicorn: at Content-Length); werkzeug reads to its end, up to the limit
-        chunks, total = [], 0
-        while chunk := stream.read(limit + 1 - total):
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                break
-        raw = b"".join(chunks)
-        complete = total <= limit
-    else:  # werkzeug reads exactly Content-Length bytes
-        raw = stream.read(size) if size else b""
-        complete = len(raw) == size
-    if not complete:
-        environ["wsgi.input"] = _Replay(raw, stream)
-        return None
-    req._cached_data = raw
-    return raw
-
-
-class _Replay(io.RawIOBase):
-    """A WSGI input whose first bytes were read already: those, then the rest of the stream."""
-
-    def __init__(self, head: bytes, rest) -> None:
-        super().__init__()
-        self._head, self._rest = head, rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        if self._head:
-            n = min(len(buffer), len(self._head))
-            buffer[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        chunk = self._rest.read(len(buffer))
-        buffer[: len(chunk)] = chunk
-        return len(chunk)
 
 
 def _utf8(raw: bytes, what: str) -> str:

@@ -16,7 +16,7 @@ from marshmallow import ValidationError, fields
 
 from deckcheck.engine import ResolvedLine, check
 from deckcheck.problems import cards_json
-from deckcheck.service import api
+from deckcheck.service import api, rawbody
 from deckcheck.service.schemas import StrictBoolean, ValidateRequestSchema
 
 DECKS = Path(__file__).parent.parent / "decks"
@@ -218,7 +218,7 @@ def test_a_sized_body_is_read_as_werkzeug_reads_it(body, length, terminated):
     with app.request_context(_environ(body, length, terminated)):
         expected = _outcome(lambda: request.get_data(cache=True))
     with app.request_context(_environ(body, length, terminated)):
-        got = _outcome(lambda: api._read_body(request._get_current_object()))
+        got = _outcome(lambda: rawbody.read_body(request._get_current_object()))
         if isinstance(got, bytes):
             assert request.get_data() is got or request.get_data() == got  # kept where get_data finds it
     assert got == expected
@@ -226,4 +226,4 @@ def test_a_sized_body_is_read_as_werkzeug_reads_it(body, length, terminated):
     # werkzeug reads a server-ended stream to its end (up to the limit), else Content-Length bytes
     fast = fast and (len(body) <= 262144 if terminated else len(body) >= int(length))
     with app.request_context(_environ(body, length, terminated)):
-        assert (api._read_sized_body(request._get_current_object()) is not None) is fast
+        assert (rawbody.read_sized_body(request._get_current_object()) is not None) is fast
