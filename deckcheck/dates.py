@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+from .memo import lazy_pattern
+
+_DATE = lazy_pattern(r"\d{4}-\d{2}-\d{2}")
 
 
 def parse_date(value: str) -> dt.date:
     """``YYYY-MM-DD`` and nothing looser. Raises ValueError naming the value."""
-    if _DATE.fullmatch(value):
+    if _DATE().fullmatch(value):
         try:
             return dt.date.fromisoformat(value)
         except ValueError:

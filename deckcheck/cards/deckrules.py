@@ -37,12 +37,11 @@ that is not in the table; the rules (``deckcheck.rules``) read the table at run 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..memo import lazy_pattern
 from ..names import BASIC_ENERGY_NAME
 
 #: kinds of row in ``data/deck-rules.csv``
@@ -52,14 +51,15 @@ KINDS = CLAUSE_KINDS + CATEGORY_KINDS
 TABLE = "deck-rules.csv"
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
-_SENTENCE_END = re.compile(r"(?<=[.!])\s+")
-_ANY_NUMBER = re.compile(r"You may have as many of this card in your deck as you like\.?")
-_MORE_THAN = re.compile(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([^.]{1,60}?) in your deck\.?")
-_UP_TO = re.compile(
+# the scan's patterns: only a build reads card text (compiled on first use)
+_SENTENCE_END = lazy_pattern(r"(?<=[.!])\s+")
+_ANY_NUMBER = lazy_pattern(r"You may have as many of this card in your deck as you like\.?")
+_MORE_THAN = lazy_pattern(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([^.]{1,60}?) in your deck\.?")
+_UP_TO = lazy_pattern(
     r"You may have up to ([0-9]{1,2}) (Basic Pokémon) cards in your deck with ([^ .]{1,30}) in their names\.?"
 )
 # a sentence about building a deck that none of the patterns above reads: the build stops on it
-_DECK_BUILDING = re.compile(r"can't have more than|may have (?:as many|up to)|as many of this card")
+_DECK_BUILDING = lazy_pattern(r"can't have more than|may have (?:as many|up to)|as many of this card")
 _NAMED_KINDS = {
     "ACE SPEC card": "ace-spec",
     "Pokémon Star": "star-limit",
@@ -69,17 +69,34 @@ _NAMED_KINDS = {
 _STAGES = frozenset({"Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "MEGA", "Level-Up", "Restored"})
 
 
-@dataclass(frozen=True)
 class Finding:
     """One clause or category found on one printing (a row of ``data/deck-rules.csv``)."""
+
+    __slots__ = ("id", "name", "kind", "limit", "group", "source", "text")
 
     id: str
     name: str
     kind: str
-    limit: int | None = None
-    group: str | None = None
-    source: str = ""
-    text: str = ""
+    limit: int | None
+    group: str | None
+    source: str
+    text: str
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        kind: str,
+        limit: int | None = None,
+        group: str | None = None,
+        source: str = "",
+        text: str = "",
+    ) -> None:
+        self.id, self.name, self.kind, self.limit, self.group = id, name, kind, limit, group
+        self.source, self.text = source, text
+
+    def __repr__(self) -> str:
+        return f"Finding({self.id!r}, {self.name!r}, {self.kind!r}, {self.limit!r}, {self.group!r}, {self.source!r})"
 
     @property
     def key(self) -> tuple[str, str, int | None, str | None]:
@@ -105,18 +122,18 @@ def read_clause(sentence: str, card_name: str) -> tuple[str, int | None, str | N
     :raises ValueError: for a sentence about deck building that no known clause reads.
     """
     text = " ".join(sentence.translate(_APOSTROPHES).split())
-    if not _DECK_BUILDING.search(text) or "in your deck" not in text:
+    if not _DECK_BUILDING().search(text) or "in your deck" not in text:
         return None
-    if _ANY_NUMBER.fullmatch(text):
+    if _ANY_NUMBER().fullmatch(text):
         return "any-number", None, None
-    m = _MORE_THAN.fullmatch(text)
+    m = _MORE_THAN().fullmatch(text)
     if m:
         limit, what = int(m.group(1)), m.group(2)
         if what in _NAMED_KINDS:
             return _NAMED_KINDS[what], limit, None
         if what == card_name:
             return "name-limit", limit, None
-    m = _UP_TO.fullmatch(text)
+    m = _UP_TO().fullmatch(text)
     if m:
         return "group-limit", int(m.group(1)), m.group(3)
     raise ValueError(f"unrecognised deck-building clause: {text!r}")
@@ -125,8 +142,9 @@ def read_clause(sentence: str, card_name: str) -> tuple[str, int | None, str | N
 def scan_card(card: dict[str, Any], subtypes: list[str]) -> list[Finding]:
     """Every clause and category trap of one source record (``subtypes`` before the table's fixes)."""
     found: dict[tuple[object, ...], Finding] = {}
+    sentence_end = _SENTENCE_END()
     for field, text in _texts(card):
-        for sentence in _SENTENCE_END.split(text):
+        for sentence in sentence_end.split(text):
             try:
                 clause = read_clause(sentence, card["name"])
             except ValueError as exc:
@@ -136,7 +154,7 @@ def scan_card(card: dict[str, Any], subtypes: list[str]) -> list[Finding]:
                 finding = Finding(card["id"], card["name"], kind, limit, group, field, sentence.strip())
                 found.setdefault(finding.key, finding)
     name, supertype = card["name"].strip(), card["supertype"]
-    if supertype == "Energy" and BASIC_ENERGY_NAME.fullmatch(name) and (card.get("effect") or card.get("attacks")):
+    if supertype == "Energy" and BASIC_ENERGY_NAME().fullmatch(name) and (card.get("effect") or card.get("attacks")):
         text = card.get("effect") or ""
         found.setdefault(
             (card["id"], "special-energy"),
@@ -202,14 +220,18 @@ def compare(scanned: list[Finding], table: list[Finding], card_names: dict[str, 
     return errors
 
 
-@dataclass(frozen=True)
 class DeckRule:
-    """What a printing's clause means for the rules (see the module docstring)."""
+    """What a printing's clause means for the rules (see the module docstring); read-only by convention."""
+
+    __slots__ = ("kind", "limit", "group", "text")
 
     kind: str
     limit: int | None
     group: str | None
     text: str
+
+    def __init__(self, kind: str, limit: int | None, group: str | None, text: str) -> None:
+        self.kind, self.limit, self.group, self.text = kind, limit, group, text
 
 
 def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:
