@@ -1,6 +1,6 @@
 """Start-up generates no code: importing what ``deckcheck check`` and a web worker run makes no dataclass
-(each one ``exec``s its generated ``__init__``, ``__eq__``...: ~4M instructions a class) and compiles only
-the regular expressions a check of a usual list uses (each compile costs 0.1-2M instructions).
+(each one ``exec``s its generated ``__init__``, ``__eq__``... at every start) and compiles only the regular
+expressions a check of a usual list uses (BENCHMARKS.md, "Issue #30: start-up without generated code").
 
 Each path runs in a fresh interpreter that records, before deckcheck is imported, every dataclass made
 and every pattern compiled by a deckcheck module; then the command line checks a real PTCGL list
@@ -21,21 +21,28 @@ DECKS = Path(__file__).resolve().parent / "decks"
 #: a usual list: PTCGL's export of a real Standard deck, every line a card line of the usual shape
 USUAL_LIST = DECKS / "standard-legal-dragapult.txt"
 
-#: modules that other branches convert at the same time: their dataclasses and patterns are not judged
-#: here until those branches are merged (the coordinator empties this at merge), module -> the branch
-CONVERTED_ELSEWHERE = {
+#: modules whose dataclasses other branches convert at the same time, module -> the branch: not judged
+#: here until those branches are merged (the coordinator empties this at merge)
+CLASSES_ELSEWHERE = {
     # converted on branch facts (the card facts: cards/ but deckrules and bypass, formats/, deck)
     "deckcheck.cards.printings": "facts",
     "deckcheck.cards.db": "facts",
-    "deckcheck.cards.index": "facts",
     "deckcheck.formats.pool": "facts",
     "deckcheck.formats.format": "facts",
     "deckcheck.deck": "facts",
     # converted on branch http (problems as data)
     "deckcheck.problems": "http",
-    # converted on branch split (render/ and the web page, Discord, worker, schemas)
+    # converted on branch split (render/)
     "deckcheck.render": "split",
     "deckcheck.render.sheet": "split",
+}
+#: modules whose patterns other branches make compiled on first use at the same time, module -> the branch
+#: (the coordinator empties this at merge)
+PATTERNS_ELSEWHERE = {
+    # converted on branch facts
+    "deckcheck.cards.index": "facts",
+    # converted on branch split (render/ and the web page, Discord)
+    "deckcheck.render": "split",
     "deckcheck.service.web": "split",
     "deckcheck.service.discord": "split",
     # converted on branch reader (every pattern of decklist/: one reader of the usual line)
@@ -119,16 +126,16 @@ def _start(path: str, tmp_path: Path) -> dict:
     return json.loads(done.stdout.splitlines()[-1]) | {"output": done.stdout + done.stderr}
 
 
-def _ours(module: str) -> bool:
-    return module.startswith("deckcheck") and module not in CONVERTED_ELSEWHERE
+def _judged(module: str, elsewhere: dict[str, str]) -> bool:
+    return module.startswith("deckcheck") and module not in elsewhere
 
 
 @pytest.mark.parametrize("path, answer", [("cli", 0), ("app", [200, True])])
 def test_start_up_makes_no_dataclass_and_compiles_only_what_a_usual_list_needs(path, answer, tmp_path):
     started = _start(path, tmp_path)
     assert started["answer"] == answer, started["output"]  # the list was checked, and is legal
-    assert [name for name in started["made"] if _ours(name.rsplit(".", 1)[0])] == []
-    compiled = {(module, pattern) for module, pattern in started["compiled"] if _ours(module)}
+    assert [name for name in started["made"] if _judged(name.rsplit(".", 1)[0], CLASSES_ELSEWHERE)] == []
+    compiled = {(module, pattern) for module, pattern in started["compiled"] if _judged(module, PATTERNS_ELSEWHERE)}
     assert compiled <= set(NEEDED), compiled - set(NEEDED)
 
 
