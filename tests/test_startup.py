@@ -159,3 +159,29 @@ def test_the_probe_sees_a_dataclass_and_a_compile(tmp_path, monkeypatch):
     started = json.loads(done.stdout.splitlines()[-1])
     assert "deckcheck_probe_check.Made" in started["made"]
     assert ["deckcheck_probe_check", "[a-z]+"] in started["compiled"]
+
+
+def test_a_named_file_no_exclude_glob_can_match_is_checked_without_the_glob_engine(tmp_path):
+    """``deckcheck check one.txt``: no built-in exclude glob can match the name, so neither pathspec nor
+    google-re2 is imported (the largest imports of such a check, BENCHMARKS.md); a named ``requirements.txt``
+    is still left out, through them."""
+    (tmp_path / ".git").mkdir()
+    shutil.copy(USUAL_LIST, tmp_path / "one.txt")
+    shutil.copy(USUAL_LIST, tmp_path / "requirements.txt")
+    code = (
+        "import json, sys\n"
+        "from deckcheck.cli import main\n"
+        "seen = []\n"
+        "for name in ('one.txt', 'requirements.txt'):\n"
+        "    try:\n"
+        "        main(['check', '--output-format', 'jsonl', name])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "    seen.append(sorted({m.split('.')[0] for m in sys.modules} & {'pathspec', 're2'}))\n"
+        "print('\\n' + json.dumps(seen))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    *reports, seen = done.stdout.strip().splitlines()
+    assert json.loads(seen) == [[], ["pathspec", "re2"]]
+    assert [json.loads(line)["path"] for line in reports if line.startswith("{")] == ["one.txt"]

@@ -147,6 +147,50 @@ class IgnoreRules:
         return None
 
 
+#: what ends a run of literal text in a glob: a wildcard, a bracket, an escape, a folder separator, a blank
+_NOT_LITERAL = frozenset("*?[]\\/ \t")
+
+
+def glob_literals(glob: str) -> tuple[str, ...] | None:
+    """Runs of text that every path a ``.gitignore`` glob leaves out holds as they are written (case and
+    all), or None for a glob that leaves nothing out (a ``!`` pattern takes a match back, a ``#`` line
+    is a comment).
+
+    A path that lacks a run of every such glob of a list is left out by none of them, which
+    :meth:`Config.excluded` knows without translating a glob (pathspec, google-re2: imported only
+    when a path may match). The runs are cut at every wildcard, bracket, escape, ``/`` and blank, and
+    a bracket's set of characters is no run, so a run is never more than the glob's matches hold.
+    Linear in the glob.
+    """
+    if glob.startswith(("!", "#")):
+        return None
+    runs, run, i = [], [], 0
+    while i < len(glob):
+        c = glob[i]
+        if c not in _NOT_LITERAL:
+            run.append(c)
+            i += 1
+            continue
+        if run:
+            runs.append("".join(run))
+            run = []
+        if c == "\\":
+            i += 2  # the escaped character: left out of every run
+        elif c == "[":
+            # a set of characters stands for one of them: skipped to its closing bracket (a "]" first in it
+            # is one of its characters); without one, nothing after it is counted
+            j = i + 1 + (glob[i + 1 : i + 2] in ("!", "^"))
+            end = glob.find("]", j + 1)
+            if end < 0:
+                return tuple(runs)
+            i = end + 1
+        else:
+            i += 1
+    if run:
+        runs.append("".join(run))
+    return tuple(runs)
+
+
 def path_below(path: str | os.PathLike, folder: str) -> str | None:
     """``path`` relative to ``folder`` (absolute, ending in a separator), ``.`` for the folder itself, None
     when it lies outside: what ``os.path.relpath`` says, without its work for every file of a walk (a
@@ -336,8 +380,8 @@ class Config:
         self.used = set()
         #: :attr:`root` made absolute, with a trailing separator (``/`` alone for the file system's root)
         self._root_prefix = os.path.join(os.path.abspath(self.root), "")
-        #: the include and exclude pattern sets, each made when first matched
-        self._matchers: dict[str, PatternSet] = {}
+        #: the include and exclude pattern sets, each made when first matched, and the exclude globs' literals
+        self._matchers: dict[str, Any] = {}
 
     @property
     def include(self) -> tuple[Pattern, ...]:
@@ -368,6 +412,11 @@ class Config:
         rel, name = self._where(path)
         if folder and rel is not None:
             rel += "/"
+        # until a pattern set is made, a path no glob can match is answered without one (a named file's
+        # usual case: nothing translated, nothing imported); a walk's sets answer faster than the literals
+        made = "exclude" in self._matchers or "include" in self._matchers
+        if not made and not self._may_exclude(matchable(name if rel is None else rel)):
+            return False
         matching = self._exclude_set.matching(rel, name)
         if not matching:
             return False
@@ -376,6 +425,14 @@ class Config:
         if decided >= builtin:
             self.used.add(("exclude", decided - builtin))
         return self._all_excludes[decided].include
+
+    def _may_exclude(self, text: str) -> bool:
+        """Whether some exclude glob may leave out the path or name ``text`` (:func:`glob_literals`)."""
+        literals = self._matchers.get("literals")
+        if literals is None:
+            globs = (*DEFAULT_EXCLUDE, *(p.glob for p in self.exclude))
+            literals = self._matchers["literals"] = [r for r in map(glob_literals, globs) if r is not None]
+        return any(all(run in text for run in runs) for runs in literals)
 
     @property
     def _all_excludes(self) -> tuple[Pattern, ...]:
