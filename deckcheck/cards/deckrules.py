@@ -221,7 +221,8 @@ def compare(scanned: list[Finding], table: list[Finding], card_names: dict[str, 
 
 
 class DeckRule:
-    """What a printing's clause means for the rules (see the module docstring); read-only by convention."""
+    """What a printing's clause means for the rules (see the module docstring); a value, read-only by
+    convention."""
 
     __slots__ = ("kind", "limit", "group", "text")
 
@@ -232,6 +233,18 @@ class DeckRule:
 
     def __init__(self, kind: str, limit: int | None, group: str | None, text: str) -> None:
         self.kind, self.limit, self.group, self.text = kind, limit, group, text
+
+    def _values(self) -> tuple[str, int | None, str | None, str]:
+        return (self.kind, self.limit, self.group, self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DeckRule) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"DeckRule{self._values()!r}"
 
 
 def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:
