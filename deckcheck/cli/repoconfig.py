@@ -73,8 +73,9 @@ GLOB_ENGINE = "re2"
 @functools.cache
 def re2_options() -> Any:
     """The options RE2 compiles every glob with: no complaints written to stderr (the error says what
-    is wrong). Made, and google-re2 and pathspec imported, when the first glob is: a run that matches
-    no glob (a list on standard input) imports neither."""
+    is wrong). Made, and google-re2 imported, when the first glob is compiled: a run that compiles none
+    (a list on standard input, a named file that no exclude glob can match) imports neither google-re2
+    nor pathspec."""
     import re2
 
     options = re2.Options()
@@ -347,7 +348,9 @@ class Config:
         "max_db_age",
         "used",
         "_root_prefix",
-        "_matchers",
+        "_excludes",
+        "_includes",
+        "_literals",
     )
 
     path: Path | None
@@ -380,8 +383,10 @@ class Config:
         self.used = set()
         #: :attr:`root` made absolute, with a trailing separator (``/`` alone for the file system's root)
         self._root_prefix = os.path.join(os.path.abspath(self.root), "")
-        #: the include and exclude pattern sets, each made when first matched, and the exclude globs' literals
-        self._matchers: dict[str, Any] = {}
+        #: the exclude and include pattern sets and the exclude globs' literals, each made when first asked
+        self._excludes: PatternSet | None = None
+        self._includes: PatternSet | None = None
+        self._literals: list[tuple[str, ...]] | None = None
 
     @property
     def include(self) -> tuple[Pattern, ...]:
@@ -414,7 +419,7 @@ class Config:
             rel += "/"
         # until a pattern set is made, a path no glob can match is answered without one (a named file's
         # usual case: nothing translated, nothing imported); a walk's sets answer faster than the literals
-        made = "exclude" in self._matchers or "include" in self._matchers
+        made = self._excludes is not None or self._includes is not None
         if not made and not self._may_exclude(matchable(name if rel is None else rel)):
             return False
         matching = self._exclude_set.matching(rel, name)
@@ -428,11 +433,10 @@ class Config:
 
     def _may_exclude(self, text: str) -> bool:
         """Whether some exclude glob may leave out the path or name ``text`` (:func:`glob_literals`)."""
-        literals = self._matchers.get("literals")
-        if literals is None:
+        if self._literals is None:
             globs = (*DEFAULT_EXCLUDE, *(p.glob for p in self.exclude))
-            literals = self._matchers["literals"] = [r for r in map(glob_literals, globs) if r is not None]
-        return any(all(run in text for run in runs) for runs in literals)
+            self._literals = [runs for runs in map(glob_literals, globs) if runs is not None]
+        return any(all(run in text for run in runs) for runs in self._literals)
 
     @property
     def _all_excludes(self) -> tuple[Pattern, ...]:
@@ -440,17 +444,15 @@ class Config:
 
     @property
     def _exclude_set(self) -> PatternSet:
-        made = self._matchers.get("exclude")
-        if made is None:
-            made = self._matchers["exclude"] = PatternSet(self._all_excludes)
-        return made
+        if self._excludes is None:
+            self._excludes = PatternSet(self._all_excludes)
+        return self._excludes
 
     @property
     def _include_set(self) -> PatternSet:
-        made = self._matchers.get("include")
-        if made is None:
-            made = self._matchers["include"] = PatternSet(self.include)
-        return made
+        if self._includes is None:
+            self._includes = PatternSet(self.include)
+        return self._includes
 
     def settings_for(self, path: str | os.PathLike | None) -> tuple[str | None, dt.date | None]:
         """(format, as-of) for one deck: the last matching override's, else the file-wide ones."""
