@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 
-from .memo import lazy_pattern
+from .patterns import Pattern
 
-_DATE = lazy_pattern(r"\d{4}-\d{2}-\d{2}")
+_DATE = Pattern(r"\d{4}-\d{2}-\d{2}")
 
 
 def parse_date(value: str) -> dt.date:
     """``YYYY-MM-DD`` and nothing looser. Raises ValueError naming the value."""
-    if _DATE().fullmatch(value):
+    if _DATE.fullmatch(value):
         try:
             return dt.date.fromisoformat(value)
         except ValueError:

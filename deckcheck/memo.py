@@ -8,9 +8,6 @@ costs a refill, never memory) and does not keep a key whose text is longer than
 memory). A memo that belongs to something else (a card database, a format) is held beside
 it by a cache object, never stored on a frozen value.
 
-A regular expression is compiled the first time it is used (:func:`lazy_pattern`): importing a
-module compiles nothing, and a run compiles only the patterns of what it reads.
-
 Reading is a plain dict look-up: :attr:`Memo.get` is the dict's own ``get``, so a hot loop
 pays nothing for the bounds, which only :meth:`Memo.put` looks at.
 """
@@ -18,7 +15,6 @@ pays nothing for the bounds, which only :meth:`Memo.put` looks at.
 from __future__ import annotations
 
 import functools
-import re
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Iterator
@@ -173,14 +169,3 @@ class MemosOf(Generic[T, V]):
 
     def __len__(self) -> int:
         return len(self._by_id)
-
-
-def lazy_pattern(text: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
-    """A regular expression compiled the first time it is asked for: ``WORD = lazy_pattern(r"[a-z]+")``
-    where a module defines it, ``WORD().fullmatch(text)`` where it is used (a loop asks once, before it).
-
-    Importing the module compiles nothing, so a fresh process (a ``deckcheck check``, a new worker)
-    pays only for the patterns its run uses. The call answers the one compiled pattern, kept for the
-    process: one per definition, bounded by the source.
-    """
-    return functools.cache(functools.partial(re.compile, text, flags))

@@ -65,7 +65,8 @@ import re
 import unicodedata
 
 from .memo import MEMO_MAX_LEN as MEMO_MAX_LEN
-from .memo import Memo, lazy_pattern, memoise
+from .memo import Memo, memoise
+from .patterns import Pattern
 
 #: the nine basic Energy types with their PTCGL symbol letters
 ENERGY_TYPES = {
@@ -92,10 +93,10 @@ SUBTITLED = frozenset({"professors research", "bosss orders"})
 #: a part in parentheses at the end of a printed name: the subtitle players leave out when they
 #: name a card (``Professor's Research (Professor Turo)`` is Professor's Research); linear: no
 #: parenthesis inside, and matched once from each start (compiled on first use, as every pattern here)
-SUBTITLE = lazy_pattern(r"\s*\([^()]*\)\s*$")
+SUBTITLE = Pattern(r"\s*\([^()]*\)\s*$")
 #: a basic Energy card's printed name, ``Fire Energy`` or ``Basic Fire Energy`` (any case, one run
 #: of blanks between words): the test of a card row, before the database knows it (use fullmatch)
-BASIC_ENERGY_NAME = lazy_pattern(r"(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy", re.IGNORECASE)
+BASIC_ENERGY_NAME = Pattern(r"(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy", re.IGNORECASE)
 #: parenthesised class labels a source appends to a name (the card's subtype, not its name)
 LABELS = frozenset({"rockets secret machine"})
 #: names (as keys, without the letter) whose trailing ``δ`` is part of the name, not Delta Species
@@ -104,13 +105,13 @@ LETTER_NAMES = frozenset({"mystery plate"})
 # "`" is the only ASCII one (fold() relies on that)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "＇": "'"})
 _SYMBOLS = [(f"{{{c}}}", word) for letter, word in ENERGY_TYPES.items() for c in (letter, letter.lower())]
-_STAR = lazy_pattern(r"\{star\}", re.IGNORECASE)  # fixed width: linear
+_STAR = Pattern(r"\{star\}", re.IGNORECASE)  # fixed width: linear
 # a word (letters and digits of any script, no "_"), one symbol, or a "!" / "?" standing alone (the
 # Unown marks; "Challenge!" drops it); findall never backtracks over a run (the look-arounds are 1 wide)
-_TOKEN = lazy_pattern(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
+_TOKEN = Pattern(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
 _SAME_SYMBOL = str.maketrans({"★": "☆", "♢": "◇", "'": None})
 _BASIC_TYPES = {t.lower(): t for t in BASIC_ENERGY_TYPES}
-_LEVEL = lazy_pattern(r"lv(?:x|[0-9]{1,3})")
+_LEVEL = Pattern(r"lv(?:x|[0-9]{1,3})")
 # last words that may end a level, "Delta Species" or "Prism Star" (a cheap test before the pairs)
 _TRAILING_PAIRS = frozenset({"x", "species", "star", *map(str, range(1000))})
 
@@ -164,9 +165,9 @@ def expand_symbols(name: str) -> str:
 def _tokens(name: str) -> list[str]:
     text = expand_symbols(fold(name))
     if "{" in text or "<" in text:
-        text = _STAR().sub("☆", text.replace("{*}", "◇").replace("<>", "◇"))
+        text = _STAR.sub("☆", text.replace("{*}", "◇").replace("<>", "◇"))
     # runs of blanks become one space first (cheaper than the pattern stepping over each)
-    return _TOKEN().findall(" ".join(text.translate(_SAME_SYMBOL).split()))
+    return _TOKEN.compiled().findall(" ".join(text.translate(_SAME_SYMBOL).split()))
 
 
 def _energy_type(low: list[str]) -> str | None:
@@ -227,7 +228,7 @@ def _drop_trailing(tokens: list[str]) -> list[str]:
             if " ".join(tokens[:-1]).lower() in LETTER_NAMES:
                 break
             tokens = tokens[:-1]
-        elif last[:2] == "lv" and _LEVEL().fullmatch(last) or last == "prime":
+        elif last[:2] == "lv" and _LEVEL.fullmatch(last) or last == "prime":
             tokens = tokens[:-1]  # a level, or the HGSS "Prime" label: Magnezone Prime is named Magnezone
         elif len(tokens) < 3 or last not in _TRAILING_PAIRS:
             break
@@ -327,4 +328,4 @@ def memo_sizes() -> dict[str, int]:
 def without_subtitle(name: str) -> str:
     """The name as players say it: ``Professor's Research (Professor Oak)`` -> ``Professor's
     Research`` (:data:`SUBTITLE`); a name that is all parentheses stays as it is."""
-    return SUBTITLE().sub("", name) or name
+    return SUBTITLE.sub("", name) or name

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import gc
-import re
 
 import pytest
 
-from deckcheck.memo import MEMO_MAX_LEN, Memo, MemosOf, key_length, lazy_pattern, memoise
+from deckcheck.memo import MEMO_MAX_LEN, Memo, MemosOf, key_length, memoise
 
 
 def test_a_memo_answers_what_was_put_and_none_for_the_rest():
@@ -101,22 +100,3 @@ def test_memos_of_an_object_are_its_own_and_go_with_it():
     del a
     gc.collect()
     assert len(held) == 1
-
-
-def test_a_lazy_pattern_is_compiled_on_its_first_use_and_once(monkeypatch):
-    """Defining one compiles nothing; the first call compiles it, every later call answers the same
-    pattern without compiling again (re's own cache aside: it is cleared here)."""
-    compiled: list[str] = []
-    compile_ = re._compile  # type: ignore[attr-defined]
-
-    def counting(pattern, flags):
-        compiled.append(pattern)
-        return compile_(pattern, flags)
-
-    re.purge()
-    monkeypatch.setattr(re, "_compile", counting)
-    word = lazy_pattern(r"[a-z]+(?=!)", re.IGNORECASE)
-    assert compiled == []
-    assert word().findall("Hi! no yes!") == ["Hi", "yes"]
-    assert word() is word() and word().flags & re.IGNORECASE
-    assert compiled == [r"[a-z]+(?=!)"]

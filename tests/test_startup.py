@@ -76,13 +76,19 @@ def recording_process_class(cls, *args, **kwargs):
 
 dataclasses._process_class = recording_process_class
 # every compile goes through re._compile (re.compile, re.match... with a pattern's text): the caller is the
-# first frame outside the re package and functools (a pattern compiled on first use is asked for through it)
+# first frame outside the re package, functools and deckcheck.patterns (a pattern compiled on first use is
+# compiled there, for the module that uses it)
 compile_ = re._compile
 seen = set()
+THROUGH = ("re", "functools", "deckcheck.patterns")
+
+def through(frame):
+    name = frame.f_globals.get("__name__", "")
+    return any(name == module or name.startswith(module + ".") for module in THROUGH)
 
 def recording_compile(pattern, flags):
     frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] in ("re", "functools"):
+    while frame is not None and through(frame):
         frame = frame.f_back
     caller = frame.f_globals.get("__name__", "") if frame is not None else ""
     key = (caller, str(pattern), int(flags))

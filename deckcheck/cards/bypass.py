@@ -34,8 +34,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..memo import lazy_pattern
 from ..names import name_key
+from ..patterns import Pattern
 
 TABLE = "evolution-bypass.csv"
 KINDS = ("play", "copy", "count")
@@ -47,22 +47,22 @@ RULE_BOX_MARKS = RULE_BOX | {"Prism Star"}
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
 # the scan's patterns (a build reads card text) and the table's (read at load), compiled on first use:
 # a sentence ends at . or ! followed by a blank, outside the rulebook's "(... etc. have Rule Boxes.)"
-_SENTENCE_END = lazy_pattern(r"(?<=[.!])(?<!etc\.)\s+")
+_SENTENCE_END = Pattern(r"(?<=[.!])(?<!etc\.)\s+")
 #: a Pokémon of any stage put onto the Bench from the discard pile or the deck (every run bounded)
-_PLAY = lazy_pattern(
+_PLAY = Pattern(
     r"\bPokémon\b[^.]{0,120}\bfrom your (?:discard pile|deck)\b[^.]{0,60}\bonto your Bench\b"
     r"|\b(?:search|look at)[^.]{0,40}\byour (?:deck|discard pile)\b[^.]{0,120}\bput (?:it|them) onto your Bench\b"
 )
 #: the attacks of Pokémon in the discard pile used as this Pokémon's own
-_COPY = lazy_pattern(
+_COPY = Pattern(
     r"\battacks? (?:of|from) (?:a|an|any|1|one|each)?\b[^.]{0,80}\bPokémon\b[^.]{0,60}\bin your discard pile\b"
 )
 #: the Pokémon in the discard pile with a named attack, counted by this one (Night March)
-_COUNT = lazy_pattern(r"\bPokémon in your discard pile that ha(?:s|ve) the\b[^.]{1,40}\battack\b")
+_COUNT = Pattern(r"\bPokémon in your discard pile that ha(?:s|ve) the\b[^.]{1,40}\battack\b")
 #: "Basic Pokémon" (or "Basic {W} Pokémon") alone: the sentence cannot reach an Evolution
-_BASIC_ONLY = lazy_pattern(r"\bBasic (?:\{[A-Z]\} |[A-Z][a-z']{1,20} )?Pokémon\b")
+_BASIC_ONLY = Pattern(r"\bBasic (?:\{[A-Z]\} |[A-Z][a-z']{1,20} )?Pokémon\b")
 #: a reminder in brackets, "(Pokémon V, Pokémon-GX, etc. have Rule Boxes.)": not part of what a sentence does
-_REMINDER = lazy_pattern(r"\([^()]*\)")
+_REMINDER = Pattern(r"\([^()]*\)")
 #: the conditions of a ``target`` that name a value (``type:Water``); ``any`` and ``no-rule-box`` stand alone
 VALUE_CONDITIONS = frozenset({"type", "subtype", "name", "name-has", "evolves-from"})
 
@@ -107,12 +107,12 @@ def texts(card: dict[str, Any]) -> Iterator[tuple[str, str]]:
 
 def read_sentence(sentence: str) -> str | None:
     """The kind (``play``, ``copy`` or ``count``) of a sentence that reaches Evolution Pokémon, else None."""
-    text = " ".join(_REMINDER().sub("", sentence.translate(_APOSTROPHES)).split())
+    text = " ".join(_REMINDER.sub("", sentence.translate(_APOSTROPHES)).split())
     if "opponent" in text:
         return None  # the opponent's Pokémon, or their attacks: not this deck's Evolutions
     for kind, pattern in (("play", _PLAY), ("copy", _COPY), ("count", _COUNT)):
-        m = pattern().search(text)
-        if m and not _BASIC_ONLY().search(text, 0, m.end()):
+        m = pattern.search(text)
+        if m and not _BASIC_ONLY.compiled().search(text, 0, m.end()):
             return kind
     return None
 
@@ -120,9 +120,8 @@ def read_sentence(sentence: str) -> str | None:
 def scan_card(card: dict[str, Any]) -> list[Finding]:
     """Every finding of one source record, one per kind."""
     found: dict[tuple[str, str], Finding] = {}
-    sentence_end = _SENTENCE_END()
     for field, text in texts(card):
-        for sentence in sentence_end.split(text):
+        for sentence in _SENTENCE_END.split(text):
             kind = read_sentence(sentence)
             if kind is not None:
                 finding = Finding(card["name"], kind, field, sentence.strip())

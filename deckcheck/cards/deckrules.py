@@ -41,8 +41,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..memo import lazy_pattern
 from ..names import BASIC_ENERGY_NAME
+from ..patterns import Pattern
 
 #: kinds of row in ``data/deck-rules.csv``
 CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
@@ -52,14 +52,14 @@ TABLE = "deck-rules.csv"
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
 # the scan's patterns: only a build reads card text (compiled on first use)
-_SENTENCE_END = lazy_pattern(r"(?<=[.!])\s+")
-_ANY_NUMBER = lazy_pattern(r"You may have as many of this card in your deck as you like\.?")
-_MORE_THAN = lazy_pattern(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([^.]{1,60}?) in your deck\.?")
-_UP_TO = lazy_pattern(
+_SENTENCE_END = Pattern(r"(?<=[.!])\s+")
+_ANY_NUMBER = Pattern(r"You may have as many of this card in your deck as you like\.?")
+_MORE_THAN = Pattern(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([^.]{1,60}?) in your deck\.?")
+_UP_TO = Pattern(
     r"You may have up to ([0-9]{1,2}) (Basic Pokémon) cards in your deck with ([^ .]{1,30}) in their names\.?"
 )
 # a sentence about building a deck that none of the patterns above reads: the build stops on it
-_DECK_BUILDING = lazy_pattern(r"can't have more than|may have (?:as many|up to)|as many of this card")
+_DECK_BUILDING = Pattern(r"can't have more than|may have (?:as many|up to)|as many of this card")
 _NAMED_KINDS = {
     "ACE SPEC card": "ace-spec",
     "Pokémon Star": "star-limit",
@@ -122,18 +122,18 @@ def read_clause(sentence: str, card_name: str) -> tuple[str, int | None, str | N
     :raises ValueError: for a sentence about deck building that no known clause reads.
     """
     text = " ".join(sentence.translate(_APOSTROPHES).split())
-    if not _DECK_BUILDING().search(text) or "in your deck" not in text:
+    if not _DECK_BUILDING.search(text) or "in your deck" not in text:
         return None
-    if _ANY_NUMBER().fullmatch(text):
+    if _ANY_NUMBER.fullmatch(text):
         return "any-number", None, None
-    m = _MORE_THAN().fullmatch(text)
+    m = _MORE_THAN.fullmatch(text)
     if m:
         limit, what = int(m.group(1)), m.group(2)
         if what in _NAMED_KINDS:
             return _NAMED_KINDS[what], limit, None
         if what == card_name:
             return "name-limit", limit, None
-    m = _UP_TO().fullmatch(text)
+    m = _UP_TO.fullmatch(text)
     if m:
         return "group-limit", int(m.group(1)), m.group(3)
     raise ValueError(f"unrecognised deck-building clause: {text!r}")
@@ -142,9 +142,8 @@ def read_clause(sentence: str, card_name: str) -> tuple[str, int | None, str | N
 def scan_card(card: dict[str, Any], subtypes: list[str]) -> list[Finding]:
     """Every clause and category trap of one source record (``subtypes`` before the table's fixes)."""
     found: dict[tuple[object, ...], Finding] = {}
-    sentence_end = _SENTENCE_END()
     for field, text in _texts(card):
-        for sentence in sentence_end.split(text):
+        for sentence in _SENTENCE_END.split(text):
             try:
                 clause = read_clause(sentence, card["name"])
             except ValueError as exc:
@@ -154,7 +153,7 @@ def scan_card(card: dict[str, Any], subtypes: list[str]) -> list[Finding]:
                 finding = Finding(card["id"], card["name"], kind, limit, group, field, sentence.strip())
                 found.setdefault(finding.key, finding)
     name, supertype = card["name"].strip(), card["supertype"]
-    if supertype == "Energy" and BASIC_ENERGY_NAME().fullmatch(name) and (card.get("effect") or card.get("attacks")):
+    if supertype == "Energy" and BASIC_ENERGY_NAME.fullmatch(name) and (card.get("effect") or card.get("attacks")):
         text = card.get("effect") or ""
         found.setdefault(
             (card["id"], "special-energy"),

@@ -11,13 +11,13 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template
 from markupsafe import Markup, escape
 
-from ..memo import lazy_pattern
+from ..patterns import Pattern
 from .paths import API_PREFIX
 
 bp = Blueprint("apidocs", __name__, url_prefix=API_PREFIX)
 
 METHODS = ("get", "post", "put", "patch", "delete")
-_CODE = lazy_pattern(r"`([^`]+)`")
+_CODE = Pattern(r"`([^`]+)`")
 
 
 def _spec() -> dict:
@@ -84,7 +84,7 @@ def prose(text: str) -> Markup:
 
 
 def _inline(text: str) -> Markup:
-    parts = _CODE().split(text)
+    parts = _CODE.split(text)
     return Markup("").join(
         escape(p) if i % 2 == 0 else Markup("<code>{}</code>").format(p) for i, p in enumerate(parts)
     )

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 from ..cards import Card, CardDB, get_db
 from ..decklist.parse import looks_like_json, parse
 from ..formats import Format
-from ..memo import lazy_pattern
+from ..patterns import Pattern
 from ..problems import ERROR, INFO, WARNING
 from ..render import export_name
 from ..rules import label
@@ -39,8 +39,8 @@ IMAGE_SIZE = (245, 337)
 #: what is appended to a card's image base URL: TCGdex's small WebP
 IMAGE_SUFFIX = "/low.webp"
 
-_LINE_BREAK = lazy_pattern(r"\r\n|\r|\n")
-_EDIT = lazy_pattern(r"([1-9][0-9]{0,5}):(.*)", re.DOTALL)
+_LINE_BREAK = Pattern(r"\r\n|\r|\n")
+_EDIT = Pattern(r"([1-9][0-9]{0,5}):(.*)", re.DOTALL)
 
 BROKEN_FIX = (
     "This fix link is broken, so it was not applied. Open the list's share link again, or edit the list in the form."
@@ -83,8 +83,8 @@ def read_edits(values: list[str]) -> list[tuple[int, str]]:
         raise FixError(BROKEN_FIX)
     edits = []
     for value in values:
-        m = _EDIT().fullmatch(value)
-        if m is None or _LINE_BREAK().search(m.group(2)):
+        m = _EDIT.fullmatch(value)
+        if m is None or _LINE_BREAK.search(m.group(2)):
             raise FixError(BROKEN_FIX)
         edits.append((int(m.group(1)), m.group(2)))
     return edits
@@ -95,7 +95,7 @@ def apply_edits(text: str, edits: list[tuple[int, str]]) -> str:
 
     Line numbers are those of ``text``, as the page showed them; line ends become ``\\n``.
     """
-    lines = _LINE_BREAK().split(text)
+    lines = _LINE_BREAK.split(text)
     trailing = lines[-1] == "" and len(lines) > 1
     if trailing:
         lines.pop()
@@ -463,7 +463,7 @@ def echo_rows(text: str, report, problems: list[ProblemView], host: str | None =
         rows.update(by_line)
     else:
         notes = header_notes(text)
-        for n, raw in enumerate(_LINE_BREAK().split(text.removeprefix("\ufeff")), start=1):
+        for n, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
             if raw.strip():
                 rows[n] = by_line.get(n) or Row(n, raw, note=notes.get(n))
     for pv, problem in zip(problems, report.problems, strict=False):

@@ -87,7 +87,7 @@ def is_basic_energy(card: dict) -> bool:
     if card["supertype"] != "Energy":
         return False
     return (
-        bool(BASIC_ENERGY_NAME().fullmatch(card["name"].strip())) and not card.get("effect") and not card.get("attacks")
+        bool(BASIC_ENERGY_NAME.fullmatch(card["name"].strip())) and not card.get("effect") and not card.get("attacks")
     )
 
 
