@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+from .patterns import Pattern
+
+_DATE = Pattern(r"\d{4}-\d{2}-\d{2}")
 
 
 def parse_date(value: str) -> dt.date:

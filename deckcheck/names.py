@@ -66,6 +66,7 @@ import unicodedata
 
 from .memo import MEMO_MAX_LEN as MEMO_MAX_LEN
 from .memo import Memo, memoise
+from .patterns import Pattern
 
 #: the nine basic Energy types with their PTCGL symbol letters
 ENERGY_TYPES = {
@@ -91,11 +92,11 @@ NAME_MEMO_SIZE = 16384
 SUBTITLED = frozenset({"professors research", "bosss orders"})
 #: a part in parentheses at the end of a printed name: the subtitle players leave out when they
 #: name a card (``Professor's Research (Professor Turo)`` is Professor's Research); linear: no
-#: parenthesis inside, and matched once from each start
-SUBTITLE = re.compile(r"\s*\([^()]*\)\s*$")
+#: parenthesis inside, and matched once from each start (compiled on first use, as every pattern here)
+SUBTITLE = Pattern(r"\s*\([^()]*\)\s*$")
 #: a basic Energy card's printed name, ``Fire Energy`` or ``Basic Fire Energy`` (any case, one run
 #: of blanks between words): the test of a card row, before the database knows it (use fullmatch)
-BASIC_ENERGY_NAME = re.compile(r"(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy", re.IGNORECASE)
+BASIC_ENERGY_NAME = Pattern(r"(?:basic\s+)?(" + "|".join(BASIC_ENERGY_TYPES) + r")\s+energy", re.IGNORECASE)
 #: parenthesised class labels a source appends to a name (the card's subtype, not its name)
 LABELS = frozenset({"rockets secret machine"})
 #: names (as keys, without the letter) whose trailing ``δ`` is part of the name, not Delta Species
@@ -104,13 +105,13 @@ LETTER_NAMES = frozenset({"mystery plate"})
 # "`" is the only ASCII one (fold() relies on that)
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "＇": "'"})
 _SYMBOLS = [(f"{{{c}}}", word) for letter, word in ENERGY_TYPES.items() for c in (letter, letter.lower())]
-_STAR = re.compile(r"\{star\}", re.IGNORECASE)  # fixed width: linear
+_STAR = Pattern(r"\{star\}", re.IGNORECASE)  # fixed width: linear
 # a word (letters and digits of any script, no "_"), one symbol, or a "!" / "?" standing alone (the
 # Unown marks; "Challenge!" drops it); findall never backtracks over a run (the look-arounds are 1 wide)
-_TOKEN = re.compile(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
+_TOKEN = Pattern(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
 _SAME_SYMBOL = str.maketrans({"★": "☆", "♢": "◇", "'": None})
 _BASIC_TYPES = {t.lower(): t for t in BASIC_ENERGY_TYPES}
-_LEVEL = re.compile(r"lv(?:x|[0-9]{1,3})")
+_LEVEL = Pattern(r"lv(?:x|[0-9]{1,3})")
 # last words that may end a level, "Delta Species" or "Prism Star" (a cheap test before the pairs)
 _TRAILING_PAIRS = frozenset({"x", "species", "star", *map(str, range(1000))})
 
@@ -166,7 +167,7 @@ def _tokens(name: str) -> list[str]:
     if "{" in text or "<" in text:
         text = _STAR.sub("☆", text.replace("{*}", "◇").replace("<>", "◇"))
     # runs of blanks become one space first (cheaper than the pattern stepping over each)
-    return _TOKEN.findall(" ".join(text.translate(_SAME_SYMBOL).split()))
+    return _TOKEN.compiled().findall(" ".join(text.translate(_SAME_SYMBOL).split()))
 
 
 def _energy_type(low: list[str]) -> str | None:

@@ -15,12 +15,10 @@ checks a format file's rules) and the rules themselves can all import it.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 ERROR = "error"
 WARNING = "warning"
@@ -39,19 +37,32 @@ class FormatError(Exception):
     """A format definition is broken (raised when formats load)."""
 
 
-class Finding(NamedTuple):
+class Finding:
     """What a rule yields: a problem without its rule name, code and default severity, which
     the engine stamps from the rule's registration (:class:`~deckcheck.problems.Problem`).
 
-    ``severity`` is empty for the rule's own severity, or one of :data:`SEVERITIES`. (A named
-    tuple: made for every problem, it costs less than a frozen dataclass.)
+    ``severity`` is empty for the rule's own severity, or one of :data:`SEVERITIES`. (A plain
+    class: made for every problem, it costs less than a named tuple or a frozen dataclass, and
+    its class is made without generated code.)
     """
 
+    __slots__ = ("message", "lines", "cards", "hint", "severity")
+
     message: str
-    lines: tuple[int, ...] = ()
-    cards: tuple[str, ...] = ()
-    hint: str | None = None
-    severity: str = ""
+    lines: tuple[int, ...]
+    cards: tuple[str, ...]
+    hint: str | None
+    severity: str
+
+    def __init__(
+        self,
+        message: str,
+        lines: tuple[int, ...] = (),
+        cards: tuple[str, ...] = (),
+        hint: str | None = None,
+        severity: str = "",
+    ) -> None:
+        self.message, self.lines, self.cards, self.hint, self.severity = message, lines, cards, hint, severity
 
 
 #: a rule function: ``fn(deck, ctx, **params)`` yields :class:`Finding` values (``deck`` is an
@@ -67,9 +78,14 @@ Needs = str | Callable[[Any], str]
 ALWAYS = "__class__"
 
 
-@dataclass(frozen=True)
 class RuleSpec:
-    """A registered name: a rule, or a problem kind reported outside the rules (:func:`declare`)."""
+    """A registered name: a rule, or a problem kind reported outside the rules (:func:`declare`).
+
+    Read-only by convention: the registry hands out the one spec of each name, and nothing sets its
+    fields after :func:`_add` (a plain class: a dataclass generates its code at every start).
+    """
+
+    __slots__ = ("name", "code", "severity", "title", "description", "module")
 
     name: str
     code: str
@@ -77,9 +93,15 @@ class RuleSpec:
     title: str  # one line: SARIF's short description
     #: what a player reads about it on the rules page (``/rules``): when it applies and what to do;
     #: the title when empty
-    description: str = field(default="", kw_only=True)
+    description: str
     #: the module that registered it (where its code is): the rules page names it as its source
-    module: str = field(default="", kw_only=True)
+    module: str
+
+    def __init__(
+        self, name: str, code: str, severity: str, title: str, *, description: str = "", module: str = ""
+    ) -> None:
+        self.name, self.code, self.severity, self.title = name, code, severity, title
+        self.description, self.module = description, module
 
     @property
     def about(self) -> str:
@@ -87,7 +109,6 @@ class RuleSpec:
         return self.description or self.title
 
 
-@dataclass(frozen=True)
 class Rule(RuleSpec):
     """A rule a format can name: its function and its parameters (name -> kind, :data:`PARAM_KINDS`).
 
@@ -96,9 +117,27 @@ class Rule(RuleSpec):
     nothing to say: when it is empty the engine does not call the rule (:data:`ALWAYS`: always called).
     """
 
+    __slots__ = ("fn", "params", "needs")
+
     fn: RuleFn | None
     params: Mapping[str, str]
-    needs: Needs = ALWAYS
+    needs: Needs
+
+    def __init__(
+        self,
+        name: str,
+        code: str,
+        severity: str,
+        title: str,
+        fn: RuleFn | None,
+        params: Mapping[str, str],
+        needs: Needs = ALWAYS,
+        *,
+        description: str = "",
+        module: str = "",
+    ) -> None:
+        super().__init__(name, code, severity, title, description=description, module=module)
+        self.fn, self.params, self.needs = fn, params, needs
 
     def needs_of(self, fmt: Any) -> str:
         """The deck attribute this rule needs in ``fmt`` (a ``formats.Format``)."""
@@ -201,6 +240,8 @@ def check_rule_params(name: str, params: Mapping[str, Any], where: str) -> dict[
     """Validate a format file's parameters for one rule (called when formats load)."""
     spec = REGISTRY.get(name)
     if spec is None:
+        import difflib  # only a broken format file needs it
+
         close = difflib.get_close_matches(name, REGISTRY, n=1)
         guess = f"did you mean {close[0]!r}?" if close else f"known rules: {', '.join(sorted(REGISTRY))}"
         raise FormatError(f"{where}: unknown rule {name!r}; {guess}")

@@ -30,12 +30,12 @@ row the scan no longer finds.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 from ..names import name_key
+from ..patterns import Pattern
 
 TABLE = "evolution-bypass.csv"
 KINDS = ("play", "copy", "count")
@@ -45,24 +45,26 @@ RULE_BOX = frozenset({"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK"
 RULE_BOX_MARKS = RULE_BOX | {"Prism Star"}
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
+# the scan's patterns (a build reads card text) and the table's (read at load), compiled on first use:
 # a sentence ends at . or ! followed by a blank, outside the rulebook's "(... etc. have Rule Boxes.)"
-_SENTENCE_END = re.compile(r"(?<=[.!])(?<!etc\.)\s+")
+_SENTENCE_END = Pattern(r"(?<=[.!])(?<!etc\.)\s+")
 #: a Pokémon of any stage put onto the Bench from the discard pile or the deck (every run bounded)
-_PLAY = re.compile(
+_PLAY = Pattern(
     r"\bPokémon\b[^.]{0,120}\bfrom your (?:discard pile|deck)\b[^.]{0,60}\bonto your Bench\b"
     r"|\b(?:search|look at)[^.]{0,40}\byour (?:deck|discard pile)\b[^.]{0,120}\bput (?:it|them) onto your Bench\b"
 )
 #: the attacks of Pokémon in the discard pile used as this Pokémon's own
-_COPY = re.compile(
+_COPY = Pattern(
     r"\battacks? (?:of|from) (?:a|an|any|1|one|each)?\b[^.]{0,80}\bPokémon\b[^.]{0,60}\bin your discard pile\b"
 )
 #: the Pokémon in the discard pile with a named attack, counted by this one (Night March)
-_COUNT = re.compile(r"\bPokémon in your discard pile that ha(?:s|ve) the\b[^.]{1,40}\battack\b")
+_COUNT = Pattern(r"\bPokémon in your discard pile that ha(?:s|ve) the\b[^.]{1,40}\battack\b")
 #: "Basic Pokémon" (or "Basic {W} Pokémon") alone: the sentence cannot reach an Evolution
-_BASIC_ONLY = re.compile(r"\bBasic (?:\{[A-Z]\} |[A-Z][a-z']{1,20} )?Pokémon\b")
+_BASIC_ONLY = Pattern(r"\bBasic (?:\{[A-Z]\} |[A-Z][a-z']{1,20} )?Pokémon\b")
 #: a reminder in brackets, "(Pokémon V, Pokémon-GX, etc. have Rule Boxes.)": not part of what a sentence does
-_REMINDER = re.compile(r"\([^()]*\)")
-_CONDITION = re.compile(r"(any)|(no-rule-box)|(type|subtype|name|name-has|evolves-from):(\S(?:[^&]*\S)?)")
+_REMINDER = Pattern(r"\([^()]*\)")
+#: the conditions of a ``target`` that name a value (``type:Water``); ``any`` and ``no-rule-box`` stand alone
+VALUE_CONDITIONS = frozenset({"type", "subtype", "name", "name-has", "evolves-from"})
 
 
 class _Card(Protocol):
@@ -110,7 +112,7 @@ def read_sentence(sentence: str) -> str | None:
         return None  # the opponent's Pokémon, or their attacks: not this deck's Evolutions
     for kind, pattern in (("play", _PLAY), ("copy", _COPY), ("count", _COUNT)):
         m = pattern.search(text)
-        if m and not _BASIC_ONLY.search(text, 0, m.end()):
+        if m and not _BASIC_ONLY.compiled().search(text, 0, m.end()):
             return kind
     return None
 
@@ -134,10 +136,15 @@ def parse_target(target: str) -> tuple[tuple[str, str], ...]:
     """
     out = []
     for part in target.split("&"):
-        m = _CONDITION.fullmatch(part.strip())
-        if m is None:
-            raise ValueError(f"unknown target condition {part.strip()!r}")
-        out.append(("any", "") if m.group(1) else ("no-rule-box", "") if m.group(2) else (m.group(3), m.group(4)))
+        condition = part.strip()
+        if condition in ("any", "no-rule-box"):
+            out.append((condition, ""))
+            continue
+        what, colon, value = condition.partition(":")
+        # a value starts and ends with a character that is no blank (the part is stripped: its end is)
+        if not colon or what not in VALUE_CONDITIONS or not value or value[0].isspace():
+            raise ValueError(f"unknown target condition {condition!r}")
+        out.append((what, value))
     return tuple(out)
 
 

@@ -37,13 +37,12 @@ that is not in the table; the rules (``deckcheck.rules``) read the table at run 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..names import BASIC_ENERGY_NAME
+from ..patterns import Pattern
 
 #: kinds of row in ``data/deck-rules.csv``
 CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
@@ -52,14 +51,15 @@ KINDS = CLAUSE_KINDS + CATEGORY_KINDS
 TABLE = "deck-rules.csv"
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
-_SENTENCE_END = re.compile(r"(?<=[.!])\s+")
-_ANY_NUMBER = re.compile(r"You may have as many of this card in your deck as you like\.?")
-_MORE_THAN = re.compile(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([^.]{1,60}?) in your deck\.?")
-_UP_TO = re.compile(
+# the scan's patterns: only a build reads card text (compiled on first use)
+_SENTENCE_END = Pattern(r"(?<=[.!])\s+")
+_ANY_NUMBER = Pattern(r"You may have as many of this card in your deck as you like\.?")
+_MORE_THAN = Pattern(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([^.]{1,60}?) in your deck\.?")
+_UP_TO = Pattern(
     r"You may have up to ([0-9]{1,2}) (Basic Pokémon) cards in your deck with ([^ .]{1,30}) in their names\.?"
 )
 # a sentence about building a deck that none of the patterns above reads: the build stops on it
-_DECK_BUILDING = re.compile(r"can't have more than|may have (?:as many|up to)|as many of this card")
+_DECK_BUILDING = Pattern(r"can't have more than|may have (?:as many|up to)|as many of this card")
 _NAMED_KINDS = {
     "ACE SPEC card": "ace-spec",
     "Pokémon Star": "star-limit",
@@ -69,17 +69,34 @@ _NAMED_KINDS = {
 _STAGES = frozenset({"Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "MEGA", "Level-Up", "Restored"})
 
 
-@dataclass(frozen=True)
 class Finding:
     """One clause or category found on one printing (a row of ``data/deck-rules.csv``)."""
+
+    __slots__ = ("id", "name", "kind", "limit", "group", "source", "text")
 
     id: str
     name: str
     kind: str
-    limit: int | None = None
-    group: str | None = None
-    source: str = ""
-    text: str = ""
+    limit: int | None
+    group: str | None
+    source: str
+    text: str
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        kind: str,
+        limit: int | None = None,
+        group: str | None = None,
+        source: str = "",
+        text: str = "",
+    ) -> None:
+        self.id, self.name, self.kind, self.limit, self.group = id, name, kind, limit, group
+        self.source, self.text = source, text
+
+    def __repr__(self) -> str:
+        return f"Finding({self.id!r}, {self.name!r}, {self.kind!r}, {self.limit!r}, {self.group!r}, {self.source!r})"
 
     @property
     def key(self) -> tuple[str, str, int | None, str | None]:
@@ -202,14 +219,31 @@ def compare(scanned: list[Finding], table: list[Finding], card_names: dict[str, 
     return errors
 
 
-@dataclass(frozen=True)
 class DeckRule:
-    """What a printing's clause means for the rules (see the module docstring)."""
+    """What a printing's clause means for the rules (see the module docstring); a value, read-only by
+    convention."""
+
+    __slots__ = ("kind", "limit", "group", "text")
 
     kind: str
     limit: int | None
     group: str | None
     text: str
+
+    def __init__(self, kind: str, limit: int | None, group: str | None, text: str) -> None:
+        self.kind, self.limit, self.group, self.text = kind, limit, group, text
+
+    def _values(self) -> tuple[str, int | None, str | None, str]:
+        return (self.kind, self.limit, self.group, self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DeckRule) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"DeckRule{self._values()!r}"
 
 
 def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:

@@ -20,18 +20,14 @@ A broken file is a :class:`ConfigError` naming the file and the key.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 import re
 import tomllib
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
-
-import re2
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from ..dates import parse_date
 from ..decklist.validtext import SURROGATE
@@ -72,9 +68,27 @@ class ConfigError(ValueError):
 #: ``*a*a*a*a*a*a*a*a*a*a*a*a*a*ab`` against a 200-character name ran for minutes. Named, never "the best
 #: available": without google-re2 the walk fails loudly instead of falling back to ``re``.
 GLOB_ENGINE = "re2"
-#: RE2 compiles a glob without writing its complaints to stderr (the error says what is wrong)
-RE2_OPTIONS = re2.Options()
-RE2_OPTIONS.log_errors = False
+
+
+@functools.cache
+def re2_options() -> Any:
+    """The options RE2 compiles every glob with: no complaints written to stderr (the error says what
+    is wrong). Made, and google-re2 imported, when the first glob is compiled: a run that compiles none
+    (a list on standard input, a named file that no exclude glob can match) imports neither google-re2
+    nor pathspec."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    return options
+
+
+def _translated(glob: str) -> tuple[str | None, bool | None]:
+    """pathspec's translation of one ``.gitignore`` line: (regular expression, include), each None for
+    a line that is no pattern; raises ValueError (pathspec's GitIgnorePatternError) for a broken one."""
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    return GitIgnoreSpecPattern.pattern_to_regex(glob)
 
 
 def re2_words(exc: Exception) -> str:
@@ -111,7 +125,7 @@ class IgnoreRules:
             warnings.simplefilter("ignore", FutureWarning)
             for line in lines:
                 try:
-                    regex, include = GitIgnoreSpecPattern.pattern_to_regex(line)
+                    regex, include = _translated(line)
                 except (re.error, ValueError):  # pathspec's GitIgnorePatternError is a ValueError
                     continue
                 if include is not None and regex is not None:
@@ -134,6 +148,50 @@ class IgnoreRules:
         return None
 
 
+#: what ends a run of literal text in a glob: a wildcard, a bracket, an escape, a folder separator, a blank
+_NOT_LITERAL = frozenset("*?[]\\/ \t")
+
+
+def glob_literals(glob: str) -> tuple[str, ...] | None:
+    """Runs of text that every path a ``.gitignore`` glob leaves out holds as they are written (case and
+    all), or None for a glob that leaves nothing out (a ``!`` pattern takes a match back, a ``#`` line
+    is a comment).
+
+    A path that lacks a run of every such glob of a list is left out by none of them, which
+    :meth:`Config.excluded` knows without translating a glob (pathspec, google-re2: imported only
+    when a path may match). The runs are cut at every wildcard, bracket, escape, ``/`` and blank, and
+    a bracket's set of characters is no run, so a run is never more than the glob's matches hold.
+    Linear in the glob.
+    """
+    if glob.startswith(("!", "#")):
+        return None
+    runs, run, i = [], [], 0
+    while i < len(glob):
+        c = glob[i]
+        if c not in _NOT_LITERAL:
+            run.append(c)
+            i += 1
+            continue
+        if run:
+            runs.append("".join(run))
+            run = []
+        if c == "\\":
+            i += 2  # the escaped character: left out of every run
+        elif c == "[":
+            # a set of characters stands for one of them: skipped to its closing bracket (a "]" first in it
+            # is one of its characters); without one, nothing after it is counted
+            j = i + 1 + (glob[i + 1 : i + 2] in ("!", "^"))
+            end = glob.find("]", j + 1)
+            if end < 0:
+                return tuple(runs)
+            i = end + 1
+        else:
+            i += 1
+    if run:
+        runs.append("".join(run))
+    return tuple(runs)
+
+
 def path_below(path: str | os.PathLike, folder: str) -> str | None:
     """``path`` relative to ``folder`` (absolute, ending in a separator), ``.`` for the folder itself, None
     when it lies outside: what ``os.path.relpath`` says, without its work for every file of a walk (a
@@ -152,7 +210,6 @@ def path_below(path: str | os.PathLike, folder: str) -> str | None:
     return None if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel) else rel
 
 
-@dataclass(frozen=True)
 class Pattern:
     """A glob with exactly ``.gitignore``'s meaning (pathspec), relative to the configuration's folder.
 
@@ -160,23 +217,31 @@ class Pattern:
     at the start or in the middle: a path from the configuration's folder (``decks/glc/**``,
     ``/top.txt``); ``**`` crosses folders; a folder's match covers every file below it; a
     leading ``!`` (in ``exclude``) takes a match back. Matched in linear time (:data:`GLOB_ENGINE`).
+    Read-only by convention.
     """
 
+    __slots__ = ("glob", "include", "source", "regex")
+
     glob: str
-    include: bool = field(compare=False)  # False for a ``!`` pattern
-    source: str = field(compare=False)  # pathspec's translation of the glob into a regular expression
-    regex: Any = field(compare=False)  # that expression compiled by RE2
+    include: bool  # False for a ``!`` pattern
+    source: str  # pathspec's translation of the glob into a regular expression
+    regex: Any  # that expression compiled by RE2
+
+    def __init__(self, glob: str, include: bool, source: str, regex: Any) -> None:
+        self.glob, self.include, self.source, self.regex = glob, include, source, regex
 
     @classmethod
     def of(cls, glob: str) -> Pattern:
         try:
-            source, include = GitIgnoreSpecPattern.pattern_to_regex(glob)
+            source, include = _translated(glob)
         except ValueError as exc:  # pathspec's GitIgnorePatternError: a lone backslash
             raise ValueError(f"{glob!r} is not a valid glob ({exc})") from None
         if include is None or source is None:
             raise ValueError(f"{glob!r} is not a glob")
+        import re2
+
         try:
-            regex = re2.compile(source, RE2_OPTIONS)
+            regex = re2.compile(source, re2_options())
         except re2.error as exc:
             raise ValueError(f"{glob!r} is not a valid glob ({re2_words(exc)})") from None
         return cls(glob, bool(include), source, regex)
@@ -217,11 +282,13 @@ class PatternSet:
 def _sets(sources: list[tuple[int, str]]) -> list[tuple[list[int], Any]]:
     """(the patterns' indices, their RE2 set) for chunks of at most :data:`SET_SIZE` (index, regular
     expression) pairs in order, a chunk RE2 cannot build halved, a single source it cannot build left out."""
+    import re2
+
     out = []
     chunks = [sources[start : start + SET_SIZE] for start in range(0, len(sources), SET_SIZE)]
     while chunks:
         chunk = chunks.pop(0)
-        regex_set = re2.Set.MatchSet(RE2_OPTIONS)  # anchored at the start, as .match is
+        regex_set = re2.Set.MatchSet(re2_options())  # anchored at the start, as .match is
         try:
             for _, source in chunk:
                 regex_set.Add(source)
@@ -235,41 +302,96 @@ def _sets(sources: list[tuple[int, str]]) -> list[tuple[list[int], Any]]:
     return out
 
 
-BUILTIN_EXCLUDE = tuple(Pattern.of(g) for g in DEFAULT_EXCLUDE)
+@functools.cache
+def builtin_exclude() -> tuple[Pattern, ...]:
+    """:data:`DEFAULT_EXCLUDE` as patterns (made when first matched)."""
+    return tuple(Pattern.of(g) for g in DEFAULT_EXCLUDE)
 
 
-@dataclass(frozen=True)
+@functools.cache
+def default_include() -> tuple[Pattern, ...]:
+    """:data:`DEFAULT_INCLUDE` as patterns (made when first matched: a walk's, never a named file's)."""
+    return tuple(Pattern.of(g) for g in DEFAULT_INCLUDE)
+
+
 class Override:
+    """The format and date of the decks a pattern matches (``[tool.deckcheck.overrides]``)."""
+
+    __slots__ = ("pattern", "format", "as_of")
+
     pattern: Pattern
-    format: str | None = None
-    as_of: dt.date | None = None
+    format: str | None
+    as_of: dt.date | None
+
+    def __init__(self, pattern: Pattern, format: str | None = None, as_of: dt.date | None = None) -> None:
+        self.pattern, self.format, self.as_of = pattern, format, as_of
 
 
-@dataclass(frozen=True)
 class Config:
     """Settings for one run; every field is optional and the command line wins over all of them.
+    Read-only by convention, but for :attr:`used`.
 
     :param path: the file the settings came from (None: built-in defaults).
-    :param root: the folder globs are relative to.
+    :param root: the folder globs are relative to (None: the working directory).
+    :param include: the globs of files a folder's walk checks (None: :data:`DEFAULT_INCLUDE`).
     """
 
-    path: Path | None = None
-    root: Path = field(default_factory=Path.cwd)
-    format: str | None = None
-    as_of: dt.date | None = None
-    fail_on: str | None = None
-    include: tuple[Pattern, ...] = tuple(Pattern.of(g) for g in DEFAULT_INCLUDE)
-    exclude: tuple[Pattern, ...] = ()
-    overrides: tuple[Override, ...] = ()
-    #: days the card database's newest set may be older than a check's date (None: no limit)
-    max_db_age: int | None = None
-    #: ("exclude" | "overrides", index) of the globs that have matched in this run
-    used: set = field(default_factory=set, compare=False, repr=False)
+    __slots__ = (
+        "path",
+        "root",
+        "format",
+        "as_of",
+        "fail_on",
+        "_include",
+        "exclude",
+        "overrides",
+        "max_db_age",
+        "used",
+        "_root_prefix",
+        "_excludes",
+        "_includes",
+        "_literals",
+    )
 
-    @cached_property
-    def _root_prefix(self) -> str:
-        """:attr:`root` made absolute, with a trailing separator (``/`` alone for the file system's root)."""
-        return os.path.join(os.path.abspath(self.root), "")
+    path: Path | None
+    root: Path
+    format: str | None
+    as_of: dt.date | None
+    fail_on: str | None
+    exclude: tuple[Pattern, ...]
+    overrides: tuple[Override, ...]
+    #: days the card database's newest set may be older than a check's date (None: no limit)
+    max_db_age: int | None
+    #: ("exclude" | "overrides", index) of the globs that have matched in this run
+    used: set[tuple[str, int]]
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        root: Path | None = None,
+        format: str | None = None,
+        as_of: dt.date | None = None,
+        fail_on: str | None = None,
+        include: tuple[Pattern, ...] | None = None,
+        exclude: tuple[Pattern, ...] = (),
+        overrides: tuple[Override, ...] = (),
+        max_db_age: int | None = None,
+    ) -> None:
+        self.path, self.root = path, Path.cwd() if root is None else root
+        self.format, self.as_of, self.fail_on = format, as_of, fail_on
+        self._include, self.exclude, self.overrides, self.max_db_age = include, exclude, overrides, max_db_age
+        self.used = set()
+        #: :attr:`root` made absolute, with a trailing separator (``/`` alone for the file system's root)
+        self._root_prefix = os.path.join(os.path.abspath(self.root), "")
+        #: the exclude and include pattern sets and the exclude globs' literals, each made when first asked
+        self._excludes: PatternSet | None = None
+        self._includes: PatternSet | None = None
+        self._literals: list[tuple[str, ...]] | None = None
+
+    @property
+    def include(self) -> tuple[Pattern, ...]:
+        """The globs of the files a folder's walk checks."""
+        return default_include() if self._include is None else self._include
 
     def relative(self, path: str | os.PathLike) -> str | None:
         """``path`` relative to :attr:`root` with ``/`` separators, or None when it lies outside."""
@@ -295,25 +417,42 @@ class Config:
         rel, name = self._where(path)
         if folder and rel is not None:
             rel += "/"
+        # until a pattern set is made, a path no glob can match is answered without one (a named file's
+        # usual case: nothing translated, nothing imported); a walk's sets answer faster than the literals
+        made = self._excludes is not None or self._includes is not None
+        if not made and not self._may_exclude(matchable(name if rel is None else rel)):
+            return False
         matching = self._exclude_set.matching(rel, name)
         if not matching:
             return False
         decided = matching[-1]  # the last match decides
-        if decided >= len(BUILTIN_EXCLUDE):
-            self.used.add(("exclude", decided - len(BUILTIN_EXCLUDE)))
+        builtin = len(builtin_exclude())
+        if decided >= builtin:
+            self.used.add(("exclude", decided - builtin))
         return self._all_excludes[decided].include
+
+    def _may_exclude(self, text: str) -> bool:
+        """Whether some exclude glob may leave out the path or name ``text`` (:func:`glob_literals`)."""
+        if self._literals is None:
+            globs = (*DEFAULT_EXCLUDE, *(p.glob for p in self.exclude))
+            self._literals = [runs for runs in map(glob_literals, globs) if runs is not None]
+        return any(all(run in text for run in runs) for runs in self._literals)
 
     @property
     def _all_excludes(self) -> tuple[Pattern, ...]:
-        return BUILTIN_EXCLUDE + self.exclude
+        return builtin_exclude() + self.exclude
 
-    @cached_property
+    @property
     def _exclude_set(self) -> PatternSet:
-        return PatternSet(self._all_excludes)
+        if self._excludes is None:
+            self._excludes = PatternSet(self._all_excludes)
+        return self._excludes
 
-    @cached_property
+    @property
     def _include_set(self) -> PatternSet:
-        return PatternSet(self.include)
+        if self._includes is None:
+            self._includes = PatternSet(self.include)
+        return self._includes
 
     def settings_for(self, path: str | os.PathLike | None) -> tuple[str | None, dt.date | None]:
         """(format, as-of) for one deck: the last matching override's, else the file-wide ones."""
@@ -401,13 +540,13 @@ def discover(start: str | os.PathLike, known_formats: Iterable[str]) -> Config:
     return load(path, known_formats) if path else Config(root=Path(start).resolve())
 
 
-@dataclass
 class _Checker:
     """Turns a parsed table into a :class:`Config`, naming file and key in every complaint."""
 
-    file: str
-    where: str
-    known: list[str]
+    __slots__ = ("file", "where", "known")
+
+    def __init__(self, file: str, where: str, known: list[str]) -> None:
+        self.file, self.where, self.known = file, where, known
 
     def fail(self, key: str, why: str) -> ConfigError:
         return ConfigError(f"{self.file}: {key}: {why}")
@@ -419,7 +558,7 @@ class _Checker:
         fail_on = table.get("fail-on")
         if fail_on is not None and fail_on not in FAIL_ON:
             raise self.fail("fail-on", f"must be one of {', '.join(FAIL_ON)}, not {fail_on!r}")
-        include = self.globs(table, "include") if "include" in table else Config.include
+        include = self.globs(table, "include") if "include" in table else None
         overrides = table.get("overrides", {})
         if not isinstance(overrides, dict):
             raise self.fail("overrides", 'must be a table of glob = format, e.g. "glc/**" = "glc"')

@@ -24,13 +24,10 @@ import errno
 import os
 import re
 import stat
-from dataclasses import dataclass
 from typing import Any
 
-import re2
-
 from ..problems import Problem
-from .repoconfig import RE2_OPTIONS, Config, IgnoreRules, matchable, re2_words
+from .repoconfig import Config, IgnoreRules, matchable, re2_options, re2_words
 
 STDIN = "-"
 IGNORE_FILES = (".gitignore",)
@@ -43,15 +40,20 @@ class PathError(ValueError):
     """A path on the command line names nothing (a usage error)."""
 
 
-@dataclass(frozen=True)
 class Found:
     """A deck to report on: its path, the problem that keeps it from being read, if any, and whether
     a folder's walk found it (rather than the command line or a glob naming it): a file found in a
-    folder that holds no card line is prose beside the decks (a README), not a deck."""
+    folder that holds no card line is prose beside the decks (a README), not a deck. Read-only by
+    convention."""
+
+    __slots__ = ("path", "problem", "in_folder")
 
     path: str
-    problem: Problem | None = None
-    in_folder: bool = False
+    problem: Problem | None
+    in_folder: bool
+
+    def __init__(self, path: str, problem: Problem | None = None, in_folder: bool = False) -> None:
+        self.path, self.problem, self.in_folder = path, problem, in_folder
 
 
 def _inside(path: str, tree: str) -> bool:
@@ -226,9 +228,11 @@ def _glob_regex(rest: str, given: str) -> Any:
             pieces.append(".+" if last else "(?:[^/]+/)*")
         else:
             pieces.append(_name_regex(part) + ("" if last else "/"))
+    import re2
+
     try:
         # matched by RE2, in time linear in the path, as every glob (repoconfig.GLOB_ENGINE)
-        return re2.compile("".join(pieces), RE2_OPTIONS)
+        return re2.compile("".join(pieces), re2_options())
     except re2.error as exc:
         raise PathError(f"{given!r} is not a valid glob ({re2_words(exc)})") from None
 

@@ -23,7 +23,6 @@ the card lines as plain rows, for the engine, which never shows CardLines.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..problems import Problem
@@ -70,7 +69,6 @@ __all__ = [
 _UNPARSED_HINT = 'A card line looks like "4 Nest Ball SVI 181" and a header like "Trainer: 12".'
 
 
-@dataclass(frozen=True)
 class CardLine:
     """One card line as written.
 
@@ -84,45 +82,122 @@ class CardLine:
     :param section: ``pokemon``, ``trainer`` or ``energy`` from the nearest
         header above, or None in a headerless list.
     :param tag: an RK9-style suffix such as ``Basic``, ``ACESPEC`` or ``ACE SPEC``, or ``PH``.
+
+    A read-only value (setting a field raises AttributeError). Its instance dict holds the fields in
+    this order: the reader's row fields (:data:`~deckcheck.decklist.lineread.CardRow`) are that dict,
+    copied in whole by :func:`parse` (no ``__slots__``, for that one copy).
     """
 
     line: int
     raw: str
     count: int
     name: str
-    set_code: str | None = None
-    number: str | None = None
-    section: str | None = None
-    tag: str | None = None
+    set_code: str | None
+    number: str | None
+    section: str | None
+    tag: str | None
+
+    def __init__(
+        self,
+        line: int,
+        raw: str,
+        count: int,
+        name: str,
+        set_code: str | None = None,
+        number: str | None = None,
+        section: str | None = None,
+        tag: str | None = None,
+    ) -> None:
+        self.__dict__.update(
+            line=line, raw=raw, count=count, name=name, set_code=set_code, number=number, section=section, tag=tag
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a CardLine is read-only: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is CardLine and self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        return f"CardLine({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(self.__dict__)
 
 
-@dataclass(frozen=True)
 class Header:
-    """A section header such as ``Pokémon: 14``, ``##Trainer Cards - 10`` or ``Energy (8)``."""
+    """A section header such as ``Pokémon: 14``, ``##Trainer Cards - 10`` or ``Energy (8)``.
+
+    A read-only value; its instance dict is the reader's header fields, copied in whole by
+    :func:`file_line` (as :class:`CardLine`'s)."""
 
     line: int
     section: str  # pokemon | trainer | energy
     label: str  # as written, e.g. "Dresseur"
     count: int | None  # advisory: tools disagree on what it counts
 
+    def __init__(self, line: int, section: str, label: str, count: int | None) -> None:
+        self.__dict__.update(line=line, section=section, label=label, count=count)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Header is read-only: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Header and self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        return f"Header({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(self.__dict__)
 
 
-@dataclass
 class ParseResult:
     """What :func:`parse` found; ``decorations`` are the lines ignored on purpose."""
 
-    cards: list[CardLine] = field(default_factory=list)
-    headers: list[Header] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    declared_total: int | None = None
-    declared_total_line: int | None = None
-    source: str = "text"  # text | json
-    decorations: list[int] = field(default_factory=list)
+    __slots__ = ("cards", "headers", "problems", "declared_total", "declared_total_line", "source", "decorations")
+
+    cards: list[CardLine]
+    headers: list[Header]
+    problems: list[Problem]
+    declared_total: int | None
+    declared_total_line: int | None
+    source: str  # text | json
+    decorations: list[int]
+
+    def __init__(
+        self,
+        cards: list[CardLine] | None = None,
+        headers: list[Header] | None = None,
+        problems: list[Problem] | None = None,
+        declared_total: int | None = None,
+        declared_total_line: int | None = None,
+        source: str = "text",
+        decorations: list[int] | None = None,
+    ) -> None:
+        self.cards = [] if cards is None else cards
+        self.headers = [] if headers is None else headers
+        self.problems = [] if problems is None else problems
+        self.declared_total, self.declared_total_line = declared_total, declared_total_line
+        self.source = source
+        self.decorations = [] if decorations is None else decorations
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ParseResult) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: never a key
+
+    def __repr__(self) -> str:
+        return f"ParseResult({', '.join(f'{k}={v!r}' for k, v in zip(self.__slots__, self._fields(), strict=True))})"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,9 +222,8 @@ def parse(text: str) -> ParseResult:
     result, rows = read(text)
     cards, new = result.cards, object.__new__
     for n, section, fields in rows:
-        # a CardLine without the frozen dataclass's per-field object.__setattr__: the row's fields
-        # copied, with its line number and section (the same instance dict __init__ would make;
-        # tests compare the two)
+        # a CardLine without its __init__: the row's fields copied, with its line number and section
+        # (the same instance dict __init__ would make; tests compare the two)
         card = new(CardLine)
         own = card.__dict__
         own.update(fields)
@@ -215,7 +289,7 @@ def file_line(result: ParseResult, n: int, kind: LineKind, section: str | None) 
     section in force after it (a header's, else ``section``)."""
     what = kind[0]
     if what == HEADER:
-        # as for a CardLine in parse(): the memo's field dict copied, no per-field object.__setattr__
+        # as for a CardLine in parse(): the memo's field dict copied, without __init__
         header = object.__new__(Header)
         own = header.__dict__
         own.update(kind[2])

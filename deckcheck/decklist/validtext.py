@@ -12,7 +12,6 @@ this module).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..problems import Problem
 from .jsondeck import looks_like_json
@@ -27,16 +26,20 @@ _JSON_ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)", re.S)
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-@dataclass(frozen=True, slots=True)
 class NotUnicode:
     """A text that is not valid Unicode: at ``line``, ``column`` (1-based, in code points) it holds
     ``code_point``, a lone surrogate; ``escaped`` when it is written as a JSON escape (``\\ud800``)
-    in a JSON deck, the text itself being valid."""
+    in a JSON deck, the text itself being valid. Read-only by convention."""
+
+    __slots__ = ("line", "column", "code_point", "escaped")
 
     line: int
     column: int
     code_point: int
     escaped: bool
+
+    def __init__(self, line: int, column: int, code_point: int, escaped: bool) -> None:
+        self.line, self.column, self.code_point, self.escaped = line, column, code_point, escaped
 
     @property
     def message(self) -> str:

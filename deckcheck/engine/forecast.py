@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..formats import Format, Rotation
@@ -32,14 +32,19 @@ if TYPE_CHECKING:
 RULE = ROTATION_FORECAST.name
 
 
-@dataclass(frozen=True)
 class NextRotation:
-    """The rotation a forecast looks at: from ``date`` the lowest legal mark is ``lowest_mark``."""
+    """The rotation a forecast looks at: from ``date`` the lowest legal mark is ``lowest_mark``.
+    Read-only by convention."""
+
+    __slots__ = ("date", "lowest_mark", "announced", "source")
 
     date: dt.date
     lowest_mark: str
     announced: bool
     source: str
+
+    def __init__(self, date: dt.date, lowest_mark: str, announced: bool, source: str) -> None:
+        self.date, self.lowest_mark, self.announced, self.source = date, lowest_mark, announced, source
 
     @property
     def described(self) -> str:
@@ -89,12 +94,26 @@ def next_rotation(fmt: Format, on: dt.date) -> NextRotation | None:
     )
 
 
-@dataclass
 class Forecast:
+    """What the next rotation does to a deck: its problems, the lines that rotate out and those a
+    reprint keeps legal (``rotation`` None: the format does not rotate by regulation marks)."""
+
+    __slots__ = ("rotation", "problems", "rotating", "kept_by_reprint")
+
     rotation: NextRotation | None
     problems: list[Problem]
     rotating: list[dict[str, Any]]
     kept_by_reprint: list[dict[str, Any]]
+
+    def __init__(
+        self,
+        rotation: NextRotation | None,
+        problems: list[Problem],
+        rotating: list[dict[str, Any]],
+        kept_by_reprint: list[dict[str, Any]],
+    ) -> None:
+        self.rotation, self.problems = rotation, problems
+        self.rotating, self.kept_by_reprint = rotating, kept_by_reprint
 
     def to_dict(self) -> dict[str, Any]:
         return {

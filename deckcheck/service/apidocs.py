@@ -8,17 +8,16 @@ document itself (``/api/v1/openapi.json``) in any OpenAPI tool.
 
 from __future__ import annotations
 
-import re
-
 from flask import Blueprint, current_app, render_template
 from markupsafe import Markup, escape
 
+from ..patterns import Pattern
 from .paths import API_PREFIX
 
 bp = Blueprint("apidocs", __name__, url_prefix=API_PREFIX)
 
 METHODS = ("get", "post", "put", "patch", "delete")
-_CODE = re.compile(r"`([^`]+)`")
+_CODE = Pattern(r"`([^`]+)`")
 
 
 def _spec() -> dict:

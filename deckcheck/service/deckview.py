@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from ..cards import Card, CardDB, get_db
 from ..decklist.parse import looks_like_json, parse
 from ..formats import Format
+from ..patterns import Pattern
 from ..problems import ERROR, INFO, WARNING
 from ..render import export_name
 from ..rules import label
@@ -39,8 +39,8 @@ IMAGE_SIZE = (245, 337)
 #: what is appended to a card's image base URL: TCGdex's small WebP
 IMAGE_SUFFIX = "/low.webp"
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_EDIT = re.compile(r"([1-9][0-9]{0,5}):(.*)", re.DOTALL)
+_LINE_BREAK = Pattern(r"\r\n|\r|\n")
+_EDIT = Pattern(r"([1-9][0-9]{0,5}):(.*)", re.DOTALL)
 
 BROKEN_FIX = (
     "This fix link is broken, so it was not applied. Open the list's share link again, or edit the list in the form."
@@ -55,14 +55,19 @@ class FixError(ValueError):
     """A ``fix`` parameter that is not ``<line>:<text>`` for a line of the list."""
 
 
-@dataclass(frozen=True)
 class Fix:
     """One click's worth of change: ``label`` says what it does. The page shows a problem's first fix and
-    its ``alternative`` ones (another way to read the line); the rest (other printings) behind them."""
+    its ``alternative`` ones (another way to read the line); the rest (other printings) behind them.
+    Read-only by convention."""
+
+    __slots__ = ("label", "edits", "alternative")
 
     label: str
     edits: tuple[tuple[int, str], ...]
-    alternative: bool = False
+    alternative: bool
+
+    def __init__(self, label: str, edits: tuple[tuple[int, str], ...], alternative: bool = False) -> None:
+        self.label, self.edits, self.alternative = label, edits, alternative
 
     @property
     def params(self) -> list[str]:
@@ -244,12 +249,18 @@ def is_json_deck(text: str) -> bool:
     return "```" in text and parse(text).source == "json"
 
 
-@dataclass
 class FixView:
+    """A :class:`Fix` as the page shows it: a link, and the edits for the script."""
+
+    __slots__ = ("label", "href", "edits", "alternative")
+
     label: str
     href: str | None  # reloads the page with the fix applied; None when the list is too long for a link
     edits: str  # the same edits as a query string (fix=12%3A4+Nest+Ball+SVI+181), for the script
-    alternative: bool = False  # shown beside the first fix, not behind it (Fix.alternative)
+    alternative: bool  # shown beside the first fix, not behind it (Fix.alternative)
+
+    def __init__(self, label: str, href: str | None, edits: str, alternative: bool = False) -> None:
+        self.label, self.href, self.edits, self.alternative = label, href, edits, alternative
 
 
 def remove_fix(group) -> Fix:
@@ -257,57 +268,142 @@ def remove_fix(group) -> Fix:
     return Fix(f"Remove all {len(group.lines)} lines that rotated out", tuple((line, "") for line in group.lines))
 
 
-@dataclass
 class GroupView:
     """A group of problems (``report.groups``) as the page shows it: one block, one fix, its members."""
+
+    __slots__ = ("id", "severity", "message", "fix", "members", "rule", "code", "more")
+
+    #: what the page's template asks to tell a group from a problem
+    is_group = True
 
     id: str
     severity: str
     message: str
     fix: FixView | None
     members: list[ProblemView]
-    rule: str = ""
-    code: str = ""
-    more: int = 0  # members not shown (the page shows at most as many as problems of a severity)
-    is_group: bool = True
+    rule: str
+    code: str
+    more: int  # members not shown (the page shows at most as many as problems of a severity)
+
+    def __init__(
+        self,
+        id: str,
+        severity: str,
+        message: str,
+        fix: FixView | None,
+        members: list[ProblemView],
+        rule: str = "",
+        code: str = "",
+        more: int = 0,
+    ) -> None:
+        self.id, self.severity, self.message, self.fix, self.members = id, severity, message, fix, members
+        self.rule, self.code, self.more = rule, code, more
 
 
-@dataclass
 class ProblemView:
+    """A problem as the page shows it: its words, its fixes, the lines and cards it points at."""
+
+    __slots__ = ("id", "code", "severity", "message", "hint", "lines", "fixes", "rule", "pick", "cards", "short")
+
+    #: what the page's template asks to tell a group from a problem
+    is_group = False
+
     id: str
     code: str
     severity: str
     message: str
     hint: str | None
     lines: tuple[int, ...]
-    fixes: list[FixView] = field(default_factory=list)
-    rule: str = ""  # the rule's name: its entry on the rules page (/rules#name)
-    pick: Row | None = None  # an unknown card's line: the script offers cards to pick for it
-    cards: list[Row] = field(default_factory=list)  # up to MAX_PROBLEM_CARDS lines whose card image it shows
-    short: str | None = None  # in a group: the card and its mark ("Iono (PAL 185), mark G"), the group says why
-    is_group: bool = False
+    fixes: list[FixView]
+    rule: str  # the rule's name: its entry on the rules page (/rules#name)
+    pick: Row | None  # an unknown card's line: the script offers cards to pick for it
+    cards: list[Row]  # up to MAX_PROBLEM_CARDS lines whose card image it shows
+    short: str | None  # in a group: the card and its mark ("Iono (PAL 185), mark G"), the group says why
+
+    def __init__(
+        self,
+        id: str,
+        code: str,
+        severity: str,
+        message: str,
+        hint: str | None,
+        lines: tuple[int, ...],
+        fixes: list[FixView] | None = None,
+        rule: str = "",
+        pick: Row | None = None,
+        cards: list[Row] | None = None,
+        short: str | None = None,
+    ) -> None:
+        self.id, self.code, self.severity, self.message = id, code, severity, message
+        self.hint, self.lines = hint, lines
+        self.fixes = [] if fixes is None else fixes
+        self.rule, self.pick, self.short = rule, pick, short
+        self.cards = [] if cards is None else cards
 
 
-@dataclass
 class Row:
-    """One line of the list echoed back with its marks."""
+    """One line of the list echoed back with its marks (the page's echo fills them in)."""
+
+    __slots__ = (
+        "line",
+        "text",
+        "status",
+        "status_text",
+        "icon",
+        "card",
+        "via",
+        "suggestions",
+        "problems",
+        "count",
+        "title",
+        "printing",
+        "mark",
+        "group",
+        "image",
+        "note",
+    )
 
     line: int
     text: str
-    status: str | None = None  # legal | not-legal | banned | unknown | unchecked | unread
-    status_text: str = ""
-    icon: str = ""
-    card: str | None = None  # resolved name and set, e.g. "Iono (PAL 185)"
-    via: str | None = None  # the legal reprint, when it is another printing
-    suggestions: tuple[str, ...] = ()
-    problems: list[ProblemView] = field(default_factory=list)
-    count: int = 0  # copies, for a card line
-    title: str = ""  # the card's name (as written, for a card that did not resolve)
-    printing: str = ""  # "PAL 185"
-    mark: str | None = None  # the card's regulation mark
-    group: str | None = None  # one of GROUPS, for a card line
-    image: str | None = None
-    note: str | None = None  # a header whose count disagrees with the cards under it
+    status: str | None  # legal | not-legal | banned | unknown | unchecked | unread
+    status_text: str
+    icon: str
+    card: str | None  # resolved name and set, e.g. "Iono (PAL 185)"
+    via: str | None  # the legal reprint, when it is another printing
+    suggestions: tuple[str, ...]
+    problems: list[ProblemView]
+    count: int  # copies, for a card line
+    title: str  # the card's name (as written, for a card that did not resolve)
+    printing: str  # "PAL 185"
+    mark: str | None  # the card's regulation mark
+    group: str | None  # one of GROUPS, for a card line
+    image: str | None
+    note: str | None  # a header whose count disagrees with the cards under it
+
+    def __init__(
+        self,
+        line: int,
+        text: str,
+        status: str | None = None,
+        status_text: str = "",
+        icon: str = "",
+        card: str | None = None,
+        via: str | None = None,
+        suggestions: tuple[str, ...] = (),
+        problems: list[ProblemView] | None = None,
+        count: int = 0,
+        title: str = "",
+        printing: str = "",
+        mark: str | None = None,
+        group: str | None = None,
+        image: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        self.line, self.text, self.status, self.status_text, self.icon = line, text, status, status_text, icon
+        self.card, self.via, self.suggestions = card, via, suggestions
+        self.problems = [] if problems is None else problems
+        self.count, self.title, self.printing, self.mark, self.group = count, title, printing, mark, group
+        self.image, self.note = image, note
 
     @property
     def flagged(self) -> bool:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 import time
 from typing import Any
 
@@ -42,11 +41,12 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from prometheus_client.core import GaugeMetricFamily
 
 from .. import cards, engine
+from ..patterns import Pattern
 from . import logs
 
 EXTENSION = "deckcheck.metrics"
 REQUEST_ID_HEADER = "X-Request-ID"
-_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+_REQUEST_ID = Pattern(r"[A-Za-z0-9._:-]{1,128}")
 #: check durations: a check takes ~50 us to a few ms; the slowest buckets catch a starved worker
 CHECK_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import pathspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from deckcheck.cli import cli
@@ -224,6 +224,77 @@ globs = st.lists(
     max_size=4,
 )
 paths = st.text(alphabet="ab/.-[]*", min_size=1, max_size=12).filter(lambda p: not p.startswith("/") and "//" not in p)
+
+
+literal_globs = st.lists(
+    st.text(alphabet="ab*?/![]^\\.- ", min_size=1, max_size=8).filter(lambda g: g.strip() and not g.startswith("#")),
+    max_size=4,
+)
+#: relative paths as a walk makes them (no empty, "." or ".." part, no "/" at either end)
+literal_paths = st.text(alphabet="ab/.-[]*!^\\ ", min_size=1, max_size=12).filter(
+    lambda p: all(part not in ("", ".", "..") for part in p.split("/"))
+)
+
+
+@pytest.mark.parametrize(
+    ("glob", "runs"),
+    [
+        ("requirements*.txt", ("requirements", ".txt")),
+        ("node_modules/", ("node_modules",)),
+        ("/top.txt", ("top.txt",)),
+        ("a/**/b.json", ("a", "b.json")),
+        ("*", ()),
+        ("[ab]c", ("c",)),  # a set of characters is one of them, no run
+        ("x[!]y]z", ("x", "z")),  # "]" first in a set is one of its characters
+        ("x[^a]z", ("x", "z")),
+        ("ab[c", ("ab",)),  # an unclosed bracket: nothing after it counts
+        ("a\\*b", ("a", "b")),  # an escaped character is no run
+        ("\\!keep", ("keep",)),
+        ("two words", ("two", "words")),
+        ("!keep.json", None),  # takes a match back: leaves nothing out
+        ("#comment", None),
+    ],
+)
+def test_glob_literals_are_the_runs_every_match_holds(glob, runs):
+    assert dconfig.glob_literals(glob) == runs
+
+
+@settings(max_examples=400)
+@given(lines=literal_globs, path=literal_paths, outside=st.booleans())
+@example(lines=["[a]"], path="a", outside=False)
+@example(lines=["[!b]a*"], path="x/aab", outside=True)
+@example(lines=["a\\*b"], path="a*b", outside=False)
+def test_a_glob_matches_only_paths_that_hold_its_literals(lines, path, outside):
+    """What Config.excluded skips pathspec on: a path a glob leaves out holds every run glob_literals names."""
+    relative, name = (None, path.rsplit("/", 1)[-1]) if outside else (path, path.rsplit("/", 1)[-1])
+    for glob, pattern in zip(lines, patterns_of_each(lines), strict=True):
+        if pattern is not None and pattern.include and pattern.matches(relative, name):
+            runs = dconfig.glob_literals(glob)
+            assert runs is not None and all(run in (name if outside else path) for run in runs), (glob, runs)
+
+
+@settings(max_examples=300)
+@given(lines=literal_globs, path=literal_paths, folder=st.booleans())
+def test_excluded_answers_as_every_pattern_in_order_does(lines, path, folder):
+    """The built-in excludes, then the file's: the last that matches decides, with or without the literals
+    letting a path through unasked."""
+    exclude = tuple(p for p in patterns_of_each(lines) if p is not None)
+    config = dconfig.Config(root=Path("/r"), exclude=exclude)
+    relative = path + "/" if folder else path
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    deciding = [p for p in dconfig.builtin_exclude() + exclude if p.matches(relative, name)]
+    assert config.excluded("/r/" + path, folder=folder) is (bool(deciding) and deciding[-1].include)
+
+
+def patterns_of_each(lines: list[str]) -> list[dconfig.Pattern | None]:
+    """Each glob's pattern, None for one that is no valid glob."""
+    out: list[dconfig.Pattern | None] = []
+    for line in lines:
+        try:
+            out.append(dconfig.Pattern.of(line))
+        except ValueError:
+            out.append(None)
+    return out
 
 
 @settings(max_examples=300)

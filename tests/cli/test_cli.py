@@ -412,8 +412,10 @@ def test_a_pyproject_without_our_table_is_passed_over(runner, repo, monkeypatch)
 
 
 def test_lookup_stops_at_the_repository_root(repo):
-    write(repo.parent / "deckcheck.toml", 'format = "glc"\n')  # outside the repository
-    assert dconfig.find(repo) is None
+    inner = repo / "inner"  # a repository inside this test's folder: the file above it is outside it
+    (inner / ".git").mkdir(parents=True)
+    write(repo / "deckcheck.toml", 'format = "glc"\n')
+    assert dconfig.find(inner) is None
 
 
 @pytest.mark.parametrize(

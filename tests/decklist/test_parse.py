@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
@@ -633,7 +632,7 @@ def test_card_lines_are_ordinary_frozen_card_lines() -> None:
     assert card == made and hash(card) == hash(made) and repr(card) == repr(made)
     assert vars(card) == vars(made) and list(vars(card)) == list(vars(made))
     assert card.to_dict() == made.to_dict()
-    with pytest.raises(FrozenInstanceError):
+    with pytest.raises(AttributeError):
         card.count = 4  # type: ignore[misc]
 
 
@@ -656,7 +655,7 @@ def test_headers_are_ordinary_frozen_headers() -> None:
     made = Header(2, "trainer", "Dresseur", 12)
     assert header == made and hash(header) == hash(made) and repr(header) == repr(made)
     assert vars(header) == vars(made) and list(vars(header)) == list(vars(made))
-    with pytest.raises(FrozenInstanceError):
+    with pytest.raises(AttributeError):
         header.count = 4  # type: ignore[misc]
 
 
