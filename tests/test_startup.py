@@ -30,21 +30,12 @@ CLASSES_ELSEWHERE = {
     "deckcheck.formats.pool": "facts",
     "deckcheck.formats.format": "facts",
     "deckcheck.deck": "facts",
-    # converted on branch http (problems as data)
-    "deckcheck.problems": "http",
-    # converted on branch split (render/)
-    "deckcheck.render": "split",
-    "deckcheck.render.sheet": "split",
 }
 #: modules whose patterns other branches make compiled on first use at the same time, module -> the branch
 #: (the coordinator empties this at merge)
 PATTERNS_ELSEWHERE = {
     # converted on branch facts
     "deckcheck.cards.index": "facts",
-    # converted on branch split (render/ and the web page, Discord)
-    "deckcheck.render": "split",
-    "deckcheck.service.web": "split",
-    "deckcheck.service.discord": "split",
     # converted on branch reader (every pattern of decklist/: one reader of the usual line)
     "deckcheck.decklist.lineread": "reader",
     "deckcheck.decklist.fastline": "reader",
@@ -59,6 +50,9 @@ NEEDED: dict[tuple[str, str], str] = {
     ("deckcheck.names", r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)"): (
         "name_key's words: the formats key their banned names when they load, and a line the index "
         "does not hold is looked up by its name's key"
+    ),
+    ("deckcheck.service.webheaders", r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?"): (
+        "the app checks, when it is made, that CARD_IMAGE_HOST is an origin before it goes into the CSP"
     ),
 }
 

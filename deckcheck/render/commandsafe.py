@@ -7,37 +7,32 @@ Every output that can end up in a log goes through these: the ``github`` format 
 
 from __future__ import annotations
 
-import re
-from functools import cache
+from ..patterns import Pattern
 
 #: ZERO WIDTH SPACE: put inside ``::`` and ``##[`` in text a deck, a file or a folder supplied, it keeps
 #: the text as it reads while no runner can take it for a command
 GITHUB_BREAK = "\u200b"
 
 
-@cache
-def _control() -> re.Pattern[str]:
-    """The control characters a pasted list may hold (tab excepted), each shown as its escape."""
-    return re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+#: the control characters a pasted list may hold (tab excepted), each shown as its escape
+_CONTROL = Pattern("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 
 
-@cache
-def _github_command() -> re.Pattern[str]:
-    """What the Actions runner reads as a workflow command in a log line: ``::`` (a line that starts with it,
-    after spaces) and ``##[`` (its legacy form, anywhere in a line); each match's first character is where
-    :data:`GITHUB_BREAK` goes."""
-    return re.compile(r":(?=:)|#(?=#\[)")
+#: what the Actions runner reads as a workflow command in a log line: ``::`` (a line that starts with it,
+#: after spaces) and ``##[`` (its legacy form, anywhere in a line); each match's first character is where
+#: :data:`GITHUB_BREAK` goes
+_GITHUB_COMMAND = Pattern(r":(?=:)|#(?=#\[)")
 
 
 def one_line(text: str) -> str:
     """Control characters from a pasted list as escapes: one problem stays one terminal line, colourless."""
-    return _control().sub(lambda m: repr(m.group())[1:-1], text)
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def github_safe(text: str) -> str:
     """Text no runner reads as a workflow command: a zero-width space (:data:`GITHUB_BREAK`) after the
     first character of every ``::`` and ``##[``. Linear in the text."""
-    return _github_command().sub(lambda m: m.group() + GITHUB_BREAK, text)
+    return _GITHUB_COMMAND.sub(lambda m: m.group() + GITHUB_BREAK, text)
 
 
 def github_text(text: str) -> str:

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from functools import cache
 from urllib.parse import quote
 
+from ..patterns import Pattern
 from ..problems import ERROR, INFO, WARNING, Problem
 from ..wording import plural
 from .commandsafe import github_safe, github_text
@@ -104,17 +103,15 @@ def render_github(results: Results, opts: Options = DEFAULT_OPTIONS) -> str:
     return "".join(line + "\n" for line in out)
 
 
-@cache
-def _md_special() -> re.Pattern[str]:
-    """The characters Markdown reads as markup."""
-    return re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
+#: The characters Markdown reads as markup.
+_MD_SPECIAL = Pattern(r"([\\`*_{}\[\]()#+!|~>-])")
 
 
 def _md(text: str) -> str:
     """Text as Markdown that shows it literally (GitHub renders HTML in summaries: escape that too), and
     as :func:`github_text` makes it (no ``::`` or ``##[``, though a summary is no log)."""
     text = github_text(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _md_special().sub(r"\\\1", text)
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def github_summary(

@@ -37,7 +37,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from functools import cache
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -47,6 +46,7 @@ from ..decklist.limits import decklist_limit
 from ..decklist.validtext import not_unicode
 from ..engine import check
 from ..formats import default_formats
+from ..patterns import Pattern
 from ..version import __version__
 from ..wording import plural
 from . import errors, ratelimit
@@ -132,21 +132,17 @@ def message(text: str, ephemeral: bool = True) -> dict:
     return {"type": CHANNEL_MESSAGE, "data": data}
 
 
-@cache
-def _markdown() -> re.Pattern[str]:
-    """The characters Discord's markdown reads as markup."""
-    return re.compile(r"([\\*_~`|>\[\]])")
+#: The characters Discord's markdown reads as markup.
+_MARKDOWN = Pattern(r"([\\*_~`|>\[\]])")
 
 
-@cache
-def _fence() -> re.Pattern[str]:
-    """A list inside a ```code block```."""
-    return re.compile(r"^\s*```[^\n]*\n(.*?)\n?```\s*$", re.S)
+#: A list inside a ```code block```.
+_FENCE = Pattern(r"^\s*```[^\n]*\n(.*?)\n?```\s*$", re.S)
 
 
 def escape_markdown(text: str) -> str:
     """User text (quoted in problem messages) shown as typed, not as Discord markdown."""
-    return _markdown().sub(r"\\\1", text)
+    return _MARKDOWN.sub(r"\\\1", text)
 
 
 _HEADER = r"(?:Pok[ée]mon|Trainers?|Energy)\s*(?::\s*\d+|\(\d+\))"
@@ -155,7 +151,7 @@ _CARD_END = r"\b[A-Z][A-Z0-9]{1,4}(?:-[A-Z0-9]{1,4})?\s+[A-Za-z]{0,4}\d{1,4}[a-z
 
 def strip_code_block(text: str) -> str:
     """The list inside a ```code block```, as lists are often posted."""
-    found = _fence().match(text)
+    found = _FENCE.match(text)
     return found.group(1) if found else text
 
 

@@ -5,22 +5,20 @@ from __future__ import annotations
 
 import re
 import time
-from functools import cache
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
 from ..memo import memoise
+from ..patterns import Pattern
 from .settings import DEFAULTS
 
 #: the longest DISCORD_MAX_AGE taken: a day (Discord's own requests are seconds old)
 MAX_SIGNATURE_AGE = 86_400
 
 
-@cache
-def _timestamp() -> re.Pattern[str]:
-    """A Unix time in whole seconds, as Discord sends it: up to 12 digits (the year 33658)."""
-    return re.compile(r"[0-9]{1,12}")
+#: A Unix time in whole seconds, as Discord sends it: up to 12 digits (the year 33658).
+_TIMESTAMP = Pattern(r"[0-9]{1,12}")
 
 
 @memoise(4)
@@ -52,7 +50,7 @@ def verify(
         verify_key(public_key_hex).verify(timestamp.encode("utf-8") + body, bytes.fromhex(signature.strip()))
     except BadSignatureError:
         return "The signature does not match the request's timestamp and body."
-    if not _timestamp().fullmatch(timestamp.strip()):  # a number a clock can hold, not 10**400
+    if not _TIMESTAMP.fullmatch(timestamp.strip()):  # a number a clock can hold, not 10**400
         return "X-Signature-Timestamp is not a Unix time in seconds."
     sent = int(timestamp.strip())
     age = (time.time() if now is None else now) - sent

@@ -18,8 +18,6 @@ inline script or style anywhere). Templates are autoescaped, and user text is on
 from __future__ import annotations
 
 import datetime as dt
-import re
-from functools import cache
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
@@ -27,6 +25,7 @@ from werkzeug.exceptions import HTTPException
 from ..cards import get_db
 from ..decklist.sharelink import encode_deck
 from ..formats import default_formats
+from ..patterns import Pattern
 from ..problems import CATALOGUE
 from ..render import ptcgl_export
 from ..render.sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
@@ -212,15 +211,13 @@ def extras():
 # -- the rules page -------------------------------------------------------------------
 
 
-@cache
-def _code_span() -> re.Pattern[str]:
-    """A `code` span in a rule's description."""
-    return re.compile(r"`([^`]*)`")
+#: A `code` span in a rule's description.
+_CODE_SPAN = Pattern(r"`([^`]*)`")
 
 
 def _segments(text: str) -> list[tuple[str, bool]]:
     """A description's text and its `code` spans, as (text, is_code) pairs for the template."""
-    parts = _code_span().split(text)
+    parts = _CODE_SPAN.split(text)
     return [(part, i % 2 == 1) for i, part in enumerate(parts) if part]
 
 

@@ -3,8 +3,7 @@ script or style anywhere) whose ``img-src`` allows exactly the card image host, 
 
 from __future__ import annotations
 
-import re
-from functools import cache
+from ..patterns import Pattern
 
 #: on every response outside /api, unless it sets its own (added by app.StandardHeaders);
 #: ``{images}`` is the card image host when card images are on (:func:`page_headers`)
@@ -20,10 +19,8 @@ SECURITY_HEADERS = {
 DEFAULT_IMAGE_HOST = "https://assets.tcgdex.net"
 
 
-@cache
-def _origin() -> re.Pattern[str]:
-    """An origin the CSP can name: ``http(s)://name[:port]``."""
-    return re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?")
+#: An origin the CSP can name: ``http(s)://name[:port]``.
+_ORIGIN = Pattern(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?")
 
 
 def image_host(config) -> str | None:
@@ -35,7 +32,7 @@ def image_host(config) -> str | None:
     if not on or (isinstance(on, str) and on.strip().lower() in ("0", "false", "no", "off", "")):
         return None
     host = str(config.get("CARD_IMAGE_HOST") or DEFAULT_IMAGE_HOST).rstrip("/")
-    if not _origin().fullmatch(host):
+    if not _ORIGIN.fullmatch(host):
         raise ValueError(f"CARD_IMAGE_HOST {host!r} is not an origin such as {DEFAULT_IMAGE_HOST}")
     return host
 
