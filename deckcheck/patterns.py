@@ -18,7 +18,7 @@ class Pattern:
 
     The first call of a method compiles the expression and puts the compiled pattern's own methods
     on the instance, where every later look-up finds them before the class's: a call after the
-    first costs what a call of the compiled pattern's method costs.
+    first is the compiled pattern's method, found in the instance's dict.
     """
 
     def __init__(self, source: str, flags: int = 0) -> None:

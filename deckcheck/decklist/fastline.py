@@ -2,27 +2,27 @@
 
 :func:`deckcheck.decklist.parse.read` looks every line up in the line memo first; a line the memo does
 not hold comes here (:func:`read_new`). The shapes nearly every real list is made of are read
-without the general reader's chain of calls (``_read_line`` -> ``_classify_line`` -> a tuple -> the
+without the general reader's chain of calls (``_read_line`` -> ``usual_card`` -> a tuple -> the
 row's fields; headers through four patterns and Unicode folding):
 
 * the usual card line (``4 Nest Ball SVI 181``, ``* 4 Dreepy TWM 128 PH``, ``4 Cynthia's Gible asc
-  109``...), read by :func:`~deckcheck.decklist.vocab.usual_card`, the reading the general reader
-  takes first too, its fields made at once;
+  109``...), read as :func:`~deckcheck.decklist.vocab.usual_card` reads it (its pattern, then its
+  split), the pattern's groups made into the row's fields at once;
 * ``Pokémon: 14``, ``Énergie : 3``, ``##Trainer Cards - 28``, ``Pokémon (22)``, ``Total Cards: 60``
   for the header labels as PTCGL and PTCGO write them (:data:`~deckcheck.decklist.vocab.WRITTEN_LABELS`);
 * a PTCGO banner.
 
-Anything else goes to :func:`read_line`, the general reader, which stays the definition:
-tests/decklist/test_fast_paths.py checks this module against it, under hypothesis. What is read
-is kept in the same memo as :func:`read_line`'s answers.
-"""
+Any other line is read the general reader's long way (:func:`~deckcheck.decklist.lineread.read_long`).
+The general reader stays the definition: tests/decklist/test_usual_line.py checks this module against
+it, under hypothesis. What is read is kept in the same memo as :func:`read_line`'s answers."""
 
 from __future__ import annotations
 
-from .lineread import BANNER, CARD, HEADER, TOTAL, LineKind, read_line
+from .lineread import BANNER, CARD, HEADER, TOTAL, LineKind, read_line, read_long
 from .vocab import BULLETS as BULLETS
 from .vocab import COUNTS as COUNTS
-from .vocab import WRITTEN_LABELS, is_banner, usual_card
+from .vocab import NAME_SUFFIXES, USUAL, WRITTEN_LABELS, is_banner, usual_split
+from .vocab import card_parts as card_parts
 from .vocab import usual_code as usual_code
 from .vocab import usual_name as usual_name
 
@@ -35,24 +35,24 @@ def read_new(raw: str) -> LineKind:
     """:func:`read_line`'s answer for the non-empty line ``raw``, which its memo does not hold (the
     answer is kept there)."""
     kind = _card(raw) if raw[0] in _CARD_START else _header(raw)
-    return read_line(raw) if kind is None else _put(raw, kind)
-
-
-def card_parts(raw: str) -> tuple[int, str, str, str] | None:
-    """``(count, name, set code, number)`` of a card line of the usual shape (what :func:`read_line`
-    reads as ``(CARD, fields)`` with those four fields), else None (read it with :func:`read_new`).
-    No field dict is made and nothing is kept in the parser's memo: for a caller that keeps what it
-    makes of the line in a memo of its own (the engine's line memo)."""
-    usual = usual_card(raw)
-    return None if usual is None else usual[:4]
+    # not a usual line: the general reader's long way (what read_line answers for such a line)
+    return _put(raw, read_long(raw) if kind is None else kind)
 
 
 def _card(raw: str) -> LineKind | None:
-    """``(CARD, fields)`` for a card line of the usual shape, else None."""
-    usual = usual_card(raw)
-    if usual is None:
-        return _banner(raw) if raw[0] == "*" else None
-    count, name, code, number, tag = usual
+    """``(CARD, fields)`` for a card line of the usual shape (:func:`~deckcheck.decklist.vocab.usual_card`,
+    its pattern's groups made into the fields at once), a ``(BANNER,)``, else None."""
+    m = USUAL.fullmatch(raw)
+    if m is not None:
+        written, name, code, number, tag = m.groups()
+        if code in NAME_SUFFIXES:
+            return None
+        count = COUNTS[written]
+    else:
+        usual = usual_split(raw)
+        if usual is None:
+            return _banner(raw) if raw[0] == "*" else None
+        count, name, code, number, tag = usual
     fields = {
         "line": 0,
         "raw": raw,
@@ -82,9 +82,9 @@ def _header(raw: str) -> LineKind | None:
             return None
     else:
         label, _dash, digits = body.partition(" - ")
-    if label not in WRITTEN_LABELS or not (0 < len(digits) < 7 and digits.isdigit() and digits.isascii()):
+    section = WRITTEN_LABELS.get(label, "")  # "": not a written label
+    if section == "" or not (0 < len(digits) < 7 and digits.isdigit() and digits.isascii()):
         return None
-    section = WRITTEN_LABELS[label]
     if section is None:
         return (TOTAL, int(digits))
     return (HEADER, section, {"line": 0, "section": section, "label": label, "count": int(digits)})

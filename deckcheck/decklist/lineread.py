@@ -110,9 +110,17 @@ def _read_line(raw: str) -> LineKind:
     """What the non-empty line ``raw`` is, for :func:`read`: :func:`_classify_line`, except that a
     card line is ``(CARD, fields)`` (the fields of a :data:`CardRow`), a header ``(HEADER,
     section, fields)`` (a Header's instance dict, line 0) and a line of blanks ``(BLANK,)``."""
+    usual = usual_card(raw)
+    return read_long(raw) if usual is None else (CARD, row_fields(raw, *usual))
+
+
+def read_long(raw: str) -> LineKind:
+    """:func:`_read_line`'s answer for the non-empty line ``raw`` read the long way (every shape of
+    line tried in turn, :func:`_classify_long`): what a line the usual reading leaves is, and the
+    definition :func:`~deckcheck.decklist.vocab.usual_card` agrees with on the lines it reads."""
     if raw.isspace():
         return (BLANK,)  # in the memo: read() looks no further at a non-empty line
-    kind = _classify_line(raw)
+    kind = _classify_long(raw)
     if kind[0] == CARD:
         _, count, name, set_code, number, tag = kind
         return (CARD, row_fields(raw, count, name, set_code, number, tag))

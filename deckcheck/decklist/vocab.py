@@ -199,13 +199,33 @@ def usual_card(raw: str) -> UsualCard | None:
     tokens and nothing around them, a count of 1 to :data:`MAX_COPIES` without leading zeros, a
     collector number of 1 to 4 digits, a name with a letter that does not start with a lone times
     sign. The code is a set code (:func:`is_set_code`), one in lower case (``asc 109``) or
-    Limitless's ``Energy`` pseudo set after a name ending in Energy; it is answered upper-cased."""
+    Limitless's ``Energy`` pseudo set after a name ending in Energy; it is answered upper-cased.
+
+    Read by :data:`USUAL` first (:func:`card_parts`), then by :func:`usual_split`."""
     m = USUAL.fullmatch(raw)
     if m is not None:
         count, name, code, number, tag = m.groups()
         return (COUNTS[count], name, code, number, tag) if code not in NAME_SUFFIXES else None
-    # the shapes the pattern leaves: a name that starts otherwise ("{R} Energy"), a code with a
-    # suffix (SV-P), an ampersand (E&V), in lower case or the Energy pseudo set; read with str.split
+    return usual_split(raw)
+
+
+def card_parts(raw: str) -> tuple[int, str, str, str] | None:
+    """``(count, name, set code, number)`` of a card line of :data:`USUAL`'s shape (what
+    :func:`usual_card` reads first), else None. No tag and no field dict: for a caller that keeps
+    what it makes of the line in a memo of its own (the engine's line memo), and reads any other
+    line with :func:`deckcheck.decklist.fastline.read_new`."""
+    m = USUAL.fullmatch(raw)
+    if m is not None:
+        count, name, code, number, _tag = m.groups()
+        if code not in NAME_SUFFIXES:
+            return COUNTS[count], name, code, number
+    return None
+
+
+def usual_split(raw: str) -> UsualCard | None:
+    """:func:`usual_card` of a line :data:`USUAL` does not match: the shapes the pattern leaves (a name
+    that starts otherwise, ``{R} Energy``; a code with a suffix, ``SV-P``, an ampersand, ``E&V``, in
+    lower case or the Energy pseudo set), read with ``str.split``; None for any other line."""
     tokens = raw.split(" ")
     n = len(tokens)
     start = 1 if n > 1 and tokens[0] in BULLETS else 0
@@ -220,19 +240,22 @@ def usual_card(raw: str) -> UsualCard | None:
     number, written = tokens[n - 1], tokens[n - 2]
     if not (len(number) <= USUAL_NUMBER_DIGITS and number.isdigit() and number.isascii()):
         return None
-    if not (
-        is_set_code(written)
-        or written.casefold() == "energy"
+    if 1 < len(written) < 9 and written.isalnum() and written.isascii() and written.isupper():
+        if written in NAME_SUFFIXES:  # the usual code (is_set_code without its calls)
+            return None
+    elif not (
+        written.casefold() == "energy"
         and tokens[n - 3].casefold().endswith("energy")
         or written.islower()
         and written.isascii()
         and is_set_code(written.upper())
+        or is_set_code(written)
     ):
         return None
     if "" in tokens or not (raw.isprintable() or tokens == raw.split()):
         return None  # runs of blanks, blanks around the line, other whitespace: the long way
     head = len(tokens[0]) + 1 + (len(tokens[1]) + 1 if start else 0)
     name = raw[head : len(raw) - len(written) - len(number) - (5 if tag else 2)]
-    if name.partition(" ")[0] in TIMES or not has_letter(name):
+    if name.partition(" ")[0] in TIMES or not (name[0].isalpha() or has_letter(name)):
         return None  # "2 x Pidgeot ex OBF 164": the times sign is read the long way
     return count, name, written.upper(), number, tag
