@@ -91,7 +91,7 @@ NAME_SUFFIXES = frozenset(
 #: Markdown bold around a whole line
 BOLD = frozenset({"**", "__"})
 #: first tokens that are list markup, not part of the card line (">": a quoted Discord or Markdown
-#: line); one character each (the usual line's pattern is made of them)
+#: line); one character each, as the times signs (the usual line's pattern has a class of each)
 BULLETS = frozenset({"*", "-", "•", ">"})
 #: the dashes between a label and its count, or before an RK9 tag
 DASHES = frozenset({"-", "–", "—"})
@@ -185,7 +185,7 @@ def usual_name(name: str) -> bool:
 USUAL = Pattern(
     rf"(?:[{re.escape(''.join(sorted(BULLETS)))}] )?"
     rf"([1-9][0-9]{{0,{len(str(MAX_COPIES)) - 1}}}) "
-    rf"((?!(?:{'|'.join(sorted(TIMES))}) )[A-Za-z]\S*+(?: \S++)*?) "
+    rf"((?![{re.escape(''.join(sorted(TIMES)))}] )[A-Za-z]\S*+(?: \S++)*?) "
     rf"((?=[0-9]*[A-Z])[A-Z0-9]{{2,8}}) ([0-9]{{1,{USUAL_NUMBER_DIGITS}}})(?: (PH))?"
 )
 

@@ -371,6 +371,7 @@ def test_the_readers_share_one_vocabulary_and_no_private_name():
     for name in ("BULLETS", "COUNTS", "usual_code", "usual_name"):
         assert getattr(fastline, name) is getattr(vocab, name), name
     assert lineread.MAX_COPIES == vocab.MAX_COPIES == max(vocab.COUNTS.values())
+    assert all(len(sign) == 1 for sign in vocab.BULLETS | vocab.TIMES)  # USUAL has a class of each
 
 
 @settings(max_examples=600, deadline=None)
