@@ -9,7 +9,7 @@ row's fields; headers through four patterns and Unicode folding):
   109``...), read as :func:`~deckcheck.decklist.vocab.usual_card` reads it (its pattern, then its
   split), the pattern's groups made into the row's fields at once;
 * ``Pokémon: 14``, ``Énergie : 3``, ``##Trainer Cards - 28``, ``Pokémon (22)``, ``Total Cards: 60``
-  for the header labels as PTCGL and PTCGO write them (:data:`~deckcheck.decklist.vocab.WRITTEN_LABELS`);
+  for the header labels as PTCGL and PTCGO write them (:func:`~deckcheck.decklist.vocab.written_labels`);
 * a PTCGO banner.
 
 Any other line is read the general reader's long way (:func:`~deckcheck.decklist.lineread.read_long`).
@@ -21,7 +21,7 @@ from __future__ import annotations
 from .lineread import BANNER, CARD, HEADER, TOTAL, LineKind, read_line, read_long
 from .vocab import BULLETS as BULLETS
 from .vocab import COUNTS as COUNTS
-from .vocab import NAME_SUFFIXES, USUAL, WRITTEN_LABELS, is_banner, usual_split
+from .vocab import NAME_SUFFIXES, USUAL, is_banner, usual_split, written_labels
 from .vocab import card_parts as card_parts
 from .vocab import usual_code as usual_code
 from .vocab import usual_name as usual_name
@@ -82,7 +82,7 @@ def _header(raw: str) -> LineKind | None:
             return None
     else:
         label, _dash, digits = body.partition(" - ")
-    section = WRITTEN_LABELS.get(label, "")  # "": not a written label
+    section = written_labels().get(label, "")  # "": not a written label
     if section == "" or not (0 < len(digits) < 7 and digits.isdigit() and digits.isascii()):
         return None
     if section is None:

@@ -5,7 +5,7 @@ the general reader (the definition of what a line is), and :mod:`deckcheck.deckl
 which reads a never-seen line of the usual shapes in one step. Defined here once:
 
 * the vocabulary: list bullets, the times sign, dashes, the name endings that look like set codes,
-  the section and total labels (folded, and as exports write them);
+  the section and total labels (folded, and as exports write them: :func:`written_labels`);
 * the shapes: a count, a set code, a collector number, a banner;
 * :func:`usual_card`, the reading of the usual card line ``[bullet] count name CODE number [PH]``
   (``4 Nest Ball SVI 181``), which both readers try first: the general reader's long way
@@ -17,6 +17,7 @@ Patterns are :class:`deckcheck.patterns.Pattern`: compiled the first time a line
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -107,9 +108,11 @@ def fold_label(label: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-def _written_labels() -> dict[str, str | None]:
-    """Header and total labels as exports write them (accented or not; lower, capitalised, title
-    and upper case) -> their section, None for a total; each folds into its label."""
+@functools.cache
+def written_labels() -> dict[str, str | None]:
+    """Header and total labels as PTCGL and PTCGO write them (accented or not; lower, capitalised,
+    title and upper case) -> their section, None for the list's total; each folds into its label.
+    Made at the first header read (a process that reads no list makes none)."""
     accented = {"pokemon": "pokémon", "energie": "énergie", "energia": "energía", "energias": "energías"}
     out: dict[str, str | None] = {}
     for folded in (*SECTION_LABELS, *TOTAL_LABELS):
@@ -121,10 +124,6 @@ def _written_labels() -> dict[str, str | None]:
             if fold_label(written) == folded:
                 out[written] = SECTION_LABELS.get(folded)
     return out
-
-
-#: header and total labels as PTCGL and PTCGO write them -> their section (None: the list's total)
-WRITTEN_LABELS = _written_labels()
 
 
 def is_banner(stripped: str) -> bool:
