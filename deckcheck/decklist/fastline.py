@@ -18,10 +18,11 @@ it, under hypothesis. What is read is kept in the same memo as :func:`read_line`
 
 from __future__ import annotations
 
+from . import vocab
 from .lineread import BANNER, CARD, HEADER, TOTAL, LineKind, read_line, read_long
 from .vocab import BULLETS as BULLETS
 from .vocab import COUNTS as COUNTS
-from .vocab import NAME_SUFFIXES, USUAL, is_banner, usual_split, written_labels
+from .vocab import NAME_SUFFIXES, is_banner, usual_split, written_labels
 from .vocab import card_parts as card_parts
 from .vocab import usual_code as usual_code
 from .vocab import usual_name as usual_name
@@ -42,7 +43,7 @@ def read_new(raw: str) -> LineKind:
 def _card(raw: str) -> LineKind | None:
     """``(CARD, fields)`` for a card line of the usual shape (:func:`~deckcheck.decklist.vocab.usual_card`,
     its pattern's groups made into the fields at once), a ``(BANNER,)``, else None."""
-    m = USUAL.fullmatch(raw)
+    m = vocab.usual_match(raw)
     if m is not None:
         written, name, code, number, tag = m.groups()
         if code in NAME_SUFFIXES:

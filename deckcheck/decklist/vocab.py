@@ -20,6 +20,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import cast
 
 from ..patterns import Pattern
 
@@ -192,6 +194,34 @@ USUAL = Pattern(
 UsualCard = tuple[int, str, str, str, "str | None"]
 
 
+def _usual_first(raw: str) -> re.Match[str] | None:
+    """``USUAL.fullmatch(raw)``, the pattern compiled first: :data:`usual_match` until its first call,
+    which puts the compiled pattern's own ``fullmatch`` in its place."""
+    global usual_match
+    usual_match = cast("Callable[[str], re.Match[str] | None]", USUAL.compiled().fullmatch)
+    return usual_match(raw)
+
+
+#: ``USUAL.fullmatch``, the one call a never-seen usual line costs: a module name rather than the
+#: :class:`~deckcheck.patterns.Pattern`'s method, so that after the first call it is the compiled
+#: pattern's own method, looked up as a global (a caller elsewhere looks it up as
+#: ``vocab.usual_match`` at each call, never keeps it)
+usual_match: Callable[[str], re.Match[str] | None] = _usual_first
+
+
+def card_parts(raw: str) -> tuple[int, str, str, str] | None:
+    """``(count, name, set code, number)`` of a card line of :data:`USUAL`'s shape (what
+    :func:`usual_card` reads first), else None. No tag and no field dict: for a caller that keeps
+    what it makes of the line in a memo of its own (the engine's line memo), and reads any other
+    line with :func:`deckcheck.decklist.fastline.read_new`."""
+    m = usual_match(raw)
+    if m is not None:
+        count, name, code, number, _tag = m.groups()
+        if code not in NAME_SUFFIXES:
+            return COUNTS[count], name, code, number
+    return None
+
+
 def usual_card(raw: str) -> UsualCard | None:
     """``(count, name, set code, number, tag)`` of a card line of the usual shape, else None (the
     line is read the long way): ``[bullet] count name CODE number [PH]`` with single blanks between
@@ -201,24 +231,11 @@ def usual_card(raw: str) -> UsualCard | None:
     Limitless's ``Energy`` pseudo set after a name ending in Energy; it is answered upper-cased.
 
     Read by :data:`USUAL` first (:func:`card_parts`), then by :func:`usual_split`."""
-    m = USUAL.fullmatch(raw)
+    m = usual_match(raw)
     if m is not None:
         count, name, code, number, tag = m.groups()
         return (COUNTS[count], name, code, number, tag) if code not in NAME_SUFFIXES else None
     return usual_split(raw)
-
-
-def card_parts(raw: str) -> tuple[int, str, str, str] | None:
-    """``(count, name, set code, number)`` of a card line of :data:`USUAL`'s shape (what
-    :func:`usual_card` reads first), else None. No tag and no field dict: for a caller that keeps
-    what it makes of the line in a memo of its own (the engine's line memo), and reads any other
-    line with :func:`deckcheck.decklist.fastline.read_new`."""
-    m = USUAL.fullmatch(raw)
-    if m is not None:
-        count, name, code, number, _tag = m.groups()
-        if code not in NAME_SUFFIXES:
-            return COUNTS[count], name, code, number
-    return None
 
 
 def usual_split(raw: str) -> UsualCard | None:
