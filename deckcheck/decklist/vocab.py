@@ -9,10 +9,11 @@ which reads a never-seen line of the usual shapes in one step. Defined here once
 * the shapes: a count, a set code, a collector number, a banner;
 * :func:`usual_card`, the reading of the usual card line ``[bullet] count name CODE number [PH]``
   (``4 Nest Ball SVI 181``), which both readers try first: the general reader's long way
-  (``lineread._classify_long``) gives the same fields for every line this one reads
-  (tests/decklist/test_fast_paths.py).
+  (:func:`deckcheck.decklist.lineread.read_long`) gives the same fields for every line this one
+  reads (tests/decklist/test_usual_line.py).
 
-Patterns are :class:`deckcheck.patterns.Pattern`: compiled the first time a line needs them.
+Patterns are :class:`deckcheck.patterns.Pattern`: compiled the first time a line needs them (the
+usual line's, the one every never-seen line meets, through :data:`usual_match`).
 """
 
 from __future__ import annotations
@@ -230,7 +231,7 @@ def usual_card(raw: str) -> UsualCard | None:
     sign. The code is a set code (:func:`is_set_code`), one in lower case (``asc 109``) or
     Limitless's ``Energy`` pseudo set after a name ending in Energy; it is answered upper-cased.
 
-    Read by :data:`USUAL` first (:func:`card_parts`), then by :func:`usual_split`."""
+    Read by :data:`USUAL` first (:data:`usual_match`, as :func:`card_parts`), then by :func:`usual_split`."""
     m = usual_match(raw)
     if m is not None:
         count, name, code, number, tag = m.groups()

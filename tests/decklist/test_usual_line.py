@@ -377,6 +377,8 @@ def test_the_readers_share_one_vocabulary_and_no_private_name():
         assert getattr(fastline, name) is getattr(vocab, name), name
     assert lineread.MAX_COPIES == vocab.MAX_COPIES == max(vocab.COUNTS.values())
     assert all(len(sign) == 1 for sign in vocab.BULLETS | vocab.TIMES)  # USUAL has a class of each
+    vocab.usual_card("4 Nest Ball SVI 181")
+    assert vocab.usual_match == vocab.USUAL.compiled().fullmatch  # the compiled pattern's own, once used
 
 
 @settings(max_examples=600, deadline=None)
