@@ -7,14 +7,14 @@ index stands for a line number); nothing raises.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from typing import Any
 
+from ..patterns import Pattern
 from ..problems import Problem
 from .lineread import ID_DISAMBIGUATOR, MAX_COPIES, CardRow, row_fields, shorten, take_tag
 
-_JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\[\]])")
+_JSON_START = Pattern(r"\s*(?:\{|\[\s*[{\[\]])")
 
 #   {"cards": [...]}                                     deckcheck, RK9 (one deck), pokemontcg.io
 #   {"decklist": {"pokemon": [...], "trainer": [...], "energy": [...]}}    Limitless API
@@ -31,7 +31,7 @@ JSON_SHAPES = (
 )
 _SECTION_KEYS = ("pokemon", "trainer", "energy")
 _DECK_KEYS = ("cards", "decklist", "deck", "list")
-_CARD_ID = re.compile(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)" + ID_DISAMBIGUATOR)
+_CARD_ID = Pattern(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)" + ID_DISAMBIGUATOR)
 _PLAYER_KEYS = ("name", "player", "playerName", "player_name", "username")
 
 
@@ -116,6 +116,9 @@ def json_entries(text: str) -> int:
 def looks_like_json(text: str) -> bool:
     """Whether :func:`parse` reads ``text`` (a BOM removed) as JSON: ``{`` first, or ``[`` followed
     by ``{``, ``[`` or ``]`` (a text list never starts so)."""
+    first = text[:1]
+    if first != "{" and first != "[" and not first.isspace():
+        return False  # the usual text list: no pattern needed to tell
     return _JSON_START.match(text) is not None
 
 

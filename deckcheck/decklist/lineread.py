@@ -9,114 +9,58 @@ one token is left for the name. Names keep whatever is left as written (colons, 
 
 What a line is depends on its text alone, so that reading is memoised on the text (a bounded
 :class:`~deckcheck.memo.Memo`, short lines only); the line number and the section in force
-always come from the deck being parsed (:mod:`deckcheck.decklist.parse`).
+always come from the deck being parsed (:mod:`deckcheck.decklist.parse`). The words and shapes
+a line is made of, and the one-step reading of the usual card line both this reader and
+:mod:`deckcheck.decklist.fastline` take first, are :mod:`deckcheck.decklist.vocab`'s.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from typing import Any
 
 from ..memo import memoise
 from ..names import basic_energy_type
-
-#: the largest number of copies one card line may ask for
-MAX_COPIES = 999
-
-#: header labels, accents and case folded, in the languages PTCGL exports
-_SECTION_LABELS: dict[str, str] = {
-    **dict.fromkeys(("pokemon", "pokemons", "pokemon cards"), "pokemon"),
-    **dict.fromkeys(
-        (
-            "trainer",
-            "trainers",
-            "trainer cards",  # en, de
-            "dresseur",
-            "dresseurs",  # fr
-            "treinador",
-            "treinadores",  # pt
-            "entrenador",
-            "entrenadores",  # es
-            "allenatore",
-            "allenatori",  # it
-        ),
-        "trainer",
-    ),
-    **dict.fromkeys(
-        ("energy", "energies", "energy cards", "energie", "energien", "energia", "energias"),
-        "energy",
-    ),
-}
-#: labels of the list's own total ("Total Cards: 60"), folded the same way
-_TOTAL_LABELS = frozenset(
-    {
-        "total",
-        "total cards",  # en
-        "karten insgesamt",  # de
-        "total de cartes",  # fr
-        "total de cartas",  # pt
-        "cartas totales",  # es
-        "carte totali",  # it
-    }
+from ..patterns import Pattern
+from .vocab import (
+    BOLD,
+    BULLETS,
+    DASHES,
+    NUMBER,
+    SECTION_LABELS,
+    TIMES,
+    TOTAL_LABELS,
+    fold_label,
+    has_letter,
+    is_banner,
+    is_set_code,
+    usual_card,
 )
-#: all-capital name endings that look like set codes but belong to the name
-_NAME_SUFFIXES = frozenset(
-    {
-        "EX",
-        "GX",
-        "V",
-        "VMAX",
-        "VSTAR",
-        "BREAK",
-        "LEGEND",
-        "PRIME",
-        "STAR",
-        "TAG",
-        "TEAM",
-        "GL",
-        "FB",
-        "E4",
-        "LV",
-        "ACE",
-        "SPEC",
-        "ACESPEC",
-    }
-)
-#: Markdown bold around a whole line
-_BOLD = frozenset({"**", "__"})
-#: first tokens that are list markup, not part of the card line (">": a quoted Discord or Markdown line)
-_BULLETS = frozenset({"*", "-", "•", ">"})
-_DASHES = frozenset({"-", "–", "—"})
+from .vocab import MAX_COPIES as MAX_COPIES
+
 #: a line break: CR LF, CR or LF
-LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = Pattern(r"\r\n|\r|\n")
 
+_TIMES_SIGN = f"[{''.join(sorted(TIMES))}]"
 # section headers and totals: "Pokémon: 14", "##Pokémon - 30", "Pokémon (22)", bare "Trainer"
 # (a label starts with a letter, so card lines fail at their first character)
 _LABELLED = (
-    re.compile(r"#*\s*(?P<label>[^\W\d_][^:]{0,39}?)\s*:\s*(?P<count>[0-9]{1,6})?"),
-    re.compile(r"#*\s*(?P<label>[^\W\d_].{0,39}?)\s+[-–—]\s*(?P<count>[0-9]{1,6})"),
-    re.compile(r"#*\s*(?P<label>[^\W\d_][^()]{0,39}?)\s*\(\s*(?P<count>[0-9]{1,6})\s*\)"),
-    re.compile(r"#*\s*(?P<label>[^\W\d_][^:()]{0,39}?)"),
+    Pattern(r"#*\s*(?P<label>[^\W\d_][^:]{0,39}?)\s*:\s*(?P<count>[0-9]{1,6})?"),
+    Pattern(rf"#*\s*(?P<label>[^\W\d_].{{0,39}}?)\s+[{''.join(sorted(DASHES))}]\s*(?P<count>[0-9]{{1,6}})"),
+    Pattern(r"#*\s*(?P<label>[^\W\d_][^()]{0,39}?)\s*\(\s*(?P<count>[0-9]{1,6})\s*\)"),
+    Pattern(r"#*\s*(?P<label>[^\W\d_][^:()]{0,39}?)"),
 )
-_LEADING_COUNT = re.compile(r"[xX×]?([0-9]+)|([0-9]+)[xX×]")
-_TRAILING_COUNT = re.compile(r"[xX×]([0-9]+)")
-_NUMBER = re.compile(r"([A-Za-z]{0,5})([0-9]{1,4}[A-Za-z]?)")
-# a set code: upper-case letters and digits, at least one letter (all its characters are ASCII)
-_SET_CODE = re.compile(r"(?=[A-Za-z0-9-]*[A-Za-z])[A-Z0-9]{2,8}(?:-[A-Za-z0-9]{1,20})?")
-_SET_ALONE = re.compile(r"[A-Z0-9]{2,6}(?:-[A-Z0-9]{2,3})?")
-# a printed code with an ampersand, as French cards print them (E&V, E&B, SL&M... for Scarlet &
-# Violet, Sword & Shield...): letters and digits on both sides, one of them a letter (bounded: linear)
-_AMP_CODE = re.compile(r"(?=[A-Z0-9&]*[A-Z])[A-Z0-9]{1,4}&[A-Z0-9]{1,4}")
-_BRACKETED_SET = re.compile(r"\[([A-Za-z0-9-]{1,20})\]")
-_TAG = re.compile(r"[A-Za-z]{2,12}")
+_LEADING_COUNT = Pattern(rf"{_TIMES_SIGN}?([0-9]+)|([0-9]+){_TIMES_SIGN}")
+_TRAILING_COUNT = Pattern(rf"{_TIMES_SIGN}([0-9]+)")
+_SET_ALONE = Pattern(r"[A-Z0-9]{2,6}(?:-[A-Z0-9]{2,3})?")
+_BRACKETED_SET = Pattern(r"\[([A-Za-z0-9-]{1,20})\]")
+_TAG = Pattern(r"[A-Za-z]{2,12}")
 # a card id of the card source, "<set id>-<local id>": TCGdex's base1-88, sv03.5-151, tk-hs-g-5 or
 # pokemontcg.io's swsh12pt5-160 (split at the last hyphen; both parts are bounded)
-_ID_SET = re.compile(r"[a-z][a-z0-9.-]{0,19}")
+_ID_SET = Pattern(r"[a-z][a-z0-9.-]{0,19}")
 # pokemontcg.io's local ids may end in "_A" / "_A1": its disambiguator of printings that share a collector
 # number (cel25c-4_A, cel25c-15_A1 .. _A4, all numbered as printed, 4 and 15): not part of the number
 ID_DISAMBIGUATOR = r"(?:_[A-Z][0-9]{0,2})?"
-_ID_LOCAL = re.compile(r"([A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]{0,2})" + ID_DISAMBIGUATOR + r"|[A-Z]{1,6}")
+_ID_LOCAL = Pattern(r"([A-Za-z]{0,6}[0-9]{1,4}[A-Za-z]{0,2})" + ID_DISAMBIGUATOR + r"|[A-Z]{1,6}")
 
 #: a card line as :func:`deckcheck.decklist.parse.read` gives it: ``(line number, section, fields)``,
 #: ``fields`` being the dict of every :class:`~deckcheck.decklist.parse.CardLine` field, in field order, of
@@ -128,8 +72,7 @@ LineKind = tuple[Any, ...]
 # What a non-empty line is, independent of its number and of the section in force: the first
 # item of the tuple read_line() returns.
 CARD, HEADER, TOTAL, BANNER, BAD_COUNT, UNPARSED, BLANK = range(7)
-_ASCII_LETTER = re.compile(r"[A-Za-z]")
-_LABEL_START = re.compile(r"#*\s*[^\W\d_]")
+_LABEL_START = Pattern(r"#*\s*[^\W\d_]")
 
 
 def _classify_line(raw: str) -> LineKind:
@@ -137,73 +80,47 @@ def _classify_line(raw: str) -> LineKind:
 
     ``(CARD, count, name, set_code, number, tag)``, ``(HEADER, section, label, count)``,
     ``(TOTAL, count)``, ``(BANNER,)``, ``(BAD_COUNT, message after "Line N ")`` or
-    ``(UNPARSED, the stripped line)``.
+    ``(UNPARSED, the stripped line)``. A card line of the usual shape is read in one step
+    (:func:`~deckcheck.decklist.vocab.usual_card`), any other line by :func:`_classify_long`.
     """
-    common = _common_card(raw)
-    if common is not None:
-        return common
+    usual = usual_card(raw)
+    return _classify_long(raw) if usual is None else (CARD, *usual)
+
+
+def _classify_long(raw: str) -> LineKind:
+    """:func:`_classify_line`'s answer read the long way, every shape of line tried in turn: the
+    definition :func:`~deckcheck.decklist.vocab.usual_card` agrees with on the lines it reads."""
     stripped = raw.strip()
-    if _is_banner(stripped):
+    if is_banner(stripped):
         return (BANNER,)
     label_text = stripped
-    if len(stripped) > 4 and stripped[:2] in _BOLD and stripped[-2:] == stripped[:2]:
+    if len(stripped) > 4 and stripped[:2] in BOLD and stripped[-2:] == stripped[:2]:
         label_text = stripped[2:-2].strip()  # a Markdown bold header, "**Pokémon (12)**" (a Discord post)
     labelled = _labelled(label_text) if _LABEL_START.match(label_text) else None
     if labelled is not None:
         label, folded, count = labelled
-        if folded in _TOTAL_LABELS and count is not None:
+        if folded in TOTAL_LABELS and count is not None:
             return (TOTAL, count)
-        if folded in _SECTION_LABELS:
-            return (HEADER, _SECTION_LABELS[folded], label, count)
+        if folded in SECTION_LABELS:
+            return (HEADER, SECTION_LABELS[folded], label, count)
     return _card_fields(raw) or (UNPARSED, stripped)
-
-
-def _common_card(raw: str) -> LineKind | None:
-    """The fast path for the usual ``4 Nest Ball SVI 181 [PH]``: what :func:`_card_fields` reads, or None.
-
-    Single blanks and nothing around the line, no bullet, a count of 1 to 999 without
-    leading zeros, a set code outside parentheses and brackets, a collector number of
-    digits only, an ASCII letter in the name; anything else goes the long way.
-    """
-    # read with str.split, not a regular expression (tests/test_parse_common.py keeps the
-    # expression it replaced, r"([1-9][0-9]{0,2}) (\S+(?: \S+)*?) (SET) ([0-9]{1,4})( PH)?", as
-    # the oracle): tokens split on single blanks, none empty and no other whitespace in them,
-    # then the count, the name (one token or more), the set code, the number and an optional PH
-    # (a printable line has no whitespace but the ASCII blank: no second split to find out)
-    tokens = raw.split(" ")
-    n = len(tokens)
-    tag = None
-    if n > 4 and tokens[-1] == "PH":
-        tag, n = "PH", n - 1
-    if n < 4:
-        return None
-    count, code, number = tokens[0], tokens[n - 2], tokens[n - 1]
-    if not (
-        0 < len(count) < 4
-        and count.isascii()
-        and count.isdigit()
-        and count[0] != "0"
-        and 0 < len(number) < 5
-        and number.isascii()
-        and number.isdigit()
-        and "" not in tokens
-        and (raw.isprintable() or tokens == raw.split())
-        and _is_set_code(code)
-    ):
-        return None
-    name = raw[len(count) + 1 : len(raw) - len(code) - len(number) - (5 if tag else 2)]
-    if not _ASCII_LETTER.search(name) or name[:2] in _TIMES_SP:  # "2 x Pidgeot ex ...": the long way
-        return None
-    return (CARD, int(count), name, code.upper(), number, tag)
 
 
 def _read_line(raw: str) -> LineKind:
     """What the non-empty line ``raw`` is, for :func:`read`: :func:`_classify_line`, except that a
     card line is ``(CARD, fields)`` (the fields of a :data:`CardRow`), a header ``(HEADER,
     section, fields)`` (a Header's instance dict, line 0) and a line of blanks ``(BLANK,)``."""
+    usual = usual_card(raw)
+    return read_long(raw) if usual is None else (CARD, row_fields(raw, *usual))
+
+
+def read_long(raw: str) -> LineKind:
+    """:func:`_read_line`'s answer for the non-empty line ``raw`` read the long way (every shape of
+    line tried in turn, :func:`_classify_long`): what a line the usual reading leaves is, and the
+    definition :func:`~deckcheck.decklist.vocab.usual_card` agrees with on the lines it reads."""
     if raw.isspace():
         return (BLANK,)  # in the memo: read() looks no further at a non-empty line
-    kind = _classify_line(raw)
+    kind = _classify_long(raw)
     if kind[0] == CARD:
         _, count, name, set_code, number, tag = kind
         return (CARD, row_fields(raw, count, name, set_code, number, tag))
@@ -234,26 +151,14 @@ def row_fields(
 read_line = memoise(8192)(_read_line)
 
 
-def _is_banner(stripped: str) -> bool:
-    """A PTCGO banner such as ``****** Pokémon Trading Card Game Deck List ******``."""
-    return len(stripped) >= 6 and stripped.startswith("***") and stripped.endswith("***")
-
-
 def _labelled(stripped: str) -> tuple[str, str, int | None] | None:
     """``(label as written, folded label, count)`` for a header-shaped line, else None."""
     for pattern in _LABELLED:
         m = pattern.fullmatch(stripped)
         if m:
-            count = m.group("count") if "count" in pattern.groupindex else None
-            return m.group("label"), _fold_label(m.group("label")), int(count) if count else None
+            count = m.group("count") if "count" in m.re.groupindex else None
+            return m.group("label"), fold_label(m.group("label")), int(count) if count else None
     return None
-
-
-def _fold_label(label: str) -> str:
-    """Case, accents and runs of blanks folded: ``Énergie`` -> ``energie``."""
-    decomposed = unicodedata.normalize("NFKD", label)
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(bare.casefold().split())
 
 
 #: the most characters of text from the list (a line, a name, a set code) that a message shows: a
@@ -274,16 +179,11 @@ def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
 # many of them stay in the name; the name is then cut from the line as written.
 
 
-#: a times sign standing alone between the count and the name
-_TIMES = frozenset({"x", "X", "×"})
-_TIMES_SP = frozenset(t + " " for t in _TIMES)
-
-
 def _card_fields(raw: str) -> LineKind | None:
     """Read ``raw`` as a card line: ``(CARD, ...)``, ``(BAD_COUNT, ...)`` for a bad count, or None."""
     tokens = raw.split()
     lo, hi = 0, len(tokens)  # the tokens not yet taken are tokens[lo:hi]
-    if hi > 1 and tokens[0] in _BULLETS:
+    if hi > 1 and tokens[0] in BULLETS:
         lo = 1
     if lo >= hi:
         return None
@@ -297,7 +197,7 @@ def _card_fields(raw: str) -> LineKind | None:
         if not (m and hi - lo > 1):
             return None
         count_text, hi = m.group(1), hi - 1
-    if hi - lo > 1 and tokens[lo] in _TIMES:  # "2 x Pidgeot ex OBF 164" (no card name starts with one)
+    if hi - lo > 1 and tokens[lo] in TIMES:  # "2 x Pidgeot ex OBF 164" (no card name starts with one)
         lo += 1
     if lo >= hi:
         return None
@@ -308,7 +208,7 @@ def _card_fields(raw: str) -> LineKind | None:
         name = " ".join(rest[:kept])
     else:
         name = _cut(raw, tokens, lo, lo + kept)
-    if not (_ASCII_LETTER.search(name) if name.isascii() else any(ch.isalpha() for ch in name)):
+    if not has_letter(name):
         return None
     count = _copies(count_text)
     if count is None:
@@ -348,11 +248,11 @@ def _copies(digits: str) -> int | None:
 def take_tag(tokens: list[str]) -> tuple[str | None, int]:
     """A trailing ``PH`` or RK9 ``- Basic`` / ``- ACESPEC`` / ``- ACE SPEC``, when a name is left: (tag, kept)."""
     n = len(tokens)
-    if n > 1 and (tokens[-1] == "PH" or n > 3 and tokens[-1] == "ph" and _NUMBER.fullmatch(tokens[-2])):
+    if n > 1 and (tokens[-1] == "PH" or n > 3 and tokens[-1] == "ph" and NUMBER.fullmatch(tokens[-2])):
         return "PH", n - 1  # "ph" only after a number: a list typed in lower case ("nest ball svi 181 ph")
-    if n > 2 and tokens[-2] in _DASHES and _TAG.fullmatch(tokens[-1]):
+    if n > 2 and tokens[-2] in DASHES and _TAG.fullmatch(tokens[-1]):
         return tokens[-1], n - 2
-    if n > 3 and tokens[-3] in _DASHES and tokens[-2].upper() == "ACE" and tokens[-1].upper() == "SPEC":
+    if n > 3 and tokens[-3] in DASHES and tokens[-2].upper() == "ACE" and tokens[-1].upper() == "SPEC":
         return f"{tokens[-2]} {tokens[-1]}", n - 3  # "- ACE SPEC": RK9's suffix written with a blank
     return None, n
 
@@ -374,11 +274,11 @@ def _take_print(tokens: list[str], n: int) -> tuple[str | None, str | None, int]
 def _in_parentheses(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """``Nest Ball (SVI 181)`` or ``Bisharp (ASC)``; a subtitle like ``(Professor Turo)`` is no set."""
     last = tokens[n - 1]
-    if n > 1 and last.startswith("(") and last.endswith(")") and _is_set_code(last[1:-1]):
+    if n > 1 and last.startswith("(") and last.endswith(")") and is_set_code(last[1:-1]):
         return last[1:-1].upper(), None, n - 1
     if n > 2 and tokens[n - 2].startswith("(") and last.endswith(")"):
         code, number = tokens[n - 2][1:], last[:-1]
-        if _is_set_code(code) and _NUMBER.fullmatch(number):
+        if is_set_code(code) and NUMBER.fullmatch(number):
             return code.upper(), _number(number), n - 2
     return None
 
@@ -390,7 +290,7 @@ def _in_brackets(tokens: list[str], n: int) -> tuple[str | None, str | None, int
         m = _BRACKETED_SET.fullmatch(last)
         if m:
             return m.group(1).upper(), None, n - 1
-    if n > 2 and tokens[n - 2].startswith("[") and _NUMBER.fullmatch(last):
+    if n > 2 and tokens[n - 2].startswith("[") and NUMBER.fullmatch(last):
         m = _BRACKETED_SET.fullmatch(tokens[n - 2])
         if m:
             return m.group(1).upper(), _number(last), n - 2
@@ -401,14 +301,14 @@ def _set_and_number(tokens: list[str], n: int) -> tuple[str | None, str | None, 
     """``Iono PAL 185``; Limitless's ``Energy`` pseudo set only after a name ending in Energy."""
     if n < 3:
         return None
-    m = _NUMBER.fullmatch(tokens[n - 1])
+    m = NUMBER.fullmatch(tokens[n - 1])
     if not m:
         return None
     code, before = tokens[n - 2], tokens[n - 3]
     is_energy_code = code.casefold() == "energy" and before.casefold().endswith("energy")
     # a set code typed in lower case ("4 Cynthia's Gible asc 109"): all lower case, before a number
-    lower_code = code.islower() and code.isascii() and _is_set_code(code.upper())
-    if is_energy_code or lower_code or _is_set_code(code):
+    lower_code = code.islower() and code.isascii() and is_set_code(code.upper())
+    if is_energy_code or lower_code or is_set_code(code):
         return code.upper(), m.group(1).upper() + m.group(2), n - 2
     return None
 
@@ -453,26 +353,14 @@ def _energy_tail(tokens: list[str], n: int) -> tuple[str | None, str | None, int
 def _set_alone(tokens: list[str], n: int) -> tuple[str | None, str | None, int] | None:
     """A set and no number (``Bisharp ASC``), only for a strictly set-shaped last token."""
     last = tokens[n - 1]
-    if n > 1 and _SET_ALONE.fullmatch(last) and _is_set_code(last):
+    if n > 1 and _SET_ALONE.fullmatch(last) and is_set_code(last):
         return last, None, n - 1
     return None
 
 
-def _is_set_code(text: str) -> bool:
-    """Upper-case letters and digits with at least one letter, not a name ending like ``GX``; or
-    such a code with an ampersand inside (``E&V``, :data:`_AMP_CODE`)."""
-    if "&" in text:
-        return bool(_AMP_CODE.fullmatch(text))
-    if 1 < len(text) < 9 and text.isascii() and text.isalnum():
-        # the usual code ("SVI", "SV1"): _SET_CODE without its "-suffix", read without the
-        # pattern (isupper: no lower-case letter and at least one letter)
-        return text.isupper() and text not in _NAME_SUFFIXES
-    return bool(_SET_CODE.fullmatch(text)) and text.partition("-")[0] not in _NAME_SUFFIXES
-
-
 def _number(text: str) -> str:
     """A collector number as written, its letter prefix upper-cased (``tg12`` -> ``TG12``)."""
-    m = _NUMBER.fullmatch(text)
+    m = NUMBER.fullmatch(text)
     return m.group(1).upper() + m.group(2) if m else text
 
 

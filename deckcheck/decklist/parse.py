@@ -22,9 +22,9 @@ the card lines as plain rows, for the engine, which never shows CardLines.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..patterns import Pattern
 from ..problems import Problem
 from .fastline import read_new
 from .jsondeck import JSON_SHAPES, json_entries, looks_like_json, read_json
@@ -302,7 +302,7 @@ def file_line(result: ParseResult, n: int, kind: LineKind, section: str | None) 
 
 
 #: the text after an opening fence that names the block's language (```txt, ```json), not a card line
-_INFO_STRING = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]{0,19}")
+_INFO_STRING = Pattern(r"[A-Za-z][A-Za-z0-9_+#.-]{0,19}")
 
 
 def _fenced(lines: list[str]) -> list[tuple[str, bool, bool]] | None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 import zlib
 
-_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+from ..patterns import Pattern
+
+_TOKEN = Pattern(r"[A-Za-z0-9_-]+")
 
 
 class LinkError(ValueError):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import Pattern
 from ..problems import Problem
 from .jsondeck import looks_like_json
 from .lineread import LINE_BREAK
@@ -20,10 +21,10 @@ from .parse import fenced_text
 
 #: every backslash escape of a JSON string, those of a UTF-16 surrogate (``\\ud800``) captured: matched
 #: left to right, so an escaped backslash (``\\\\ud800``, the six characters ``\\ud800``) is no escape
-_JSON_ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)", re.S)
+_JSON_ESCAPE = Pattern(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)", re.S)
 #: a code point that UTF-8 cannot encode: a surrogate, alone or in a pair (a str holds code points);
 #: also what Python makes of each byte of a file name that is not UTF-8 (surrogateescape)
-SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = Pattern("[\ud800-\udfff]")
 
 
 class NotUnicode:

@@ -44,6 +44,16 @@ def general_paths() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def no_one_step_reading() -> Iterator[None]:
+    """The one-step readings of a never-seen line (fastline's, the engine's card_parts) fail if taken."""
+    with (
+        mock.patch.object(fastline, "_card", side_effect=AssertionError("fast path")),
+        mock.patch.object(engine, "card_parts", side_effect=AssertionError("fast path")),
+    ):
+        yield
+
+
+@contextlib.contextmanager
 def no_printed_lines() -> Iterator[None]:
     """The database's index of usual lines (``CardDB.printed_line``) turned off: every line read and resolved."""
     with (
@@ -95,7 +105,7 @@ def test_the_general_paths_are_really_taken():
     """general_paths() turns both fast paths off (this file's comparisons would prove nothing otherwise)."""
     forget_lines()
     with general_paths():
-        with mock.patch.object(fastline, "_usual", side_effect=AssertionError("fast path")):
+        with no_one_step_reading():
             check("4 Nest Ball SVI 181", "standard", "2026-06-01")
         assert cards.get_db().printing_named("Nest Ball", "SVI", "181") is None
     forget_lines()
@@ -104,11 +114,11 @@ def test_the_general_paths_are_really_taken():
     forget_lines()
     cards.get_db().index_usual_lines()
     # the usual line is found in the database's index of usual lines, without the pattern
-    with mock.patch.object(fastline, "_usual", side_effect=AssertionError("fast path")):
+    with no_one_step_reading():
         report = check("4 Nest Ball SVI 181", "standard", "2026-06-01")
     assert [ln.card.id if ln.card else None for ln in report.lines] == ["sv01-181"]
     forget_lines()
-    with no_printed_lines(), mock.patch.object(fastline, "_usual", side_effect=AssertionError("fast path")):
+    with no_printed_lines(), no_one_step_reading():
         with pytest.raises(AssertionError, match="fast path"):
             check("4 Nest Ball SVI 181", "standard", "2026-06-01")
     assert cards.get_db().printing_named("Nest Ball", "SVI", "181") is not None
@@ -476,13 +486,6 @@ TARGETED = [
 ]
 
 
-@pytest.mark.parametrize("raw", TARGETED)
-def test_a_targeted_line_reads_as_the_general_reader_reads_it(raw):
-    lineread.read_line.clear()
-    assert fastline.read_new(raw) == lineread._read_line(raw)
-    lineread.read_line.clear()
-
-
 @pytest.mark.slow
 def test_targeted_lines_check_the_same_without_the_fast_paths():
     for raw in TARGETED:
@@ -493,7 +496,7 @@ def test_targeted_lines_check_the_same_without_the_fast_paths():
     assert_same("\r".join(reversed(TARGETED)), "glc", "1990-01-01")
 
 
-# -- hostile lines through the one-step pattern (fastline._USUAL) ------------------------------------
+# -- hostile lines through the usual line's pattern (vocab.USUAL) ---------------------------------------
 
 _L = parse.MAX_DECKLIST_BYTES - 8
 
