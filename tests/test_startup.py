@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck.decklist.vocab import USUAL
+
 DECKS = Path(__file__).resolve().parent / "decks"
 #: a usual list: PTCGL's export of a real Standard deck, every line a card line of the usual shape
 USUAL_LIST = DECKS / "standard-legal-dragapult.txt"
@@ -36,13 +38,6 @@ CLASSES_ELSEWHERE = {
 PATTERNS_ELSEWHERE = {
     # converted on branch facts
     "deckcheck.cards.index": "facts",
-    # converted on branch reader (every pattern of decklist/: one reader of the usual line)
-    "deckcheck.decklist.lineread": "reader",
-    "deckcheck.decklist.fastline": "reader",
-    "deckcheck.decklist.jsondeck": "reader",
-    "deckcheck.decklist.parse": "reader",
-    "deckcheck.decklist.validtext": "reader",
-    "deckcheck.decklist.sharelink": "reader",
 }
 
 #: the patterns a check of a usual list may compile, (module, pattern) -> why it needs it
@@ -51,6 +46,7 @@ NEEDED: dict[tuple[str, str], str] = {
         "name_key's words: the formats key their banned names when they load, and a line the index "
         "does not hold is looked up by its name's key"
     ),
+    ("deckcheck.decklist.vocab", USUAL.source): "the usual card line's one pattern: every never-seen line meets it",
     ("deckcheck.service.webheaders", r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?"): (
         "the app checks, when it is made, that CARD_IMAGE_HOST is an origin before it goes into the CSP"
     ),

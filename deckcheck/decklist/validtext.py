@@ -67,9 +67,10 @@ def not_unicode(text: str, json: bool = False) -> NotUnicode | None:
     a ``\\uXXXX`` escape of a surrogate that is not a high one followed at once by a low one.
     Linear in the text: an ASCII text with no ``\\u`` costs two scans in C."""
     if not text.isascii():
-        found = SURROGATE.search(text)
-        if found is not None:
-            return _at(text, found.start(), ord(found.group()), escaped=False)
+        try:
+            text.encode("utf-8")  # in C, no pattern: only a surrogate stops it
+        except UnicodeEncodeError as exc:
+            return _at(text, exc.start, ord(text[exc.start]), escaped=False)
     if "\\u" not in text:
         return None
     body = text.removeprefix("\ufeff")
