@@ -19,7 +19,7 @@ from ..decklist.limits import byte_limit, line_limit
 from ..decklist.validtext import SURROGATE, not_unicode
 from ..formats import Format, FormatError, default_formats
 from ..problems import Problem
-from .repoconfig import path_below
+from .globs import path_below
 
 #: the API's limits on one decklist (MAX_DECKLIST_BYTES, MAX_DECKLIST_LINES)
 MAX_BYTES = _parse.MAX_DECKLIST_BYTES

@@ -1,7 +1,7 @@
 """Which files ``deckcheck check`` reads: named files, quoted globs and folders walked as git would.
 
 A folder is walked with ``.gitignore`` semantics (pathspec, matched by RE2 in time linear in the
-path: :data:`~deckcheck.cli.repoconfig.GLOB_ENGINE`): the ``.gitignore`` of every folder from the
+path: :data:`~deckcheck.cli.globs.GLOB_ENGINE`): the ``.gitignore`` of every folder from the
 repository root down, and ``.git/info/exclude``, each relative to its own folder, the deeper one
 deciding; an ignored folder is never entered. Folders are walked with a stack, never recursion,
 and a folder that cannot be listed (a path past the system's limit, no permission) is an
@@ -27,7 +27,8 @@ import stat
 from typing import Any
 
 from ..problems import Problem
-from .repoconfig import Config, IgnoreRules, matchable, re2_options, re2_words
+from .globs import IgnoreRules, matchable, re2_options, re2_words
+from .repoconfig import Config
 
 STDIN = "-"
 IGNORE_FILES = (".gitignore",)
@@ -231,7 +232,7 @@ def _glob_regex(rest: str, given: str) -> Any:
     import re2
 
     try:
-        # matched by RE2, in time linear in the path, as every glob (repoconfig.GLOB_ENGINE)
+        # matched by RE2, in time linear in the path, as every glob (globs.GLOB_ENGINE)
         return re2.compile("".join(pieces), re2_options())
     except re2.error as exc:
         raise PathError(f"{given!r} is not a valid glob ({re2_words(exc)})") from None

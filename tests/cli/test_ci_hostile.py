@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from deckcheck.cli import cli
+from deckcheck.cli import globs as dglobs
 from deckcheck.cli import repoconfig as dconfig
 from deckcheck.cli.common import printable_path
 from deckcheck.problems import Counts, Problem, Report
@@ -182,7 +183,7 @@ def test_hostile_globs_are_matched_in_linear_time(runner, repo, glob, name, wher
 
 def test_the_linear_matcher_is_pathspec_s_git_rules():
     """A .gitignore still means what it meant: the example of pathspec's own rules, matched by RE2."""
-    rules = dconfig.IgnoreRules(["*.draft.txt", "drafts/", "!keep.txt", "/top.txt", "a/**/z.txt", "[!x]?.json"])
+    rules = dglobs.IgnoreRules(["*.draft.txt", "drafts/", "!keep.txt", "/top.txt", "a/**/z.txt", "[!x]?.json"])
     said = {
         path: rules.decides(path)
         for path in (
@@ -256,7 +257,7 @@ literal_paths = st.text(alphabet="ab/.-[]*!^\\ ", min_size=1, max_size=12).filte
     ],
 )
 def test_glob_literals_are_the_runs_every_match_holds(glob, runs):
-    assert dconfig.glob_literals(glob) == runs
+    assert dglobs.glob_literals(glob) == runs
 
 
 @settings(max_examples=400)
@@ -269,7 +270,7 @@ def test_a_glob_matches_only_paths_that_hold_its_literals(lines, path, outside):
     relative, name = (None, path.rsplit("/", 1)[-1]) if outside else (path, path.rsplit("/", 1)[-1])
     for glob, pattern in zip(lines, patterns_of_each(lines), strict=True):
         if pattern is not None and pattern.include and pattern.matches(relative, name):
-            runs = dconfig.glob_literals(glob)
+            runs = dglobs.glob_literals(glob)
             assert runs is not None and all(run in (name if outside else path) for run in runs), (glob, runs)
 
 
@@ -286,12 +287,12 @@ def test_excluded_answers_as_every_pattern_in_order_does(lines, path, folder):
     assert config.excluded("/r/" + path, folder=folder) is (bool(deciding) and deciding[-1].include)
 
 
-def patterns_of_each(lines: list[str]) -> list[dconfig.Pattern | None]:
+def patterns_of_each(lines: list[str]) -> list[dglobs.Pattern | None]:
     """Each glob's pattern, None for one that is no valid glob."""
-    out: list[dconfig.Pattern | None] = []
+    out: list[dglobs.Pattern | None] = []
     for line in lines:
         try:
-            out.append(dconfig.Pattern.of(line))
+            out.append(dglobs.Pattern.of(line))
         except ValueError:
             out.append(None)
     return out
@@ -312,7 +313,7 @@ def test_re2_decides_as_pathspec_s_own_engine_does(lines, path):
     for pattern in theirs:
         if pattern.include is not None and pattern.regex.match(path):
             decided = pattern.include
-    assert dconfig.IgnoreRules(lines).decides(path) == decided
+    assert dglobs.IgnoreRules(lines).decides(path) == decided
 
 
 def test_a_megabyte_of_hostile_gitignore_lines_is_read_in_bounded_time(runner, repo):
@@ -593,11 +594,11 @@ def test_a_changed_deck_below_an_unreachable_folder_is_reported_not_dropped(runn
     assert (result.exit_code, result.stdout) == (0, "")
 
 
-def patterns_of(lines: list[str]) -> list[dconfig.Pattern]:
+def patterns_of(lines: list[str]) -> list[dglobs.Pattern]:
     out = []
     for line in lines:
         try:
-            out.append(dconfig.Pattern.of(line))
+            out.append(dglobs.Pattern.of(line))
         except ValueError:
             pass
     return out
@@ -610,4 +611,4 @@ def test_a_pattern_set_says_what_each_pattern_says(lines, path, outside):
     patterns = tuple(patterns_of(lines))
     relative, name = (None, path.rsplit("/", 1)[-1]) if outside else (path, path.rsplit("/", 1)[-1])
     expected = [i for i, p in enumerate(patterns) if p.matches(relative, name)]
-    assert dconfig.PatternSet(patterns).matching(relative, name) == expected
+    assert dglobs.PatternSet(patterns).matching(relative, name) == expected

@@ -22,7 +22,7 @@ import yaml
 from click.testing import CliRunner
 
 import deckcheck
-from deckcheck.cli import cli
+from deckcheck.cli import cli, globs
 from deckcheck.cli import repoconfig as dconfig
 from deckcheck.cli.check import check_cmd, show_progress
 from deckcheck.cli.common import MAX_BYTES, MAX_LINES
@@ -501,7 +501,7 @@ def test_config_errors_are_usage_errors_naming_file_and_key(runner, repo, name, 
     ids=lambda v: str(v),
 )
 def test_globs(glob, path, matches):
-    assert dconfig.Pattern.of(glob).matches(path, path.rsplit("/", 1)[-1]) is matches
+    assert globs.Pattern.of(glob).matches(path, path.rsplit("/", 1)[-1]) is matches
 
 
 # -- fmt ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckcheck.cli import cli
+from deckcheck.cli import cli, globs
 from deckcheck.cli import repoconfig as dconfig
 
 HERE = Path(__file__).resolve().parent.parent / "cli"
@@ -219,7 +219,7 @@ FORMS = [
 
 @pytest.mark.parametrize(("glob", "path", "matches"), FORMS, ids=lambda v: str(v))
 def test_every_documented_glob_form(glob, path, matches):
-    assert dconfig.Pattern.of(glob).matches(path, path.rsplit("/", 1)[-1]) is matches
+    assert globs.Pattern.of(glob).matches(path, path.rsplit("/", 1)[-1]) is matches
 
 
 @pytest.mark.parametrize(
@@ -424,6 +424,6 @@ def test_relative_is_what_relpath_says(root, absolute, parts):
     rel = os.path.relpath(os.path.abspath(path), config.root)
     expected = None if rel == ".." or rel.startswith("../") or os.path.isabs(rel) else rel
     assert config.relative(path) == expected
-    assert dconfig.path_below(path, os.path.join(os.path.abspath(root), "")) == expected
+    assert globs.path_below(path, os.path.join(os.path.abspath(root), "")) == expected
     here = os.path.relpath(path)
     assert _shown(path) == (os.path.abspath(path) if here == ".." or here.startswith("../") else here)
