@@ -83,7 +83,7 @@ def wsgi(tree: Path, measure: str, reps: int) -> None:
 
     import deckcheck
     from benchmarks.trivial_app import app as trivial
-    from deckcheck.problems import cards_json
+    from deckcheck.render.json import cards_json
     from deckcheck.service.warmup import warm_up
 
     text = (tree / "tests" / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
-
 # the severities and the catalogue are defined with the rule registry (re-exported here)
 from .registry import CATALOGUE as CATALOGUE
 from .registry import ERROR as ERROR
@@ -18,10 +16,11 @@ from .registry import INFO as INFO
 from .registry import SEVERITIES as SEVERITIES
 from .registry import WARNING as WARNING
 from .registry import Finding, RuleSpec, load_builtin_rules
+from .value import Value
 from .wording import plural
 
 
-class Problem:
+class Problem(Value):
     """One thing wrong (or worth saying) about a deck: a value (equal and hashed by its fields; not
     changed once made).
 
@@ -37,7 +36,7 @@ class Problem:
     import, to load.
     """
 
-    __slots__ = FIELDS = ("rule", "message", "lines", "cards", "hint", "severity", "code")
+    __slots__ = __match_args__ = FIELDS = ("rule", "message", "lines", "cards", "hint", "severity", "code")
 
     rule: str
     message: str
@@ -71,17 +70,6 @@ class Problem:
         numbers = lines if type(lines) is tuple and len(lines) < 2 else tuple(sorted(set(lines)))
         self.rule, self.message, self.lines, self.cards = rule, message, numbers, tuple(cards)
         self.hint, self.severity, self.code = hint, severity, code or spec.code
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self) == _values(other)
-
-    def __hash__(self) -> int:
-        return hash(_values(self))
-
-    def __repr__(self) -> str:
-        return _repr(self)
 
     @classmethod
     def from_finding(cls, spec: RuleSpec, finding: Finding) -> Problem:
@@ -140,7 +128,7 @@ class Problem:
         return problem
 
 
-class ProblemGroup:
+class ProblemGroup(Value):
     """Problems of a report with one cause and one fix (:mod:`deckcheck.engine.groups`), for a person to
     read as one: each problem stays in the report's ``problems`` for tools. A value, like :class:`Problem`.
 
@@ -156,7 +144,7 @@ class ProblemGroup:
         same name (its id), or None.
     """
 
-    __slots__ = FIELDS = (
+    __slots__ = __match_args__ = FIELDS = (
         "kind",
         "rule",
         "message",
@@ -185,17 +173,6 @@ class ProblemGroup:
         self.kind, self.rule, self.message, self.date, self.before = kind, rule, message, date, before
         self.marks, self.problems, self.lines, self.cards = marks, problems, lines, cards
         self.replacements = replacements
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self) == _values(other)
-
-    def __hash__(self) -> int:
-        return hash(_values(self))
-
-    def __repr__(self) -> str:
-        return _repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -230,42 +207,7 @@ class ProblemGroup:
 _new = object.__new__
 
 
-def _values(value: Any) -> tuple[Any, ...]:
-    """The fields of a value of this module, in their order (what its ``==`` and hash compare)."""
-    return tuple([getattr(value, name) for name in value.FIELDS])
-
-
-def _repr(value: Any) -> str:
-    """``Problem(rule='...', message='...', ...)``: the class and every field, as a dataclass's repr."""
-    fields = ", ".join(f"{name}={getattr(value, name)!r}" for name in value.FIELDS)
-    return f"{value.__class__.__qualname__}({fields})"
-
-
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
-
-#: ``,{"line":N,`` for the line numbers of a decklist within the default limits (cards_json)
-_LINE_OPENERS = [b',{"line":%d,' % n for n in range(1024)]
-
-
-def cards_json(lines: list[Any]) -> orjson.Fragment:
-    """A report's card lines (``engine.ResolvedLine``) as one JSON array, for ``Report.to_dict(cards_view=...)``.
-
-    The same JSON as ``[line.to_dict(card_view=Card.json_fragment) ...]`` encoded, written from each
-    line's number and its encoded rest (``json_tail()``, made once per line text, format and date):
-    one join of byte strings, no per-line dict, fragment or copy.
-    """
-    if not lines:
-        return orjson.Fragment(b"[]")
-    openers, parts = _LINE_OPENERS, [b"["]
-    add = parts.append
-    for line in lines:
-        n = line.line
-        add(openers[n] if 0 < n < 1024 else b',{"line":%d,' % n)
-        tail = line.facts.json_tail
-        add(tail if tail is not None else line.json_tail())
-    parts[1] = parts[1][1:]  # no comma before the first line
-    add(b"]")
-    return orjson.Fragment(b"".join(parts))
 
 
 def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
@@ -283,23 +225,15 @@ def line_list(lines: Iterable[int]) -> str:
     return " (lines " + ", ".join(str(n) for n in lines) + ")"
 
 
-class Counts:
+class Counts(Value):
     """Cards of a deck by kind (copies, not lines)."""
 
-    __slots__ = FIELDS = ("pokemon", "trainer", "energy", "unknown")
+    __slots__ = __match_args__ = FIELDS = ("pokemon", "trainer", "energy", "unknown")
 
     def __init__(self, pokemon: int = 0, trainer: int = 0, energy: int = 0, unknown: int = 0) -> None:
         self.pokemon, self.trainer, self.energy, self.unknown = pokemon, trainer, energy, unknown
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self) == _values(other)
-
     __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen
-
-    def __repr__(self) -> str:
-        return _repr(self)
 
     @property
     def total(self) -> int:
@@ -315,7 +249,7 @@ class Counts:
         }
 
 
-class ReportedLine:
+class ReportedLine(Value):
     """A card line read back from a report's JSON (:meth:`Report.from_dict`). A value, like :class:`Problem`.
 
     The fields of ``engine.ResolvedLine.to_dict()`` under ResolvedLine's attribute
@@ -324,7 +258,7 @@ class ReportedLine:
     recognised in (another than English), or None.
     """
 
-    __slots__ = FIELDS = (
+    __slots__ = __match_args__ = FIELDS = (
         "line",
         "count",
         "raw",
@@ -359,17 +293,6 @@ class ReportedLine:
         self.line, self.count, self.raw, self.name, self.set_code = line, count, raw, name, set_code
         self.number, self.method, self.suggestions, self.legal = number, method, suggestions, legal
         self.legal_via, self.banned, self.card, self.language = legal_via, banned, card, language
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self) == _values(other)
-
-    def __hash__(self) -> int:
-        return hash(_values(self))
-
-    def __repr__(self) -> str:
-        return _repr(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReportedLine:
@@ -428,7 +351,7 @@ REPORT_KEYS = (
 OPTIONAL_KEYS = ("forecast",)
 
 
-class Report:
+class Report(Value):
     """The verdict on one deck in one format on one date.
 
     ``lines``: engine.ResolvedLine, or :class:`ReportedLine` read back; ``extra``: what a check adds
@@ -436,7 +359,7 @@ class Report:
     (:mod:`deckcheck.engine.groups`), each also in ``problems``.
     """
 
-    __slots__ = FIELDS = (
+    __slots__ = __match_args__ = FIELDS = (
         "format",
         "format_name",
         "as_of",
@@ -467,15 +390,7 @@ class Report:
         self.extra = {} if extra is None else extra
         self.groups = [] if groups is None else groups
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _values(self) == _values(other)
-
     __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen
-
-    def __repr__(self) -> str:
-        return _repr(self)
 
     @property
     def valid(self) -> bool:
@@ -518,7 +433,7 @@ class Report:
     ) -> dict[str, Any]:
         """The report as JSON-ready values (ReportSchema's shape). ``line_view(line)`` writes each
         card line, by default ``line.to_dict()``; or ``cards_view(lines)`` the whole list of them
-        (the API passes :func:`cards_json`). No list is made by a comprehension when there is
+        (the API passes :func:`deckcheck.render.json.cards_json`). No list is made by a comprehension when there is
         nothing in it (a valid deck has no problems and no groups: on CPython 3.11 each would
         cost a call)."""
         errors, warnings = self._tally()

@@ -43,6 +43,7 @@ from typing import Any
 
 from ..names import BASIC_ENERGY_NAME
 from ..patterns import Pattern
+from ..value import Value
 
 #: kinds of row in ``data/deck-rules.csv``
 CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
@@ -219,11 +220,11 @@ def compare(scanned: list[Finding], table: list[Finding], card_names: dict[str, 
     return errors
 
 
-class DeckRule:
+class DeckRule(Value):
     """What a printing's clause means for the rules (see the module docstring); a value, read-only by
     convention."""
 
-    __slots__ = ("kind", "limit", "group", "text")
+    __slots__ = __match_args__ = ("kind", "limit", "group", "text")
 
     kind: str
     limit: int | None
@@ -232,18 +233,6 @@ class DeckRule:
 
     def __init__(self, kind: str, limit: int | None, group: str | None, text: str) -> None:
         self.kind, self.limit, self.group, self.text = kind, limit, group, text
-
-    def _values(self) -> tuple[str, int | None, str | None, str]:
-        return (self.kind, self.limit, self.group, self.text)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DeckRule) and self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"DeckRule{self._values()!r}"
 
 
 def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:

@@ -10,6 +10,7 @@ Before the limits, each checks the text is valid Unicode (:mod:`deckcheck.deckli
 from __future__ import annotations
 
 from ..problems import Problem
+from ..value import Value
 from .jsondeck import json_entries, looks_like_json
 from .lineread import LINE_BREAK
 
@@ -18,12 +19,12 @@ MAX_DECKLIST_BYTES = 64 * 1024
 MAX_DECKLIST_LINES = 1000
 
 
-class InputLimit:
+class InputLimit(Value):
     """A decklist over a limit: ``size`` of ``unit`` (``bytes`` or ``lines``) against ``limit``;
     ``counted`` says what was counted for lines (``lines``, or a JSON deck's ``card entries``).
     A value, read-only by convention."""
 
-    __slots__ = ("unit", "size", "limit", "counted")
+    __slots__ = __match_args__ = ("unit", "size", "limit", "counted")
 
     unit: str
     size: int
@@ -32,18 +33,6 @@ class InputLimit:
 
     def __init__(self, unit: str, size: int, limit: int, counted: str) -> None:
         self.unit, self.size, self.limit, self.counted = unit, size, limit, counted
-
-    def _values(self) -> tuple[str, int, int, str]:
-        return (self.unit, self.size, self.limit, self.counted)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, InputLimit) and self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"InputLimit{self._values()!r}"
 
     @property
     def measured(self) -> str:

@@ -22,7 +22,7 @@ from ..decklist.validtext import not_unicode
 from ..engine import check
 from ..formats import default_formats
 from ..names import lookup_key
-from ..problems import cards_json
+from ..render.json import cards_json
 from ..version import __version__
 from . import errors, runtime
 from .jsonbody import BodyError, read_json
@@ -325,7 +325,7 @@ def validate():
     # the dict already has ReportSchema's exact shape (tests hold them together); a
     # second marshmallow dump would cost as much as the check itself. Card lines go in
     # as JSON encoded once per line text (format and date), but for the line number,
-    # joined into one array (problems.cards_json).
+    # joined into one array (render.json.cards_json).
     data = report.to_dict(cards_view=cards_json)
     if query.get("style") == "chat":
         base = options.public_url  # never the request's Host: without PUBLIC_URL, no link

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from marshmallow import ValidationError, fields
 
 from deckcheck.engine import ResolvedLine, check
-from deckcheck.problems import cards_json
+from deckcheck.render.json import cards_json
 from deckcheck.service import api, rawbody
 from deckcheck.service.schemas import StrictBoolean, ValidateRequestSchema
 
