@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..names import BASIC_ENERGY_NAME
+from .value import Value
 
 #: kinds of row in ``data/deck-rules.csv``
 CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
@@ -69,17 +69,29 @@ _NAMED_KINDS = {
 _STAGES = frozenset({"Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "MEGA", "Level-Up", "Restored"})
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Value):
     """One clause or category found on one printing (a row of ``data/deck-rules.csv``)."""
 
-    id: str
-    name: str
-    kind: str
-    limit: int | None = None
-    group: str | None = None
-    source: str = ""
-    text: str = ""
+    __slots__ = ("id", "name", "kind", "limit", "group", "source", "text")
+    __match_args__ = __slots__
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        kind: str,
+        limit: int | None = None,
+        group: str | None = None,
+        source: str = "",
+        text: str = "",
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.limit = limit
+        self.group = group
+        self.source = source
+        self.text = text
 
     @property
     def key(self) -> tuple[str, str, int | None, str | None]:
@@ -202,14 +214,17 @@ def compare(scanned: list[Finding], table: list[Finding], card_names: dict[str, 
     return errors
 
 
-@dataclass(frozen=True)
-class DeckRule:
+class DeckRule(Value):
     """What a printing's clause means for the rules (see the module docstring)."""
 
-    kind: str
-    limit: int | None
-    group: str | None
-    text: str
+    __slots__ = ("kind", "limit", "group", "text")
+    __match_args__ = __slots__
+
+    def __init__(self, kind: str, limit: int | None, group: str | None, text: str) -> None:
+        self.kind = kind
+        self.limit = limit
+        self.group = group
+        self.text = text
 
 
 def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:
