@@ -28,7 +28,7 @@ from .dbmemos import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, DBMemos
 from .deckrules import load_rules
 from .files import FIELDS, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
-from .pack import Packed, PackError, Texts, check_rows, decode, pack_path
+from .pack import Packed, PackError, Texts, aliases_check, check_rows, decode, encode, pack_path, source_check
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
 
 __all__ = [
@@ -250,8 +250,19 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}
     index["basic_energy"] = header["basic_energy"]
     _index(db, directory, index, {set_ids[c] for c in kept})
+    if header["usual"]["aliases"] == aliases_check(db):  # else made code by code, as without a pack
+        db._usual.packed = pack.usual
     _add_local_codes(db, header["sets"])
     return db
+
+
+def pack_of(raw: dict[str, Any], source: bytes) -> bytes:
+    """The pack (:mod:`deckcheck.cards.pack`) of the database dict ``raw`` (with its index), whose
+    JSON file's bytes are ``source``: with the index of usual lines of every set code, made as a
+    load of that file without a pack makes it (:meth:`~deckcheck.cards.db.CardDB.index_usual_lines`)."""
+    db = from_dict(raw, "pack")
+    db.index_usual_lines()
+    return encode(raw, source, db.printed_lines(), aliases_check(db))
 
 
 def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str | None) -> TypeGuard[dict[str, Any]]:
@@ -322,14 +333,13 @@ def load(path: str | os.PathLike[str] | None = None) -> CardDB:
             raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
         except OSError as exc:
             raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
-        digest = hashlib.sha256(blob).hexdigest()
-        version = digest[:12]
-        pack = _pack(path, digest)
-        if pack is not None:
+        pack = _pack(path, blob)
+        if pack is not None:  # the version is the SHA-256 of the JSON the pack records, checked against it
             try:
-                return from_pack(pack, version, str(path))
+                return from_pack(pack, pack.header["source"][:12], str(path))
             except (KeyError, TypeError, ValueError) as exc:
                 raise DatabaseError(f"card database pack at {pack_path(path)} is malformed: {exc!r}") from exc
+        version = hashlib.sha256(blob).hexdigest()[:12]
         try:  # the JSON database without a pack: read record by record
             raw = orjson.loads(database_json(blob))
         except ValueError as exc:  # broken gzip, too large, not JSON
@@ -340,11 +350,11 @@ def load(path: str | os.PathLike[str] | None = None) -> CardDB:
             raise DatabaseError(f"card database at {path} is malformed: {exc!r}") from exc
 
 
-def _pack(path: Path, digest: str) -> Packed | None:
-    """The checked pack beside ``path`` when there is one made from these bytes (SHA-256
-    ``digest``) by this code; None when there is none, or one of another file or index code
-    (logged: the JSON is read instead). A damaged pack fails the load: it never passes for
-    the database, and the JSON beside it is not read in its place unnoticed."""
+def _pack(path: Path, blob: bytes) -> Packed | None:
+    """The checked pack beside ``path`` when there is one made from its bytes ``blob`` (their length
+    and CRC-32, :func:`~deckcheck.cards.pack.source_check`) by this code; None when there is none,
+    or one of another file or index code (logged: the JSON is read instead). A damaged pack fails the
+    load: it never passes for the database, and the JSON beside it is not read in its place unnoticed."""
     where = pack_path(path)
     try:
         data = where.read_bytes()
@@ -357,7 +367,7 @@ def _pack(path: Path, digest: str) -> Packed | None:
     except PackError as exc:
         remedy = f"delete it, or write it again with 'deckcheck db pack --db {path}'"
         raise DatabaseError(f"card database pack at {where} is {exc} ({remedy})") from exc
-    if pack.header.get("source") != digest:
+    if pack.header.get("source_check") != source_check(blob):
         _warn("card database pack %s was made from another file than %s: not used", where, path)
         return None
     if pack.header.get("fingerprint") != fingerprint():

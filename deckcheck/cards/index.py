@@ -34,8 +34,10 @@ import orjson
 from ..memo import memoise
 from ..names import basic_energy_type, name_key
 
-#: the index's layout (its entries, their order, what ``by_name``/``by_number`` hold): bump it
-#: when that changes; a stored index of another layout is rebuilt at load instead of trusted
+#: the index's layout (its entries, their order, what ``by_name``/``by_number`` hold, and what the
+#: pack's index of usual lines holds: :mod:`deckcheck.cards.usuallines`, with the line reader's
+#: ``usual_name``/``usual_code``): bump it when that changes; a stored index of another layout is
+#: rebuilt at load instead of trusted
 INDEX_LAYOUT = 2
 #: what :func:`deckcheck.names.name_key` gives: bump it when a name's key changes (the
 #: whole-pool test ``tests/cards/test_index.py`` fails when the keys change without the bump, and

@@ -5,13 +5,15 @@ without parsing a record.
 serves and ``db pull`` fetches, and what tools read). Beside it, ``cards.json.gz.pack`` holds
 the same rows and index (:mod:`deckcheck.cards.index`) in columns, written from the same dict by
 ``sync.write.write_database`` (and by ``db pull`` from the file it fetched), and recording the
-SHA-256 of the JSON file it was made from: :func:`deckcheck.cards.load` uses it only for that
-file, and reads the JSON the slow way when there is no pack, or a pack of other bytes or made by
-other index code. The pack is data, never code (no pickle, no marshal)::
+JSON file it was made from (its SHA-256, the database's version, and its length and CRC-32, which
+a load compares: :func:`source_check`): :func:`deckcheck.cards.load` uses it only for that file,
+and reads the JSON the slow way when there is no pack, or a pack of other bytes or made by other
+index code. The pack is data, never code (no pickle, no marshal)::
 
-    b"DCKPACK\\0"  u32 format  u32 header length  32-byte SHA-256 of everything after it
-    header: JSON {"source", "fingerprint", "schema", "meta", "sets", "rows", "values",
-                  "by_name", "basic_energy", "index", "sections": [[name, kind, count, bytes], ...]}
+    b"DCKPACK\\0"  u32 format  u32 header length  u32 CRC-32 of everything after it
+    header: JSON {"source", "source_check", "fingerprint", "schema", "meta", "sets", "rows", "values",
+                  "by_name", "basic_energy", "index", "usual",
+                  "sections": [[name, kind, count, bytes], ...]}
     sections, in the header's order: "text" (UTF-8 values joined by NUL), "fixed" (UTF-8
     values of one length, one after the other), "u8", "u16" and "u32" (little-endian arrays
     of unsigned integers)
@@ -20,7 +22,12 @@ Columns with few distinct values (name, supertype, subtypes, number, set id...) 
 values in the header and one code per row; the id and fingerprint columns and the ``by_number``
 keys are text; ``by_name`` and ``by_number`` store each key's number of rows (``sizes``) and
 all rows one key after the other (``rows``); the index's other tables, if any, are in the header
-as the JSON has them. Every row is checked when the pack is written (:func:`check_rows`, then
+as the JSON has them. The index of usual lines (:mod:`deckcheck.cards.usuallines`, every set
+code's) is an open-addressing hash table read in place (:class:`UsualTable`).
+
+The digests guard against damage (a cut or changed file), not against a forger, who can write a
+pack as well as the JSON beside it: CRC-32 reads a file at a fraction of SHA-256's cost, and a
+load pays one pass over each file. Every row is checked when the pack is written (:func:`check_rows`, then
 the written pack is read back), so reading checks what a damaged or forged file could break: the digest,
 the lengths, the offsets, the codes and row numbers in range and the tables' values' types. A
 pack that fails one of them fails the load with what is wrong (:class:`PackError`).
@@ -31,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import zlib
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import accumulate
@@ -45,9 +53,9 @@ from .index import fingerprint
 
 MAGIC = b"DCKPACK\x00"
 #: bump when the layout changes; a pack of another format fails its load (rebuild it)
-FORMAT = 1
-#: the magic bytes, the format and the header's length (u32 each, little-endian) and the digest
-_PREFIX_SIZE = 8 + 4 + 4 + 32
+FORMAT = 2
+#: the magic bytes, the format, the header's length and the digest (u32 each, little-endian)
+_PREFIX_SIZE = 8 + 4 + 4 + 4
 #: joins the values of a text section (never part of a value: checked when written)
 _NUL = "\x00"
 #: the columns stored as a table of values and a code per row (``name`` also gives the row's name key)
@@ -75,7 +83,11 @@ _KINDS: dict[str, tuple[str, ...]] = {
     "fingerprint": ("text", "fixed"),
     "by_number.keys": ("text",),
     **{f"{part}.{what}": _NUMBERS for part in ("by_name", "by_number") for what in ("sizes", "rows")},
+    **{f"usual.{what}": _NUMBERS for what in ("slots", "rows", "names", "codes", "numbers")},
+    "usual.hashes": ("u32",),
 }
+#: the columns of the index of usual lines, one value per entry (``usual.slots`` is the hash table)
+_USUAL = ("hashes", "rows", "names", "codes", "numbers")
 _ITEM = {"u8": "B", "u16": "H", "u32": "I"}
 if array("H").itemsize != 2 or array("I").itemsize != 4:  # pragma: no cover - every platform CPython runs on
     raise ImportError("deckcheck.cards.pack needs 2-byte 'H' and 4-byte 'I' arrays")
@@ -147,9 +159,18 @@ def _coded(values: list[Any]) -> tuple[list[Any], list[int]]:
     return distinct, codes
 
 
-def encode(db: dict[str, Any], source: str) -> bytes:
+def source_check(source: bytes | memoryview) -> list[int]:
+    """What a pack records of the JSON file it was made from, and a load compares with the file
+    beside it: its length and CRC-32."""
+    return [len(source), zlib.crc32(source)]
+
+
+def encode(db: dict[str, Any], source: bytes, usual: Mapping[str, Sequence[Any]], aliases: int) -> bytes:
     """The pack of a database dict (``build.build``'s shape with its ``index``, made by this
-    code), whose JSON file has SHA-256 ``source``. The rows are checked here (:func:`check_rows`)."""
+    code), whose JSON file's bytes are ``source``, with its index of usual lines ``usual`` (line text
+    -> (row, name, set code, number), every code's) made with the set-alias table ``aliases``
+    (:func:`aliases_check`): :func:`deckcheck.cards.pack_of`. The rows are checked here
+    (:func:`check_rows`)."""
     rows, index = db["cards"], db["index"]
     if db.get("schema") != SCHEMA_VERSION or list(db.get("fields", [])) != list(FIELDS):
         raise PackError(f"unknown database layout (schema {db.get('schema')!r})")
@@ -195,8 +216,11 @@ def encode(db: dict[str, Any], source: str) -> bytes:
             add("by_number.keys", "text", list(table))
         add(f"{part}.sizes", _kind(max(sizes, default=0)), sizes)
         add(f"{part}.rows", _kind(n - 1), [i for group in table.values() for i in group])
+    usual = _usual_lines(usual, values["name"], n, add)
+    usual["aliases"] = aliases
     header = {
-        "source": source,
+        "source": hashlib.sha256(source).hexdigest(),
+        "source_check": source_check(source),
         "fingerprint": index["fingerprint"],
         "schema": db["schema"],
         "meta": db.get("meta", {}),
@@ -207,11 +231,12 @@ def encode(db: dict[str, Any], source: str) -> bytes:
         "basic_energy": index["basic_energy"],
         # any other table of the index, as the JSON has it (loading passes it on as it is)
         "index": {k: v for k, v in index.items() if k not in _PACKED},
+        "usual": usual,
         "sections": sections,
     }
     body = orjson.dumps(header) + b"".join(blobs)
     size = len(body) - sum(len(b) for b in blobs)
-    pack = MAGIC + _u32(FORMAT) + _u32(size) + _digest(body) + body
+    pack = MAGIC + _u32(FORMAT) + _u32(size) + body_digest(body) + body
     decode(pack)  # what a load checks, checked before anything is written (raises PackError)
     return pack
 
@@ -220,10 +245,58 @@ def _u32(value: int) -> bytes:
     return value.to_bytes(4, "little")
 
 
-def _digest(body: bytes | memoryview) -> bytes:
-    # SHA-256: OpenSSL's, which uses the CPU's SHA extensions where it has them: no slower than
-    # BLAKE2b on the shipped pack, and much faster with them (BENCHMARKS.md, "Figures behind the code")
-    return hashlib.sha256(body).digest()
+def body_digest(body: bytes | memoryview) -> bytes:
+    """The digest a pack's prefix holds of everything after it: its CRC-32 (see the module docstring)."""
+    return _u32(zlib.crc32(body))
+
+
+def _usual_lines(table: Mapping[str, Sequence[Any]], names: list[str], n: int, add: Any) -> dict[str, Any]:
+    """Add the sections of the index of usual lines ``table`` and answer what the header holds of it:
+    the names that are not a card's name column value (other spellings), and the set codes and
+    numbers the entries name."""
+    spelled: dict[str, int] = {name: i for i, name in enumerate(names)}
+    extras: list[str] = []
+    codes: dict[str, int] = {}
+    numbers: dict[str, int] = {}
+    columns: dict[str, list[int]] = {what: [] for what in _USUAL}
+    for rest, (row, name, code, number) in sorted(table.items()):  # in one order, whatever the codes' order
+        if type(row) is not int:
+            raise PackError("the index of usual lines holds a card, not a row")  # a fresh database holds rows
+        spelling = spelled.get(name)
+        if spelling is None:
+            spelling = spelled[name] = len(names) + len(extras)
+            extras.append(name)
+        columns["hashes"].append(zlib.crc32(rest.encode()))
+        columns["rows"].append(row)
+        columns["names"].append(spelling)
+        columns["codes"].append(codes.setdefault(code, len(codes)))
+        columns["numbers"].append(numbers.setdefault(number, len(numbers)))
+    entries = len(table)
+    size = 8
+    while size < 2 * entries:  # at most half full: a miss meets an empty slot within a few
+        size *= 2
+    slots = [0] * size
+    mask = size - 1
+    for entry, h in enumerate(columns["hashes"], start=1):
+        at = h & mask
+        while slots[at]:
+            at = (at + 1) & mask
+        slots[at] = entry
+    add("usual.slots", _kind(entries), slots)
+    add("usual.hashes", "u32", columns["hashes"])
+    add("usual.rows", _kind(max(n - 1, 0)), columns["rows"])
+    add("usual.names", _kind(len(names) + len(extras)), columns["names"])
+    add("usual.codes", _kind(len(codes)), columns["codes"])
+    add("usual.numbers", _kind(len(numbers)), columns["numbers"])
+    return {"names": extras, "codes": list(codes), "numbers": list(numbers)}
+
+
+def aliases_check(db: Any) -> int:
+    """The CRC-32 of a database's set-alias table (``data/set-aliases.csv``, read at load): which
+    codes the index of usual lines looks up depends on it, so a pack's index is used only with the
+    table it was made with."""
+    rows = sorted((code, a.sets, a.prefix, a.offset, a.action) for code, a in db._aliases.items())
+    return zlib.crc32(orjson.dumps(rows))
 
 
 # -- reading --------------------------------------------------------------------
@@ -301,10 +374,69 @@ class Fixed(Sequence[str]):
         return self._count
 
 
+class UsualTable(Mapping[str, tuple[int, str, str, str]]):
+    """The index of usual lines as the pack holds it, read in place: the text of a usual line after its
+    count (``Nest Ball SVI 181``) -> (the printing's row, name, set code, number as the line writes
+    them). An open-addressing hash table over the text's CRC-32 (``slots``: an entry's number + 1, 0
+    for none; at most half full), whose entries are columns of codes into the tables of names, set
+    codes and numbers; a hit is the entry whose parts make the text again."""
+
+    __slots__ = ("_slots", "_mask", "_hashes", "_rows", "_names", "_spellings", "_split", "_codes", "_numbers")
+
+    def __init__(self, columns: dict[str, Any], names: list[str], usual: dict[str, Any]) -> None:
+        self._slots: array[int] = columns["usual.slots"]
+        self._mask = len(self._slots) - 1
+        self._hashes: array[int] = columns["usual.hashes"]
+        self._rows: array[int] = columns["usual.rows"]
+        self._names: array[int] = columns["usual.names"]
+        self._codes: array[int] = columns["usual.codes"]
+        self._numbers: array[int] = columns["usual.numbers"]
+        self._spellings: list[str] = names + usual["names"]  # a name's code indexes the card names, then the others
+        self._split = (usual["codes"], usual["numbers"])
+
+    def get(self, rest: str, default: Any = None) -> Any:
+        """``(row, name, set code, number)`` of the line text ``rest``, or ``default``."""
+        h = zlib.crc32(rest.encode())
+        slots, hashes, mask = self._slots, self._hashes, self._mask
+        at = h & mask
+        entry = slots[at]
+        while entry:
+            entry -= 1
+            if hashes[entry] == h:
+                codes, numbers = self._split
+                name, code = self._spellings[self._names[entry]], codes[self._codes[entry]]
+                number = numbers[self._numbers[entry]]
+                if len(rest) == len(name) + len(code) + len(number) + 2 and rest == f"{name} {code} {number}":
+                    return (self._rows[entry], name, code, number)
+            at = (at + 1) & mask
+            entry = slots[at]
+        return default
+
+    def _key(self, entry: int) -> str:
+        codes, numbers = self._split
+        name = self._spellings[self._names[entry]]
+        return f"{name} {codes[self._codes[entry]]} {numbers[self._numbers[entry]]}"
+
+    def __getitem__(self, rest: str) -> tuple[int, str, str, str]:
+        hit = self.get(rest)
+        if hit is None:
+            raise KeyError(rest)
+        return hit  # type: ignore[no-any-return]
+
+    def __contains__(self, rest: object) -> bool:
+        return type(rest) is str and self.get(rest) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return map(self._key, range(len(self._rows)))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 class Packed:
     """A checked pack: its header and columns (:func:`decode`)."""
 
-    __slots__ = ("header", "rows", "values", "codes", "ids", "fingerprints", "by_name", "by_number")
+    __slots__ = ("header", "rows", "values", "codes", "ids", "fingerprints", "by_name", "by_number", "usual")
 
     def __init__(self, header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         self.header, self.rows, self.values = header, n, header["values"]
@@ -314,6 +446,7 @@ class Packed:
         self.fingerprints: Sequence[str] = fps if isinstance(fps, Fixed) else Texts.of(fps)
         self.by_name = Groups(header["by_name"], columns["by_name.offsets"], columns["by_name.rows"])
         self.by_number = Groups(columns["by_number.keys"], columns["by_number.offsets"], columns["by_number.rows"])
+        self.usual = UsualTable(columns, header["values"]["name"], header["usual"])
 
 
 def decode(data: bytes) -> Packed:
@@ -327,7 +460,7 @@ def decode(data: bytes) -> Packed:
     body = memoryview(data)[_PREFIX_SIZE:]
     if size > len(body):
         raise PackError(f"truncated: the header needs {size} bytes, {len(body)} follow")
-    if _digest(body) != digest:
+    if body_digest(body) != digest:
         raise PackError(_damage(data, body, size))
     try:
         header = orjson.loads(body[:size])
@@ -346,7 +479,7 @@ def _damage(data: bytes, body: memoryview, size: int) -> str:
         expected = -1
     if expected > len(body):
         return f"truncated: {len(data)} bytes, its header describes {expected + _PREFIX_SIZE}"
-    return "damaged: its SHA-256 digest does not match its contents (changed after it was written)"
+    return "damaged: its CRC-32 does not match its contents (changed after it was written)"
 
 
 def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
@@ -431,11 +564,40 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         columns[f"{part}.offsets"] = offsets
     if type(header.get("index")) is not dict or set(header["index"]) & _PACKED:
         raise PackError("the header's other index tables are malformed")
+    _check_usual(header, columns, n)
     energy = header["basic_energy"]
     if type(energy) is not dict or set(map(type, energy.values())) - {int}:
         raise PackError("the index's basic_energy table is malformed")
     if energy and (min(energy.values()) < 0 or max(energy.values()) >= n):
         raise PackError("the index's basic_energy table names rows that are not there")
+
+
+def _check_usual(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
+    """The index of usual lines :class:`UsualTable` reads: its tables are lists of text, each entry's
+    codes are in range, and its hash table has a power-of-two size with exactly one slot per entry
+    (so a look-up of a text that is not there meets an empty slot)."""
+    source, check = header.get("source"), header.get("source_check")
+    if type(source) is not str or len(source) != 64 or type(check) is not list or set(map(type, check)) - {int}:
+        raise PackError("the header's source is malformed")
+    usual = header.get("usual")
+    if type(usual) is not dict or type(usual.get("aliases")) is not int:
+        raise PackError("the index of usual lines is malformed")
+    tops = {"rows": n, "names": len(header["values"]["name"]), "codes": 0, "numbers": 0}
+    for what in ("names", "codes", "numbers"):
+        table = usual.get(what)
+        if type(table) is not list or set(map(type, table)) - {str}:
+            raise PackError(f"the index of usual lines' {what} table is malformed")
+        tops[what] += len(table)
+    entries = len(columns["usual.hashes"])
+    for what in _USUAL:
+        if len(columns[f"usual.{what}"]) != entries:
+            raise PackError(f"the index of usual lines' {what} column does not have {entries} entries")
+        if what in tops and not _below(columns[f"usual.{what}"], tops[what]):
+            raise PackError(f"the index of usual lines' {what} column has a code out of range")
+    slots = columns["usual.slots"]
+    size = len(slots)
+    if size <= entries or size & (size - 1) or not _below(slots, entries + 1) or slots.count(0) != size - entries:
+        raise PackError("the index of usual lines' hash table is malformed")
 
 
 def _below(values: array[int], top: int) -> bool:

@@ -1,18 +1,24 @@
 """The index of usual lines: a line written as printed (``4 Nest Ball SVI 181``) found with one
 look-up. :meth:`~UsualLineIndex.printing_named` says which printing such a line names;
-:meth:`~UsualLineIndex.printed_line` finds it in a table made set code by set code on first use.
+:meth:`~UsualLineIndex.printed_line` finds it in the table the database's pack holds, made when the
+pack is written (:class:`~deckcheck.cards.pack.UsualTable`, read in place), or, for a database read
+without one, in a table made set code by set code on first use.
 A base of :class:`~deckcheck.cards.db.CardDB` (its methods are the database's: the engine calls
 them for every line)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from ..names import lookup_key
 from .index import SEP, number_norm
 from .printings import Card, CardTable, NumberTable, SetAlias
 from .spellings import MAX_NUMBER_LEN, WRITTEN_ENERGY
+
+if TYPE_CHECKING:
+    from .pack import UsualTable
 
 
 @functools.cache
@@ -51,9 +57,11 @@ class UsualLines:
     """What :meth:`UsualLineIndex.printed_line` keeps, held by the database: a swapped-in database starts with
     none. Bounded by the database (its set codes, names, numbers and printings)."""
 
-    __slots__ = ("table", "codes", "misses", "numbers", "names", "by_set")
+    __slots__ = ("packed", "table", "codes", "misses", "numbers", "names", "by_set")
 
     def __init__(self) -> None:
+        #: the pack's table of every code's usual lines, read in place (None: made code by code below)
+        self.packed: UsualTable | None = None
         #: the usual line's text after its count (``Nest Ball SVI 181``) -> (the printing or its row,
         #: name, set code, number), for the indexed codes
         self.table: dict[str, PrintedEntry] = {}
@@ -126,13 +134,16 @@ class UsualLineIndex:
         return card if card.name == name or lookup_key(name) == card.key.lower() else None
 
     def indexed_codes(self) -> frozenset[str]:
-        """The set codes whose usual lines :meth:`printed_line` has indexed so far."""
+        """The set codes whose usual lines :meth:`printed_line` has indexed so far (the pack's table
+        holds every code's)."""
+        if self._usual.packed is not None:
+            return frozenset(self._places or self._printing_places())
         return frozenset(self._usual.codes)
 
-    def printed_lines(self) -> dict[str, PrintedEntry]:
-        """The table of :meth:`printed_line` (read only): a hot loop looks a line's text after its
-        count up here first and calls :meth:`printed_line` on a miss or an entry that holds a row."""
-        return self._usual.table
+    def printed_lines(self) -> Mapping[str, PrintedEntry]:
+        """The table of :meth:`printed_line` (read only): the pack's, or the one made code by code."""
+        packed = self._usual.packed
+        return packed if packed is not None else self._usual.table
 
     def printed_line(self, rest: str) -> PrintedLine | None:
         """``(card, name, set code, number)`` when ``rest`` is the text after a count of a usual line
@@ -145,7 +156,16 @@ class UsualLineIndex:
         None: read it the long way. A ``PH`` tag after the number is taken as the reader takes it (it is
         not one of the parts). An entry holds the card's row until its first use (making a card costs
         microseconds; a list meets a few of a code's). Bounded by the database: ~42,000 entries with
-        every code indexed."""
+        every code indexed. With the pack's table (:class:`~deckcheck.cards.pack.UsualTable`) every
+        code is indexed already, and an entry's card is made when asked for."""
+        packed = self._usual.packed
+        if packed is not None:
+            found = packed.get(rest)
+            if found is None and rest[-3:] == " PH":
+                found = packed.get(rest[:-3])
+            if found is None:
+                return None
+            return (self.cards.at(found[0]), found[1], found[2], found[3])
         table = self._usual.table
         hit = table.get(rest)
         if hit is None:
@@ -177,7 +197,11 @@ class UsualLineIndex:
     def index_usual_lines(self) -> int:
         """Index every set code's usual lines now (:meth:`printed_line` does it code by code on first
         use): what a server's master does before its workers fork, so they share the table instead of
-        each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries."""
+        each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries.
+        A database read through its pack has the pack's table already: nothing to make."""
+        packed = self._usual.packed
+        if packed is not None:
+            return len(packed)
         for code in list(self._places or self._printing_places()):
             if code not in self._usual.codes:
                 self._index_code(code)

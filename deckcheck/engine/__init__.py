@@ -11,7 +11,6 @@ from .. import cards as _cards
 from ..cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
 from ..cards import Card, CardDB, Resolution
 from ..cards.localnames import list_language
-from ..cards.usuallines import PrintedLine
 from ..deck import Context as Context
 from ..deck import Deck as Deck
 from ..deck import KnownLine as KnownLine
@@ -217,8 +216,6 @@ def _read_text(
     memo = at.memo
     facts_of, put = memo.get, memo.put
     known, classify, usual = read_line.memo.get, read_new, card_parts
-    # an entry of the index may hold the card's row, not yet the card (looked at below)
-    printed: Callable[[str], PrintedLine | None] = db.printed_lines().get  # type: ignore[assignment]
     printed_line, counts, bullets = db.printed_line, COUNTS.get, BULLETS
     printings = at.printings
     # the line memo's put written out below (a call costs more than the look-ups), with its bounds
@@ -244,9 +241,7 @@ def _read_text(
                     head, _, rest = rest.partition(" ")
                 count = counts(head)
                 if count is not None:
-                    hit = printed(rest)
-                    if hit is None or hit[0].__class__ is int:  # type: ignore[comparison-overlap]  # a row: no card yet
-                        hit = printed_line(rest)
+                    hit = printed_line(rest)
                     if hit is not None:
                         # _printing_facts and memo.put written out (tests/decklist/test_fast_paths.py holds them equal)
                         card, name, set_code, number = hit

@@ -4,14 +4,13 @@ DatabaseError, never another exception and never an allocation the file's size d
 
 from __future__ import annotations
 
-import hashlib
 import struct
 import tracemalloc
 from array import array
 
 import orjson
 import pytest
-from test_dbpack import ROWS, _sections, tiny
+from test_dbpack import ROWS, P, _sections, tiny
 
 from deckcheck import cards
 from deckcheck.cards import DatabaseError
@@ -21,8 +20,8 @@ from deckcheck.cards import pack as dbpack
 def _parts(data: bytes) -> tuple[dict, list[bytes]]:
     """A pack's header and its sections' bytes."""
     header, where = _sections(data)
-    size = struct.unpack_from("<8sII32s", data)[2]
-    payload, at, blobs = data[48 + size :], 0, []
+    size = struct.unpack_from("<8sIII", data)[2]
+    payload, at, blobs = data[P + size :], 0, []
     for _name, _kind, _count, nbytes in header["sections"]:
         blobs.append(payload[at : at + nbytes])
         at += nbytes
@@ -33,7 +32,7 @@ def _forge(header: dict, blobs: list[bytes]) -> bytes:
     """A pack of this header and these sections, its digest right."""
     head = orjson.dumps(header)
     body = head + b"".join(blobs)
-    return dbpack.MAGIC + struct.pack("<II", dbpack.FORMAT, len(head)) + hashlib.sha256(body).digest() + body
+    return dbpack.MAGIC + struct.pack("<II", dbpack.FORMAT, len(head)) + dbpack.body_digest(body) + body
 
 
 def _load_fails(path, data: bytes) -> str:
@@ -128,7 +127,7 @@ def test_a_pack_cut_at_every_section_boundary_fails_as_truncated(tmp_path):
     for _name, _kind, _count, nbytes in header["sections"]:
         assert _load_fails(path, good[:at]) == f"truncated: {at} bytes, its header describes {len(good)}"
         at += nbytes
-    assert _load_fails(path, good[:48]).startswith("truncated: the header needs ")
+    assert _load_fails(path, good[:P]).startswith("truncated: the header needs ")
 
 
 def test_the_command_a_damaged_pack_names_writes_it_again(tmp_path):
