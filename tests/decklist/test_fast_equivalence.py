@@ -35,7 +35,7 @@ def general_paths() -> Iterator[None]:
     text read into rows by ``parse.read`` then resolved by ``engine.resolve_rows`` (not in one pass)."""
     with (
         mock.patch.object(parse, "read_new", lineread.read_line),
-        mock.patch.object(engine, "read_new", lineread.read_line),
+        mock.patch.object(engine.lines, "read_new", lineread.read_line),
         mock.patch.object(engine, "plain_lines", lambda text: None),
         mock.patch.object(CardDB, "printing_named", lambda self, name, set_code, number: None),
         no_printed_lines(),

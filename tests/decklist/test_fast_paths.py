@@ -450,13 +450,13 @@ def test_printing_facts_are_the_facts_of_a_printing_resolution():
         (None, None),
     ):
         via, ban = fmt.legality(card, db, on) if fmt is not None and on is not None else (None, None)
-        at = engine._Lines(db, fmt, on)
+        at = engine.lines._Lines(db, fmt, on)
         if at.printings is not None:
             at.printings.clear()
         for raw, count in (("4 Nest Ball SVI 181", 4), ("* 2 Nest Ball SVI 181", 2)):  # made, then from the table
             made = LineFacts(count, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban, raw)
             made.profile = line_profile(made, db.deck_rules())
-            fast = engine._new_facts(at, raw, count, "Nest Ball", "SVI", "181")
+            fast = engine.lines._new_facts(at, raw, count, "Nest Ball", "SVI", "181")
             assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {
                 s: getattr(made, s) for s in LineFacts.__slots__
             }
@@ -641,9 +641,9 @@ def test_the_index_of_usual_lines_keeps_only_codes_printing_named_looks_in():
 
 
 def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
-    """engine._read_text writes _printing_facts and Memo.put out for a line the index of usual lines
-    holds: the same facts, slot by slot, with the printing table's entry and without it, and the line
-    kept in the line memo."""
+    """engine.lines._read_text makes the facts of a line the index of usual lines holds as
+    _printing_facts does: the same facts, slot by slot, with the printing table's entry and without
+    it, and the line kept in the line memo."""
     import datetime as dt
 
     from deckcheck import cards, engine
@@ -656,15 +656,15 @@ def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
             rest = raw.split(" ", 2 if raw[0] == "*" else 1)[-1]
             card, name, code, number = db.printed_line(rest)
             for with_entry in (False, True):
-                at = engine._Lines(db, fmt, on)
+                at = engine.lines._Lines(db, fmt, on)
                 at.memo.clear()
                 if at.printings is not None and not with_entry:
                     at.printings.clear()
-                (line,) = engine._read_text([raw], db, fmt, on)[1]
+                (line,) = engine.lines._read_text([raw], db, fmt, on)[1]
                 assert at.memo.get(raw) is line.facts
                 if at.printings is not None and not with_entry:
                     at.printings.clear()
-                made = engine._printing_facts(at, raw, count, card, name, code, number)
+                made = engine.lines._printing_facts(at, raw, count, card, name, code, number)
                 for slot in LineFacts.__slots__:
                     assert getattr(line.facts, slot) == getattr(made, slot), (raw, slot)
 
@@ -686,7 +686,7 @@ def test_the_usual_shape_of_a_name_and_a_code_is_the_patterns(name, code, number
 
 
 def test_the_one_pass_takes_a_headers_section_and_files_the_rest_as_read_does():
-    """engine._read_text makes no Header (check() reports none): a header, warm or cold, sets the
+    """engine.lines._read_text makes no Header (check() reports none): a header, warm or cold, sets the
     section of the card lines after it; a total, a banner and an unparsed line are filed as read()
     files them."""
     import datetime as dt
@@ -706,7 +706,7 @@ def test_the_one_pass_takes_a_headers_section_and_files_the_rest_as_read_does():
     for cold in (True, False):
         if cold:
             read_line.memo.clear()
-        result, out = engine._read_text(lines, db, engine.get_format("standard"), dt.date(2026, 5, 1))
+        result, out = engine.lines._read_text(lines, db, engine.get_format("standard"), dt.date(2026, 5, 1))
         assert result.headers == []
         assert [(ln.line, ln.section) for ln in out] == [(n, section) for n, section, _ in rows]
         assert [(ln.line, ln.section) for ln in out] == [(3, "pokemon"), (5, "trainer"), (7, "energy")]
