@@ -192,7 +192,8 @@ def _read_text(
     of the usual shape by :func:`~deckcheck.decklist.fastline.card_parts`, else the parser's memo or
     :func:`~deckcheck.decklist.fastline.read_new`) and, when a card line, resolved and kept. The parse result
     holds the problems and the declared total, not the headers: a header sets the section of the card
-    lines after it, and :func:`~deckcheck.engine.check` reports no headers (:func:`~deckcheck.decklist.parse.parse` does)."""
+    lines after it, and :func:`~deckcheck.engine.check` reports no headers
+    (:func:`~deckcheck.decklist.parse.parse` does)."""
     at = _Lines(db, fmt, on)
     memo = at.memo
     facts_of, put = memo.get, memo.put
