@@ -14,7 +14,7 @@ import gc
 import hashlib
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
@@ -252,17 +252,22 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     _index(db, directory, index, {set_ids[c] for c in kept})
     if header["usual"]["aliases"] == aliases_check(db):  # else made code by code, as without a pack
         db._usual.packed = pack.usual
+    db._legality = pack.legality
     _add_local_codes(db, header["sets"])
     return db
 
 
-def pack_of(raw: dict[str, Any], source: bytes) -> bytes:
+def pack_of(
+    raw: dict[str, Any], source: bytes, legality: Callable[[CardDB], Mapping[str, dict[str, Any]]] | None = None
+) -> bytes:
     """The pack (:mod:`deckcheck.cards.pack`) of the database dict ``raw`` (with its index), whose
     JSON file's bytes are ``source``: with the index of usual lines of every set code, made as a
-    load of that file without a pack makes it (:meth:`~deckcheck.cards.db.CardDB.index_usual_lines`)."""
+    load of that file without a pack makes it (:meth:`~deckcheck.cards.db.CardDB.index_usual_lines`),
+    and what ``legality`` answers of that database (the formats' legality of every row by format id:
+    :func:`deckcheck.formats.stored.shipped_legality`; the card database imports no format)."""
     db = from_dict(raw, "pack")
     db.index_usual_lines()
-    return encode(raw, source, db.printed_lines(), aliases_check(db))
+    return encode(raw, source, db.printed_lines(), aliases_check(db), legality(db) if legality else None)
 
 
 def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str | None) -> TypeGuard[dict[str, Any]]:

@@ -28,6 +28,7 @@ from .dbmemos import LINE_MEMO_SIZE, DBMemos
 from .deckrules import DeckRule
 from .index import SEP, number_norm
 from .inlanguage import OtherLanguages
+from .pack import StoredLegality
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 from .releases import ReleaseRules
 from .spellings import MAX_NUMBER_LEN, NUMBERED_ENERGY, WRITTEN_ENERGY, e4_spelling, split_code_number
@@ -91,6 +92,8 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         self.identity = object()
         #: the card names in other languages (:meth:`local_names`), read on first use (False until then)
         self._local: Any = False
+        #: format id -> its legality of every row, as the pack holds it (:meth:`stored_legality`)
+        self._legality: dict[str, StoredLegality] = {}
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -107,6 +110,12 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
                 "newest_set": newest_set_info(newest) if newest else None,
             }
         return info.copy()
+
+    def stored_legality(self, format_id: str) -> StoredLegality | None:
+        """The legality of every printing in the format ``format_id`` that the database's pack holds
+        (:mod:`deckcheck.formats.stored`: the format checks it was made from its own pool and bans),
+        or None."""
+        return self._legality.get(format_id)
 
     def newest_set(self) -> CardSet | None:
         """The set with the latest release date that has cards in this database (None when empty).

@@ -165,12 +165,19 @@ def source_check(source: bytes | memoryview) -> list[int]:
     return [len(source), zlib.crc32(source)]
 
 
-def encode(db: dict[str, Any], source: bytes, usual: Mapping[str, Sequence[Any]], aliases: int) -> bytes:
+def encode(
+    db: dict[str, Any],
+    source: bytes,
+    usual: Mapping[str, Sequence[Any]],
+    aliases: int,
+    legality: Mapping[str, dict[str, Any]] | None = None,
+) -> bytes:
     """The pack of a database dict (``build.build``'s shape with its ``index``, made by this
     code), whose JSON file's bytes are ``source``, with its index of usual lines ``usual`` (line text
     -> (row, name, set code, number), every code's) made with the set-alias table ``aliases``
-    (:func:`aliases_check`): :func:`deckcheck.cards.pack_of`. The rows are checked here
-    (:func:`check_rows`)."""
+    (:func:`aliases_check`), and the legality of every row in each format of ``legality`` (format id
+    -> its runs, :func:`deckcheck.formats.stored.legality_columns`): :func:`deckcheck.cards.pack_of`.
+    The rows are checked here (:func:`check_rows`)."""
     rows, index = db["cards"], db["index"]
     if db.get("schema") != SCHEMA_VERSION or list(db.get("fields", [])) != list(FIELDS):
         raise PackError(f"unknown database layout (schema {db.get('schema')!r})")
@@ -218,6 +225,18 @@ def encode(db: dict[str, Any], source: bytes, usual: Mapping[str, Sequence[Any]]
         add(f"{part}.rows", _kind(n - 1), [i for group in table.values() for i in group])
     usual = _usual_lines(usual, values["name"], n, add)
     usual["aliases"] = aliases
+    digests: dict[str, dict[str, Any]] = {}
+    for format_id, runs in sorted((legality or {}).items()):
+        if len(runs["sizes"]) != n:
+            raise PackError(f"the legality in format {format_id} is not of {n} rows")
+        # a run's first day as days after the format's first (a row's first run: 0, never compared)
+        epoch = min(filter(None, runs["starts"]), default=1) - 1
+        starts = [day - epoch if day else 0 for day in runs["starts"]]
+        digests[format_id] = {"digest": runs["digest"], "epoch": epoch}
+        add(f"legality.{format_id}.sizes", _kind(max(runs["sizes"], default=0)), runs["sizes"])
+        add(f"legality.{format_id}.starts", _kind(max(starts, default=0)), starts)
+        add(f"legality.{format_id}.via", _kind(n), runs["via"])
+        add(f"legality.{format_id}.ban", _kind(max(runs["ban"], default=0)), runs["ban"])
     header = {
         "source": hashlib.sha256(source).hexdigest(),
         "source_check": source_check(source),
@@ -232,6 +251,7 @@ def encode(db: dict[str, Any], source: bytes, usual: Mapping[str, Sequence[Any]]
         # any other table of the index, as the JSON has it (loading passes it on as it is)
         "index": {k: v for k, v in index.items() if k not in _PACKED},
         "usual": usual,
+        "legality": digests,
         "sections": sections,
     }
     body = orjson.dumps(header) + b"".join(blobs)
@@ -412,6 +432,20 @@ class UsualTable(Mapping[str, tuple[int, str, str, str]]):
             entry = slots[at]
         return default
 
+    def entries(self) -> Iterator[tuple[str, tuple[int, str, str, str]]]:
+        """Every entry as (its text, (row, name, set code, number)), in the table's order."""
+        codes, numbers = self._split
+        spellings, names, code_of, number_of, rows = (
+            self._spellings,
+            self._names,
+            self._codes,
+            self._numbers,
+            self._rows,
+        )
+        for entry in range(len(rows)):
+            name, code, number = spellings[names[entry]], codes[code_of[entry]], numbers[number_of[entry]]
+            yield f"{name} {code} {number}", (rows[entry], name, code, number)
+
     def _key(self, entry: int) -> str:
         codes, numbers = self._split
         name = self._spellings[self._names[entry]]
@@ -433,10 +467,51 @@ class UsualTable(Mapping[str, tuple[int, str, str, str]]):
         return len(self._rows)
 
 
+class StoredLegality:
+    """A format's legality of every row as the pack holds it (:mod:`deckcheck.formats.stored`): per
+    row, runs of days (``starts``, proleptic ordinals, the first of each row's runs the earliest day)
+    over which the answer stays (``via``: the row that makes it legal + 1, 0 for none; ``ban``: the
+    ban's index in the format's bans + 1, 0 for none); a start is days after ``epoch`` (an ordinal).
+    ``digest`` says which pool and bans made it."""
+
+    __slots__ = ("digest", "_epoch", "_offsets", "_starts", "_via", "_ban")
+
+    def __init__(
+        self, made: dict[str, Any], offsets: array[int], starts: array[int], via: array[int], ban: array[int]
+    ) -> None:
+        self.digest: str = made["digest"]
+        self._epoch: int = made["epoch"]
+        self._offsets, self._starts, self._via, self._ban = offsets, starts, via, ban
+
+    def bans_within(self, count: int) -> bool:
+        """Does every run name one of ``count`` bans or none (a format with fewer cannot take these runs)?"""
+        return _below(self._ban, count + 1)
+
+    def answer(self, row: int, day: int) -> tuple[int, int]:
+        """(via + 1, ban + 1) of row ``row`` on the day of ordinal ``day``: its last run begun by then."""
+        starts, day = self._starts, day - self._epoch
+        at = self._offsets[row + 1] - 1
+        first = self._offsets[row]
+        while at > first and starts[at] > day:
+            at -= 1
+        return self._via[at], self._ban[at]
+
+
 class Packed:
     """A checked pack: its header and columns (:func:`decode`)."""
 
-    __slots__ = ("header", "rows", "values", "codes", "ids", "fingerprints", "by_name", "by_number", "usual")
+    __slots__ = (
+        "header",
+        "rows",
+        "values",
+        "codes",
+        "ids",
+        "fingerprints",
+        "by_name",
+        "by_number",
+        "usual",
+        "legality",
+    )
 
     def __init__(self, header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         self.header, self.rows, self.values = header, n, header["values"]
@@ -447,6 +522,14 @@ class Packed:
         self.by_name = Groups(header["by_name"], columns["by_name.offsets"], columns["by_name.rows"])
         self.by_number = Groups(columns["by_number.keys"], columns["by_number.offsets"], columns["by_number.rows"])
         self.usual = UsualTable(columns, header["values"]["name"], header["usual"])
+        self.legality = {
+            format_id: StoredLegality(
+                made,
+                columns[f"legality.{format_id}.offsets"],
+                *(columns[f"legality.{format_id}.{what}"] for what in ("starts", "via", "ban")),
+            )
+            for format_id, made in header["legality"].items()
+        }
 
 
 def decode(data: bytes) -> Packed:
@@ -518,7 +601,16 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
     if at != len(payload):
         raise PackError(f"{len(payload) - at} bytes after the last section")
     kinds = {name: kind for name, kind, _count, _bytes in header["sections"]}
-    for name, allowed in _KINDS.items():
+    legality = header.get("legality")
+    if type(legality) is not dict or any(
+        type(made) is not dict or type(made.get("digest")) is not str or type(made.get("epoch")) is not int
+        for made in legality.values()
+    ):
+        raise PackError("the header's legality table is malformed")
+    wanted = {**_KINDS}
+    for format_id in legality:
+        wanted.update({f"legality.{format_id}.{what}": _NUMBERS for what in ("sizes", "starts", "via", "ban")})
+    for name, allowed in wanted.items():
         if kinds.get(name) not in allowed:
             raise PackError(f"section {name} is missing or of kind {kinds.get(name)!r}")
     _check(header, columns, n)
@@ -565,6 +657,8 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
     if type(header.get("index")) is not dict or set(header["index"]) & _PACKED:
         raise PackError("the header's other index tables are malformed")
     _check_usual(header, columns, n)
+    for format_id in header["legality"]:
+        _check_legality(format_id, columns, n)
     energy = header["basic_energy"]
     if type(energy) is not dict or set(map(type, energy.values())) - {int}:
         raise PackError("the index's basic_energy table is malformed")
@@ -600,8 +694,42 @@ def _check_usual(header: dict[str, Any], columns: dict[str, Any], n: int) -> Non
         raise PackError("the index of usual lines' hash table is malformed")
 
 
+def _check_legality(format_id: str, columns: dict[str, Any], n: int) -> None:
+    """A format's stored legality (:class:`StoredLegality`): every row has at least one run, the runs'
+    columns are of one length and each run's printing is a row; adds its ``offsets``."""
+    part = f"legality.{format_id}"
+    sizes, starts, via, ban = (columns[f"{part}.{what}"] for what in ("sizes", "starts", "via", "ban"))
+    if len(sizes) != n:
+        raise PackError(f"the legality in format {format_id} is not of {n} rows")
+    if 0 in sizes:
+        raise PackError(f"the legality in format {format_id} has a row without runs")
+    try:
+        offsets = array("I", accumulate(sizes, initial=0))
+    except OverflowError:  # forged sizes whose sum passes 2**32
+        offsets = array("I", [0, 0])
+    if offsets[-1] != len(starts) or len(via) != len(starts) or len(ban) != len(starts):
+        raise PackError(f"the legality in format {format_id} does not hold the runs its sizes say")
+    if not _below(via, n + 1):
+        raise PackError(f"the legality in format {format_id} names rows that are not there")
+    columns[f"{part}.offsets"] = offsets
+
+
 def _below(values: array[int], top: int) -> bool:
-    """Is every value of an unsigned array below ``top``? (one byte per value: a translate)"""
+    """Is every value of an unsigned array below ``top``? Byte by byte at C speed: one byte per value,
+    a translate; two bytes, a translate of the high bytes and a look at the few values whose high
+    byte is ``top``'s (``max`` would make an int of every value)."""
     if values.typecode == "B":
         return not values.tobytes().translate(None, bytes(range(min(top, 256))))
-    return not values or max(values) < top
+    if values.typecode != "H" or top >= 1 << 16:
+        return not values or max(values) < top
+    raw = values.tobytes()
+    high, low = (raw[1::2], raw[0::2]) if sys.byteorder == "little" else (raw[0::2], raw[1::2])
+    cut = top >> 8
+    if high.translate(None, bytes(range(cut + 1))):  # a high byte over top's
+        return False
+    floor, at = top & 0xFF, high.find(cut)
+    while at >= 0:  # a high byte equal to top's: the low byte decides
+        if low[at] >= floor:
+            return False
+        at = high.find(cut, at + 1)
+    return True

@@ -252,6 +252,10 @@ class CardTable(Mapping[str, Card]):
     def __getitem__(self, card_id: str) -> Card:
         return self.at(self._ids[card_id])
 
+    def row_of(self, card_id: str) -> int:
+        """The row of a card id (the last row of an id). Raises KeyError for an id not here."""
+        return self._ids[card_id]
+
     def get(self, card_id: str, default: Card | None = None) -> Card | None:  # type: ignore[override]
         row = self._ids.get(card_id)
         return default if row is None else self.at(row)

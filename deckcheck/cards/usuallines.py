@@ -141,9 +141,16 @@ class UsualLineIndex:
         return frozenset(self._usual.codes)
 
     def printed_lines(self) -> Mapping[str, PrintedEntry]:
-        """The table of :meth:`printed_line` (read only): the pack's, or the one made code by code."""
+        """Every entry :meth:`printed_line` finds so far (read only): the pack's, or the one made code
+        by code."""
         packed = self._usual.packed
         return packed if packed is not None else self._usual.table
+
+    def known_lines(self) -> dict[str, PrintedEntry]:
+        """The entries of :meth:`printed_line` this process holds in a dict (read only): a hot loop
+        looks a line's text after its count up here first and calls :meth:`printed_line` on a miss
+        or an entry that holds a row."""
+        return self._usual.table
 
     def printed_line(self, rest: str) -> PrintedLine | None:
         """``(card, name, set code, number)`` when ``rest`` is the text after a count of a usual line
@@ -157,21 +164,21 @@ class UsualLineIndex:
         not one of the parts). An entry holds the card's row until its first use (making a card costs
         microseconds; a list meets a few of a code's). Bounded by the database: ~42,000 entries with
         every code indexed. With the pack's table (:class:`~deckcheck.cards.pack.UsualTable`) every
-        code is indexed already, and an entry's card is made when asked for."""
-        packed = self._usual.packed
-        if packed is not None:
-            found = packed.get(rest)
-            if found is None and rest[-3:] == " PH":
-                found = packed.get(rest[:-3])
-            if found is None:
-                return None
-            return (self.cards.at(found[0]), found[1], found[2], found[3])
+        code is indexed already: an entry found there is kept in the table made here (a dict look-up
+        the next time; bounded by the pack's entries)."""
         table = self._usual.table
         hit = table.get(rest)
         if hit is None:
             if rest[-3:] == " PH":  # the tag a placeholder card's line may end with (not one of the parts)
                 rest = rest[:-3]
                 hit = table.get(rest)
+            packed = self._usual.packed
+            if hit is None and packed is not None:
+                found = packed.get(rest)
+                if found is None:
+                    return None
+                hit = table[rest] = (self.cards.at(found[0]), found[1], found[2], found[3])
+                return hit
             if hit is None:
                 parts = rest.rsplit(" ", 2)
                 if len(parts) != 3 or parts[1] in self._usual.codes:
@@ -200,8 +207,11 @@ class UsualLineIndex:
         each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries.
         A database read through its pack has the pack's table already: nothing to make."""
         packed = self._usual.packed
-        if packed is not None:
-            return len(packed)
+        if packed is not None:  # the pack's entries as they are, each card made when first asked for
+            table = self._usual.table
+            for rest, entry in packed.entries():
+                table.setdefault(rest, entry)
+            return len(table)
         for code in list(self._places or self._printing_places()):
             if code not in self._usual.codes:
                 self._index_code(code)

@@ -6,9 +6,11 @@ first step."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from ..cards import Card, CardDB, Resolution
 from ..cards.localnames import list_language
+from ..cards.usuallines import PrintedLine
 from ..deck import LineFacts, ResolvedLine, line_profile
 from ..decklist.fastline import BULLETS, COUNTS, card_parts, read_new
 from ..decklist.lineread import CARD, HEADER, read_line
@@ -198,6 +200,8 @@ def _read_text(
     memo = at.memo
     facts_of, put = memo.get, memo.put
     known, classify, usual = read_line.memo.get, read_new, card_parts
+    # an entry of the index may hold the card's row, not yet the card (looked at below)
+    printed: Callable[[str], PrintedLine | None] = db.known_lines().get  # type: ignore[assignment]
     printed_line, counts, bullets = db.printed_line, COUNTS.get, BULLETS
     result, new, out = ParseResult(), object.__new__, []
     asked: set[str] = set()
@@ -219,7 +223,9 @@ def _read_text(
                     head, _, rest = rest.partition(" ")
                 count = counts(head)
                 if count is not None:
-                    hit = printed_line(rest)
+                    hit = printed(rest)
+                    if hit is None or hit[0].__class__ is int:  # type: ignore[comparison-overlap]  # a row: no card yet
+                        hit = printed_line(rest)
                     if hit is not None:
                         facts = put(raw, _printing_facts(at, raw, count, *hit))
                 if facts is None:

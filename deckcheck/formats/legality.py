@@ -11,15 +11,18 @@ from typing import Any
 
 from ..cards import Card, CardDB
 from ..cards.index import number_key
+from ..cards.pack import StoredLegality
 from ..memo import Memo, memoise
 from ..names import name_key
 from .memos import LEGALITY_MEMO_SIZE, LineTables, RotationSets, memos_of
 from .pool import Ban, Pool, Rotation
+from .stored import format_digest
 
 
 class FormatLegality:
     """The legality of :class:`~deckcheck.formats.format.Format`: its pool and bans against a database."""
 
+    id: str
     pool: Pool
     bans: tuple[Ban, ...]
 
@@ -120,12 +123,39 @@ class FormatLegality:
         return self.line_tables(db, on).lines
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
-        """(the printing that makes it legal or None, the ban that applies or None), memoised."""
+        """(the printing that makes it legal or None, the ban that applies or None), memoised: read
+        from the database's pack when it holds this format's (:meth:`stored_legality`), else worked out."""
         table = self.legality_table(db, on)
         hit: tuple[Card | None, Ban | None] | None = table.get(card.id)
         if hit is None:
-            hit = table.put(card.id, (self.legal_via(card, db, on), self.ban_for(card, db, on)))
+            stored = self.stored_legality(db)
+            if stored is not None and card.id in db.cards:
+                via, ban = stored.answer(db.cards.row_of(card.id), on.toordinal())
+                hit = (db.cards.at(via - 1) if via else None, self.bans[ban - 1] if ban else None)
+            else:
+                hit = (self.legal_via(card, db, on), self.ban_for(card, db, on))
+            table.put(card.id, hit)
         return hit
+
+    def stored_legality(self, db: CardDB) -> StoredLegality | None:
+        """This format's legality of every printing of ``db`` as its pack holds it, when it was made
+        from this format's pool and bans (:func:`~deckcheck.formats.stored.format_digest`); None
+        otherwise (a format file a user adds or changes: its answers are worked out, and a pack made
+        from other files of this format's id says so in the log, once per database)."""
+        memos = memos_of(self)
+        key = db.identity
+        known = memos.stored
+        if known is not None and known[0] is key:
+            return known[1]  # type: ignore[no-any-return]
+        stored = db.stored_legality(self.id)
+        if stored is not None:
+            if memos.digest is None:
+                memos.digest = format_digest(self)  # type: ignore[arg-type]  # the Format this is the base of
+            if stored.digest != memos.digest or not stored.bans_within(len(self.bans)):
+                _warn_other_files(self.id, db)
+                stored = None
+        memos.stored = (key, stored)  # one assignment: a thread reads the pair of one database
+        return stored
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
         """The first ban in force on ``on`` that covers this printing, or None."""
@@ -180,6 +210,17 @@ class FormatLegality:
             how = "is excluded from" if card.set_id in pool.exclude_sets else "is not in"
             return f"its set, {cset.name}, {how} the card pool{reprint}"
         return f"its set, {cset.name}, is not in the card pool{reprint}"  # pragma: no cover - "all" takes every set
+
+
+def _warn_other_files(format_id: str, db: CardDB) -> None:
+    """Log that ``db``'s pack holds the legality of another file of format ``format_id``."""
+    import logging
+
+    logging.getLogger(__name__).warning(
+        "card database %s: its pack's legality in format %s was made from other format files: worked out instead",
+        db.path or "-",
+        format_id,
+    )
 
 
 def _set_legal_date(rule: str, release: str | None) -> dt.date | None:

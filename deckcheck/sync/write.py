@@ -22,6 +22,7 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
     from ..cards import DatabaseError, pack_of
     from ..cards.index import build_index
     from ..cards.pack import check_rows, pack_path
+    from ..formats.stored import shipped_legality
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     try:
@@ -36,7 +37,7 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
         gz.write(payload)
     blob = out.getvalue()
     try:
-        pack = pack_of(db, blob)
+        pack = pack_of(db, blob, shipped_legality)
     except (ValueError, DatabaseError) as exc:  # what the pack cannot hold, or a load of the database refuses
         raise BuildError(f"the database cannot be written: {exc}") from exc
     write_atomically(pack, pack_path(path))
@@ -50,13 +51,14 @@ def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None)
     from .. import cards
     from ..cards.index import build_index
     from ..cards.pack import pack_path
+    from ..formats.stored import shipped_legality
 
     blob = Path(path).read_bytes()
     try:
         raw = json.loads(database_json(blob))
         cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
         raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
-        pack = cards.pack_of(raw, blob)
+        pack = cards.pack_of(raw, blob, shipped_legality)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, cards.DatabaseError) as exc:
         raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
     write_atomically(pack, pack_path(target or path))

@@ -18,6 +18,8 @@ from deckcheck import cards
 from deckcheck.cards import DatabaseError, index
 from deckcheck.cards import files as dbfile
 from deckcheck.cards import pack as dbpack
+from deckcheck.formats import default_formats
+from deckcheck.formats.stored import shipped_legality
 from deckcheck.sync import write
 from deckcheck.sync.tables import BuildError
 
@@ -76,7 +78,7 @@ def test_the_shipped_pack_is_the_shipped_database_packed_by_this_code():
     blob = path.read_bytes()
     raw = json.loads(gzip.decompress(blob))
     raw["index"] = index.build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
-    assert dbpack.pack_path(path).read_bytes() == cards.pack_of(raw, blob)
+    assert dbpack.pack_path(path).read_bytes() == cards.pack_of(raw, blob, shipped_legality)
 
 
 @pytest.mark.slow
@@ -270,7 +272,8 @@ def test_the_pack_holds_every_codes_usual_lines_read_in_place(tmp_path, monkeypa
     assert db.printed_line("Basic {R} Energy SVI 257")[0] is db.get("sv01-257")
     for rest in ("Nest Ball SVI 0181", "Nest Ball SVI 999", "Nest Ball XYZ 181", "nest ball SVI 181", ""):
         assert db.printed_line(rest) is None, rest
-    assert db._usual.table == {} and db._usual.codes == set()  # nothing made in this process
+    # no code's table made in this process: only the lines found are kept
+    assert set(db._usual.table) == {"Nest Ball SVI 181", "Basic {R} Energy SVI 257"} and db._usual.codes == set()
     assert db.index_usual_lines() == len(db.printed_lines()) == len(reference.printed_lines())
     assert sorted(db.printed_lines()) == sorted(reference.printed_lines())
     assert {rest: db.printed_line(rest)[1:] for rest in db.printed_lines()} == {
@@ -330,3 +333,27 @@ def test_a_load_through_the_pack_reads_each_file_once_without_a_sha256(tmp_path,
     db = cards.load(path)
     assert db.version == version and db.get("sv01-181").name == "Nest Ball"
     assert dbpack.pack_path(path).read_bytes()[16:P] == dbpack.body_digest(dbpack.pack_path(path).read_bytes()[P:])
+
+
+def test_a_damaged_legality_column_fails_the_load_saying_what_is_wrong(tmp_path):
+    path = tiny(tmp_path / "cards.json.gz")
+    good = dbpack.pack_path(path).read_bytes()
+    header, where = _sections(good)
+    assert sorted(header["legality"]) == sorted(default_formats())
+    runs = where["legality.standard.via"][2]
+    _fails(
+        path,
+        _rewrite(good, "legality.standard.via", [len(ROWS) + 1] * runs),
+        "the legality in format standard names rows that are not there",
+    )
+    _fails(
+        path,
+        _rewrite(good, "legality.standard.sizes", [0] * len(ROWS)),
+        "the legality in format standard has a row without runs",
+    )
+    _fails(
+        path,
+        _rewrite(good, "legality.glc.sizes", [runs + 9] + [1] * (len(ROWS) - 1)),
+        "the legality in format glc does not hold the runs its sizes say",
+    )
+    _fails(path, _reheader(good, {**header, "legality": {"standard": "x"}}), "the header's legality table is malformed")

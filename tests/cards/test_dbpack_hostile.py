@@ -10,6 +10,8 @@ from array import array
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_dbpack import ROWS, P, _sections, tiny
 
 from deckcheck import cards
@@ -208,3 +210,19 @@ def test_db_build_of_a_catalogue_the_pack_cannot_hold_fails_with_the_reason(tmp_
     assert result.exit_code == 3, result.exception
     assert "the database cannot be written: a by_number.keys value holds a NUL character" in result.output
     assert not out.exists() and not dbpack.pack_path(out).exists()
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**16 - 1), max_size=300),
+    st.integers(0, 2**17),
+    st.sampled_from(["B", "H", "I"]),
+)
+def test_the_range_check_of_a_column_is_max_s(values, top, typecode):
+    """_below reads two-byte columns byte by byte; it answers as max() does, at every boundary."""
+    if typecode == "B":
+        values = [v & 0xFF for v in values]
+    column = array(typecode, values)
+    assert dbpack._below(column, top) == (not values or max(values) < top)
+    if values:
+        assert dbpack._below(column, max(values) + 1) and not dbpack._below(column, max(values))

@@ -48,6 +48,7 @@ def no_printed_lines() -> Iterator[None]:
     """The database's index of usual lines (``CardDB.printed_line``) turned off: every line read and resolved."""
     with (
         mock.patch.object(CardDB, "printed_lines", lambda self: {}),
+        mock.patch.object(CardDB, "known_lines", lambda self: {}),
         mock.patch.object(CardDB, "printed_line", lambda self, rest: None),
     ):
         yield
