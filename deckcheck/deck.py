@@ -283,7 +283,7 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
         if "Star" in sub:
             marks.append(_POKEMON_STAR)
         if card.evolves_from and any(stage in sub for stage in _EVOLUTION_STAGES):
-            parent = name_key(card.evolves_from)
+            parent = card.evolves_key
     elif supertype == "Trainer":
         kind = _TRAINER
     elif supertype == "Energy":

@@ -209,9 +209,10 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
         codes[col]
         for col in ("name", "supertype", "subtypes", "evolves_from", "types", "mark", "set_id", "number", "rarity")
     )
-    names, keys, supertypes, evolves, marks, set_ids, numbers, rarities = (
+    names, keys, supertypes, evolves_from, marks, set_ids, numbers, rarities = (
         values[col] for col in ("name", "key", "supertype", "evolves_from", "mark", "set_id", "number", "rarity")
     )
+    evolves_keys = values["evolves_key"]
     # identical subtype and type lists share one tuple (each table holds every distinct one once)
     subtypes, types = [tuple(v) for v in values["subtypes"]], [tuple(v) for v in values["types"]]
     # a Card's id is read from one string, not the dict's key: a forked worker that makes the card
@@ -219,13 +220,13 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     card_ids, fps = Texts.of(pack.ids), pack.fingerprints
 
     def make(i: int) -> Card:
-        name, s = name_c[i], set_c[i]
-        return Card(
+        name, s, evolves = name_c[i], set_c[i], evo_c[i]
+        card = Card(
             card_ids[i],
             names[name],
             supertypes[super_c[i]],
             subtypes[sub_c[i]],
-            evolves[evo_c[i]],
+            evolves_from[evolves],
             types[types_c[i]],
             marks[mark_c[i]],
             set_ids[s],
@@ -235,6 +236,8 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
             *by_set[s],
             keys[name],
         )
+        card._parent = evolves_keys[evolves]
+        return card
 
     energy_super = {i for i, v in enumerate(supertypes) if v == "Energy"}
     basic_sub = {i for i, v in enumerate(subtypes) if "Basic" in v}

@@ -80,7 +80,7 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         #: every set id, upper-cased (:meth:`knows_set`)
         self._set_ids: frozenset[str] = frozenset()
         #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
-        #: it looks in; made on its first call (:meth:`_printing_places`)
+        #: it looks in; made code by code (:meth:`_place`), or all at once (:meth:`_printing_places`)
         self._places: dict[str, Place] = {}
         #: the index of usual lines (:meth:`printed_line`), made code by code
         self._usual = UsualLines()

@@ -12,7 +12,7 @@ index code. The pack is data, never code (no pickle, no marshal)::
 
     b"DCKPACK\\0"  u32 format  u32 header length  u32 CRC-32 of everything after it
     header: JSON {"source", "source_check", "fingerprint", "schema", "meta", "sets", "rows", "values",
-                  "by_name", "basic_energy", "index", "usual",
+                  "by_name", "basic_energy", "index", "usual", "legality",
                   "sections": [[name, kind, count, bytes], ...]}
     sections, in the header's order: "text" (UTF-8 values joined by NUL), "fixed" (UTF-8
     values of one length, one after the other), "u8", "u16" and "u32" (little-endian arrays
@@ -23,7 +23,10 @@ values in the header and one code per row; the id and fingerprint columns and th
 keys are text; ``by_name`` and ``by_number`` store each key's number of rows (``sizes``) and
 all rows one key after the other (``rows``); the index's other tables, if any, are in the header
 as the JSON has them. The index of usual lines (:mod:`deckcheck.cards.usuallines`, every set
-code's) is an open-addressing hash table read in place (:class:`UsualTable`).
+code's) is an open-addressing hash table read in place (:class:`UsualTable`). Each shipped
+format's legality of every row is four columns (``legality.<format id>.sizes``, ``starts``,
+``via``, ``ban``: :class:`StoredLegality`, made by :mod:`deckcheck.formats.stored`), with the
+digest of the pool and bans it was made from in the header.
 
 The digests guard against damage (a cut or changed file), not against a forger, who can write a
 pack as well as the JSON beside it: CRC-32 reads a file at a fraction of SHA-256's cost, and a
@@ -48,6 +51,7 @@ from typing import Any
 
 import orjson
 
+from ..names import name_key
 from .files import FIELDS, SCHEMA_VERSION
 from .index import fingerprint
 
@@ -211,6 +215,8 @@ def encode(
             values["key"] = [keys[first[c]] for c in range(len(values["name"]))]
             if any(keys[i] != values["key"][c] for i, c in enumerate(codes)):
                 raise PackError("two rows of one name have different name keys")
+        if col == "evolves_from":  # the name key of each (what the deck's evolution index keys it under)
+            values["evolves_key"] = [None if v is None else name_key(v) for v in values[col]]
     if set(map(type, map(itemgetter(10), rows))) - {str}:
         raise PackError("a card row's fingerprint is not a str")
     add("id", "text", [r[0] for r in rows])
@@ -634,6 +640,9 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
     for col in ("subtypes", "types"):
         if any(set(map(type, v)) - {str} for v in values[col]):
             raise PackError(f"a value of column {col} is not a list of text")
+    evolves_keys = values["evolves_key"]
+    if len(evolves_keys) != len(values["evolves_from"]) or set(map(type, evolves_keys)) - {str, type(None)}:
+        raise PackError("the name keys do not match the names evolved from")
     if len(values["key"]) != len(values["name"]) or set(map(type, values["key"])) - {str}:
         raise PackError("the name keys do not match the names")
     if set(values["set_id"]) - set_ids:

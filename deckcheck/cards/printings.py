@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from ..names import name_key
 from .index import SEP, number_key
 from .value import Value
 
@@ -71,9 +72,11 @@ class Card(Value):
         "release",
         "series",
         "key",
-        # caches, no part of the card's value: what to_dict and json_fragment answer, made on first use
+        # caches, no part of the card's value: what to_dict and json_fragment answer, and the name key
+        # of evolves_from (the pack holds it; made on first use otherwise)
         "_view",
         "_json",
+        "_parent",
     )
     __match_args__ = __slots__[:15]
 
@@ -112,6 +115,16 @@ class Card(Value):
         self.key = key
         self._view: dict[str, Any] | None = None
         self._json: orjson.Fragment | None = None
+        self._parent: str | None = None
+
+    @property
+    def evolves_key(self) -> str | None:
+        """The name key of the card it evolves from (:func:`~deckcheck.names.name_key` of
+        ``evolves_from``), None when it names none; the pack holds it for each of its values."""
+        key = self._parent
+        if key is None and self.evolves_from is not None:
+            key = self._parent = name_key(self.evolves_from)
+        return key
 
     @property
     def is_basic_energy(self) -> bool:

@@ -57,7 +57,7 @@ class UsualLines:
     """What :meth:`UsualLineIndex.printed_line` keeps, held by the database: a swapped-in database starts with
     none. Bounded by the database (its set codes, names, numbers and printings)."""
 
-    __slots__ = ("packed", "table", "codes", "misses", "numbers", "names", "by_set")
+    __slots__ = ("packed", "table", "codes", "misses", "numbers", "names", "by_set", "every_place")
 
     def __init__(self) -> None:
         #: the pack's table of every code's usual lines, read in place (None: made code by code below)
@@ -74,6 +74,8 @@ class UsualLines:
         self.names: dict[str, bool] = {}
         #: set id -> its ``by_number`` keys, made on the first code indexed
         self.by_set: dict[str, list[str]] | None = None
+        #: whether the database's places hold every code's (:meth:`UsualLineIndex._printing_places`)
+        self.every_place = False
 
 
 class UsualLineIndex:
@@ -84,7 +86,7 @@ class UsualLineIndex:
     _aliases: dict[str, SetAlias]
     _by_number: NumberTable
     #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
-    #: it looks in; made on its first call (:meth:`_printing_places`)
+    #: it looks in; made code by code (:meth:`_place`), or all at once (:meth:`_printing_places`)
     _places: dict[str, Place]
     #: the index of usual lines (:meth:`printed_line`), made code by code
     _usual: UsualLines
@@ -137,7 +139,7 @@ class UsualLineIndex:
         """The set codes whose usual lines :meth:`printed_line` has indexed so far (the pack's table
         holds every code's)."""
         if self._usual.packed is not None:
-            return frozenset(self._places or self._printing_places())
+            return frozenset(self._printing_places())
         return frozenset(self._usual.codes)
 
     def printed_lines(self) -> Mapping[str, PrintedEntry]:
@@ -184,7 +186,7 @@ class UsualLineIndex:
                 if len(parts) != 3 or parts[1] in self._usual.codes:
                     return None
                 code = parts[1]
-                if code not in (self._places or self._printing_places()):
+                if code not in self._printing_places():
                     return None  # no code printing_named looks in (the set of indexed codes stays bounded)
                 # a code is indexed at its INDEX_AFTER-th line read the long way (rent, then buy)
                 misses = self._usual.misses
@@ -212,7 +214,7 @@ class UsualLineIndex:
             for rest, entry in packed.entries():
                 table.setdefault(rest, entry)
             return len(table)
-        for code in list(self._places or self._printing_places()):
+        for code in list(self._printing_places()):
             if code not in self._usual.codes:
                 self._index_code(code)
         return len(self._usual.table)
@@ -224,7 +226,7 @@ class UsualLineIndex:
         # the line reader's shape of a usual line (fastline imports no database)
         from ..decklist.fastline import usual_code, usual_name
 
-        place = (self._places or self._printing_places()).get(code)
+        place = self._printing_places().get(code)
         if place is not None and usual_code(code):  # (a code of another shape is never read as one)
             table = self._usual.table
             first, others, _made, _slot = place
@@ -301,20 +303,27 @@ class UsualLineIndex:
         return made
 
     def _place(self, set_code: str) -> Place | None:
-        """:meth:`printing_named`'s place of a code not found as written: the upper-case code's
-        (on the first call, the table made first)."""
-        places = self._places
-        if not places:  # not made yet (or a database without sets)
-            return self._printing_places().get(set_code.upper())
+        """:meth:`printing_named`'s place of a code not found as written: the upper-case code's, made
+        and kept in :attr:`_places` when the code is one it looks in (a check meets a few codes: the
+        table of every code, :meth:`_printing_places`, is made only where all are needed)."""
         code = set_code.upper()
-        return places.get(code) if code != set_code else None
+        place = self._places.get(code)
+        if place is None:
+            ids = self._by_code.get(code)
+            alias = self._aliases.get(code)
+            if not ids or (alias is not None and alias.action != "lookup"):
+                return None
+            number = self._by_number
+            place = self._places[code] = (ids[0] + SEP, tuple([i + SEP for i in ids[1:]]), number.made.get, number.slot)
+        return place
 
     def _printing_places(self) -> dict[str, Place]:
-        """Make :attr:`_places` (a new dict, then set: no thread reads it half made): each set
-        code (upper case) whose sets :meth:`printing_named` looks in (not a code of
-        ``data/set-aliases.csv`` that says not to look up its number) -> the number-index key
-        prefix of each of its sets, in :meth:`find`'s order, the first apart. Bounded by the
-        database's sets; made once (~400 codes)."""
+        """:attr:`_places` with every set code (upper case) whose sets :meth:`printing_named` looks in
+        (not a code of ``data/set-aliases.csv`` that says not to look up its number) -> the number-index
+        key prefix of each of its sets, in :meth:`find`'s order, the first apart (a new dict, then set:
+        no thread reads it half made). Bounded by the database's sets; made once (~400 codes)."""
+        if self._usual.every_place:
+            return self._places
         aliases, slot = self._aliases, self._by_number.slot
         made: Callable[[str], tuple[Card, ...] | None] = self._by_number.made.get
         places: dict[str, Place] = {
@@ -323,4 +332,5 @@ class UsualLineIndex:
             if ids and code.upper() == code and (code not in aliases or aliases[code].action == "lookup")
         }
         self._places = places
+        self._usual.every_place = True
         return places

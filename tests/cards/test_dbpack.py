@@ -98,6 +98,9 @@ def test_loading_through_the_pack_answers_as_the_json_does(monkeypatch):
     assert _lookups(db) == _lookups(reference)
     assert db.info() == reference.info() and db._by_code == reference._by_code and db._aliases == reference._aliases
     assert db.deck_rules() == reference.deck_rules() and db._set_ids == reference._set_ids
+    # the name key of what each card evolves from: the pack's, as the JSON's cards make it
+    made = [card._parent for card in db.cards.values()]
+    assert made == [card.evolves_key for card in reference.cards.values()] and any(made)
 
 
 def test_a_written_database_has_its_pack_and_loads_through_it(tmp_path, monkeypatch):

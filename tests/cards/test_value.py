@@ -73,3 +73,13 @@ def test_defaults_and_keywords_are_a_dataclass_s() -> None:
     mark = MarkDate("H", dt.date(2024, 4, 5), "s")
     assert repr(mark) == "MarkDate(mark='H', start=datetime.date(2024, 4, 5), source='s')"
     assert issubclass(MarkDate, Value) and hash(mark) == hash(MarkDate("H", dt.date(2024, 4, 5), "s"))
+
+
+def test_a_cards_evolves_key_is_the_name_key_of_what_it_evolves_from():
+    from deckcheck.names import name_key
+
+    assert _card().evolves_key is None
+    stage1 = _card(supertype="Pokémon", subtypes=("Stage 1",), evolves_from="Drakloak’s  Friend")
+    assert stage1.evolves_key == name_key("Drakloak’s  Friend") and stage1 == _card(
+        supertype="Pokémon", subtypes=("Stage 1",), evolves_from="Drakloak’s  Friend"
+    )
