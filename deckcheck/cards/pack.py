@@ -478,16 +478,18 @@ class StoredLegality:
     row, runs of days (``starts``, proleptic ordinals, the first of each row's runs the earliest day)
     over which the answer stays (``via``: the row that makes it legal + 1, 0 for none; ``ban``: the
     ban's index in the format's bans + 1, 0 for none); a start is days after ``epoch`` (an ordinal).
-    ``digest`` says which pool and bans made it."""
+    ``digest`` says which pool and bans made it. Each row's first run is found from the runs per row
+    (``sizes``, checked at load), their offsets added up on the first answer (a check asks one format)."""
 
-    __slots__ = ("digest", "_epoch", "_offsets", "_starts", "_via", "_ban")
+    __slots__ = ("digest", "_epoch", "_sizes", "_offsets", "_starts", "_via", "_ban")
 
     def __init__(
-        self, made: dict[str, Any], offsets: array[int], starts: array[int], via: array[int], ban: array[int]
+        self, made: dict[str, Any], sizes: array[int], starts: array[int], via: array[int], ban: array[int]
     ) -> None:
         self.digest: str = made["digest"]
         self._epoch: int = made["epoch"]
-        self._offsets, self._starts, self._via, self._ban = offsets, starts, via, ban
+        self._sizes, self._starts, self._via, self._ban = sizes, starts, via, ban
+        self._offsets: array[int] | None = None
 
     def bans_within(self, count: int) -> bool:
         """Does every run name one of ``count`` bans or none (a format with fewer cannot take these runs)?"""
@@ -495,9 +497,12 @@ class StoredLegality:
 
     def answer(self, row: int, day: int) -> tuple[int, int]:
         """(via + 1, ban + 1) of row ``row`` on the day of ordinal ``day``: its last run begun by then."""
+        offsets = self._offsets
+        if offsets is None:  # one array, then set: a thread sees none or all of it
+            offsets = self._offsets = array("I", accumulate(self._sizes, initial=0))
         starts, day = self._starts, day - self._epoch
-        at = self._offsets[row + 1] - 1
-        first = self._offsets[row]
+        at = offsets[row + 1] - 1
+        first = offsets[row]
         while at > first and starts[at] > day:
             at -= 1
         return self._via[at], self._ban[at]
@@ -531,7 +536,7 @@ class Packed:
         self.legality = {
             format_id: StoredLegality(
                 made,
-                columns[f"legality.{format_id}.offsets"],
+                columns[f"legality.{format_id}.sizes"],
                 *(columns[f"legality.{format_id}.{what}"] for what in ("starts", "via", "ban")),
             )
             for format_id, made in header["legality"].items()
@@ -699,46 +704,51 @@ def _check_usual(header: dict[str, Any], columns: dict[str, Any], n: int) -> Non
             raise PackError(f"the index of usual lines' {what} column has a code out of range")
     slots = columns["usual.slots"]
     size = len(slots)
-    if size <= entries or size & (size - 1) or not _below(slots, entries + 1) or slots.count(0) != size - entries:
+    if size <= entries or size & (size - 1) or not _below(slots, entries + 1) or _zeros(slots) != size - entries:
         raise PackError("the index of usual lines' hash table is malformed")
 
 
 def _check_legality(format_id: str, columns: dict[str, Any], n: int) -> None:
-    """A format's stored legality (:class:`StoredLegality`): every row has at least one run, the runs'
-    columns are of one length and each run's printing is a row; adds its ``offsets``."""
+    """A format's stored legality (:class:`StoredLegality`): every row has at least one run, the runs
+    the rows' sizes add up to are there, in columns of one length, and each run's printing is a row."""
     part = f"legality.{format_id}"
     sizes, starts, via, ban = (columns[f"{part}.{what}"] for what in ("sizes", "starts", "via", "ban"))
     if len(sizes) != n:
         raise PackError(f"the legality in format {format_id} is not of {n} rows")
-    if 0 in sizes:
+    if _zeros(sizes):
         raise PackError(f"the legality in format {format_id} has a row without runs")
-    try:
-        offsets = array("I", accumulate(sizes, initial=0))
-    except OverflowError:  # forged sizes whose sum passes 2**32
-        offsets = array("I", [0, 0])
-    if offsets[-1] != len(starts) or len(via) != len(starts) or len(ban) != len(starts):
+    runs = sum(sizes.tobytes()) if sizes.typecode == "B" else sum(sizes)
+    if runs != len(starts) or len(via) != len(starts) or len(ban) != len(starts):
         raise PackError(f"the legality in format {format_id} does not hold the runs its sizes say")
     if not _below(via, n + 1):
         raise PackError(f"the legality in format {format_id} names rows that are not there")
-    columns[f"{part}.offsets"] = offsets
+
+
+def _zeros(values: array[int]) -> int:
+    """How many values of an unsigned array are 0 (one or two bytes per value: at C speed)."""
+    if values.typecode == "B":
+        return values.tobytes().count(0)
+    if values.typecode != "H":
+        return values.count(0)
+    raw, zero = values.tobytes(), bytes([1] + [0] * 255)
+    both = int.from_bytes(raw[0::2].translate(zero), "little") & int.from_bytes(raw[1::2].translate(zero), "little")
+    return both.bit_count()
 
 
 def _below(values: array[int], top: int) -> bool:
     """Is every value of an unsigned array below ``top``? Byte by byte at C speed: one byte per value,
-    a translate; two bytes, a translate of the high bytes and a look at the few values whose high
-    byte is ``top``'s (``max`` would make an int of every value)."""
+    a translate; two bytes, translates of the high and the low bytes (``max`` would make an int of
+    every value)."""
     if values.typecode == "B":
         return not values.tobytes().translate(None, bytes(range(min(top, 256))))
     if values.typecode != "H" or top >= 1 << 16:
         return not values or max(values) < top
     raw = values.tobytes()
     high, low = (raw[1::2], raw[0::2]) if sys.byteorder == "little" else (raw[0::2], raw[1::2])
-    cut = top >> 8
+    cut, floor = top >> 8, top & 0xFF
     if high.translate(None, bytes(range(cut + 1))):  # a high byte over top's
         return False
-    floor, at = top & 0xFF, high.find(cut)
-    while at >= 0:  # a high byte equal to top's: the low byte decides
-        if low[at] >= floor:
-            return False
-        at = high.find(cut, at + 1)
-    return True
+    # a value whose high byte is top's and whose low byte is top's or more: a bit set in both masks
+    at_cut = high.translate(bytes(int(b == cut) for b in range(256)))
+    over = low.translate(bytes(int(b >= floor) for b in range(256)))
+    return not int.from_bytes(at_cut, "little") & int.from_bytes(over, "little")

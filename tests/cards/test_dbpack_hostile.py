@@ -219,10 +219,12 @@ def test_db_build_of_a_catalogue_the_pack_cannot_hold_fails_with_the_reason(tmp_
     st.sampled_from(["B", "H", "I"]),
 )
 def test_the_range_check_of_a_column_is_max_s(values, top, typecode):
-    """_below reads two-byte columns byte by byte; it answers as max() does, at every boundary."""
+    """_below and _zeros read two-byte columns byte by byte; they answer as max() and count() do, at
+    every boundary."""
     if typecode == "B":
         values = [v & 0xFF for v in values]
     column = array(typecode, values)
     assert dbpack._below(column, top) == (not values or max(values) < top)
+    assert dbpack._zeros(column) == values.count(0)
     if values:
         assert dbpack._below(column, max(values) + 1) and not dbpack._below(column, max(values))
