@@ -203,6 +203,10 @@ def _read_text(
     # an entry of the index may hold the card's row, not yet the card (looked at below)
     printed: Callable[[str], PrintedLine | None] = db.known_lines().get  # type: ignore[assignment]
     printed_line, counts, bullets = db.printed_line, COUNTS.get, BULLETS
+    # the line memo's put written out below (a call costs about what the rest of a known line's
+    # path does), with its bounds
+    lmemo, size = memo.entries, memo.size
+    max_len = memo.max_len if memo.max_len is not None else float("inf")
     result, new, out = ParseResult(), object.__new__, []
     asked: set[str] = set()
     section: str | None = None
@@ -227,7 +231,11 @@ def _read_text(
                     if hit is None or hit[0].__class__ is int:  # type: ignore[comparison-overlap]  # a row: no card yet
                         hit = printed_line(rest)
                     if hit is not None:
-                        facts = put(raw, _printing_facts(at, raw, count, *hit))
+                        facts = _printing_facts(at, raw, count, *hit)
+                        if len(raw) <= max_len:
+                            if len(lmemo) >= size and raw not in lmemo:
+                                lmemo.clear()
+                            lmemo[raw] = facts
                 if facts is None:
                     # the pattern's card line starts with a count or a bullet: a header goes to the reader
                     parts = usual(raw) if count is not None or raw[0] in bullets else None
