@@ -267,7 +267,7 @@ def pack_of(
     JSON file's bytes are ``source``: with the index of usual lines of every set code, made as a
     load of that file without a pack makes it (:meth:`~deckcheck.cards.db.CardDB.index_usual_lines`),
     and what ``legality`` answers of that database (the formats' legality of every row by format id:
-    :func:`deckcheck.formats.stored.shipped_legality`; the card database imports no format)."""
+    :func:`deckcheck.sync.write.shipped_legality`; the card database imports no format)."""
     db = from_dict(raw, "pack")
     db.index_usual_lines()
     return encode(raw, source, db.printed_lines(), aliases_check(db), legality(db) if legality else None)

@@ -6,8 +6,11 @@ database and date (:mod:`deckcheck.formats.memos`), with the engine's tables bes
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable
+import hashlib
+from collections.abc import Callable, Hashable
 from typing import Any
+
+import orjson
 
 from ..cards import Card, CardDB
 from ..cards.index import number_key
@@ -16,7 +19,6 @@ from ..memo import Memo, memoise
 from ..names import name_key
 from .memos import LEGALITY_MEMO_SIZE, LineTables, RotationSets, memos_of
 from .pool import Ban, Pool, Rotation
-from .stored import format_digest
 
 
 class FormatLegality:
@@ -25,6 +27,7 @@ class FormatLegality:
     id: str
     pool: Pool
     bans: tuple[Ban, ...]
+    to_dict: Callable[[], dict[str, Any]]
 
     def set_legal_date(self, db: CardDB, set_id: str) -> dt.date | None:
         """The first day a set's cards may be played (None when its release date is unknown)."""
@@ -137,9 +140,16 @@ class FormatLegality:
             table.put(card.id, hit)
         return hit
 
+    def legality_digest(self) -> str:
+        """What the format's legality is made from, as a digest: its pool and bans as its public
+        description gives them (every field legality reads, in one order); what the pack's legality
+        of a format records (:mod:`deckcheck.formats.stored`)."""
+        described = self.to_dict()
+        return hashlib.sha256(orjson.dumps([described["pool"], described["bans"]])).hexdigest()
+
     def stored_legality(self, db: CardDB) -> StoredLegality | None:
         """This format's legality of every printing of ``db`` as its pack holds it, when it was made
-        from this format's pool and bans (:func:`~deckcheck.formats.stored.format_digest`); None
+        from this format's pool and bans (:meth:`legality_digest`); None
         otherwise (a format file a user adds or changes: its answers are worked out, and a pack made
         from other files of this format's id says so in the log, once per database)."""
         memos = memos_of(self)
@@ -150,7 +160,7 @@ class FormatLegality:
         stored = db.stored_legality(self.id)
         if stored is not None:
             if memos.digest is None:
-                memos.digest = format_digest(self)  # type: ignore[arg-type]  # the Format this is the base of
+                memos.digest = self.legality_digest()
             if stored.digest != memos.digest or not stored.bans_within(len(self.bans)):
                 _warn_other_files(self.id, db)
                 stored = None

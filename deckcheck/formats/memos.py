@@ -61,7 +61,7 @@ class FormatMemos:
         #: per (database object, rotation date): the set ids of a rotation by sets and its promo
         #: floors by set id (:meth:`~deckcheck.formats.Format.rotation_sets`); one entry per rotation of the file
         self.rotation_sets: Memo[tuple[object, dt.date], RotationSets] = Memo(256)
-        #: what the format's pool and bans make as a digest (:func:`~deckcheck.formats.stored.format_digest`)
+        #: what the format's pool and bans make as a digest (:meth:`~deckcheck.formats.Format.legality_digest`)
         self.digest: str | None = None
         #: (the last database object asked's identity, the pack's legality of the format it holds or None)
         self.stored: tuple[object, Any] | None = None

@@ -8,29 +8,20 @@ The answer of a printing changes only on a day its format file or the card data 
 a regulation mark's first day, a ban's start and end (:func:`_days`). :func:`legality_columns`
 asks the format's own code on each of those days and keeps a run where the answer changes; the
 stored runs are used only for a format whose pool and bans are those they were made from
-(:func:`format_digest`): a format file a user adds or changes is answered by its code, as without
-a pack (``tests/formats/test_stored.py`` holds the two equal over the whole pool).
+(:meth:`~deckcheck.formats.legality.FormatLegality.legality_digest`): a format file a user adds
+or changes is answered by its code, as without a pack (``tests/formats/test_stored.py`` holds the
+two equal over the whole pool).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from typing import TYPE_CHECKING, Any
-
-import orjson
 
 from ..cards import Card, CardDB
 
 if TYPE_CHECKING:
     from .format import Format
-
-
-def format_digest(fmt: Format) -> str:
-    """What a format's legality is made from, as a digest: its pool and bans as its public
-    description gives them (every field legality reads, in one order)."""
-    described = fmt.to_dict()
-    return hashlib.sha256(orjson.dumps([described["pool"], described["bans"]])).hexdigest()
 
 
 def _days(fmt: Format, db: CardDB, card: Card) -> list[dt.date]:
@@ -82,7 +73,7 @@ def legality_columns(fmt: Format, db: CardDB) -> dict[str, Any]:
                 last = answer
                 runs += 1
         sizes.append(runs)
-    return {"digest": format_digest(fmt), "sizes": sizes, "starts": starts, "via": vias, "ban": banned}
+    return {"digest": fmt.legality_digest(), "sizes": sizes, "starts": starts, "via": vias, "ban": banned}
 
 
 def _row_ids(db: CardDB) -> list[str]:
@@ -91,11 +82,3 @@ def _row_ids(db: CardDB) -> list[str]:
     if len(ids) != len(db.cards._made):
         raise ValueError("a card id is on two rows: the pack's legality needs one row per card")
     return ids
-
-
-def shipped_legality(db: CardDB) -> dict[str, dict[str, Any]]:
-    """:func:`legality_columns` of every shipped format (:func:`~deckcheck.formats.default_formats`),
-    by format id: what a pack holds."""
-    from .loader import default_formats
-
-    return {format_id: legality_columns(fmt, db) for format_id, fmt in default_formats().items()}

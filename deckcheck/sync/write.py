@@ -9,9 +9,13 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..cards.files import database_json
 from .tables import BuildError
+
+if TYPE_CHECKING:
+    from ..cards import CardDB
 
 
 def write_database(db: dict, path: str | os.PathLike) -> None:
@@ -22,7 +26,6 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
     from ..cards import DatabaseError, pack_of
     from ..cards.index import build_index
     from ..cards.pack import check_rows, pack_path
-    from ..formats.stored import shipped_legality
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     try:
@@ -51,7 +54,6 @@ def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None)
     from .. import cards
     from ..cards.index import build_index
     from ..cards.pack import pack_path
-    from ..formats.stored import shipped_legality
 
     blob = Path(path).read_bytes()
     try:
@@ -78,3 +80,12 @@ def write_atomically(data: bytes, path: str | os.PathLike) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def shipped_legality(db: CardDB) -> dict[str, dict[str, Any]]:
+    """The legality of every row of ``db`` in each shipped format (:func:`~deckcheck.formats.default_formats`),
+    by format id (:func:`deckcheck.formats.stored.legality_columns`): what a pack holds."""
+    from ..formats import default_formats
+    from ..formats.stored import legality_columns
+
+    return {format_id: legality_columns(fmt, db) for format_id, fmt in default_formats().items()}

@@ -19,9 +19,9 @@ from deckcheck.cards import DatabaseError, index
 from deckcheck.cards import files as dbfile
 from deckcheck.cards import pack as dbpack
 from deckcheck.formats import default_formats
-from deckcheck.formats.stored import shipped_legality
 from deckcheck.sync import write
 from deckcheck.sync.tables import BuildError
+from deckcheck.sync.write import shipped_legality
 
 P = dbpack._PREFIX_SIZE  # the magic bytes, the format, the header length and the digest
 SET = {"id": "sv01", "name": "Scarlet & Violet", "series": "sv", "code": "SVI", "aliases": ["SVI"]}
