@@ -239,7 +239,7 @@ def encode(
         epoch = min(filter(None, runs["starts"]), default=1) - 1
         starts = [day - epoch if day else 0 for day in runs["starts"]]
         digests[format_id] = {"digest": runs["digest"], "epoch": epoch}
-        add(f"legality.{format_id}.sizes", _kind(max(runs["sizes"], default=0)), runs["sizes"])
+        add(f"legality.{format_id}.offsets", "u32", list(accumulate(runs["sizes"], initial=0)))
         add(f"legality.{format_id}.starts", _kind(max(starts, default=0)), starts)
         add(f"legality.{format_id}.via", _kind(n), runs["via"])
         add(f"legality.{format_id}.ban", _kind(max(runs["ban"], default=0)), runs["ban"])
@@ -478,18 +478,17 @@ class StoredLegality:
     row, runs of days (``starts``, proleptic ordinals, the first of each row's runs the earliest day)
     over which the answer stays (``via``: the row that makes it legal + 1, 0 for none; ``ban``: the
     ban's index in the format's bans + 1, 0 for none); a start is days after ``epoch`` (an ordinal).
-    ``digest`` says which pool and bans made it. Each row's first run is found from the runs per row
-    (``sizes``, checked at load), their offsets added up on the first answer (a check asks one format)."""
+    ``digest`` says which pool and bans made it. Row ``r``'s runs are ``offsets[r]`` to
+    ``offsets[r + 1]``."""
 
-    __slots__ = ("digest", "_epoch", "_sizes", "_offsets", "_starts", "_via", "_ban")
+    __slots__ = ("digest", "_epoch", "_offsets", "_starts", "_via", "_ban")
 
     def __init__(
-        self, made: dict[str, Any], sizes: array[int], starts: array[int], via: array[int], ban: array[int]
+        self, made: dict[str, Any], offsets: array[int], starts: array[int], via: array[int], ban: array[int]
     ) -> None:
         self.digest: str = made["digest"]
         self._epoch: int = made["epoch"]
-        self._sizes, self._starts, self._via, self._ban = sizes, starts, via, ban
-        self._offsets: array[int] | None = None
+        self._offsets, self._starts, self._via, self._ban = offsets, starts, via, ban
 
     def bans_within(self, count: int) -> bool:
         """Does every run name one of ``count`` bans or none (a format with fewer cannot take these runs)?"""
@@ -498,8 +497,6 @@ class StoredLegality:
     def answer(self, row: int, day: int) -> tuple[int, int]:
         """(via + 1, ban + 1) of row ``row`` on the day of ordinal ``day``: its last run begun by then."""
         offsets = self._offsets
-        if offsets is None:  # one array, then set: a thread sees none or all of it
-            offsets = self._offsets = array("I", accumulate(self._sizes, initial=0))
         starts, day = self._starts, day - self._epoch
         at = offsets[row + 1] - 1
         first = offsets[row]
@@ -536,7 +533,7 @@ class Packed:
         self.legality = {
             format_id: StoredLegality(
                 made,
-                columns[f"legality.{format_id}.sizes"],
+                columns[f"legality.{format_id}.offsets"],
                 *(columns[f"legality.{format_id}.{what}"] for what in ("starts", "via", "ban")),
             )
             for format_id, made in header["legality"].items()
@@ -620,7 +617,8 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
         raise PackError("the header's legality table is malformed")
     wanted = {**_KINDS}
     for format_id in legality:
-        wanted.update({f"legality.{format_id}.{what}": _NUMBERS for what in ("sizes", "starts", "via", "ban")})
+        wanted.update({f"legality.{format_id}.{what}": _NUMBERS for what in ("starts", "via", "ban")})
+        wanted[f"legality.{format_id}.offsets"] = ("u32",)
     for name, allowed in wanted.items():
         if kinds.get(name) not in allowed:
             raise PackError(f"section {name} is missing or of kind {kinds.get(name)!r}")
@@ -709,17 +707,18 @@ def _check_usual(header: dict[str, Any], columns: dict[str, Any], n: int) -> Non
 
 
 def _check_legality(format_id: str, columns: dict[str, Any], n: int) -> None:
-    """A format's stored legality (:class:`StoredLegality`): every row has at least one run, the runs
-    the rows' sizes add up to are there, in columns of one length, and each run's printing is a row."""
+    """A format's stored legality (:class:`StoredLegality`): an offset per row and one more, from the
+    first run to the last, none past it, the runs' columns of one length and each run's printing a
+    row: what a look-up could break (a forger's offsets out of order give wrong answers, as any
+    forged answer does; the digests catch damage)."""
     part = f"legality.{format_id}"
-    sizes, starts, via, ban = (columns[f"{part}.{what}"] for what in ("sizes", "starts", "via", "ban"))
-    if len(sizes) != n:
+    offsets, starts, via, ban = (columns[f"{part}.{what}"] for what in ("offsets", "starts", "via", "ban"))
+    if len(offsets) != n + 1:
         raise PackError(f"the legality in format {format_id} is not of {n} rows")
-    if _zeros(sizes):
-        raise PackError(f"the legality in format {format_id} has a row without runs")
-    runs = sum(sizes.tobytes()) if sizes.typecode == "B" else sum(sizes)
-    if runs != len(starts) or len(via) != len(starts) or len(ban) != len(starts):
-        raise PackError(f"the legality in format {format_id} does not hold the runs its sizes say")
+    if offsets[0] != 0 or offsets[-1] != len(starts) or len(via) != len(starts) or len(ban) != len(starts):
+        raise PackError(f"the legality in format {format_id} does not hold the runs its offsets say")
+    if not _below(offsets, len(starts) + 1):
+        raise PackError(f"the legality in format {format_id} has an offset past its runs")
     if not _below(via, n + 1):
         raise PackError(f"the legality in format {format_id} names rows that are not there")
 

@@ -349,14 +349,12 @@ def test_a_damaged_legality_column_fails_the_load_saying_what_is_wrong(tmp_path)
         _rewrite(good, "legality.standard.via", [len(ROWS) + 1] * runs),
         "the legality in format standard names rows that are not there",
     )
+    offsets = where["legality.glc.offsets"][2]
     _fails(
         path,
-        _rewrite(good, "legality.standard.sizes", [0] * len(ROWS)),
-        "the legality in format standard has a row without runs",
+        _rewrite(good, "legality.standard.offsets", [0] * offsets),
+        "the legality in format standard does not hold the runs its offsets say",
     )
-    _fails(
-        path,
-        _rewrite(good, "legality.glc.sizes", [runs + 9] + [1] * (len(ROWS) - 1)),
-        "the legality in format glc does not hold the runs its sizes say",
-    )
+    past = [0, runs + 9] + [where["legality.glc.starts"][2]] * (offsets - 2)
+    _fails(path, _rewrite(good, "legality.glc.offsets", past), "the legality in format glc has an offset past its runs")
     _fails(path, _reheader(good, {**header, "legality": {"standard": "x"}}), "the header's legality table is malformed")
