@@ -102,7 +102,7 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
     # the printing's legality and profile are the same for every line naming it
     card = db.printing_named(name, set_code, number) if set_code and number else None
     if card is not None:
-        return _printing_facts(at, raw, count, card, name, set_code, number)  # type: ignore[arg-type]
+        return _printing_facts(at, raw, count, (card, name, set_code, number))  # type: ignore[arg-type]
     res = at.known.get((name, set_code, number)) or db.resolve_parts(name, set_code, number, suggest=False)
     if res.language is not None and set_code is not None and number is None and res.card is not None:
         whole = f"{name} {set_code}"  # the reader's "set code" may be the name's last word (Lugia V ASTRO)
@@ -114,27 +114,30 @@ def _new_facts(at: _Lines, raw: str, count: int, name: str, set_code: str | None
     return LineFacts(count, name, set_code, number, res, via, ban, raw)
 
 
-def _printing_facts(at: _Lines, raw: str, count: int, card: Card, name: str, set_code: str, number: str) -> LineFacts:
-    """The facts of a new line that :meth:`~deckcheck.cards.db.CardDB.printing_named` matches to ``card``
-    (what ``resolve_parts`` answers as ``Resolution(card, "printing")``); its legality and profile
-    from the format's printing table when the card is there."""
-    printings = at.printings
-    entry = printings.get(card.id) if printings is not None else None
+#: ``object.__new__``, bound once (a new line's facts are made without their ``__init__``)
+_new_object = object.__new__
+
+
+def _printing_facts(at: _Lines, raw: str, count: int, hit: PrintedLine) -> LineFacts:
+    """The facts of a new line whose printing ``hit`` names, (card, name, set code, number), as
+    :meth:`~deckcheck.cards.db.CardDB.printing_named` or :meth:`~deckcheck.cards.db.CardDB.printed_line`
+    match it (what ``resolve_parts`` answers as ``Resolution(card, "printing")``); its legality and
+    profile from the format's printing table when the card is there. The one pass calls it for every
+    usual line it has not seen: the parts come as the index's tuple, unpacked here."""
     # LineFacts(count, name, set_code, number, Resolution(card, "printing"), via, ban, raw) set slot
-    # by slot: no Resolution made, no __init__ call, no tuple of values (the one-pass reader makes
-    # these facts for every usual line it has not seen)
-    facts: LineFacts = object.__new__(LineFacts)
+    # by slot: no Resolution made, no __init__ call, no tuple of values
+    facts: LineFacts = _new_object(LineFacts)
+    card, facts.name, facts.set_code, facts.number = hit
     facts.raw = raw
     facts.count = count
-    facts.name = name
-    facts.set_code = set_code
-    facts.number = number
     facts.card = card
     facts.method = "printing"
     facts.name_differs = False
     facts.language = None
     facts.suggestions = ()
     facts.json_tail = None
+    printings = at.printings
+    entry = printings.get(card.id) if printings is not None else None
     if entry is not None and entry[0] is card:  # this database's card (another of its version has its own)
         _, facts.legal_via, facts.ban, facts.profile = entry
         return facts
@@ -231,7 +234,7 @@ def _read_text(
                     if hit is None or hit[0].__class__ is int:  # type: ignore[comparison-overlap]  # a row: no card yet
                         hit = printed_line(rest)
                     if hit is not None:
-                        facts = _printing_facts(at, raw, count, *hit)
+                        facts = _printing_facts(at, raw, count, hit)
                         if len(raw) <= max_len:
                             if len(lmemo) >= size and raw not in lmemo:
                                 lmemo.clear()

@@ -664,7 +664,7 @@ def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
                 assert at.memo.get(raw) is line.facts
                 if at.printings is not None and not with_entry:
                     at.printings.clear()
-                made = engine.lines._printing_facts(at, raw, count, card, name, code, number)
+                made = engine.lines._printing_facts(at, raw, count, (card, name, code, number))
                 for slot in LineFacts.__slots__:
                     assert getattr(line.facts, slot) == getattr(made, slot), (raw, slot)
 
