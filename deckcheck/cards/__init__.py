@@ -28,7 +28,8 @@ from .dbmemos import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, DBMemos
 from .deckrules import load_rules
 from .files import FIELDS, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
-from .pack import Packed, PackError, Texts, aliases_check, check_rows, decode, encode, pack_path, source_check
+from .pack import Packed, PackError, Texts, check_rows, decode, encode, pack_path, source_check
+from .packfacts import aliases_check
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
 
 __all__ = [

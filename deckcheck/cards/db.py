@@ -28,7 +28,7 @@ from .dbmemos import LINE_MEMO_SIZE, DBMemos
 from .deckrules import DeckRule
 from .index import SEP, number_norm
 from .inlanguage import OtherLanguages
-from .pack import StoredLegality
+from .packfacts import StoredLegality
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 from .releases import ReleaseRules
 from .spellings import MAX_NUMBER_LEN, NUMBERED_ENERGY, WRITTEN_ENERGY, e4_spelling, split_code_number

@@ -23,9 +23,9 @@ values in the header and one code per row; the id and fingerprint columns and th
 keys are text; ``by_name`` and ``by_number`` store each key's number of rows (``sizes``) and
 all rows one key after the other (``rows``); the index's other tables, if any, are in the header
 as the JSON has them. The index of usual lines (:mod:`deckcheck.cards.usuallines`, every set
-code's) is an open-addressing hash table read in place (:class:`UsualTable`). Each shipped
+code's) is an open-addressing hash table read in place (:class:`~deckcheck.cards.packfacts.UsualTable`). Each shipped
 format's legality of every row is four columns (``legality.<format id>.sizes``, ``starts``,
-``via``, ``ban``: :class:`StoredLegality`, made by :mod:`deckcheck.formats.stored`), with the
+``via``, ``ban``: :class:`~deckcheck.cards.packfacts.StoredLegality`, made by :mod:`deckcheck.formats.stored`), with the
 digest of the pool and bans it was made from in the header.
 
 The digests guard against damage (a cut or changed file), not against a forger, who can write a
@@ -52,8 +52,11 @@ from typing import Any
 import orjson
 
 from ..names import name_key
+from .columns import ITEM, NUMBERS, all_below, int_bytes, kind_for
+from .columns import PackError as PackError
 from .files import FIELDS, SCHEMA_VERSION
 from .index import fingerprint
+from .packfacts import StoredLegality, UsualTable, check_legality, check_usual, legality_columns, usual_columns
 
 MAGIC = b"DCKPACK\x00"
 #: bump when the layout changes; a pack of another format fails its load (rebuild it)
@@ -77,28 +80,18 @@ _VALUE_TYPES: dict[str, tuple[type, ...]] = {
     "rarity": (str, type(None)),
 }
 _COL = {name: i for i, name in enumerate(FIELDS)}
-_NUMBERS = ("u8", "u16", "u32")
 #: the parts of the index the pack holds in columns (the others go in its header as they are)
 _PACKED = frozenset({"fingerprint", "rows", "keys", "by_name", "by_number", "basic_energy"})
 #: the sections a pack has, and the kinds each may be
 _KINDS: dict[str, tuple[str, ...]] = {
-    **{col: _NUMBERS for col in CODED},
+    **{col: NUMBERS for col in CODED},
     "id": ("text",),
     "fingerprint": ("text", "fixed"),
     "by_number.keys": ("text",),
-    **{f"{part}.{what}": _NUMBERS for part in ("by_name", "by_number") for what in ("sizes", "rows")},
-    **{f"usual.{what}": _NUMBERS for what in ("slots", "rows", "names", "codes", "numbers")},
+    **{f"{part}.{what}": NUMBERS for part in ("by_name", "by_number") for what in ("sizes", "rows")},
+    **{f"usual.{what}": NUMBERS for what in ("slots", "rows", "names", "codes", "numbers")},
     "usual.hashes": ("u32",),
 }
-#: the columns of the index of usual lines, one value per entry (``usual.slots`` is the hash table)
-_USUAL = ("hashes", "rows", "names", "codes", "numbers")
-_ITEM = {"u8": "B", "u16": "H", "u32": "I"}
-if array("H").itemsize != 2 or array("I").itemsize != 4:  # pragma: no cover - every platform CPython runs on
-    raise ImportError("deckcheck.cards.pack needs 2-byte 'H' and 4-byte 'I' arrays")
-
-
-class PackError(ValueError):
-    """A packed database is damaged, of another format or inconsistent."""
 
 
 def pack_path(database: str | os.PathLike[str]) -> Path:
@@ -136,18 +129,6 @@ def _text(values: Sequence[str], what: str) -> bytes:
     return _NUL.join(values).encode("utf-8")
 
 
-def _kind(top: int) -> str:
-    """The narrowest array kind that holds the integers 0 to ``top``."""
-    return "u8" if top < 1 << 8 else "u16" if top < 1 << 16 else "u32"
-
-
-def _ints(values: Sequence[int], kind: str) -> bytes:
-    out = array(_ITEM[kind], values)
-    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
-        out.byteswap()
-    return out.tobytes()
-
-
 def _coded(values: list[Any]) -> tuple[list[Any], list[int]]:
     """A column as (its distinct values in first-seen order, each row's code)."""
     table: dict[bytes, int] = {}
@@ -179,9 +160,9 @@ def encode(
     """The pack of a database dict (``build.build``'s shape with its ``index``, made by this
     code), whose JSON file's bytes are ``source``, with its index of usual lines ``usual`` (line text
     -> (row, name, set code, number), every code's) made with the set-alias table ``aliases``
-    (:func:`aliases_check`), and the legality of every row in each format of ``legality`` (format id
-    -> its runs, :func:`deckcheck.formats.stored.legality_columns`): :func:`deckcheck.cards.pack_of`.
-    The rows are checked here (:func:`check_rows`)."""
+    (:func:`~deckcheck.cards.packfacts.aliases_check`), and the legality of every row in each
+    format of ``legality`` (format id -> its runs, :func:`deckcheck.formats.stored.legality_columns`):
+    :func:`deckcheck.cards.pack_of`. The rows are checked here (:func:`check_rows`)."""
     rows, index = db["cards"], db["index"]
     if db.get("schema") != SCHEMA_VERSION or list(db.get("fields", [])) != list(FIELDS):
         raise PackError(f"unknown database layout (schema {db.get('schema')!r})")
@@ -198,7 +179,7 @@ def encode(
             if kind == "text"
             else "".join(values).encode()
             if kind == "fixed"
-            else _ints(values, kind)
+            else int_bytes(values, kind)
         )
         sections.append([name, kind, len(values), len(blob)])
         blobs.append(blob)
@@ -206,7 +187,7 @@ def encode(
     values: dict[str, list[Any]] = {}
     for col in CODED:
         values[col], codes = _coded([r[_COL[col]] for r in rows])
-        add(col, _kind(len(values[col]) - 1), codes)
+        add(col, kind_for(len(values[col]) - 1), codes)
         if col == "name":
             keys = index["keys"]
             first: dict[int, int] = {}
@@ -227,22 +208,11 @@ def encode(
         sizes = list(map(len, table.values()))
         if part == "by_number":
             add("by_number.keys", "text", list(table))
-        add(f"{part}.sizes", _kind(max(sizes, default=0)), sizes)
-        add(f"{part}.rows", _kind(n - 1), [i for group in table.values() for i in group])
-    usual = _usual_lines(usual, values["name"], n, add)
+        add(f"{part}.sizes", kind_for(max(sizes, default=0)), sizes)
+        add(f"{part}.rows", kind_for(n - 1), [i for group in table.values() for i in group])
+    usual = usual_columns(usual, values["name"], n, add)
     usual["aliases"] = aliases
-    digests: dict[str, dict[str, Any]] = {}
-    for format_id, runs in sorted((legality or {}).items()):
-        if len(runs["sizes"]) != n:
-            raise PackError(f"the legality in format {format_id} is not of {n} rows")
-        # a run's first day as days after the format's first (a row's first run: 0, never compared)
-        epoch = min(filter(None, runs["starts"]), default=1) - 1
-        starts = [day - epoch if day else 0 for day in runs["starts"]]
-        digests[format_id] = {"digest": runs["digest"], "epoch": epoch}
-        add(f"legality.{format_id}.offsets", "u32", list(accumulate(runs["sizes"], initial=0)))
-        add(f"legality.{format_id}.starts", _kind(max(starts, default=0)), starts)
-        add(f"legality.{format_id}.via", _kind(n), runs["via"])
-        add(f"legality.{format_id}.ban", _kind(max(runs["ban"], default=0)), runs["ban"])
+    digests = legality_columns(legality or {}, n, add)
     header = {
         "source": hashlib.sha256(source).hexdigest(),
         "source_check": source_check(source),
@@ -274,55 +244,6 @@ def _u32(value: int) -> bytes:
 def body_digest(body: bytes | memoryview) -> bytes:
     """The digest a pack's prefix holds of everything after it: its CRC-32 (see the module docstring)."""
     return _u32(zlib.crc32(body))
-
-
-def _usual_lines(table: Mapping[str, Sequence[Any]], names: list[str], n: int, add: Any) -> dict[str, Any]:
-    """Add the sections of the index of usual lines ``table`` and answer what the header holds of it:
-    the names that are not a card's name column value (other spellings), and the set codes and
-    numbers the entries name."""
-    spelled: dict[str, int] = {name: i for i, name in enumerate(names)}
-    extras: list[str] = []
-    codes: dict[str, int] = {}
-    numbers: dict[str, int] = {}
-    columns: dict[str, list[int]] = {what: [] for what in _USUAL}
-    for rest, (row, name, code, number) in sorted(table.items()):  # in one order, whatever the codes' order
-        if type(row) is not int:
-            raise PackError("the index of usual lines holds a card, not a row")  # a fresh database holds rows
-        spelling = spelled.get(name)
-        if spelling is None:
-            spelling = spelled[name] = len(names) + len(extras)
-            extras.append(name)
-        columns["hashes"].append(zlib.crc32(rest.encode()))
-        columns["rows"].append(row)
-        columns["names"].append(spelling)
-        columns["codes"].append(codes.setdefault(code, len(codes)))
-        columns["numbers"].append(numbers.setdefault(number, len(numbers)))
-    entries = len(table)
-    size = 8
-    while size < 2 * entries:  # at most half full: a miss meets an empty slot within a few
-        size *= 2
-    slots = [0] * size
-    mask = size - 1
-    for entry, h in enumerate(columns["hashes"], start=1):
-        at = h & mask
-        while slots[at]:
-            at = (at + 1) & mask
-        slots[at] = entry
-    add("usual.slots", _kind(entries), slots)
-    add("usual.hashes", "u32", columns["hashes"])
-    add("usual.rows", _kind(max(n - 1, 0)), columns["rows"])
-    add("usual.names", _kind(len(names) + len(extras)), columns["names"])
-    add("usual.codes", _kind(len(codes)), columns["codes"])
-    add("usual.numbers", _kind(len(numbers)), columns["numbers"])
-    return {"names": extras, "codes": list(codes), "numbers": list(numbers)}
-
-
-def aliases_check(db: Any) -> int:
-    """The CRC-32 of a database's set-alias table (``data/set-aliases.csv``, read at load): which
-    codes the index of usual lines looks up depends on it, so a pack's index is used only with the
-    table it was made with."""
-    rows = sorted((code, a.sets, a.prefix, a.offset, a.action) for code, a in db._aliases.items())
-    return zlib.crc32(orjson.dumps(rows))
 
 
 # -- reading --------------------------------------------------------------------
@@ -398,111 +319,6 @@ class Fixed(Sequence[str]):
 
     def __len__(self) -> int:
         return self._count
-
-
-class UsualTable(Mapping[str, tuple[int, str, str, str]]):
-    """The index of usual lines as the pack holds it, read in place: the text of a usual line after its
-    count (``Nest Ball SVI 181``) -> (the printing's row, name, set code, number as the line writes
-    them). An open-addressing hash table over the text's CRC-32 (``slots``: an entry's number + 1, 0
-    for none; at most half full), whose entries are columns of codes into the tables of names, set
-    codes and numbers; a hit is the entry whose parts make the text again."""
-
-    __slots__ = ("_slots", "_mask", "_hashes", "_rows", "_names", "_spellings", "_split", "_codes", "_numbers")
-
-    def __init__(self, columns: dict[str, Any], names: list[str], usual: dict[str, Any]) -> None:
-        self._slots: array[int] = columns["usual.slots"]
-        self._mask = len(self._slots) - 1
-        self._hashes: array[int] = columns["usual.hashes"]
-        self._rows: array[int] = columns["usual.rows"]
-        self._names: array[int] = columns["usual.names"]
-        self._codes: array[int] = columns["usual.codes"]
-        self._numbers: array[int] = columns["usual.numbers"]
-        self._spellings: list[str] = names + usual["names"]  # a name's code indexes the card names, then the others
-        self._split = (usual["codes"], usual["numbers"])
-
-    def get(self, rest: str, default: Any = None) -> Any:
-        """``(row, name, set code, number)`` of the line text ``rest``, or ``default``."""
-        h = zlib.crc32(rest.encode())
-        slots, hashes, mask = self._slots, self._hashes, self._mask
-        at = h & mask
-        entry = slots[at]
-        while entry:
-            entry -= 1
-            if hashes[entry] == h:
-                codes, numbers = self._split
-                name, code = self._spellings[self._names[entry]], codes[self._codes[entry]]
-                number = numbers[self._numbers[entry]]
-                if len(rest) == len(name) + len(code) + len(number) + 2 and rest == f"{name} {code} {number}":
-                    return (self._rows[entry], name, code, number)
-            at = (at + 1) & mask
-            entry = slots[at]
-        return default
-
-    def entries(self) -> Iterator[tuple[str, tuple[int, str, str, str]]]:
-        """Every entry as (its text, (row, name, set code, number)), in the table's order."""
-        codes, numbers = self._split
-        spellings, names, code_of, number_of, rows = (
-            self._spellings,
-            self._names,
-            self._codes,
-            self._numbers,
-            self._rows,
-        )
-        for entry in range(len(rows)):
-            name, code, number = spellings[names[entry]], codes[code_of[entry]], numbers[number_of[entry]]
-            yield f"{name} {code} {number}", (rows[entry], name, code, number)
-
-    def _key(self, entry: int) -> str:
-        codes, numbers = self._split
-        name = self._spellings[self._names[entry]]
-        return f"{name} {codes[self._codes[entry]]} {numbers[self._numbers[entry]]}"
-
-    def __getitem__(self, rest: str) -> tuple[int, str, str, str]:
-        hit = self.get(rest)
-        if hit is None:
-            raise KeyError(rest)
-        return hit  # type: ignore[no-any-return]
-
-    def __contains__(self, rest: object) -> bool:
-        return type(rest) is str and self.get(rest) is not None
-
-    def __iter__(self) -> Iterator[str]:
-        return map(self._key, range(len(self._rows)))
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-
-class StoredLegality:
-    """A format's legality of every row as the pack holds it (:mod:`deckcheck.formats.stored`): per
-    row, runs of days (``starts``, proleptic ordinals, the first of each row's runs the earliest day)
-    over which the answer stays (``via``: the row that makes it legal + 1, 0 for none; ``ban``: the
-    ban's index in the format's bans + 1, 0 for none); a start is days after ``epoch`` (an ordinal).
-    ``digest`` says which pool and bans made it. Row ``r``'s runs are ``offsets[r]`` to
-    ``offsets[r + 1]``."""
-
-    __slots__ = ("digest", "_epoch", "_offsets", "_starts", "_via", "_ban")
-
-    def __init__(
-        self, made: dict[str, Any], offsets: array[int], starts: array[int], via: array[int], ban: array[int]
-    ) -> None:
-        self.digest: str = made["digest"]
-        self._epoch: int = made["epoch"]
-        self._offsets, self._starts, self._via, self._ban = offsets, starts, via, ban
-
-    def bans_within(self, count: int) -> bool:
-        """Does every run name one of ``count`` bans or none (a format with fewer cannot take these runs)?"""
-        return _below(self._ban, count + 1)
-
-    def answer(self, row: int, day: int) -> tuple[int, int]:
-        """(via + 1, ban + 1) of row ``row`` on the day of ordinal ``day``: its last run begun by then."""
-        offsets = self._offsets
-        starts, day = self._starts, day - self._epoch
-        at = offsets[row + 1] - 1
-        first = offsets[row]
-        while at > first and starts[at] > day:
-            at -= 1
-        return self._via[at], self._ban[at]
 
 
 class Packed:
@@ -593,8 +409,8 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
             if width * count != len(text) or (count and not width):
                 raise PackError(f"section {name} does not hold {count} values of one length")
             values = Fixed(text, width, count)
-        elif kind in _ITEM:
-            numbers = array(_ITEM[kind])
+        elif kind in ITEM:
+            numbers = array(ITEM[kind])
             if nbytes != count * numbers.itemsize:
                 raise PackError(f"section {name} holds {nbytes} bytes for {count} values")
             numbers.frombytes(chunk)
@@ -617,7 +433,7 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
         raise PackError("the header's legality table is malformed")
     wanted = {**_KINDS}
     for format_id in legality:
-        wanted.update({f"legality.{format_id}.{what}": _NUMBERS for what in ("starts", "via", "ban")})
+        wanted.update({f"legality.{format_id}.{what}": NUMBERS for what in ("starts", "via", "ban")})
         wanted[f"legality.{format_id}.offsets"] = ("u32",)
     for name, allowed in wanted.items():
         if kinds.get(name) not in allowed:
@@ -638,7 +454,7 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         table = values[col]
         if set(map(type, table)) - set(kinds):
             raise PackError(f"a value of column {col} is not a {kinds[0].__name__}")
-        if not _below(columns[col], len(table)):
+        if not all_below(columns[col], len(table)):
             raise PackError(f"column {col} has a code out of range")
     for col in ("subtypes", "types"):
         if any(set(map(type, v)) - {str} for v in values[col]):
@@ -663,91 +479,16 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
             raise PackError(f"the index's {part} groups hold {sum(sizes)} rows, not {len(rows)}") from None
         if offsets[-1] != len(rows):
             raise PackError(f"the index's {part} groups hold {offsets[-1]} rows, not {len(rows)}")
-        if not _below(rows, n):
+        if not all_below(rows, n):
             raise PackError(f"the index's {part} table names rows that are not there")
         columns[f"{part}.offsets"] = offsets
     if type(header.get("index")) is not dict or set(header["index"]) & _PACKED:
         raise PackError("the header's other index tables are malformed")
-    _check_usual(header, columns, n)
+    check_usual(header, columns, n)
     for format_id in header["legality"]:
-        _check_legality(format_id, columns, n)
+        check_legality(format_id, columns, n)
     energy = header["basic_energy"]
     if type(energy) is not dict or set(map(type, energy.values())) - {int}:
         raise PackError("the index's basic_energy table is malformed")
     if energy and (min(energy.values()) < 0 or max(energy.values()) >= n):
         raise PackError("the index's basic_energy table names rows that are not there")
-
-
-def _check_usual(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
-    """The index of usual lines :class:`UsualTable` reads: its tables are lists of text, each entry's
-    codes are in range, and its hash table has a power-of-two size with exactly one slot per entry
-    (so a look-up of a text that is not there meets an empty slot)."""
-    source, check = header.get("source"), header.get("source_check")
-    if type(source) is not str or len(source) != 64 or type(check) is not list or set(map(type, check)) - {int}:
-        raise PackError("the header's source is malformed")
-    usual = header.get("usual")
-    if type(usual) is not dict or type(usual.get("aliases")) is not int:
-        raise PackError("the index of usual lines is malformed")
-    tops = {"rows": n, "names": len(header["values"]["name"]), "codes": 0, "numbers": 0}
-    for what in ("names", "codes", "numbers"):
-        table = usual.get(what)
-        if type(table) is not list or set(map(type, table)) - {str}:
-            raise PackError(f"the index of usual lines' {what} table is malformed")
-        tops[what] += len(table)
-    entries = len(columns["usual.hashes"])
-    for what in _USUAL:
-        if len(columns[f"usual.{what}"]) != entries:
-            raise PackError(f"the index of usual lines' {what} column does not have {entries} entries")
-        if what in tops and not _below(columns[f"usual.{what}"], tops[what]):
-            raise PackError(f"the index of usual lines' {what} column has a code out of range")
-    slots = columns["usual.slots"]
-    size = len(slots)
-    if size <= entries or size & (size - 1) or not _below(slots, entries + 1) or _zeros(slots) != size - entries:
-        raise PackError("the index of usual lines' hash table is malformed")
-
-
-def _check_legality(format_id: str, columns: dict[str, Any], n: int) -> None:
-    """A format's stored legality (:class:`StoredLegality`): an offset per row and one more, from the
-    first run to the last, none past it, the runs' columns of one length and each run's printing a
-    row: what a look-up could break (a forger's offsets out of order give wrong answers, as any
-    forged answer does; the digests catch damage)."""
-    part = f"legality.{format_id}"
-    offsets, starts, via, ban = (columns[f"{part}.{what}"] for what in ("offsets", "starts", "via", "ban"))
-    if len(offsets) != n + 1:
-        raise PackError(f"the legality in format {format_id} is not of {n} rows")
-    if offsets[0] != 0 or offsets[-1] != len(starts) or len(via) != len(starts) or len(ban) != len(starts):
-        raise PackError(f"the legality in format {format_id} does not hold the runs its offsets say")
-    if not _below(offsets, len(starts) + 1):
-        raise PackError(f"the legality in format {format_id} has an offset past its runs")
-    if not _below(via, n + 1):
-        raise PackError(f"the legality in format {format_id} names rows that are not there")
-
-
-def _zeros(values: array[int]) -> int:
-    """How many values of an unsigned array are 0 (one or two bytes per value: at C speed)."""
-    if values.typecode == "B":
-        return values.tobytes().count(0)
-    if values.typecode != "H":
-        return values.count(0)
-    raw, zero = values.tobytes(), bytes([1] + [0] * 255)
-    both = int.from_bytes(raw[0::2].translate(zero), "little") & int.from_bytes(raw[1::2].translate(zero), "little")
-    return both.bit_count()
-
-
-def _below(values: array[int], top: int) -> bool:
-    """Is every value of an unsigned array below ``top``? Byte by byte at C speed: one byte per value,
-    a translate; two bytes, translates of the high and the low bytes (``max`` would make an int of
-    every value)."""
-    if values.typecode == "B":
-        return not values.tobytes().translate(None, bytes(range(min(top, 256))))
-    if values.typecode != "H" or top >= 1 << 16:
-        return not values or max(values) < top
-    raw = values.tobytes()
-    high, low = (raw[1::2], raw[0::2]) if sys.byteorder == "little" else (raw[0::2], raw[1::2])
-    cut, floor = top >> 8, top & 0xFF
-    if high.translate(None, bytes(range(cut + 1))):  # a high byte over top's
-        return False
-    # a value whose high byte is top's and whose low byte is top's or more: a bit set in both masks
-    at_cut = high.translate(bytes(int(b == cut) for b in range(256)))
-    over = low.translate(bytes(int(b >= floor) for b in range(256)))
-    return not int.from_bytes(at_cut, "little") & int.from_bytes(over, "little")

@@ -1,7 +1,7 @@
 """The index of usual lines: a line written as printed (``4 Nest Ball SVI 181``) found with one
 look-up. :meth:`~UsualLineIndex.printing_named` says which printing such a line names;
 :meth:`~UsualLineIndex.printed_line` finds it in the table the database's pack holds, made when the
-pack is written (:class:`~deckcheck.cards.pack.UsualTable`, read in place), or, for a database read
+pack is written (:class:`~deckcheck.cards.packfacts.UsualTable`, read in place), or, for a database read
 without one, in a table made set code by set code on first use.
 A base of :class:`~deckcheck.cards.db.CardDB` (its methods are the database's: the engine calls
 them for every line)."""
@@ -18,7 +18,7 @@ from .printings import Card, CardTable, NumberTable, SetAlias
 from .spellings import MAX_NUMBER_LEN, WRITTEN_ENERGY
 
 if TYPE_CHECKING:
-    from .pack import UsualTable
+    from .packfacts import UsualTable
 
 
 @functools.cache
@@ -165,7 +165,7 @@ class UsualLineIndex:
         None: read it the long way. A ``PH`` tag after the number is taken as the reader takes it (it is
         not one of the parts). An entry holds the card's row until its first use (making a card costs
         microseconds; a list meets a few of a code's). Bounded by the database: ~42,000 entries with
-        every code indexed. With the pack's table (:class:`~deckcheck.cards.pack.UsualTable`) every
+        every code indexed. With the pack's table (:class:`~deckcheck.cards.packfacts.UsualTable`) every
         code is indexed already: an entry found there is kept in the table made here (a dict look-up
         the next time; bounded by the pack's entries)."""
         table = self._usual.table

@@ -14,7 +14,7 @@ import orjson
 
 from ..cards import Card, CardDB
 from ..cards.index import number_key
-from ..cards.pack import StoredLegality
+from ..cards.packfacts import StoredLegality
 from ..memo import Memo, memoise
 from ..names import name_key
 from .memos import LEGALITY_MEMO_SIZE, LineTables, RotationSets, memos_of

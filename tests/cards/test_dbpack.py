@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from deckcheck import cards
-from deckcheck.cards import DatabaseError, index
+from deckcheck.cards import DatabaseError, columns, index
 from deckcheck.cards import files as dbfile
 from deckcheck.cards import pack as dbpack
 from deckcheck.formats import default_formats
@@ -160,7 +160,7 @@ def _resign(data):
 def _rewrite(data, name, values):
     header, where = _sections(data)
     start, kind, count = where[name]
-    new = array(dbpack._ITEM[kind], values).tobytes()
+    new = array(columns.ITEM[kind], values).tobytes()
     return _resign(data[:start] + new + data[start + len(new) :])
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_dbpack import ROWS, P, _sections, tiny
 
 from deckcheck import cards
-from deckcheck.cards import DatabaseError
+from deckcheck.cards import DatabaseError, columns
 from deckcheck.cards import pack as dbpack
 
 
@@ -52,7 +52,7 @@ def _with_section(header: dict, blobs: list[bytes], name: str, kind: str, values
     header, blobs = orjson.loads(orjson.dumps(header)), list(blobs)
     for i, section in enumerate(header["sections"]):
         if section[0] == name:
-            blobs[i] = array(dbpack._ITEM[kind], values).tobytes()
+            blobs[i] = array(columns.ITEM[kind], values).tobytes()
             section[1:] = [kind, len(values), len(blobs[i])]
     return header, blobs
 
@@ -219,12 +219,12 @@ def test_db_build_of_a_catalogue_the_pack_cannot_hold_fails_with_the_reason(tmp_
     st.sampled_from(["B", "H", "I"]),
 )
 def test_the_range_check_of_a_column_is_max_s(values, top, typecode):
-    """_below and _zeros read two-byte columns byte by byte; they answer as max() and count() do, at
+    """all_below and zeros read two-byte columns byte by byte; they answer as max() and count() do, at
     every boundary."""
     if typecode == "B":
         values = [v & 0xFF for v in values]
     column = array(typecode, values)
-    assert dbpack._below(column, top) == (not values or max(values) < top)
-    assert dbpack._zeros(column) == values.count(0)
+    assert columns.all_below(column, top) == (not values or max(values) < top)
+    assert columns.zeros(column) == values.count(0)
     if values:
-        assert dbpack._below(column, max(values) + 1) and not dbpack._below(column, max(values))
+        assert columns.all_below(column, max(values) + 1) and not columns.all_below(column, max(values))
