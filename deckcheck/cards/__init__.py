@@ -1,9 +1,11 @@
 """The card database: loaded once per process, shared read-only (:func:`get_db`).
 
-The database's values are in :mod:`deckcheck.cards.printings`, the database object and card
-resolution in :mod:`deckcheck.cards.db` (with its bases: the index of usual lines in
-:mod:`deckcheck.cards.usuallines`, the date rules in :mod:`deckcheck.cards.releases`, the names in
-other languages in :mod:`deckcheck.cards.inlanguage`), and the watcher that swaps a new database file into a
+The database's values are in :mod:`deckcheck.cards.printings` (plain value classes,
+:mod:`deckcheck.cards.value`), the database object and card resolution in :mod:`deckcheck.cards.db`
+(with its bases: the index of usual lines in :mod:`deckcheck.cards.usuallines`, the date rules in
+:mod:`deckcheck.cards.releases`, the names in other languages in :mod:`deckcheck.cards.inlanguage`),
+the packed file read at start-up in :mod:`deckcheck.cards.pack` (with the facts it holds beside the
+rows in :mod:`deckcheck.cards.packfacts`), and the watcher that swaps a new database file into a
 running service in :mod:`deckcheck.cards.watch`; the names are offered here too.
 """
 
