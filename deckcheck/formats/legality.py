@@ -149,9 +149,9 @@ class FormatLegality:
 
     def stored_legality(self, db: CardDB) -> StoredLegality | None:
         """This format's legality of every printing of ``db`` as its pack holds it, when it was made
-        from this format's pool and bans (:meth:`legality_digest`); None
-        otherwise (a format file a user adds or changes: its answers are worked out, and a pack made
-        from other files of this format's id says so in the log, once per database)."""
+        from this format's pool and bans (:meth:`legality_digest`); None otherwise: a format file a
+        user adds or changes, or a format made from another (the rotation forecast's), is worked out
+        by this code, never answered from a pack made for other files of its id."""
         memos = memos_of(self)
         key = db.identity
         known = memos.stored
@@ -162,7 +162,6 @@ class FormatLegality:
             if memos.digest is None:
                 memos.digest = self.legality_digest()
             if stored.digest != memos.digest or not stored.bans_within(len(self.bans)):
-                _warn_other_files(self.id, db)
                 stored = None
         memos.stored = (key, stored)  # one assignment: a thread reads the pair of one database
         return stored
@@ -220,17 +219,6 @@ class FormatLegality:
             how = "is excluded from" if card.set_id in pool.exclude_sets else "is not in"
             return f"its set, {cset.name}, {how} the card pool{reprint}"
         return f"its set, {cset.name}, is not in the card pool{reprint}"  # pragma: no cover - "all" takes every set
-
-
-def _warn_other_files(format_id: str, db: CardDB) -> None:
-    """Log that ``db``'s pack holds the legality of another file of format ``format_id``."""
-    import logging
-
-    logging.getLogger(__name__).warning(
-        "card database %s: its pack's legality in format %s was made from other format files: worked out instead",
-        db.path or "-",
-        format_id,
-    )
 
 
 def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
