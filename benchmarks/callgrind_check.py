@@ -11,9 +11,14 @@ instructions per unit (a list, or a request):
 * ``floor-warm``, ``floor-cold``: the floor on the same texts;
 * ``validate``, ``trivial``: one ``POST /api/v1/validate`` of the wrk benchmark's list through the
   WSGI app (deckcheck's after the master's warm-up; ``benchmarks/trivial_app.py``), per request;
-  ``check-one`` and ``to-dict``: that list's ``check()`` and its report's JSON, per call.
+  ``check-one`` and ``to-dict``: that list's ``check()`` and its report's JSON, per call;
+* ``first-sight``: what a fresh process (``deckcheck check``, a new worker) meets: after one tiny
+  warm-up check (``4 Nest Ball SVI 181``), the first check of each of the eight lists, per list (a
+  child that checks the eight lists once less a child that checks none: ``--low``/``--high`` unused),
+  and ``start-up``, all of the child that checks none (imports, the database's load, the warm-up).
 
-The database's index of usual lines is made up front, as the service's master makes it.
+Except for ``first-sight``, the database's index of usual lines is made up front, as the service's
+master makes it.
 
     python benchmarks/callgrind_check.py [--tree DIR] [--low 20] [--high 60] [MEASURE ...]
 """
@@ -32,7 +37,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MEASURES = ("warm", "cold", "clear", "floor-warm", "floor-cold", "validate", "trivial", "check-one", "to-dict")
+MEASURES = (
+    "warm",
+    "cold",
+    "clear",
+    "floor-warm",
+    "floor-cold",
+    "validate",
+    "trivial",
+    "check-one",
+    "to-dict",
+    "first-sight",
+)
 #: rounds of variants of the eight lists made for the cold measures: --high may be at most 8 times this
 VARIANT_ROUNDS = 16
 #: what a measure's count is divided by: a round of the eight lists, or one unit
@@ -50,6 +66,11 @@ def inner(tree: Path, measure: str, reps: int) -> None:
 
     db = cards.get_db()
     texts = [(p.read_text(encoding="utf-8"), f) for p, f in bf.LISTS]
+    if measure == "first-sight":
+        deckcheck.check("4 Nest Ball SVI 181\n", "standard", bf.AS_OF)
+        for t, f in texts[: 8 * reps]:
+            deckcheck.check(t, f, bf.AS_OF)
+        return
     for t, f in texts:
         deckcheck.check(t, f, bf.AS_OF)
     bf.index_usual_lines(db)
@@ -155,9 +176,20 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / folder)], env=env, check=True)
     per: dict[str, float] = {}
     for measure in measures:
-        high, low = count(tree, measure, args.high), count(tree, measure, args.low)
-        per[measure] = (high - low) / (args.high - args.low) / PER_ROUND.get(measure, 1)
-        unit = "request" if measure in ("validate", "trivial") else "list" if measure in PER_ROUND else "call"
+        if measure == "first-sight":  # the eight lists checked once, less none
+            start = count(tree, measure, 0)
+            per[measure] = (count(tree, measure, 1) - start) / 8
+            print(f"{'start-up':11s} {start / 1e6:9.1f}M instructions: a fresh process to its warm-up check's end")
+        else:
+            high, low = count(tree, measure, args.high), count(tree, measure, args.low)
+            per[measure] = (high - low) / (args.high - args.low) / PER_ROUND.get(measure, 1)
+        unit = (
+            "request"
+            if measure in ("validate", "trivial")
+            else "list"
+            if measure in PER_ROUND or measure == "first-sight"
+            else "call"
+        )
         print(f"{measure:11s} {per[measure] / 1000:9.1f}k instructions a {unit}")
     if "cold" in per and "clear" in per:
         per["cold"] -= per["clear"]

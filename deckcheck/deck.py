@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -284,7 +283,7 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
         if "Star" in sub:
             marks.append(_POKEMON_STAR)
         if card.evolves_from and any(stage in sub for stage in _EVOLUTION_STAGES):
-            parent = name_key(card.evolves_from)
+            parent = card.evolves_key
     elif supertype == "Trainer":
         kind = _TRAINER
     elif supertype == "Energy":
@@ -468,14 +467,17 @@ class Deck:
         return Counts(*self.tally)
 
 
-@dataclass(slots=True)
 class Context:
-    """What a rule may know besides the deck."""
+    """What a rule may know besides the deck: the format, the date, the card database, and the
+    problem with the date when the format's data does not reach it."""
 
-    format: Format
-    as_of: dt.date
-    db: CardDB
-    date_problem: Problem | None = None
+    __slots__ = ("format", "as_of", "db", "date_problem")
+
+    def __init__(self, format: Format, as_of: dt.date, db: CardDB, date_problem: Problem | None = None) -> None:
+        self.format = format
+        self.as_of = as_of
+        self.db = db
+        self.date_problem = date_problem
 
     @staticmethod
     def name_key(name: str) -> str:

@@ -55,7 +55,7 @@ class Memo(Generic[K, V]):
     #: the dict's own ``get``, bound: ``get(key)`` or ``get(key, default)``
     get: Callable[..., V | None]
     #: the dict itself, for a hot loop that keeps an entry with :meth:`put`'s bounds written out (a
-    #: call costs more than the look-ups: ``engine._read_text``); anything else calls :meth:`put`
+    #: call costs more than the look-ups: ``engine.lines._read_text``); anything else calls :meth:`put`
     entries: dict[K, V]
 
     def __init__(self, size: int, max_len: int | None = MEMO_MAX_LEN) -> None:

@@ -11,7 +11,7 @@ check's path). Its fields are its ``__match_args__``, in order; a slot not among
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 
 class Value:
@@ -47,3 +47,13 @@ class Value:
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
         return f"{self.__class__.__qualname__}({shown})"
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` to some fields (as ``dataclasses.replace``): the class made again from
+        every field, by name, so its ``__init__`` checks and defaults apply."""
+        fields = {name: getattr(self, name) for name in self.__match_args__}
+        unknown = changes.keys() - fields.keys()
+        if unknown:
+            raise TypeError(f"{self.__class__.__qualname__} has no field {sorted(unknown)[0]!r}")
+        fields.update(changes)
+        return self.__class__(**fields)

@@ -23,28 +23,15 @@ DECKS = Path(__file__).resolve().parent / "decks"
 #: a usual list: PTCGL's export of a real Standard deck, every line a card line of the usual shape
 USUAL_LIST = DECKS / "standard-legal-dragapult.txt"
 
-#: modules whose dataclasses other branches convert at the same time, module -> the branch: not judged
-#: here until those branches are merged (the coordinator empties this at merge)
-CLASSES_ELSEWHERE = {
-    # converted on branch facts (the card facts: cards/ but deckrules and bypass, formats/, deck)
-    "deckcheck.cards.printings": "facts",
-    "deckcheck.cards.db": "facts",
-    "deckcheck.formats.pool": "facts",
-    "deckcheck.formats.format": "facts",
-    "deckcheck.deck": "facts",
-}
-#: modules whose patterns other branches make compiled on first use at the same time, module -> the branch
-#: (the coordinator empties this at merge)
-PATTERNS_ELSEWHERE = {
-    # converted on branch facts
-    "deckcheck.cards.index": "facts",
-}
 
 #: the patterns a check of a usual list may compile, (module, pattern) -> why it needs it
 NEEDED: dict[tuple[str, str], str] = {
     ("deckcheck.names", r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)"): (
         "name_key's words: the formats key their banned names when they load, and a line the index "
         "does not hold is looked up by its name's key"
+    ),
+    ("deckcheck.cards.index", r"^([A-Z]*?)(\d+)([A-Z]?)$"): (
+        "a collector number's parts (prefix, integer, suffix): a printing named by set code and number is found by them"
     ),
     ("deckcheck.decklist.vocab", USUAL.source): "the usual card line's one pattern: every never-seen line meets it",
     ("deckcheck.service.webheaders", r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?"): (
@@ -122,16 +109,16 @@ def _start(path: str, tmp_path: Path) -> dict:
     return json.loads(done.stdout.splitlines()[-1]) | {"output": done.stdout + done.stderr}
 
 
-def _judged(module: str, elsewhere: dict[str, str]) -> bool:
-    return module.startswith("deckcheck") and module not in elsewhere
+def _ours(module: str) -> bool:
+    return module.startswith("deckcheck")
 
 
 @pytest.mark.parametrize("path, answer", [("cli", 0), ("app", [200, True])])
 def test_start_up_makes_no_dataclass_and_compiles_only_what_a_usual_list_needs(path, answer, tmp_path):
     started = _start(path, tmp_path)
     assert started["answer"] == answer, started["output"]  # the list was checked, and is legal
-    assert [name for name in started["made"] if _judged(name.rsplit(".", 1)[0], CLASSES_ELSEWHERE)] == []
-    compiled = {(module, pattern) for module, pattern in started["compiled"] if _judged(module, PATTERNS_ELSEWHERE)}
+    assert [name for name in started["made"] if _ours(name.rsplit(".", 1)[0])] == []
+    compiled = {(module, pattern) for module, pattern in started["compiled"] if _ours(module)}
     assert compiled <= set(NEEDED), compiled - set(NEEDED)
 
 

@@ -1,9 +1,11 @@
 """The card database: loaded once per process, shared read-only (:func:`get_db`).
 
-The database's values are in :mod:`deckcheck.cards.printings`, the database object and card
-resolution in :mod:`deckcheck.cards.db` (with its bases: the index of usual lines in
-:mod:`deckcheck.cards.usuallines`, the date rules in :mod:`deckcheck.cards.releases`, the names in
-other languages in :mod:`deckcheck.cards.inlanguage`), and the watcher that swaps a new database file into a
+The database's values are in :mod:`deckcheck.cards.printings` (plain value classes,
+:mod:`deckcheck.value`), the database object and card resolution in :mod:`deckcheck.cards.db`
+(with its bases: the index of usual lines in :mod:`deckcheck.cards.usuallines`, the date rules in
+:mod:`deckcheck.cards.releases`, the names in other languages in :mod:`deckcheck.cards.inlanguage`),
+the packed file read at start-up in :mod:`deckcheck.cards.pack` (with the facts it holds beside the
+rows in :mod:`deckcheck.cards.packfacts`), and the watcher that swaps a new database file into a
 running service in :mod:`deckcheck.cards.watch`; the names are offered here too.
 """
 
@@ -14,7 +16,7 @@ import gc
 import hashlib
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
@@ -28,7 +30,8 @@ from .dbmemos import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, DBMemos
 from .deckrules import load_rules
 from .files import FIELDS, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
-from .pack import Packed, PackError, Texts, check_rows, decode, pack_path
+from .pack import Packed, PackError, Texts, check_rows, decode, encode, pack_path, source_check
+from .packfacts import aliases_check
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
 
 __all__ = [
@@ -209,9 +212,10 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
         codes[col]
         for col in ("name", "supertype", "subtypes", "evolves_from", "types", "mark", "set_id", "number", "rarity")
     )
-    names, keys, supertypes, evolves, marks, set_ids, numbers, rarities = (
+    names, keys, supertypes, evolves_from, marks, set_ids, numbers, rarities = (
         values[col] for col in ("name", "key", "supertype", "evolves_from", "mark", "set_id", "number", "rarity")
     )
+    evolves_keys = values["evolves_key"]
     # identical subtype and type lists share one tuple (each table holds every distinct one once)
     subtypes, types = [tuple(v) for v in values["subtypes"]], [tuple(v) for v in values["types"]]
     # a Card's id is read from one string, not the dict's key: a forked worker that makes the card
@@ -219,13 +223,13 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     card_ids, fps = Texts.of(pack.ids), pack.fingerprints
 
     def make(i: int) -> Card:
-        name, s = name_c[i], set_c[i]
-        return Card(
+        name, s, evolves = name_c[i], set_c[i], evo_c[i]
+        card = Card(
             card_ids[i],
             names[name],
             supertypes[super_c[i]],
             subtypes[sub_c[i]],
-            evolves[evo_c[i]],
+            evolves_from[evolves],
             types[types_c[i]],
             marks[mark_c[i]],
             set_ids[s],
@@ -235,6 +239,8 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
             *by_set[s],
             keys[name],
         )
+        card._parent = evolves_keys[evolves]
+        return card
 
     energy_super = {i for i, v in enumerate(supertypes) if v == "Energy"}
     basic_sub = {i for i, v in enumerate(subtypes) if "Basic" in v}
@@ -250,8 +256,24 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}
     index["basic_energy"] = header["basic_energy"]
     _index(db, directory, index, {set_ids[c] for c in kept})
+    if header["usual"]["aliases"] == aliases_check(db):  # else made code by code, as without a pack
+        db._usual.packed = pack.usual
+    db._legality = pack.legality
     _add_local_codes(db, header["sets"])
     return db
+
+
+def pack_of(
+    raw: dict[str, Any], source: bytes, legality: Callable[[CardDB], Mapping[str, dict[str, Any]]] | None = None
+) -> bytes:
+    """The pack (:mod:`deckcheck.cards.pack`) of the database dict ``raw`` (with its index), whose
+    JSON file's bytes are ``source``: with the index of usual lines of every set code, made as a
+    load of that file without a pack makes it (:meth:`~deckcheck.cards.db.CardDB.index_usual_lines`),
+    and what ``legality`` answers of that database (the formats' legality of every row by format id:
+    :func:`deckcheck.sync.write.shipped_legality`; the card database imports no format)."""
+    db = from_dict(raw, "pack")
+    db.index_usual_lines()
+    return encode(raw, source, db.printed_lines(), aliases_check(db), legality(db) if legality else None)
 
 
 def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str | None) -> TypeGuard[dict[str, Any]]:
@@ -322,14 +344,13 @@ def load(path: str | os.PathLike[str] | None = None) -> CardDB:
             raise DatabaseError(f"card database not found at {path} (build it with 'deckcheck db build')") from exc
         except OSError as exc:
             raise DatabaseError(f"card database at {path} is unreadable: {exc}") from exc
-        digest = hashlib.sha256(blob).hexdigest()
-        version = digest[:12]
-        pack = _pack(path, digest)
-        if pack is not None:
+        pack = _pack(path, blob)
+        if pack is not None:  # the version is the SHA-256 of the JSON the pack records, checked against it
             try:
-                return from_pack(pack, version, str(path))
+                return from_pack(pack, pack.header["source"][:12], str(path))
             except (KeyError, TypeError, ValueError) as exc:
                 raise DatabaseError(f"card database pack at {pack_path(path)} is malformed: {exc!r}") from exc
+        version = hashlib.sha256(blob).hexdigest()[:12]
         try:  # the JSON database without a pack: read record by record
             raw = orjson.loads(database_json(blob))
         except ValueError as exc:  # broken gzip, too large, not JSON
@@ -340,11 +361,11 @@ def load(path: str | os.PathLike[str] | None = None) -> CardDB:
             raise DatabaseError(f"card database at {path} is malformed: {exc!r}") from exc
 
 
-def _pack(path: Path, digest: str) -> Packed | None:
-    """The checked pack beside ``path`` when there is one made from these bytes (SHA-256
-    ``digest``) by this code; None when there is none, or one of another file or index code
-    (logged: the JSON is read instead). A damaged pack fails the load: it never passes for
-    the database, and the JSON beside it is not read in its place unnoticed."""
+def _pack(path: Path, blob: bytes) -> Packed | None:
+    """The checked pack beside ``path`` when there is one made from its bytes ``blob`` (their length
+    and CRC-32, :func:`~deckcheck.cards.pack.source_check`) by this code; None when there is none,
+    or one of another file or index code (logged: the JSON is read instead). A damaged pack fails the
+    load: it never passes for the database, and the JSON beside it is not read in its place unnoticed."""
     where = pack_path(path)
     try:
         data = where.read_bytes()
@@ -357,7 +378,7 @@ def _pack(path: Path, digest: str) -> Packed | None:
     except PackError as exc:
         remedy = f"delete it, or write it again with 'deckcheck db pack --db {path}'"
         raise DatabaseError(f"card database pack at {where} is {exc} ({remedy})") from exc
-    if pack.header.get("source") != digest:
+    if pack.header.get("source_check") != source_check(blob):
         _warn("card database pack %s was made from another file than %s: not used", where, path)
         return None
     if pack.header.get("fingerprint") != fingerprint():

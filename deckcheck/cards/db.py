@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
@@ -29,6 +28,7 @@ from .dbmemos import LINE_MEMO_SIZE, DBMemos
 from .deckrules import DeckRule
 from .index import SEP, number_norm
 from .inlanguage import OtherLanguages
+from .packfacts import StoredLegality
 from .printings import Card, CardSet, CardTable, NumberTable, PrintingTable, Resolution, SetAlias
 from .releases import ReleaseRules
 from .spellings import MAX_NUMBER_LEN, NUMBERED_ENERGY, WRITTEN_ENERGY, e4_spelling, split_code_number
@@ -45,50 +45,55 @@ def _no_card(row: int) -> Card:
     raise KeyError(row)  # an empty table has no rows
 
 
-@dataclass
 class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
-    """All printings with their indexes. Build with :func:`~deckcheck.cards.load`; never mutated after."""
+    """All printings with their indexes. Build with :func:`~deckcheck.cards.load`; never mutated after
+    (its tables and memos fill on use). Two databases are two objects: equal only when the same."""
 
-    cards: CardTable
-    sets: dict[str, CardSet]
-    meta: dict[str, Any]
-    version: str
-    path: str | None = None
-    _by_code: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    _aliases: dict[str, SetAlias] = field(default_factory=dict)
-    #: (set id, number key) -> printings; find() asks it by the index's own key (number_slot)
-    _by_number: NumberTable = field(default_factory=lambda: NumberTable({}, CardTable({}, _no_card)))
-    #: lookup key (lower-cased name key) -> printings, newest first
-    _by_name: PrintingTable = field(default_factory=lambda: PrintingTable({}, CardTable({}, _no_card)))
-    _names: list[str] = field(default_factory=list)
-    _basic_energy: dict[str, Card] = field(default_factory=dict)
-    #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
-    _deck_rules: dict[str, DeckRule] = field(default_factory=dict)
-    #: name key -> what that card reaches without evolving (``data/evolution-bypass.csv``)
-    _bypasses: dict[str, Bypass] = field(default_factory=dict)
-    #: the memos of resolution, suggestions and the engine's lines, held by this object
-    _memos: DBMemos = field(default_factory=DBMemos, repr=False, compare=False)
-    #: the longest name key (how long a query can be and still be close to a name)
-    _longest_name: int = 0
-    #: what :meth:`info` answers, made on its first call
-    _info: dict[str, Any] | None = field(default=None, repr=False, compare=False)
-    #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
-    _newest: CardSet | None = field(default=None, repr=False, compare=False)
-    #: every set id, upper-cased (:meth:`knows_set`)
-    _set_ids: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
-    #: it looks in; made on its first call (:meth:`_printing_places`)
-    _places: dict[str, Place] = field(default_factory=dict, repr=False, compare=False)
-    #: the index of usual lines (:meth:`printed_line`), made code by code
-    _usual: UsualLines = field(default_factory=UsualLines, repr=False, compare=False)
-    #: basic Energy name key -> type (:meth:`_energy_types`), made on first use
-    _energy_keys: dict[str, str] | None = field(default=None, repr=False, compare=False)
-    #: what the formats' tables of this database are kept under (:meth:`Format.line_tables
-    #: <deckcheck.formats.Format.line_tables>`): an object of its own, not its version (another
-    #: database object of the same version has cards of its own, and the tables answer with cards)
-    identity: object = field(default_factory=object, init=False, repr=False, compare=False)
-    #: the card names in other languages (:meth:`local_names`), read on first use (False until then)
-    _local: Any = field(default=False, repr=False, compare=False)
+    def __init__(
+        self, cards: CardTable, sets: dict[str, CardSet], meta: dict[str, Any], version: str, path: str | None = None
+    ) -> None:
+        self.cards = cards
+        self.sets = sets
+        self.meta = meta
+        self.version = version
+        self.path = path
+        self._by_code: dict[str, tuple[str, ...]] = {}
+        self._aliases: dict[str, SetAlias] = {}
+        #: (set id, number key) -> printings; find() asks it by the index's own key (number_slot)
+        self._by_number = NumberTable({}, CardTable({}, _no_card))
+        #: lookup key (lower-cased name key) -> printings, newest first
+        self._by_name = PrintingTable({}, CardTable({}, _no_card))
+        self._names: list[str] = []
+        self._basic_energy: dict[str, Card] = {}
+        #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
+        self._deck_rules: dict[str, DeckRule] = {}
+        #: name key -> what that card reaches without evolving (``data/evolution-bypass.csv``)
+        self._bypasses: dict[str, Bypass] = {}
+        #: the memos of resolution, suggestions and the engine's lines, held by this object
+        self._memos = DBMemos()
+        #: the longest name key (how long a query can be and still be close to a name)
+        self._longest_name = 0
+        #: what :meth:`info` answers, made on its first call
+        self._info: dict[str, Any] | None = None
+        #: the newest set with cards (:meth:`newest_set`), found when the database is indexed
+        self._newest: CardSet | None = None
+        #: every set id, upper-cased (:meth:`knows_set`)
+        self._set_ids: frozenset[str] = frozenset()
+        #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
+        #: it looks in; made code by code (:meth:`_place`), or all at once (:meth:`_printing_places`)
+        self._places: dict[str, Place] = {}
+        #: the index of usual lines (:meth:`printed_line`), made code by code
+        self._usual = UsualLines()
+        #: basic Energy name key -> type (:meth:`_energy_types`), made on first use
+        self._energy_keys: dict[str, str] | None = None
+        #: what the formats' tables of this database are kept under (:meth:`Format.line_tables
+        #: <deckcheck.formats.Format.line_tables>`): an object of its own, not its version (another
+        #: database object of the same version has cards of its own, and the tables answer with cards)
+        self.identity = object()
+        #: the card names in other languages (:meth:`local_names`), read on first use (False until then)
+        self._local: Any = False
+        #: format id -> its legality of every row, as the pack holds it (:meth:`stored_legality`)
+        self._legality: dict[str, StoredLegality] = {}
 
     def info(self) -> dict[str, Any]:
         """What a report says about the database it used (a new dict each call): its version,
@@ -105,6 +110,12 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
                 "newest_set": newest_set_info(newest) if newest else None,
             }
         return info.copy()
+
+    def stored_legality(self, format_id: str) -> StoredLegality | None:
+        """The legality of every printing in the format ``format_id`` that the database's pack holds
+        (:mod:`deckcheck.formats.stored`: the format checks it was made from its own pool and bans),
+        or None."""
+        return self._legality.get(format_id)
 
     def newest_set(self) -> CardSet | None:
         """The set with the latest release date that has cards in this database (None when empty).

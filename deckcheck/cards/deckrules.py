@@ -70,10 +70,10 @@ _NAMED_KINDS = {
 _STAGES = frozenset({"Basic", "Stage 1", "Stage 2", "BREAK", "VMAX", "VSTAR", "MEGA", "Level-Up", "Restored"})
 
 
-class Finding:
+class Finding(Value):
     """One clause or category found on one printing (a row of ``data/deck-rules.csv``)."""
 
-    __slots__ = ("id", "name", "kind", "limit", "group", "source", "text")
+    __slots__ = __match_args__ = ("id", "name", "kind", "limit", "group", "source", "text")
 
     id: str
     name: str
@@ -95,9 +95,6 @@ class Finding:
     ) -> None:
         self.id, self.name, self.kind, self.limit, self.group = id, name, kind, limit, group
         self.source, self.text = source, text
-
-    def __repr__(self) -> str:
-        return f"Finding({self.id!r}, {self.name!r}, {self.kind!r}, {self.limit!r}, {self.group!r}, {self.source!r})"
 
     @property
     def key(self) -> tuple[str, str, int | None, str | None]:

@@ -26,16 +26,18 @@ on every load.
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import Any, overload
 
 import orjson
 
 from ..memo import memoise
 from ..names import basic_energy_type, name_key
+from ..patterns import Pattern
 
-#: the index's layout (its entries, their order, what ``by_name``/``by_number`` hold): bump it
-#: when that changes; a stored index of another layout is rebuilt at load instead of trusted
+#: the index's layout (its entries, their order, what ``by_name``/``by_number`` hold, and what the
+#: pack's index of usual lines holds: :mod:`deckcheck.cards.usuallines`, with the line reader's
+#: ``usual_name``/``usual_code``): bump it when that changes; a stored index of another layout is
+#: rebuilt at load instead of trusted
 INDEX_LAYOUT = 2
 #: what :func:`deckcheck.names.name_key` gives: bump it when a name's key changes (the
 #: whole-pool test ``tests/cards/test_index.py`` fails when the keys change without the bump, and
@@ -43,7 +45,7 @@ INDEX_LAYOUT = 2
 NAME_KEY_VERSION = 1
 #: between a set id and a number in a ``by_number`` key (never part of either)
 SEP = "\x1f"
-_NUMBER = re.compile(r"^([A-Z]*?)(\d+)([A-Z]?)$")
+_NUMBER = Pattern(r"^([A-Z]*?)(\d+)([A-Z]?)$")
 #: the columns a card row has (build.FIELDS), by position
 _NAME, _SUPERTYPE, _SUBTYPES, _SET, _NUMBER_COL = 1, 2, 3, 7, 8
 

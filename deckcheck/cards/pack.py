@@ -5,13 +5,15 @@ without parsing a record.
 serves and ``db pull`` fetches, and what tools read). Beside it, ``cards.json.gz.pack`` holds
 the same rows and index (:mod:`deckcheck.cards.index`) in columns, written from the same dict by
 ``sync.write.write_database`` (and by ``db pull`` from the file it fetched), and recording the
-SHA-256 of the JSON file it was made from: :func:`deckcheck.cards.load` uses it only for that
-file, and reads the JSON the slow way when there is no pack, or a pack of other bytes or made by
-other index code. The pack is data, never code (no pickle, no marshal)::
+JSON file it was made from (its SHA-256, the database's version, and its length and CRC-32, which
+a load compares: :func:`source_check`): :func:`deckcheck.cards.load` uses it only for that file,
+and reads the JSON the slow way when there is no pack, or a pack of other bytes or made by other
+index code. The pack is data, never code (no pickle, no marshal)::
 
-    b"DCKPACK\\0"  u32 format  u32 header length  32-byte SHA-256 of everything after it
-    header: JSON {"source", "fingerprint", "schema", "meta", "sets", "rows", "values",
-                  "by_name", "basic_energy", "index", "sections": [[name, kind, count, bytes], ...]}
+    b"DCKPACK\\0"  u32 format  u32 header length  u32 CRC-32 of everything after it
+    header: JSON {"source", "source_check", "fingerprint", "schema", "meta", "sets", "rows", "values",
+                  "by_name", "basic_energy", "index", "usual", "legality",
+                  "sections": [[name, kind, count, bytes], ...]}
     sections, in the header's order: "text" (UTF-8 values joined by NUL), "fixed" (UTF-8
     values of one length, one after the other), "u8", "u16" and "u32" (little-endian arrays
     of unsigned integers)
@@ -20,7 +22,15 @@ Columns with few distinct values (name, supertype, subtypes, number, set id...) 
 values in the header and one code per row; the id and fingerprint columns and the ``by_number``
 keys are text; ``by_name`` and ``by_number`` store each key's number of rows (``sizes``) and
 all rows one key after the other (``rows``); the index's other tables, if any, are in the header
-as the JSON has them. Every row is checked when the pack is written (:func:`check_rows`, then
+as the JSON has them. The index of usual lines (:mod:`deckcheck.cards.usuallines`, every set
+code's) is an open-addressing hash table read in place (:class:`~deckcheck.cards.packfacts.UsualTable`). Each shipped
+format's legality of every row is four columns (``legality.<format id>.sizes``, ``starts``,
+``via``, ``ban``: :class:`~deckcheck.cards.packfacts.StoredLegality`, made by :mod:`deckcheck.formats.stored`), with the
+digest of the pool and bans it was made from in the header.
+
+The digests guard against damage (a cut or changed file), not against a forger, who can write a
+pack as well as the JSON beside it: CRC-32 reads a file at a fraction of SHA-256's cost, and a
+load pays one pass over each file. Every row is checked when the pack is written (:func:`check_rows`, then
 the written pack is read back), so reading checks what a damaged or forged file could break: the digest,
 the lengths, the offsets, the codes and row numbers in range and the tables' values' types. A
 pack that fails one of them fails the load with what is wrong (:class:`PackError`).
@@ -31,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import zlib
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import accumulate
@@ -40,14 +51,18 @@ from typing import Any
 
 import orjson
 
+from ..names import name_key
+from .columns import ITEM, NUMBERS, all_below, int_bytes, kind_for
+from .columns import PackError as PackError
 from .files import FIELDS, SCHEMA_VERSION
 from .index import fingerprint
+from .packfacts import StoredLegality, UsualTable, check_legality, check_usual, legality_columns, usual_columns
 
 MAGIC = b"DCKPACK\x00"
 #: bump when the layout changes; a pack of another format fails its load (rebuild it)
-FORMAT = 1
-#: the magic bytes, the format and the header's length (u32 each, little-endian) and the digest
-_PREFIX_SIZE = 8 + 4 + 4 + 32
+FORMAT = 2
+#: the magic bytes, the format, the header's length and the digest (u32 each, little-endian)
+_PREFIX_SIZE = 8 + 4 + 4 + 4
 #: joins the values of a text section (never part of a value: checked when written)
 _NUL = "\x00"
 #: the columns stored as a table of values and a code per row (``name`` also gives the row's name key)
@@ -65,24 +80,18 @@ _VALUE_TYPES: dict[str, tuple[type, ...]] = {
     "rarity": (str, type(None)),
 }
 _COL = {name: i for i, name in enumerate(FIELDS)}
-_NUMBERS = ("u8", "u16", "u32")
 #: the parts of the index the pack holds in columns (the others go in its header as they are)
 _PACKED = frozenset({"fingerprint", "rows", "keys", "by_name", "by_number", "basic_energy"})
 #: the sections a pack has, and the kinds each may be
 _KINDS: dict[str, tuple[str, ...]] = {
-    **{col: _NUMBERS for col in CODED},
+    **{col: NUMBERS for col in CODED},
     "id": ("text",),
     "fingerprint": ("text", "fixed"),
     "by_number.keys": ("text",),
-    **{f"{part}.{what}": _NUMBERS for part in ("by_name", "by_number") for what in ("sizes", "rows")},
+    **{f"{part}.{what}": NUMBERS for part in ("by_name", "by_number") for what in ("sizes", "rows")},
+    **{f"usual.{what}": NUMBERS for what in ("slots", "rows", "names", "codes", "numbers")},
+    "usual.hashes": ("u32",),
 }
-_ITEM = {"u8": "B", "u16": "H", "u32": "I"}
-if array("H").itemsize != 2 or array("I").itemsize != 4:  # pragma: no cover - every platform CPython runs on
-    raise ImportError("deckcheck.cards.pack needs 2-byte 'H' and 4-byte 'I' arrays")
-
-
-class PackError(ValueError):
-    """A packed database is damaged, of another format or inconsistent."""
 
 
 def pack_path(database: str | os.PathLike[str]) -> Path:
@@ -120,18 +129,6 @@ def _text(values: Sequence[str], what: str) -> bytes:
     return _NUL.join(values).encode("utf-8")
 
 
-def _kind(top: int) -> str:
-    """The narrowest array kind that holds the integers 0 to ``top``."""
-    return "u8" if top < 1 << 8 else "u16" if top < 1 << 16 else "u32"
-
-
-def _ints(values: Sequence[int], kind: str) -> bytes:
-    out = array(_ITEM[kind], values)
-    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
-        out.byteswap()
-    return out.tobytes()
-
-
 def _coded(values: list[Any]) -> tuple[list[Any], list[int]]:
     """A column as (its distinct values in first-seen order, each row's code)."""
     table: dict[bytes, int] = {}
@@ -147,9 +144,25 @@ def _coded(values: list[Any]) -> tuple[list[Any], list[int]]:
     return distinct, codes
 
 
-def encode(db: dict[str, Any], source: str) -> bytes:
+def source_check(source: bytes | memoryview) -> list[int]:
+    """What a pack records of the JSON file it was made from, and a load compares with the file
+    beside it: its length and CRC-32."""
+    return [len(source), zlib.crc32(source)]
+
+
+def encode(
+    db: dict[str, Any],
+    source: bytes,
+    usual: Mapping[str, Sequence[Any]],
+    aliases: int,
+    legality: Mapping[str, dict[str, Any]] | None = None,
+) -> bytes:
     """The pack of a database dict (``build.build``'s shape with its ``index``, made by this
-    code), whose JSON file has SHA-256 ``source``. The rows are checked here (:func:`check_rows`)."""
+    code), whose JSON file's bytes are ``source``, with its index of usual lines ``usual`` (line text
+    -> (row, name, set code, number), every code's) made with the set-alias table ``aliases``
+    (:func:`~deckcheck.cards.packfacts.aliases_check`), and the legality of every row in each
+    format of ``legality`` (format id -> its runs, :func:`deckcheck.formats.stored.legality_columns`):
+    :func:`deckcheck.cards.pack_of`. The rows are checked here (:func:`check_rows`)."""
     rows, index = db["cards"], db["index"]
     if db.get("schema") != SCHEMA_VERSION or list(db.get("fields", [])) != list(FIELDS):
         raise PackError(f"unknown database layout (schema {db.get('schema')!r})")
@@ -166,7 +179,7 @@ def encode(db: dict[str, Any], source: str) -> bytes:
             if kind == "text"
             else "".join(values).encode()
             if kind == "fixed"
-            else _ints(values, kind)
+            else int_bytes(values, kind)
         )
         sections.append([name, kind, len(values), len(blob)])
         blobs.append(blob)
@@ -174,7 +187,7 @@ def encode(db: dict[str, Any], source: str) -> bytes:
     values: dict[str, list[Any]] = {}
     for col in CODED:
         values[col], codes = _coded([r[_COL[col]] for r in rows])
-        add(col, _kind(len(values[col]) - 1), codes)
+        add(col, kind_for(len(values[col]) - 1), codes)
         if col == "name":
             keys = index["keys"]
             first: dict[int, int] = {}
@@ -183,6 +196,8 @@ def encode(db: dict[str, Any], source: str) -> bytes:
             values["key"] = [keys[first[c]] for c in range(len(values["name"]))]
             if any(keys[i] != values["key"][c] for i, c in enumerate(codes)):
                 raise PackError("two rows of one name have different name keys")
+        if col == "evolves_from":  # the name key of each (what the deck's evolution index keys it under)
+            values["evolves_key"] = [None if v is None else name_key(v) for v in values[col]]
     if set(map(type, map(itemgetter(10), rows))) - {str}:
         raise PackError("a card row's fingerprint is not a str")
     add("id", "text", [r[0] for r in rows])
@@ -193,10 +208,14 @@ def encode(db: dict[str, Any], source: str) -> bytes:
         sizes = list(map(len, table.values()))
         if part == "by_number":
             add("by_number.keys", "text", list(table))
-        add(f"{part}.sizes", _kind(max(sizes, default=0)), sizes)
-        add(f"{part}.rows", _kind(n - 1), [i for group in table.values() for i in group])
+        add(f"{part}.sizes", kind_for(max(sizes, default=0)), sizes)
+        add(f"{part}.rows", kind_for(n - 1), [i for group in table.values() for i in group])
+    usual = usual_columns(usual, values["name"], n, add)
+    usual["aliases"] = aliases
+    digests = legality_columns(legality or {}, n, add)
     header = {
-        "source": source,
+        "source": hashlib.sha256(source).hexdigest(),
+        "source_check": source_check(source),
         "fingerprint": index["fingerprint"],
         "schema": db["schema"],
         "meta": db.get("meta", {}),
@@ -207,11 +226,13 @@ def encode(db: dict[str, Any], source: str) -> bytes:
         "basic_energy": index["basic_energy"],
         # any other table of the index, as the JSON has it (loading passes it on as it is)
         "index": {k: v for k, v in index.items() if k not in _PACKED},
+        "usual": usual,
+        "legality": digests,
         "sections": sections,
     }
     body = orjson.dumps(header) + b"".join(blobs)
     size = len(body) - sum(len(b) for b in blobs)
-    pack = MAGIC + _u32(FORMAT) + _u32(size) + _digest(body) + body
+    pack = MAGIC + _u32(FORMAT) + _u32(size) + body_digest(body) + body
     decode(pack)  # what a load checks, checked before anything is written (raises PackError)
     return pack
 
@@ -220,10 +241,9 @@ def _u32(value: int) -> bytes:
     return value.to_bytes(4, "little")
 
 
-def _digest(body: bytes | memoryview) -> bytes:
-    # SHA-256: OpenSSL's, which uses the CPU's SHA extensions where it has them: no slower than
-    # BLAKE2b on the shipped pack, and much faster with them (BENCHMARKS.md, "Figures behind the code")
-    return hashlib.sha256(body).digest()
+def body_digest(body: bytes | memoryview) -> bytes:
+    """The digest a pack's prefix holds of everything after it: its CRC-32 (see the module docstring)."""
+    return _u32(zlib.crc32(body))
 
 
 # -- reading --------------------------------------------------------------------
@@ -304,7 +324,18 @@ class Fixed(Sequence[str]):
 class Packed:
     """A checked pack: its header and columns (:func:`decode`)."""
 
-    __slots__ = ("header", "rows", "values", "codes", "ids", "fingerprints", "by_name", "by_number")
+    __slots__ = (
+        "header",
+        "rows",
+        "values",
+        "codes",
+        "ids",
+        "fingerprints",
+        "by_name",
+        "by_number",
+        "usual",
+        "legality",
+    )
 
     def __init__(self, header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         self.header, self.rows, self.values = header, n, header["values"]
@@ -314,6 +345,15 @@ class Packed:
         self.fingerprints: Sequence[str] = fps if isinstance(fps, Fixed) else Texts.of(fps)
         self.by_name = Groups(header["by_name"], columns["by_name.offsets"], columns["by_name.rows"])
         self.by_number = Groups(columns["by_number.keys"], columns["by_number.offsets"], columns["by_number.rows"])
+        self.usual = UsualTable(columns, header["values"]["name"], header["usual"])
+        self.legality = {
+            format_id: StoredLegality(
+                made,
+                columns[f"legality.{format_id}.offsets"],
+                *(columns[f"legality.{format_id}.{what}"] for what in ("starts", "via", "ban")),
+            )
+            for format_id, made in header["legality"].items()
+        }
 
 
 def decode(data: bytes) -> Packed:
@@ -327,7 +367,7 @@ def decode(data: bytes) -> Packed:
     body = memoryview(data)[_PREFIX_SIZE:]
     if size > len(body):
         raise PackError(f"truncated: the header needs {size} bytes, {len(body)} follow")
-    if _digest(body) != digest:
+    if body_digest(body) != digest:
         raise PackError(_damage(data, body, size))
     try:
         header = orjson.loads(body[:size])
@@ -346,7 +386,7 @@ def _damage(data: bytes, body: memoryview, size: int) -> str:
         expected = -1
     if expected > len(body):
         return f"truncated: {len(data)} bytes, its header describes {expected + _PREFIX_SIZE}"
-    return "damaged: its SHA-256 digest does not match its contents (changed after it was written)"
+    return "damaged: its CRC-32 does not match its contents (changed after it was written)"
 
 
 def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
@@ -369,8 +409,8 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
             if width * count != len(text) or (count and not width):
                 raise PackError(f"section {name} does not hold {count} values of one length")
             values = Fixed(text, width, count)
-        elif kind in _ITEM:
-            numbers = array(_ITEM[kind])
+        elif kind in ITEM:
+            numbers = array(ITEM[kind])
             if nbytes != count * numbers.itemsize:
                 raise PackError(f"section {name} holds {nbytes} bytes for {count} values")
             numbers.frombytes(chunk)
@@ -385,7 +425,17 @@ def _columns(header: dict[str, Any], payload: memoryview) -> Packed:
     if at != len(payload):
         raise PackError(f"{len(payload) - at} bytes after the last section")
     kinds = {name: kind for name, kind, _count, _bytes in header["sections"]}
-    for name, allowed in _KINDS.items():
+    legality = header.get("legality")
+    if type(legality) is not dict or any(
+        type(made) is not dict or type(made.get("digest")) is not str or type(made.get("epoch")) is not int
+        for made in legality.values()
+    ):
+        raise PackError("the header's legality table is malformed")
+    wanted = {**_KINDS}
+    for format_id in legality:
+        wanted.update({f"legality.{format_id}.{what}": NUMBERS for what in ("starts", "via", "ban")})
+        wanted[f"legality.{format_id}.offsets"] = ("u32",)
+    for name, allowed in wanted.items():
         if kinds.get(name) not in allowed:
             raise PackError(f"section {name} is missing or of kind {kinds.get(name)!r}")
     _check(header, columns, n)
@@ -404,11 +454,14 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         table = values[col]
         if set(map(type, table)) - set(kinds):
             raise PackError(f"a value of column {col} is not a {kinds[0].__name__}")
-        if not _below(columns[col], len(table)):
+        if not all_below(columns[col], len(table)):
             raise PackError(f"column {col} has a code out of range")
     for col in ("subtypes", "types"):
         if any(set(map(type, v)) - {str} for v in values[col]):
             raise PackError(f"a value of column {col} is not a list of text")
+    evolves_keys = values["evolves_key"]
+    if len(evolves_keys) != len(values["evolves_from"]) or set(map(type, evolves_keys)) - {str, type(None)}:
+        raise PackError("the name keys do not match the names evolved from")
     if len(values["key"]) != len(values["name"]) or set(map(type, values["key"])) - {str}:
         raise PackError("the name keys do not match the names")
     if set(values["set_id"]) - set_ids:
@@ -426,20 +479,16 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
             raise PackError(f"the index's {part} groups hold {sum(sizes)} rows, not {len(rows)}") from None
         if offsets[-1] != len(rows):
             raise PackError(f"the index's {part} groups hold {offsets[-1]} rows, not {len(rows)}")
-        if not _below(rows, n):
+        if not all_below(rows, n):
             raise PackError(f"the index's {part} table names rows that are not there")
         columns[f"{part}.offsets"] = offsets
     if type(header.get("index")) is not dict or set(header["index"]) & _PACKED:
         raise PackError("the header's other index tables are malformed")
+    check_usual(header, columns, n)
+    for format_id in header["legality"]:
+        check_legality(format_id, columns, n)
     energy = header["basic_energy"]
     if type(energy) is not dict or set(map(type, energy.values())) - {int}:
         raise PackError("the index's basic_energy table is malformed")
     if energy and (min(energy.values()) < 0 or max(energy.values()) >= n):
         raise PackError("the index's basic_energy table names rows that are not there")
-
-
-def _below(values: array[int], top: int) -> bool:
-    """Is every value of an unsigned array below ``top``? (one byte per value: a translate)"""
-    if values.typecode == "B":
-        return not values.tobytes().translate(None, bytes(range(min(top, 256))))
-    return not values or max(values) < top

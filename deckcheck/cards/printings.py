@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
+from ..names import name_key
+from ..value import Value
 from .index import SEP, number_key
 
 
@@ -21,42 +22,109 @@ class DatabaseError(Exception):
     """The card database file is missing, unreadable or inconsistent."""
 
 
-@dataclass(frozen=True, slots=True)
-class CardSet:
-    id: str
-    name: str
-    series: str | None
-    code: str | None
-    aliases: tuple[str, ...]
-    release: str | None
-    official_count: int | None
-    #: where the set's card images live under the image host (``en/sv/sv01``), or None
-    image: str | None = None
+class CardSet(Value):
+    """A set of the database: its id, name, series, code, the codes lists also write for it, release
+    date and official card count, and where its card images live under the image host
+    (``en/sv/sv01``), or None."""
+
+    __slots__ = ("id", "name", "series", "code", "aliases", "release", "official_count", "image")
+    __match_args__ = __slots__
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        series: str | None,
+        code: str | None,
+        aliases: tuple[str, ...],
+        release: str | None,
+        official_count: int | None,
+        image: str | None = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.series = series
+        self.code = code
+        self.aliases = aliases
+        self.release = release
+        self.official_count = official_count
+        self.image = image
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
-    """One printing. ``key`` is the normalised name used by the copy rule."""
+class Card(Value):
+    """One printing. ``key`` is the normalised name used by the copy rule. A plain value
+    (:class:`~deckcheck.value.Value`): a check makes the cards it meets, so making one is
+    a few stores."""
 
-    id: str
-    name: str
-    supertype: str
-    subtypes: tuple[str, ...]
-    evolves_from: str | None
-    types: tuple[str, ...]
-    mark: str | None
-    set_id: str
-    number: str
-    rarity: str | None
-    fingerprint: str
-    set_code: str
-    release: str
-    series: str
-    key: str
-    #: what :meth:`to_dict` answers, made on its first call; a cache, not part of the card's value
-    _view: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
-    #: what :meth:`json_fragment` answers, made on its first call; a cache too
-    _json: orjson.Fragment | None = field(default=None, init=False, repr=False, compare=False)
+    __slots__ = (
+        "id",
+        "name",
+        "supertype",
+        "subtypes",
+        "evolves_from",
+        "types",
+        "mark",
+        "set_id",
+        "number",
+        "rarity",
+        "fingerprint",
+        "set_code",
+        "release",
+        "series",
+        "key",
+        # caches, no part of the card's value: what to_dict and json_fragment answer, and the name key
+        # of evolves_from (the pack holds it; made on first use otherwise)
+        "_view",
+        "_json",
+        "_parent",
+    )
+    __match_args__ = __slots__[:15]
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        supertype: str,
+        subtypes: tuple[str, ...],
+        evolves_from: str | None,
+        types: tuple[str, ...],
+        mark: str | None,
+        set_id: str,
+        number: str,
+        rarity: str | None,
+        fingerprint: str,
+        set_code: str,
+        release: str,
+        series: str,
+        key: str,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.supertype = supertype
+        self.subtypes = subtypes
+        self.evolves_from = evolves_from
+        self.types = types
+        self.mark = mark
+        self.set_id = set_id
+        self.number = number
+        self.rarity = rarity
+        self.fingerprint = fingerprint
+        self.set_code = set_code
+        self.release = release
+        self.series = series
+        self.key = key
+        self._view: dict[str, Any] | None = None
+        self._json: orjson.Fragment | None = None
+        self._parent: str | None = None
+
+    @property
+    def evolves_key(self) -> str | None:
+        """The name key of the card it evolves from (:func:`~deckcheck.names.name_key` of
+        ``evolves_from``), None when it names none; the pack holds it for each of its values."""
+        key = self._parent
+        if key is None and self.evolves_from is not None:
+            key = self._parent = name_key(self.evolves_from)
+        return key
 
     @property
     def is_basic_energy(self) -> bool:
@@ -96,7 +164,7 @@ class Card:
                 "evolves_from": self.evolves_from,
                 "rarity": self.rarity,
             }
-            object.__setattr__(self, "_view", view)
+            self._view = view
         out = view.copy()
         out["subtypes"], out["types"] = [*self.subtypes], [*self.types]
         return out
@@ -109,36 +177,49 @@ class Card:
         if fragment is None:
             # a copy: the bytes orjson.dumps returns keep its whole 4 KiB buffer, ~20x this JSON
             fragment = orjson.Fragment(bytes(memoryview(orjson.dumps(self.to_dict()))))
-            object.__setattr__(self, "_json", fragment)
+            self._json = fragment
         return fragment
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(Value):
     """How a card line was matched to a printing.
 
     ``method`` is one of ``printing``, ``alias``, ``name-and-set``, ``name``,
-    ``basic-energy`` or ``unresolved``.
+    ``basic-energy`` or ``unresolved``; ``name_differs``: the printing found by set code and number
+    has a different name from the one written; ``language``: the language (``fr``...) of the name
+    written, when it is the card's name in another language (:mod:`deckcheck.cards.localnames`),
+    None for an English name.
     """
 
-    card: Card | None
-    method: str
-    suggestions: tuple[str, ...] = ()
-    #: the printing found by set code and number has a different name from the one written
-    name_differs: bool = False
-    #: the language (``fr``...) of the name written, when it is the card's name in another language
-    #: (:mod:`deckcheck.cards.localnames`); None for an English name
-    language: str | None = None
+    __slots__ = ("card", "method", "suggestions", "name_differs", "language")
+    __match_args__ = __slots__
+
+    def __init__(
+        self,
+        card: Card | None,
+        method: str,
+        suggestions: tuple[str, ...] = (),
+        name_differs: bool = False,
+        language: str | None = None,
+    ) -> None:
+        self.card = card
+        self.method = method
+        self.suggestions = suggestions
+        self.name_differs = name_differs
+        self.language = language
 
 
-@dataclass(frozen=True, slots=True)
-class SetAlias:
+class SetAlias(Value):
     """A row of ``data/set-aliases.csv``: a set code other tools write and where to look."""
 
-    sets: tuple[str, ...]
-    prefix: str
-    offset: int
-    action: str
+    __slots__ = ("sets", "prefix", "offset", "action")
+    __match_args__ = __slots__
+
+    def __init__(self, sets: tuple[str, ...], prefix: str, offset: int, action: str) -> None:
+        self.sets = sets
+        self.prefix = prefix
+        self.offset = offset
+        self.action = action
 
 
 #: what :meth:`CardTable.peek` answers of a row: (name, number, whether a basic Energy)
@@ -183,6 +264,10 @@ class CardTable(Mapping[str, Card]):
 
     def __getitem__(self, card_id: str) -> Card:
         return self.at(self._ids[card_id])
+
+    def row_of(self, card_id: str) -> int:
+        """The row of a card id (the last row of an id). Raises KeyError for an id not here."""
+        return self._ids[card_id]
 
     def get(self, card_id: str, default: Card | None = None) -> Card | None:  # type: ignore[override]
         row = self._ids.get(card_id)

@@ -1,18 +1,24 @@
 """The index of usual lines: a line written as printed (``4 Nest Ball SVI 181``) found with one
 look-up. :meth:`~UsualLineIndex.printing_named` says which printing such a line names;
-:meth:`~UsualLineIndex.printed_line` finds it in a table made set code by set code on first use.
+:meth:`~UsualLineIndex.printed_line` finds it in the table the database's pack holds, made when the
+pack is written (:class:`~deckcheck.cards.packfacts.UsualTable`, read in place), or, for a database read
+without one, in a table made set code by set code on first use.
 A base of :class:`~deckcheck.cards.db.CardDB` (its methods are the database's: the engine calls
 them for every line)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from ..names import lookup_key
 from .index import SEP, number_norm
 from .printings import Card, CardTable, NumberTable, SetAlias
 from .spellings import MAX_NUMBER_LEN, WRITTEN_ENERGY
+
+if TYPE_CHECKING:
+    from .packfacts import UsualTable
 
 
 @functools.cache
@@ -51,9 +57,11 @@ class UsualLines:
     """What :meth:`UsualLineIndex.printed_line` keeps, held by the database: a swapped-in database starts with
     none. Bounded by the database (its set codes, names, numbers and printings)."""
 
-    __slots__ = ("table", "codes", "misses", "numbers", "names", "by_set")
+    __slots__ = ("packed", "table", "codes", "misses", "numbers", "names", "by_set", "every_place")
 
     def __init__(self) -> None:
+        #: the pack's table of every code's usual lines, read in place (None: made code by code below)
+        self.packed: UsualTable | None = None
         #: the usual line's text after its count (``Nest Ball SVI 181``) -> (the printing or its row,
         #: name, set code, number), for the indexed codes
         self.table: dict[str, PrintedEntry] = {}
@@ -66,6 +74,8 @@ class UsualLines:
         self.names: dict[str, bool] = {}
         #: set id -> its ``by_number`` keys, made on the first code indexed
         self.by_set: dict[str, list[str]] | None = None
+        #: whether the database's places hold every code's (:meth:`UsualLineIndex._printing_places`)
+        self.every_place = False
 
 
 class UsualLineIndex:
@@ -76,7 +86,7 @@ class UsualLineIndex:
     _aliases: dict[str, SetAlias]
     _by_number: NumberTable
     #: set code -> where :meth:`printing_named` looks for its numbers (:data:`Place`), for the codes
-    #: it looks in; made on its first call (:meth:`_printing_places`)
+    #: it looks in; made code by code (:meth:`_place`), or all at once (:meth:`_printing_places`)
     _places: dict[str, Place]
     #: the index of usual lines (:meth:`printed_line`), made code by code
     _usual: UsualLines
@@ -126,12 +136,22 @@ class UsualLineIndex:
         return card if card.name == name or lookup_key(name) == card.key.lower() else None
 
     def indexed_codes(self) -> frozenset[str]:
-        """The set codes whose usual lines :meth:`printed_line` has indexed so far."""
+        """The set codes whose usual lines :meth:`printed_line` has indexed so far (the pack's table
+        holds every code's)."""
+        if self._usual.packed is not None:
+            return frozenset(self._printing_places())
         return frozenset(self._usual.codes)
 
-    def printed_lines(self) -> dict[str, PrintedEntry]:
-        """The table of :meth:`printed_line` (read only): a hot loop looks a line's text after its
-        count up here first and calls :meth:`printed_line` on a miss or an entry that holds a row."""
+    def printed_lines(self) -> Mapping[str, PrintedEntry]:
+        """Every entry :meth:`printed_line` finds so far (read only): the pack's, or the one made code
+        by code."""
+        packed = self._usual.packed
+        return packed if packed is not None else self._usual.table
+
+    def known_lines(self) -> dict[str, PrintedEntry]:
+        """The entries of :meth:`printed_line` this process holds in a dict (read only): a hot loop
+        looks a line's text after its count up here first and calls :meth:`printed_line` on a miss
+        or an entry that holds a row."""
         return self._usual.table
 
     def printed_line(self, rest: str) -> PrintedLine | None:
@@ -145,19 +165,28 @@ class UsualLineIndex:
         None: read it the long way. A ``PH`` tag after the number is taken as the reader takes it (it is
         not one of the parts). An entry holds the card's row until its first use (making a card costs
         microseconds; a list meets a few of a code's). Bounded by the database: ~42,000 entries with
-        every code indexed."""
+        every code indexed. With the pack's table (:class:`~deckcheck.cards.packfacts.UsualTable`) every
+        code is indexed already: an entry found there is kept in the table made here (a dict look-up
+        the next time; bounded by the pack's entries)."""
         table = self._usual.table
         hit = table.get(rest)
         if hit is None:
             if rest[-3:] == " PH":  # the tag a placeholder card's line may end with (not one of the parts)
                 rest = rest[:-3]
                 hit = table.get(rest)
+            packed = self._usual.packed
+            if hit is None and packed is not None:
+                found = packed.get(rest)
+                if found is None:
+                    return None
+                hit = table[rest] = (self.cards.at(found[0]), found[1], found[2], found[3])
+                return hit
             if hit is None:
                 parts = rest.rsplit(" ", 2)
                 if len(parts) != 3 or parts[1] in self._usual.codes:
                     return None
                 code = parts[1]
-                if code not in (self._places or self._printing_places()):
+                if code not in self._printing_places():
                     return None  # no code printing_named looks in (the set of indexed codes stays bounded)
                 # a code is indexed at its INDEX_AFTER-th line read the long way (rent, then buy)
                 misses = self._usual.misses
@@ -177,8 +206,15 @@ class UsualLineIndex:
     def index_usual_lines(self) -> int:
         """Index every set code's usual lines now (:meth:`printed_line` does it code by code on first
         use): what a server's master does before its workers fork, so they share the table instead of
-        each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries."""
-        for code in list(self._places or self._printing_places()):
+        each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries.
+        A database read through its pack has the pack's table already: nothing to make."""
+        packed = self._usual.packed
+        if packed is not None:  # the pack's entries as they are, each card made when first asked for
+            table = self._usual.table
+            for rest, entry in packed.entries():
+                table.setdefault(rest, entry)
+            return len(table)
+        for code in list(self._printing_places()):
             if code not in self._usual.codes:
                 self._index_code(code)
         return len(self._usual.table)
@@ -190,7 +226,7 @@ class UsualLineIndex:
         # the line reader's shape of a usual line (fastline imports no database)
         from ..decklist.fastline import usual_code, usual_name
 
-        place = (self._places or self._printing_places()).get(code)
+        place = self._printing_places().get(code)
         if place is not None and usual_code(code):  # (a code of another shape is never read as one)
             table = self._usual.table
             first, others, _made, _slot = place
@@ -267,20 +303,27 @@ class UsualLineIndex:
         return made
 
     def _place(self, set_code: str) -> Place | None:
-        """:meth:`printing_named`'s place of a code not found as written: the upper-case code's
-        (on the first call, the table made first)."""
-        places = self._places
-        if not places:  # not made yet (or a database without sets)
-            return self._printing_places().get(set_code.upper())
+        """:meth:`printing_named`'s place of a code not found as written: the upper-case code's, made
+        and kept in :attr:`_places` when the code is one it looks in (a check meets a few codes: the
+        table of every code, :meth:`_printing_places`, is made only where all are needed)."""
         code = set_code.upper()
-        return places.get(code) if code != set_code else None
+        place = self._places.get(code)
+        if place is None:
+            ids = self._by_code.get(code)
+            alias = self._aliases.get(code)
+            if not ids or (alias is not None and alias.action != "lookup"):
+                return None
+            number = self._by_number
+            place = self._places[code] = (ids[0] + SEP, tuple([i + SEP for i in ids[1:]]), number.made.get, number.slot)
+        return place
 
     def _printing_places(self) -> dict[str, Place]:
-        """Make :attr:`_places` (a new dict, then set: no thread reads it half made): each set
-        code (upper case) whose sets :meth:`printing_named` looks in (not a code of
-        ``data/set-aliases.csv`` that says not to look up its number) -> the number-index key
-        prefix of each of its sets, in :meth:`find`'s order, the first apart. Bounded by the
-        database's sets; made once (~400 codes)."""
+        """:attr:`_places` with every set code (upper case) whose sets :meth:`printing_named` looks in
+        (not a code of ``data/set-aliases.csv`` that says not to look up its number) -> the number-index
+        key prefix of each of its sets, in :meth:`find`'s order, the first apart (a new dict, then set:
+        no thread reads it half made). Bounded by the database's sets; made once (~400 codes)."""
+        if self._usual.every_place:
+            return self._places
         aliases, slot = self._aliases, self._by_number.slot
         made: Callable[[str], tuple[Card, ...] | None] = self._by_number.made.get
         places: dict[str, Place] = {
@@ -289,4 +332,5 @@ class UsualLineIndex:
             if ids and code.upper() == code and (code not in aliases or aliases[code].action == "lookup")
         }
         self._places = places
+        self._usual.every_place = True
         return places

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..formats import Format, Rotation
@@ -130,10 +129,10 @@ def forecast(lines: Iterable[ResolvedLine], fmt: Format, on: dt.date, db: CardDB
         return Forecast(None, [], [], [])
     future = fmt
     if not rotation.announced:
-        pool = replace(
-            fmt.pool, rotations=fmt.pool.rotations + (Rotation(rotation.date, rotation.lowest_mark, rotation.source),)
+        pool = fmt.pool.replace(
+            rotations=fmt.pool.rotations + (Rotation(rotation.date, rotation.lowest_mark, rotation.source),)
         )
-        future = replace(fmt, pool=pool)  # a new format: memos of its own (formats.FORMAT_MEMOS)
+        future = fmt.replace(pool=pool)  # a new format: memos of its own (formats.FORMAT_MEMOS)
     when, hint = rotation.described, None if rotation.announced else rotation.source
     problems, rotating, kept = [], [], []
     for ln in lines:

@@ -5,11 +5,11 @@ public description. What it makes legal is its base :class:`~deckcheck.formats.l
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
 from ..registry import ALWAYS, REGISTRY
+from ..value import Value
 from .legality import FormatLegality
 from .memos import RulePlan, memos_of
 from .pool import Ban, Pool, Rotation
@@ -19,8 +19,23 @@ def _nothing(deck: object) -> tuple[Any, ...]:
     return ()
 
 
-@dataclass(frozen=True)
-class Format(FormatLegality):
+class Format(FormatLegality, Value):
+    """One format as its file defines it: a value, read-only by convention (its memos are held beside it,
+    :mod:`deckcheck.formats.memos`); :meth:`~deckcheck.value.Value.replace` makes a changed copy."""
+
+    __match_args__ = (
+        "id",
+        "name",
+        "description",
+        "rules",
+        "pool",
+        "bans",
+        "sources",
+        "extends",
+        "path",
+        "rule_sources",
+    )
+
     id: str
     name: str
     description: str
@@ -28,9 +43,26 @@ class Format(FormatLegality):
     pool: Pool
     bans: tuple[Ban, ...]
     sources: tuple[str, ...]
-    extends: str | None = None
-    path: str = ""
-    rule_sources: dict[str, str] = field(default_factory=dict)  # rule -> format id that set it
+    extends: str | None
+    path: str
+    rule_sources: dict[str, str]  # rule -> format id that set it
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        description: str,
+        rules: dict[str, dict[str, Any]],
+        pool: Pool,
+        bans: tuple[Ban, ...],
+        sources: tuple[str, ...],
+        extends: str | None = None,
+        path: str = "",
+        rule_sources: dict[str, str] | None = None,
+    ) -> None:
+        self.id, self.name, self.description, self.rules, self.pool = id, name, description, rules, pool
+        self.bans, self.sources, self.extends, self.path = bans, sources, extends, path
+        self.rule_sources = {} if rule_sources is None else rule_sources
 
     def to_dict(self) -> dict[str, Any]:
         """The public description served by ``GET /api/v1/formats``."""

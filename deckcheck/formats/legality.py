@@ -6,11 +6,15 @@ database and date (:mod:`deckcheck.formats.memos`), with the engine's tables bes
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable
+import hashlib
+from collections.abc import Callable, Hashable
 from typing import Any
+
+import orjson
 
 from ..cards import Card, CardDB
 from ..cards.index import number_key
+from ..cards.packfacts import StoredLegality
 from ..memo import Memo, memoise
 from ..names import name_key
 from .memos import LEGALITY_MEMO_SIZE, LineTables, RotationSets, memos_of
@@ -20,8 +24,10 @@ from .pool import Ban, Pool, Rotation
 class FormatLegality:
     """The legality of :class:`~deckcheck.formats.format.Format`: its pool and bans against a database."""
 
+    id: str
     pool: Pool
     bans: tuple[Ban, ...]
+    to_dict: Callable[[], dict[str, Any]]
 
     def set_legal_date(self, db: CardDB, set_id: str) -> dt.date | None:
         """The first day a set's cards may be played (None when its release date is unknown)."""
@@ -120,12 +126,45 @@ class FormatLegality:
         return self.line_tables(db, on).lines
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
-        """(the printing that makes it legal or None, the ban that applies or None), memoised."""
+        """(the printing that makes it legal or None, the ban that applies or None), memoised: read
+        from the database's pack when it holds this format's (:meth:`stored_legality`), else worked out."""
         table = self.legality_table(db, on)
         hit: tuple[Card | None, Ban | None] | None = table.get(card.id)
         if hit is None:
-            hit = table.put(card.id, (self.legal_via(card, db, on), self.ban_for(card, db, on)))
+            stored = self.stored_legality(db)
+            if stored is not None and card.id in db.cards:
+                via, ban = stored.answer(db.cards.row_of(card.id), on.toordinal())
+                hit = (db.cards.at(via - 1) if via else None, self.bans[ban - 1] if ban else None)
+            else:
+                hit = (self.legal_via(card, db, on), self.ban_for(card, db, on))
+            table.put(card.id, hit)
         return hit
+
+    def legality_digest(self) -> str:
+        """What the format's legality is made from, as a digest: its pool and bans as its public
+        description gives them (every field legality reads, in one order); what the pack's legality
+        of a format records (:mod:`deckcheck.formats.stored`)."""
+        described = self.to_dict()
+        return hashlib.sha256(orjson.dumps([described["pool"], described["bans"]])).hexdigest()
+
+    def stored_legality(self, db: CardDB) -> StoredLegality | None:
+        """This format's legality of every printing of ``db`` as its pack holds it, when it was made
+        from this format's pool and bans (:meth:`legality_digest`); None otherwise: a format file a
+        user adds or changes, or a format made from another (the rotation forecast's), is worked out
+        by this code, never answered from a pack made for other files of its id."""
+        memos = memos_of(self)
+        key = db.identity
+        known = memos.stored
+        if known is not None and known[0] is key:
+            return known[1]  # type: ignore[no-any-return]
+        stored = db.stored_legality(self.id)
+        if stored is not None:
+            if memos.digest is None:
+                memos.digest = self.legality_digest()
+            if stored.digest != memos.digest or not stored.bans_within(len(self.bans)):
+                stored = None
+        memos.stored = (key, stored)  # one assignment: a thread reads the pair of one database
+        return stored
 
     def ban_for(self, card: Card, db: CardDB, on: dt.date) -> Ban | None:
         """The first ban in force on ``on`` that covers this printing, or None."""

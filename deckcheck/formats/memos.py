@@ -51,7 +51,7 @@ class FormatMemos:
     engine's :class:`LineTables`, the rule plan and what screens a card from the bans
     (:meth:`~deckcheck.formats.Format.ban_for`)."""
 
-    __slots__ = ("legality", "lines", "plan", "ban_screen", "rotation_sets")
+    __slots__ = ("legality", "lines", "plan", "ban_screen", "rotation_sets", "digest", "stored")
 
     def __init__(self) -> None:
         self.legality: Memo[tuple[object, dt.date], Memo[Hashable, Any]] = Memo(64)
@@ -61,6 +61,10 @@ class FormatMemos:
         #: per (database object, rotation date): the set ids of a rotation by sets and its promo
         #: floors by set id (:meth:`~deckcheck.formats.Format.rotation_sets`); one entry per rotation of the file
         self.rotation_sets: Memo[tuple[object, dt.date], RotationSets] = Memo(256)
+        #: what the format's pool and bans make as a digest (:meth:`~deckcheck.formats.Format.legality_digest`)
+        self.digest: str | None = None
+        #: (the last database object asked's identity, the pack's legality of the format it holds or None)
+        self.stored: tuple[object, Any] | None = None
 
 
 class RotationSets(NamedTuple):

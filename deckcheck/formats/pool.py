@@ -4,25 +4,37 @@ and answers legality questions with them)."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from ..cards import Card, CardDB
 from ..cards.index import number_key
 from ..names import name_key
+from ..value import Value
 
 
-@dataclass(frozen=True)
-class Ban:
+class Ban(Value):
     """One entry of a ban list: in force from ``since`` (its announcement's effective date) until
-    ``until`` (the effective date of the unban), or for good when ``until`` is None. ``unconfirmed``
-    says why a date is not the announcement's own (empty when it is)."""
+    ``until`` (the effective date of the unban), or for good when ``until`` is None. ``printings``:
+    (set code, number) pairs, none for every printing of the name. ``unconfirmed`` says why a date
+    is not the announcement's own (empty when it is)."""
 
-    name: str
-    printings: tuple[tuple[str, str], ...]  # (set code, number); empty means every printing of the name
-    since: dt.date | None
-    source: str
-    until: dt.date | None = None
-    unconfirmed: str = ""
+    __slots__ = ("name", "printings", "since", "source", "until", "unconfirmed")
+    __match_args__ = __slots__
+
+    def __init__(
+        self,
+        name: str,
+        printings: tuple[tuple[str, str], ...],
+        since: dt.date | None,
+        source: str,
+        until: dt.date | None = None,
+        unconfirmed: str = "",
+    ) -> None:
+        self.name = name
+        self.printings = printings
+        self.since = since
+        self.source = source
+        self.until = until
+        self.unconfirmed = unconfirmed
 
     @property
     def by_name(self) -> bool:
@@ -39,42 +51,75 @@ class Ban:
         return any(number_key(n) == number and card.set_id in db.sets_for_code(code) for code, n in self.printings)
 
 
-@dataclass(frozen=True)
-class Rotation:
+class Rotation(Value):
     """A rotation of a rotating format: from ``start`` the pool is every printing whose regulation
     mark is ``min_mark`` or later or, before regulation marks (``min_mark`` empty), the printings of
     the sets in ``sets`` (set codes, or set ids for sets without a code of their own) and, for each
     (promo set code, first number) in ``promos``, that promo set's printings from that number on.
     ``unconfirmed`` says why the date or list is not the announcement's own (empty when it is)."""
 
-    start: dt.date
-    min_mark: str | None
-    source: str
-    sets: tuple[str, ...] = ()
-    promos: tuple[tuple[str, str], ...] = ()
-    unconfirmed: str = ""
+    __slots__ = ("start", "min_mark", "source", "sets", "promos", "unconfirmed")
+    __match_args__ = __slots__
+
+    def __init__(
+        self,
+        start: dt.date,
+        min_mark: str | None,
+        source: str,
+        sets: tuple[str, ...] = (),
+        promos: tuple[tuple[str, str], ...] = (),
+        unconfirmed: str = "",
+    ) -> None:
+        self.start = start
+        self.min_mark = min_mark
+        self.source = source
+        self.sets = sets
+        self.promos = promos
+        self.unconfirmed = unconfirmed
 
 
-@dataclass(frozen=True)
-class MarkDate:
+class MarkDate(Value):
     """The first day a regulation mark is legal (Tournament Handbook 4.1.1 table)."""
 
-    mark: str
-    start: dt.date
-    source: str
+    __slots__ = ("mark", "start", "source")
+    __match_args__ = __slots__
+
+    def __init__(self, mark: str, start: dt.date, source: str) -> None:
+        self.mark = mark
+        self.start = start
+        self.source = source
 
 
-@dataclass(frozen=True)
-class Pool:
-    kind: str
-    earliest: dt.date
-    rotations: tuple[Rotation, ...] = ()
-    series: frozenset[str] = frozenset()
-    include_sets: frozenset[str] = frozenset()
-    exclude_sets: frozenset[str] = frozenset()
-    legal_delay: str = "third-friday"  # or "release"
-    reprint_rule: bool = True
-    mark_dates: tuple[MarkDate, ...] = ()
+class Pool(Value):
+    """What a format's pool is made of (``[pool]`` in its file): by regulation marks or by sets."""
+
+    __slots__ = __match_args__ = (
+        "kind",
+        "earliest",
+        "rotations",
+        "series",
+        "include_sets",
+        "exclude_sets",
+        "legal_delay",
+        "reprint_rule",
+        "mark_dates",
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        earliest: dt.date,
+        rotations: tuple[Rotation, ...] = (),
+        series: frozenset[str] = frozenset(),
+        include_sets: frozenset[str] = frozenset(),
+        exclude_sets: frozenset[str] = frozenset(),
+        legal_delay: str = "third-friday",  # or "release"
+        reprint_rule: bool = True,
+        mark_dates: tuple[MarkDate, ...] = (),
+    ) -> None:
+        self.kind, self.earliest, self.rotations, self.series = kind, earliest, rotations, series
+        self.include_sets, self.exclude_sets, self.legal_delay = include_sets, exclude_sets, legal_delay
+        self.reprint_rule, self.mark_dates = reprint_rule, mark_dates
 
     def rotation_on(self, on: dt.date) -> Rotation | None:
         """The rotation in force on ``on`` (rotations are in date order), None before the first."""

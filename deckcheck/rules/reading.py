@@ -108,7 +108,7 @@ def chosen_by_name(ln: ResolvedLine, ctx: Context) -> str:
     """Why the printing a line matched by name was taken, when it is not the newest printing of its
     name: ``, the newest printing released by DATE (... was released on ...)``, or ``, the newest
     printing released by DATE that is legal in FORMAT on that date (... is not)`` (the engine prefers
-    one: ``engine._Lines.by_name``); empty when it is the newest."""
+    one: ``engine.lines._Lines.by_name``); empty when it is the newest."""
     card, db = ln.card, ctx.db
     if card is None:
         return ""

@@ -4,15 +4,18 @@ written atomically (a temporary file, then a rename), so a reader never sees hal
 from __future__ import annotations
 
 import gzip
-import hashlib
 import io
 import json
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..cards.files import database_json
 from .tables import BuildError
+
+if TYPE_CHECKING:
+    from ..cards import CardDB
 
 
 def write_database(db: dict, path: str | os.PathLike) -> None:
@@ -20,8 +23,9 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
     lookup index of its cards (:mod:`deckcheck.cards.index`), made here, so loading it computes none;
     its pack (:mod:`deckcheck.cards.pack`, ``<name>.pack``), written first, holds the same in columns
     for a fast start-up (the rows are checked before anything is written)."""
+    from ..cards import DatabaseError, pack_of
     from ..cards.index import build_index
-    from ..cards.pack import check_rows, encode, pack_path
+    from ..cards.pack import check_rows, pack_path
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     try:
@@ -36,8 +40,8 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
         gz.write(payload)
     blob = out.getvalue()
     try:
-        pack = encode(db, hashlib.sha256(blob).hexdigest())
-    except ValueError as exc:
+        pack = pack_of(db, blob, shipped_legality)
+    except (ValueError, DatabaseError) as exc:  # what the pack cannot hold, or a load of the database refuses
         raise BuildError(f"the database cannot be written: {exc}") from exc
     write_atomically(pack, pack_path(path))
     write_atomically(blob, path)
@@ -49,14 +53,14 @@ def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None)
     ``path`` becomes there: ``db pull`` fetches a database, never a pack."""
     from .. import cards
     from ..cards.index import build_index
-    from ..cards.pack import encode, pack_path
+    from ..cards.pack import pack_path
 
     blob = Path(path).read_bytes()
     try:
         raw = json.loads(database_json(blob))
         cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
         raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
-        pack = encode(raw, hashlib.sha256(blob).hexdigest())
+        pack = cards.pack_of(raw, blob, shipped_legality)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, cards.DatabaseError) as exc:
         raise BuildError(f"cannot write the pack of {path}: {exc}") from exc
     write_atomically(pack, pack_path(target or path))
@@ -76,3 +80,12 @@ def write_atomically(data: bytes, path: str | os.PathLike) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def shipped_legality(db: CardDB) -> dict[str, dict[str, Any]]:
+    """The legality of every row of ``db`` in each shipped format (:func:`~deckcheck.formats.default_formats`),
+    by format id (:func:`deckcheck.formats.stored.legality_columns`): what a pack holds."""
+    from ..formats import default_formats
+    from ..formats.stored import legality_columns
+
+    return {format_id: legality_columns(fmt, db) for format_id, fmt in default_formats().items()}

@@ -15,12 +15,15 @@ import orjson
 import pytest
 
 from deckcheck import cards
-from deckcheck.cards import DatabaseError, index
+from deckcheck.cards import DatabaseError, columns, index
 from deckcheck.cards import files as dbfile
 from deckcheck.cards import pack as dbpack
+from deckcheck.formats import default_formats
 from deckcheck.sync import write
 from deckcheck.sync.tables import BuildError
+from deckcheck.sync.write import shipped_legality
 
+P = dbpack._PREFIX_SIZE  # the magic bytes, the format, the header length and the digest
 SET = {"id": "sv01", "name": "Scarlet & Violet", "series": "sv", "code": "SVI", "aliases": ["SVI"]}
 SET = {**SET, "release": "2023-03-31", "official_count": 198}
 ROWS = [
@@ -75,7 +78,7 @@ def test_the_shipped_pack_is_the_shipped_database_packed_by_this_code():
     blob = path.read_bytes()
     raw = json.loads(gzip.decompress(blob))
     raw["index"] = index.build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
-    assert dbpack.pack_path(path).read_bytes() == dbpack.encode(raw, hashlib.sha256(blob).hexdigest())
+    assert dbpack.pack_path(path).read_bytes() == cards.pack_of(raw, blob, shipped_legality)
 
 
 @pytest.mark.slow
@@ -95,6 +98,9 @@ def test_loading_through_the_pack_answers_as_the_json_does(monkeypatch):
     assert _lookups(db) == _lookups(reference)
     assert db.info() == reference.info() and db._by_code == reference._by_code and db._aliases == reference._aliases
     assert db.deck_rules() == reference.deck_rules() and db._set_ids == reference._set_ids
+    # the name key of what each card evolves from: the pack's, as the JSON's cards make it
+    made = [card._parent for card in db.cards.values()]
+    assert made == [card.evolves_key for card in reference.cards.values()] and any(made)
 
 
 def test_a_written_database_has_its_pack_and_loads_through_it(tmp_path, monkeypatch):
@@ -137,9 +143,9 @@ def test_a_pack_made_by_other_index_code_is_not_used(tmp_path, caplog, monkeypat
 
 def _sections(data):
     """(header, {section name: (start, kind, count)}) of a pack."""
-    size = struct.unpack_from("<8sII32s", data)[2]
-    header = orjson.loads(data[48 : 48 + size])
-    at, where = 48 + size, {}
+    size = struct.unpack_from("<8sIII", data)[2]
+    header = orjson.loads(data[P : P + size])
+    at, where = P + size, {}
     for name, kind, count, nbytes in header["sections"]:
         where[name] = (at, kind, count)
         at += nbytes
@@ -148,21 +154,21 @@ def _sections(data):
 
 def _resign(data):
     """A pack whose digest is made again: the damage is then one the structure checks must see."""
-    return data[:16] + hashlib.sha256(data[48:]).digest() + data[48:]
+    return data[:16] + dbpack.body_digest(data[P:]) + data[P:]
 
 
 def _rewrite(data, name, values):
     header, where = _sections(data)
     start, kind, count = where[name]
-    new = array(dbpack._ITEM[kind], values).tobytes()
+    new = array(columns.ITEM[kind], values).tobytes()
     return _resign(data[:start] + new + data[start + len(new) :])
 
 
 def _reheader(data, header):
     """A pack with another header (the same sections), its digest made again."""
-    size = struct.unpack_from("<8sII32s", data)[2]
+    size = struct.unpack_from("<8sIII", data)[2]
     new = orjson.dumps(header)
-    return _resign(data[:12] + struct.pack("<I", len(new)) + data[16:48] + new + data[48 + size :])
+    return _resign(data[:12] + struct.pack("<I", len(new)) + data[16:P] + new + data[P + size :])
 
 
 def _fails(path, data, message):
@@ -180,14 +186,12 @@ def test_a_damaged_pack_fails_the_load_saying_what_is_wrong(tmp_path):
     header, where = _sections(good)
     total = len(good)
     _fails(path, good[:-7], f"truncated: {total - 7} bytes, its header describes {total}")
-    _fails(path, good[:30], "not a deckcheck database pack (wrong magic bytes)")
+    _fails(path, good[: P - 2], "not a deckcheck database pack (wrong magic bytes)")
     flipped = bytearray(good)
     flipped[-3] ^= 0x01
-    _fails(
-        path, bytes(flipped), "damaged: its SHA-256 digest does not match its contents (changed after it was written)"
-    )
+    _fails(path, bytes(flipped), "damaged: its CRC-32 does not match its contents (changed after it was written)")
     _fails(path, b"PK\x03\x04" + good[4:], "not a deckcheck database pack (wrong magic bytes)")
-    _fails(path, good[:8] + struct.pack("<I", 99) + good[12:], "pack format 99, this deckcheck reads format 1")
+    _fails(path, good[:8] + struct.pack("<I", 99) + good[12:], "pack format 99, this deckcheck reads format 2")
     n = header["rows"]
     rows = where["by_number.rows"]
     _fails(
@@ -253,3 +257,104 @@ def test_db_pack_writes_the_pack_of_a_database_of_ones_own(tmp_path, monkeypatch
     assert f"cannot write the pack of {broken}: card database {broken} has an unknown layout" in result.output
     _no_json(monkeypatch)
     assert sorted(cards.load(path).cards) == sorted(r[0] for r in ROWS)
+
+
+# -- the index of usual lines, read in place; one cheap digest per file ------------------------------
+
+
+def test_the_pack_holds_every_codes_usual_lines_read_in_place(tmp_path, monkeypatch):
+    """A database read through its pack finds a usual line at its first sight (nothing made in the
+    process: no code's table built), as the JSON database finds it once that code is indexed."""
+    path = tiny(tmp_path / "cards.json.gz")
+    reference = _from_json(path)
+    reference.index_usual_lines()
+    _no_json(monkeypatch)
+    db = cards.load(path)
+    assert db.printed_line("Nest Ball SVI 181") == (db.get("sv01-181"), "Nest Ball", "SVI", "181")
+    assert db.printed_line("Nest Ball SVI 181 PH")[0] is db.get("sv01-181")
+    assert db.printed_line("Basic {R} Energy SVI 257")[0] is db.get("sv01-257")
+    for rest in ("Nest Ball SVI 0181", "Nest Ball SVI 999", "Nest Ball XYZ 181", "nest ball SVI 181", ""):
+        assert db.printed_line(rest) is None, rest
+    # no code's table made in this process: only the lines found are kept
+    assert set(db._usual.table) == {"Nest Ball SVI 181", "Basic {R} Energy SVI 257"} and db._usual.codes == set()
+    assert db.index_usual_lines() == len(db.printed_lines()) == len(reference.printed_lines())
+    assert sorted(db.printed_lines()) == sorted(reference.printed_lines())
+    assert {rest: db.printed_line(rest)[1:] for rest in db.printed_lines()} == {
+        rest: reference.printed_line(rest)[1:] for rest in reference.printed_lines()
+    }
+    assert db.indexed_codes() == reference.indexed_codes() == {"SVI", "SV01"}
+
+
+def test_a_pack_made_with_another_set_alias_table_indexes_its_lines_code_by_code(tmp_path, monkeypatch):
+    """Which codes the index of usual lines looks up is data/set-aliases.csv's (read at load): with a
+    table of other rows than the pack was made with (SVI not looked up), the pack's index is not used."""
+    path = tiny(tmp_path / "cards.json.gz")
+    real = cards._load_aliases
+    other = cards.SetAlias(("sv01",), "", 0, "by-name")
+    monkeypatch.setattr(cards, "_load_aliases", lambda directory: {**real(directory), "SVI": other})
+    db = cards.load(path)
+    db.index_usual_lines()
+    assert db._usual.packed is None and "SVI" not in db.indexed_codes()
+    assert db.printed_line("Nest Ball SVI 181") is None
+
+
+def test_a_damaged_index_of_usual_lines_fails_the_load_saying_what_is_wrong(tmp_path):
+    path = tiny(tmp_path / "cards.json.gz")
+    good = dbpack.pack_path(path).read_bytes()
+    header, where = _sections(good)
+    size, entries = where["usual.slots"][2], where["usual.hashes"][2]
+    full = [i % entries + 1 for i in range(size)]  # no empty slot: a miss would never end
+    _fails(path, _rewrite(good, "usual.slots", full), "the index of usual lines' hash table is malformed")
+    _fails(
+        path,
+        _rewrite(good, "usual.codes", [len(header["usual"]["codes"])] * entries),
+        "the index of usual lines' codes column has a code out of range",
+    )
+    _fails(
+        path,
+        _rewrite(good, "usual.rows", [len(ROWS)] * entries),
+        "the index of usual lines' rows column has a code out of range",
+    )
+    _fails(
+        path,
+        _reheader(good, {**header, "usual": {**header["usual"], "numbers": [1]}}),
+        "the index of usual lines' numbers table is malformed",
+    )
+    _fails(path, _reheader(good, {**header, "source": 7}), "the header's source is malformed")
+
+
+def test_a_load_through_the_pack_reads_each_file_once_without_a_sha256(tmp_path, monkeypatch):
+    """The pack records its JSON's SHA-256 (the database's version) and its length and CRC-32, which a
+    load compares; the pack's own digest is a CRC-32 too."""
+    path = tiny(tmp_path / "cards.json.gz")
+    version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a SHA-256 was computed")
+
+    monkeypatch.setattr(cards.hashlib, "sha256", refuse)
+    db = cards.load(path)
+    assert db.version == version and db.get("sv01-181").name == "Nest Ball"
+    assert dbpack.pack_path(path).read_bytes()[16:P] == dbpack.body_digest(dbpack.pack_path(path).read_bytes()[P:])
+
+
+def test_a_damaged_legality_column_fails_the_load_saying_what_is_wrong(tmp_path):
+    path = tiny(tmp_path / "cards.json.gz")
+    good = dbpack.pack_path(path).read_bytes()
+    header, where = _sections(good)
+    assert sorted(header["legality"]) == sorted(default_formats())
+    runs = where["legality.standard.via"][2]
+    _fails(
+        path,
+        _rewrite(good, "legality.standard.via", [len(ROWS) + 1] * runs),
+        "the legality in format standard names rows that are not there",
+    )
+    offsets = where["legality.glc.offsets"][2]
+    _fails(
+        path,
+        _rewrite(good, "legality.standard.offsets", [0] * offsets),
+        "the legality in format standard does not hold the runs its offsets say",
+    )
+    past = [0, runs + 9] + [where["legality.glc.starts"][2]] * (offsets - 2)
+    _fails(path, _rewrite(good, "legality.glc.offsets", past), "the legality in format glc has an offset past its runs")
+    _fails(path, _reheader(good, {**header, "legality": {"standard": "x"}}), "the header's legality table is malformed")

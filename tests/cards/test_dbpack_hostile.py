@@ -4,25 +4,26 @@ DatabaseError, never another exception and never an allocation the file's size d
 
 from __future__ import annotations
 
-import hashlib
 import struct
 import tracemalloc
 from array import array
 
 import orjson
 import pytest
-from test_dbpack import ROWS, _sections, tiny
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_dbpack import ROWS, P, _sections, tiny
 
 from deckcheck import cards
-from deckcheck.cards import DatabaseError
+from deckcheck.cards import DatabaseError, columns
 from deckcheck.cards import pack as dbpack
 
 
 def _parts(data: bytes) -> tuple[dict, list[bytes]]:
     """A pack's header and its sections' bytes."""
     header, where = _sections(data)
-    size = struct.unpack_from("<8sII32s", data)[2]
-    payload, at, blobs = data[48 + size :], 0, []
+    size = struct.unpack_from("<8sIII", data)[2]
+    payload, at, blobs = data[P + size :], 0, []
     for _name, _kind, _count, nbytes in header["sections"]:
         blobs.append(payload[at : at + nbytes])
         at += nbytes
@@ -33,7 +34,7 @@ def _forge(header: dict, blobs: list[bytes]) -> bytes:
     """A pack of this header and these sections, its digest right."""
     head = orjson.dumps(header)
     body = head + b"".join(blobs)
-    return dbpack.MAGIC + struct.pack("<II", dbpack.FORMAT, len(head)) + hashlib.sha256(body).digest() + body
+    return dbpack.MAGIC + struct.pack("<II", dbpack.FORMAT, len(head)) + dbpack.body_digest(body) + body
 
 
 def _load_fails(path, data: bytes) -> str:
@@ -51,7 +52,7 @@ def _with_section(header: dict, blobs: list[bytes], name: str, kind: str, values
     header, blobs = orjson.loads(orjson.dumps(header)), list(blobs)
     for i, section in enumerate(header["sections"]):
         if section[0] == name:
-            blobs[i] = array(dbpack._ITEM[kind], values).tobytes()
+            blobs[i] = array(columns.ITEM[kind], values).tobytes()
             section[1:] = [kind, len(values), len(blobs[i])]
     return header, blobs
 
@@ -128,7 +129,7 @@ def test_a_pack_cut_at_every_section_boundary_fails_as_truncated(tmp_path):
     for _name, _kind, _count, nbytes in header["sections"]:
         assert _load_fails(path, good[:at]) == f"truncated: {at} bytes, its header describes {len(good)}"
         at += nbytes
-    assert _load_fails(path, good[:48]).startswith("truncated: the header needs ")
+    assert _load_fails(path, good[:P]).startswith("truncated: the header needs ")
 
 
 def test_the_command_a_damaged_pack_names_writes_it_again(tmp_path):
@@ -209,3 +210,21 @@ def test_db_build_of_a_catalogue_the_pack_cannot_hold_fails_with_the_reason(tmp_
     assert result.exit_code == 3, result.exception
     assert "the database cannot be written: a by_number.keys value holds a NUL character" in result.output
     assert not out.exists() and not dbpack.pack_path(out).exists()
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**16 - 1), max_size=300),
+    st.integers(0, 2**17),
+    st.sampled_from(["B", "H", "I"]),
+)
+def test_the_range_check_of_a_column_is_max_s(values, top, typecode):
+    """all_below and zeros read two-byte columns byte by byte; they answer as max() and count() do, at
+    every boundary."""
+    if typecode == "B":
+        values = [v & 0xFF for v in values]
+    column = array(typecode, values)
+    assert columns.all_below(column, top) == (not values or max(values) < top)
+    assert columns.zeros(column) == values.count(0)
+    if values:
+        assert columns.all_below(column, max(values) + 1) and not columns.all_below(column, max(values))

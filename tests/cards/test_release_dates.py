@@ -9,7 +9,6 @@ them), and every example is checked cold and warm through every path of the engi
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 import time
@@ -139,7 +138,7 @@ def _before_its_data() -> Format:
     """Standard with its data starting in 2030: every date here is before it (date-out-of-range), whatever
     history the shipped format files cover."""
     fmt = get_format("standard")
-    return dataclasses.replace(fmt, pool=dataclasses.replace(fmt.pool, earliest=dt.date(2030, 1, 1)))
+    return fmt.replace(pool=fmt.pool.replace(earliest=dt.date(2030, 1, 1)))
 
 
 def test_a_date_before_the_formats_data_still_resolves_on_the_date():

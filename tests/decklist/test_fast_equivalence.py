@@ -35,7 +35,7 @@ def general_paths() -> Iterator[None]:
     text read into rows by ``parse.read`` then resolved by ``engine.resolve_rows`` (not in one pass)."""
     with (
         mock.patch.object(parse, "read_new", lineread.read_line),
-        mock.patch.object(engine, "read_new", lineread.read_line),
+        mock.patch.object(engine.lines, "read_new", lineread.read_line),
         mock.patch.object(engine, "plain_lines", lambda text: None),
         mock.patch.object(CardDB, "printing_named", lambda self, name, set_code, number: None),
         no_printed_lines(),
@@ -48,7 +48,7 @@ def no_one_step_reading() -> Iterator[None]:
     """The one-step readings of a never-seen line (fastline's, the engine's card_parts) fail if taken."""
     with (
         mock.patch.object(fastline, "_card", side_effect=AssertionError("fast path")),
-        mock.patch.object(engine, "card_parts", side_effect=AssertionError("fast path")),
+        mock.patch.object(engine.lines, "card_parts", side_effect=AssertionError("fast path")),
     ):
         yield
 
@@ -58,6 +58,7 @@ def no_printed_lines() -> Iterator[None]:
     """The database's index of usual lines (``CardDB.printed_line``) turned off: every line read and resolved."""
     with (
         mock.patch.object(CardDB, "printed_lines", lambda self: {}),
+        mock.patch.object(CardDB, "known_lines", lambda self: {}),
         mock.patch.object(CardDB, "printed_line", lambda self, rest: None),
     ):
         yield

@@ -96,13 +96,13 @@ def test_printing_facts_are_the_facts_of_a_printing_resolution():
         (None, None),
     ):
         via, ban = fmt.legality(card, db, on) if fmt is not None and on is not None else (None, None)
-        at = engine._Lines(db, fmt, on)
+        at = engine.lines._Lines(db, fmt, on)
         if at.printings is not None:
             at.printings.clear()
         for raw, count in (("4 Nest Ball SVI 181", 4), ("* 2 Nest Ball SVI 181", 2)):  # made, then from the table
             made = LineFacts(count, "Nest Ball", "SVI", "181", Resolution(card, "printing"), via, ban, raw)
             made.profile = line_profile(made, db.deck_rules())
-            fast = engine._new_facts(at, raw, count, "Nest Ball", "SVI", "181")
+            fast = engine.lines._new_facts(at, raw, count, "Nest Ball", "SVI", "181")
             assert {s: getattr(fast, s) for s in LineFacts.__slots__} == {
                 s: getattr(made, s) for s in LineFacts.__slots__
             }
@@ -245,10 +245,15 @@ def db_card_id(db, rest: str) -> str:
 
 def test_a_set_codes_usual_lines_are_indexed_at_its_index_after_th_line():
     """One list's few lines of a code are read the long way; the code's INDEX_AFTER-th line makes its index."""
+    import gzip
+
+    import orjson
+
     from deckcheck import cards
     from deckcheck.cards.usuallines import INDEX_AFTER
 
-    db = cards.load(cards.default_path())  # a database object of its own: nothing indexed yet
+    # a database read without its pack (whose table holds every code's lines): nothing indexed yet
+    db = cards.from_dict(orjson.loads(gzip.decompress(cards.default_path().read_bytes())), "test-index")
     for _ in range(INDEX_AFTER - 1):
         assert db.printed_line("Nest Ball SVI 181") is None
         assert db.printed_line("Iono PAL 185") is None
@@ -282,9 +287,9 @@ def test_the_index_of_usual_lines_keeps_only_codes_printing_named_looks_in():
 
 
 def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
-    """engine._read_text writes _printing_facts and Memo.put out for a line the index of usual lines
-    holds: the same facts, slot by slot, with the printing table's entry and without it, and the line
-    kept in the line memo."""
+    """engine.lines._read_text makes the facts of a line the index of usual lines holds as
+    _printing_facts does: the same facts, slot by slot, with the printing table's entry and without
+    it, and the line kept in the line memo."""
     import datetime as dt
 
     from deckcheck import cards, engine
@@ -297,21 +302,21 @@ def test_the_one_pass_sets_an_indexed_lines_facts_as_printing_facts_does():
             rest = raw.split(" ", 2 if raw[0] == "*" else 1)[-1]
             card, name, code, number = db.printed_line(rest)
             for with_entry in (False, True):
-                at = engine._Lines(db, fmt, on)
+                at = engine.lines._Lines(db, fmt, on)
                 at.memo.clear()
                 if at.printings is not None and not with_entry:
                     at.printings.clear()
-                (line,) = engine._read_text([raw], db, fmt, on)[1]
+                (line,) = engine.lines._read_text([raw], db, fmt, on)[1]
                 assert at.memo.get(raw) is line.facts
                 if at.printings is not None and not with_entry:
                     at.printings.clear()
-                made = engine._printing_facts(at, raw, count, card, name, code, number)
+                made = engine.lines._printing_facts(at, raw, count, (card, name, code, number))
                 for slot in LineFacts.__slots__:
                     assert getattr(line.facts, slot) == getattr(made, slot), (raw, slot)
 
 
 def test_the_one_pass_takes_a_headers_section_and_files_the_rest_as_read_does():
-    """engine._read_text makes no Header (check() reports none): a header, warm or cold, sets the
+    """engine.lines._read_text makes no Header (check() reports none): a header, warm or cold, sets the
     section of the card lines after it; a total, a banner and an unparsed line are filed as read()
     files them."""
     import datetime as dt
@@ -331,7 +336,7 @@ def test_the_one_pass_takes_a_headers_section_and_files_the_rest_as_read_does():
     for cold in (True, False):
         if cold:
             read_line.memo.clear()
-        result, out = engine._read_text(lines, db, engine.get_format("standard"), dt.date(2026, 5, 1))
+        result, out = engine.lines._read_text(lines, db, engine.get_format("standard"), dt.date(2026, 5, 1))
         assert result.headers == []
         assert [(ln.line, ln.section) for ln in out] == [(n, section) for n, section, _ in rows]
         assert [(ln.line, ln.section) for ln in out] == [(3, "pokemon"), (5, "trainer"), (7, "energy")]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 import textwrap
@@ -274,7 +273,7 @@ def test_standard_ptcgl_takes_standards_mark_dates(formats, tmp_path):
     assert [m.mark for m in merged.pool.mark_dates] == ["G", "H", "I", "J"]
     assert merged.pool == with_copy.pool
     assert merged.to_dict() == with_copy.to_dict()
-    assert dataclasses.replace(merged, path="") == dataclasses.replace(with_copy, path="")
+    assert merged.replace(path="") == with_copy.replace(path="")
 
 
 def test_unparsed_line_false_turns_it_off(tmp_path):

@@ -3,7 +3,6 @@ engine, and so in the API and the command line."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from click.testing import CliRunner
@@ -60,7 +59,7 @@ def test_a_few_stray_lines_keep_their_own_warnings():
 
 def test_a_format_that_turns_it_off_gets_the_warnings_back():
     fmt = get_format("standard")
-    off = dataclasses.replace(fmt, rules={k: v for k, v in fmt.rules.items() if k != "not-a-decklist"})
+    off = fmt.replace(rules={k: v for k, v in fmt.rules.items() if k != "not-a-decklist"})
     report = check("\n".join(prose(6)), off, ON)
     assert rules_of(report).count("unparsed-line") == 6 and "not-a-decklist" not in rules_of(report)
 
