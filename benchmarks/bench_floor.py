@@ -241,13 +241,18 @@ def clear_line_caches(db) -> None:
         if clear is not None:
             clear()
     db.clear_memo()
-    # the engine's per-format line memos (line text -> facts) are per-line memos too
-    from deckcheck.formats import FORMAT_MEMOS, default_formats
+    # the engine's line memos (line text -> facts) are per-line memos too
+    try:
+        from deckcheck.engine.memos import forget_lines
+    except ImportError:  # a tree before the engine held its memos: the formats held them
+        from deckcheck.formats import FORMAT_MEMOS, default_formats
 
-    for fmt in default_formats().values():
-        held = FORMAT_MEMOS.of(fmt).lines
-        for key in list(held):
-            getattr(held[key], "lines", held[key]).clear()  # session 7: a LineTables holds the line memo
+        for fmt in default_formats().values():
+            held = FORMAT_MEMOS.of(fmt).lines
+            for key in list(held):
+                getattr(held[key], "lines", held[key]).clear()  # session 7: a LineTables holds the line memo
+    else:
+        forget_lines()
 
 
 def index_usual_lines(db) -> None:
@@ -273,10 +278,16 @@ def clear_card_tables() -> None:
         memos = FORMAT_MEMOS.of(fmt)
         for key in list(memos.legality):
             memos.legality[key].clear()
-        for key in list(memos.lines):
+        for key in list(getattr(memos, "lines", ())):  # the engine's tables, before it held them itself
             printings = getattr(memos.lines[key], "printings", None)  # session 7
             if printings is not None:
                 printings.clear()
+    try:
+        from deckcheck.engine.memos import forget_lines
+    except ImportError:
+        pass
+    else:
+        forget_lines()  # the engine's own tables (line memos and printings)
 
 
 # -- in-process rounds ---------------------------------------------------------------------

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 import deckcheck  # noqa: E402
 from deckcheck import cards, names
 from deckcheck.decklist import lineread, parse  # noqa: E402
-from deckcheck.formats import FORMAT_MEMOS, default_formats  # noqa: E402
+from deckcheck.engine import memos as engine_memos  # noqa: E402
 
 LIMIT = parse.MAX_DECKLIST_BYTES
 ON = "2026-05-01"
@@ -60,8 +60,7 @@ def _clear(db) -> None:
     names._name_key_memo.clear()
     names._basic_energy_type.clear()
     lineread.read_line.clear()
-    for fmt in default_formats().values():
-        FORMAT_MEMOS.of(fmt).lines.clear()
+    engine_memos.forget_lines()
 
 
 def _once(db, text: str) -> float:

@@ -28,7 +28,7 @@ class LineFacts:
     its JSON after the line number.
 
     Real lists share most of their lines, so the engine keeps these per line text
-    (:meth:`Format.line_memo`, or :meth:`CardDB.line_memo` without a format) and every deck with
+    (:mod:`deckcheck.engine.memos`, per format, database object and date) and every deck with
     the line gets the same facts. A :class:`ResolvedLine` is a line number and a section around them.
     """
 

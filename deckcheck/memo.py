@@ -167,5 +167,9 @@ class MemosOf(Generic[T, V]):
                     weakref.finalize(obj, self._by_id.pop, id(obj), None)
         return hit
 
+    def values(self) -> list[V]:
+        """The values held now, for the objects alive."""
+        return list(self._by_id.values())
+
     def __len__(self) -> int:
         return len(self._by_id)

@@ -26,7 +26,7 @@ import orjson
 
 from .bypass import load_bypasses
 from .db import CardDB, newest_set_info
-from .dbmemos import LINE_MEMO_SIZE, RESOLVE_MEMO_SIZE, DBMemos
+from .dbmemos import RESOLVE_MEMO_SIZE, DBMemos
 from .deckrules import load_rules
 from .files import FIELDS, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
@@ -36,7 +36,6 @@ from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, Pri
 
 __all__ = [
     "DEFAULT_DB_FILE",
-    "LINE_MEMO_SIZE",
     "RESOLVE_MEMO_SIZE",
     "Card",
     "CardDB",

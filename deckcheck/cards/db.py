@@ -24,7 +24,7 @@ from typing import Any
 from ..memo import Memo
 from ..names import basic_energy_type, lookup_key
 from .bypass import Bypass
-from .dbmemos import LINE_MEMO_SIZE, DBMemos
+from .dbmemos import DBMemos
 from .deckrules import DeckRule
 from .index import SEP, number_norm
 from .inlanguage import OtherLanguages
@@ -86,8 +86,8 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         self._usual = UsualLines()
         #: basic Energy name key -> type (:meth:`_energy_types`), made on first use
         self._energy_keys: dict[str, str] | None = None
-        #: what the formats' tables of this database are kept under (:meth:`Format.line_tables
-        #: <deckcheck.formats.Format.line_tables>`): an object of its own, not its version (another
+        #: what the formats' and the engine's tables of this database are kept under
+        #: (:mod:`deckcheck.engine.memos`): an object of its own, not its version (another
         #: database object of the same version has cards of its own, and the tables answer with cards)
         self.identity = object()
         #: the card names in other languages (:meth:`local_names`), read on first use (False until then)
@@ -341,15 +341,8 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         loop may look in it first and call ``resolve_parts`` on a miss. Read only."""
         return self._memos.resolved
 
-    def line_memo(self, on: dt.date | None = None) -> Memo[str, Any]:
-        """The engine's memo of card lines resolved without a format on the date ``on`` (line text ->
-        ``engine.LineFacts``; None: lines resolved on no date)."""
-        memos = self._memos.lines
-        memo = memos.get(on)
-        return memos.put(on, Memo(LINE_MEMO_SIZE)) if memo is None else memo
-
     def clear_memo(self) -> None:
-        """Forget the memoised resolutions, suggestions and lines (benchmarks use it to time cold lookups)."""
+        """Forget the memoised resolutions and suggestions (benchmarks use it to time cold lookups)."""
         self._memos.clear()
 
     def _joined(self, set_code: str | None, number: str | None) -> tuple[str | None, str | None]:

@@ -1,28 +1,20 @@
 """The memos of one card database (:class:`DBMemos`, held by the :class:`~deckcheck.cards.db.CardDB`
-object) and their bounds: resolutions, suggestions and the engine's card lines resolved without a
-format. A swapped-in database starts with memos of its own."""
+object) and their bounds: resolutions and suggestions. A swapped-in database starts with memos of its own."""
 
 from __future__ import annotations
-
-import datetime as dt
-from typing import Any
 
 from ..memo import Memo
 from .printings import Resolution
 
 #: resolutions and suggestions a database keeps (each memo emptied when full)
 RESOLVE_MEMO_SIZE = 8192
-#: card lines the engine's line memos keep (one per database and date, one per format, database and date)
-LINE_MEMO_SIZE = 2048
-#: the dates a database keeps a line memo for (lines resolved without a format: a date before it)
-LINE_MEMO_DATES = 4
 
 
 class DBMemos:
     """The memos of one card database, held by it: a swapped-in database starts empty and never
     answers from another one's cards."""
 
-    __slots__ = ("resolved", "suggested", "suggested_in", "lines")
+    __slots__ = ("resolved", "suggested", "suggested_in")
 
     def __init__(self) -> None:
         #: (name, set code, number) -> Resolution
@@ -31,13 +23,9 @@ class DBMemos:
         self.suggested: Memo[tuple[str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
         #: (name, language, limit) -> what :meth:`~deckcheck.cards.db.CardDB.suggest_in` found
         self.suggested_in: Memo[tuple[str, str, int], tuple[str, ...]] = Memo(RESOLVE_MEMO_SIZE)
-        #: the engine's card lines resolved without a format, per date (a printing chosen by name is
-        #: one out on it): date -> (line text -> engine.LineFacts), at most :data:`LINE_MEMO_DATES` dates
-        self.lines: Memo[dt.date | None, Memo[str, Any]] = Memo(LINE_MEMO_DATES)
 
     def clear(self) -> None:
         """Forget every entry of every memo."""
         self.resolved.clear()
         self.suggested.clear()
         self.suggested_in.clear()
-        self.lines.clear()

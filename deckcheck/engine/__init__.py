@@ -8,7 +8,6 @@ from collections.abc import Callable
 from itertools import compress
 
 from .. import cards as _cards
-from ..cards import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
 from ..cards import CardDB
 from ..deck import Context as Context
 from ..deck import Deck as Deck
@@ -32,6 +31,7 @@ from .lines import SUGGEST_MAX_NAMES as SUGGEST_MAX_NAMES
 from .lines import _in_list_language, _read_text
 from .lines import resolve_lines as resolve_lines
 from .lines import resolve_rows as resolve_rows
+from .memos import LINE_MEMO_SIZE as LINE_MEMO_SIZE  # most card lines a line memo keeps (LineFacts)
 
 #: the rule whose problems :func:`~deckcheck.engine.groups.rotation_groups` gathers
 NOT_IN_FORMAT = "not-in-format"

@@ -16,6 +16,7 @@ from ..decklist.fastline import BULLETS, COUNTS, card_parts, read_new
 from ..decklist.lineread import CARD, HEADER, read_line
 from ..decklist.parse import CardRow, ParseResult, card_rows, file_line
 from ..formats import Ban, Format
+from .memos import line_tables
 
 #: most distinct unknown card names one deck gets "did you mean" suggestions for (each is a fuzzy
 #: search of every card name); the rest get none and the report says how many (suggestions-skipped)
@@ -47,9 +48,15 @@ class _Lines:
         self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
         self._day: str | None = None  # the date as ISO text (:attr:`day`), made on first use
         if fmt is None or on is None:
-            self.fmt, self.on, self.memo, self.table, self.printings = None, on, db.line_memo(on), None, None
+            self.fmt, self.on, self.memo, self.table, self.printings = (
+                None,
+                on,
+                line_tables(db, None, on).lines,
+                None,
+                None,
+            )
         else:
-            tables = fmt.line_tables(db, on)
+            tables = line_tables(db, fmt, on)
             self.fmt, self.on, self.memo, self.table, self.printings = (
                 fmt,
                 on,

@@ -17,7 +17,7 @@ from ..cards.index import number_key
 from ..cards.packfacts import StoredLegality
 from ..memo import Memo, memoise
 from ..names import name_key
-from .memos import LEGALITY_MEMO_SIZE, LineTables, RotationSets, memos_of
+from .memos import LEGALITY_MEMO_SIZE, RotationSets, memos_of
 from .pool import Ban, Pool, Rotation
 
 
@@ -112,18 +112,6 @@ class FormatLegality:
         tables, key = memos_of(self).legality, (db.identity, on)
         table = tables.get(key)
         return tables.put(key, Memo(LEGALITY_MEMO_SIZE)) if table is None else table
-
-    def line_tables(self, db: CardDB, on: dt.date) -> LineTables:
-        """The engine's tables for this format, one database and date (:class:`LineTables`); a
-        service sees one or two dates at a time: at most 4 are kept."""
-        memos, key = memos_of(self).lines, (db.identity, on)
-        tables = memos.get(key)
-        return memos.put(key, LineTables(self.legality_table(db, on))) if tables is None else tables
-
-    def line_memo(self, db: CardDB, on: dt.date) -> Memo[str, Any]:
-        """The engine's memo of card lines in this format for one database and date (line text ->
-        ``engine.LineFacts``): :meth:`line_tables`' ``lines``."""
-        return self.line_tables(db, on).lines
 
     def legality(self, card: Card, db: CardDB, on: dt.date) -> tuple[Card | None, Ban | None]:
         """(the printing that makes it legal or None, the ban that applies or None), memoised: read

@@ -1,7 +1,6 @@
 """The memos of a format (a frozen value), held beside it by :data:`FORMAT_MEMOS`: per database
-object and date, its legality answers (:mod:`deckcheck.formats.legality`) and the engine's line
-tables; its rule plan (:class:`RulePlan`), what screens a card from its bans, and its rotations'
-sets. Each is bounded (the sizes below)."""
+object and date, its legality answers (:mod:`deckcheck.formats.legality`); its rule plan
+(:class:`RulePlan`), what screens a card from its bans, and its rotations' sets. Each is bounded (the sizes below)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ import datetime as dt
 from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple
 
-from ..cards import LINE_MEMO_SIZE
 from ..memo import Memo, MemosOf
 from ..registry import RuleFn
 
@@ -30,32 +28,15 @@ class RulePlan(NamedTuple):
 LEGALITY_MEMO_SIZE = 1 << 17
 
 
-class LineTables:
-    """What the engine keeps for one format, database object and date (:meth:`~deckcheck.formats.Format.line_tables`):
-    ``lines``, its line memo (line text -> ``engine.LineFacts``, at most ``LINE_MEMO_SIZE``);
-    ``printings``, what a line naming a printing by set code and number comes to (card id -> the card,
-    its legality and what the deck's index needs of it: at most one entry per card of the database);
-    ``legality``, the format's legality table for the date (:meth:`~deckcheck.formats.Format.legality_table`)."""
-
-    __slots__ = ("lines", "printings", "legality")
-
-    def __init__(self, legality: Memo[Hashable, Any]) -> None:
-        self.lines: Memo[str, Any] = Memo(LINE_MEMO_SIZE)
-        self.printings: Memo[str, Any] = Memo(LEGALITY_MEMO_SIZE)
-        self.legality = legality
-
-
 class FormatMemos:
     """The memos of one :class:`~deckcheck.formats.Format` (a frozen value), held beside it by
-    :data:`FORMAT_MEMOS`: per (database object, date), at most 64 legality memos and 4 of the
-    engine's :class:`LineTables`, the rule plan and what screens a card from the bans
-    (:meth:`~deckcheck.formats.Format.ban_for`)."""
+    :data:`FORMAT_MEMOS`: per (database object, date), at most 64 legality memos; the rule plan and
+    what screens a card from the bans (:meth:`~deckcheck.formats.Format.ban_for`)."""
 
-    __slots__ = ("legality", "lines", "plan", "ban_screen", "rotation_sets", "digest", "stored")
+    __slots__ = ("legality", "plan", "ban_screen", "rotation_sets", "digest", "stored")
 
     def __init__(self) -> None:
         self.legality: Memo[tuple[object, dt.date], Memo[Hashable, Any]] = Memo(64)
-        self.lines: Memo[tuple[object, dt.date], LineTables] = Memo(4)
         self.plan: RulePlan | None = None
         self.ban_screen: tuple[frozenset[str], frozenset[tuple[str, int, str]]] | None = None
         #: per (database object, rotation date): the set ids of a rotation by sets and its promo

@@ -11,6 +11,7 @@ import deckcheck
 from deckcheck import cards, engine
 from deckcheck.cards import DatabaseError, number_key
 from deckcheck.decklist.parse import CardLine, parse
+from deckcheck.engine.memos import line_tables
 from deckcheck.names import basic_energy_type
 
 
@@ -194,7 +195,7 @@ def test_a_swapped_in_database_never_answers_from_the_old_ones_memo(db):
     raw = _raw_database()
     raw["cards"] = [row for row in raw["cards"] if row[0] != "sv01-181"]
     other = cards.from_dict(raw, "test-swap")
-    assert len(other.resolution_memo()) == 0 and len(other.line_memo()) == 0
+    assert len(other.resolution_memo()) == 0 and len(line_tables(other, None, None).lines) == 0
     try:
         cards.set_db(other)
         lines = deckcheck.check(text, "standard", "2026-05-01").lines

@@ -26,7 +26,7 @@ from deckcheck.cards.db import CardDB
 from deckcheck.deck import ResolvedLine
 from deckcheck.decklist import fastline, lineread, parse
 from deckcheck.engine import check
-from deckcheck.formats import FORMAT_MEMOS, default_formats
+from deckcheck.engine import memos as engine_memos
 
 
 @contextlib.contextmanager
@@ -69,11 +69,7 @@ def forget_lines() -> None:
     lineread.read_line.clear()
     names._basic_energy_type.clear()
     cards.get_db().clear_memo()
-    for fmt in default_formats().values():
-        held = FORMAT_MEMOS.of(fmt).lines
-        for key in list(held):
-            held[key].lines.clear()
-            held[key].printings.clear()
+    engine_memos.forget_lines()
 
 
 def _answers(text: str, fmt: str, on: str) -> tuple[dict, bytes]:

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 import deckcheck
 from deckcheck import cards, engine, names
 from deckcheck.decklist import lineread, parse
-from deckcheck.formats import FORMAT_MEMOS, default_formats
+from deckcheck.engine import memos as engine_memos
+from deckcheck.formats import default_formats
 
 LIMIT_BYTES, LIMIT_LINES = parse.MAX_DECKLIST_BYTES, parse.MAX_DECKLIST_LINES
 NORMAL = (Path(__file__).resolve().parent.parent / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
@@ -87,8 +88,7 @@ def _clear() -> None:
     names._name_key_memo.clear()
     names._basic_energy_type.clear()
     lineread.read_line.clear()
-    for fmt in default_formats().values():
-        FORMAT_MEMOS.of(fmt).lines.clear()
+    engine_memos.forget_lines()
 
 
 def _median(fn, runs: int = 5) -> float:
@@ -274,10 +274,10 @@ def _memo_sizes(db, fmt, on) -> dict[str, int]:
         "parse": len(lineread.read_line.memo),
         "resolve": len(db.resolution_memo()),
         "suggest": len(db._memos.suggested),
-        "lines": len(db.line_memo()),
-        "format-lines": len(fmt.line_memo(db, on)),
-        "format-memos": len(FORMAT_MEMOS.of(fmt).lines),
-        "format-printings": len(fmt.line_tables(db, on).printings),  # card ids only
+        "lines": len(engine_memos.line_tables(db, None, None).lines),
+        "format-lines": len(engine_memos.line_tables(db, fmt, on).lines),
+        "format-memos": len(engine_memos.held(fmt)),
+        "format-printings": len(engine_memos.line_tables(db, fmt, on).printings),  # card ids only
     }
 
 
@@ -293,7 +293,7 @@ def test_ten_thousand_unique_long_names_keep_every_memo_bounded():
         "suggest": cards.RESOLVE_MEMO_SIZE,
         "lines": engine.LINE_MEMO_SIZE,
         "format-lines": engine.LINE_MEMO_SIZE,
-        "format-memos": 4,
+        "format-memos": engine_memos.LINE_MEMO_DATES,
         "format-printings": len(db.cards),
     }
     _clear()

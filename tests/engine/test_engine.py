@@ -17,6 +17,7 @@ import pytest
 import deckcheck
 from deckcheck import engine
 from deckcheck.decklist.parse import parse
+from deckcheck.engine.memos import LINE_MEMO_DATES, held, line_tables
 from deckcheck.formats import FormatError
 
 DECKS = Path(__file__).resolve().parent.parent / "decks"
@@ -350,7 +351,7 @@ def test_the_line_memo_is_bounded(monkeypatch, with_format):
     from deckcheck import cards
 
     db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
-    memo = fmt.line_memo(db, on) if with_format else db.line_memo()
+    memo = line_tables(db, fmt, on).lines if with_format else line_tables(db, None, None).lines
     assert memo.size == engine.LINE_MEMO_SIZE
     monkeypatch.setattr(memo, "size", 3)
     text = "\n".join(f"{n} Basic {{P}} Energy SVE 5" for n in range(1, 9))
@@ -366,7 +367,7 @@ def test_a_long_line_is_not_kept_in_the_memo():
     from deckcheck.names import MEMO_MAX_LEN
 
     db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
-    memo = fmt.line_memo(db, on)
+    memo = line_tables(db, fmt, on).lines
     long_line = "4 Iono" + " " * MEMO_MAX_LEN + "PAL 185"
     report = deckcheck.check(long_line, fmt, on)
     assert report.lines[0].card.name == "Iono" and report.lines[0].facts is not None
@@ -377,12 +378,11 @@ def test_a_long_line_is_not_kept_in_the_memo():
 
 def test_a_format_keeps_line_memos_for_few_dates():
     from deckcheck import cards
-    from deckcheck.formats import FORMAT_MEMOS
 
     db, fmt = cards.get_db(), engine.get_format("standard")
     dates = [dt.date(2026, 4, day) for day in range(5, 12)]  # across the 2026-04-10 rotation
-    memos = [fmt.line_memo(db, on) for on in dates]
-    assert len(FORMAT_MEMOS.of(fmt).lines) <= 4 and fmt.line_memo(db, dates[-1]) is memos[-1]
+    memos = [line_tables(db, fmt, on).lines for on in dates]
+    assert len(held(fmt)) <= LINE_MEMO_DATES and line_tables(db, fmt, dates[-1]).lines is memos[-1]
     for on in dates:
         assert deckcheck.check("4 Iono PAL 185", fmt, on).lines[0].legal is (on < dt.date(2026, 4, 10))
 
@@ -415,3 +415,19 @@ def test_a_printing_is_indexed_by_its_own_databases_card_in_another_database_of_
 def test_summary_of_one_card_says_card():
     report = deckcheck.check("1 Ultra Ball MEG 131", "standard", "2026-05-01")
     assert report.summary == "Not valid for Standard on 2026-05-01: 1 card, 2 errors."
+
+
+def test_the_engine_holds_its_own_line_memos_beside_the_format_and_database_they_were_made_for():
+    from deckcheck import cards
+    from deckcheck.cards.dbmemos import DBMemos
+    from deckcheck.formats.memos import FormatMemos
+
+    db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
+    report = deckcheck.check("4 Iono PAL 185", fmt, on)
+    # one home: the engine's memos, not the format's or the database's
+    assert "lines" not in FormatMemos.__slots__ and "lines" not in DBMemos.__slots__
+    assert held(fmt)[(db.identity, on)].lines["4 Iono PAL 185"] is report.lines[0].facts
+    # a format made anew (as the forecast makes one) starts with tables of its own
+    future = fmt.replace(id=fmt.id)
+    assert future == fmt and future is not fmt and len(held(future)) == 0
+    assert line_tables(db, future, on) is not line_tables(db, fmt, on)

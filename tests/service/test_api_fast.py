@@ -160,8 +160,9 @@ def test_cards_json_edges():
 
     from deckcheck import cards
     from deckcheck.engine import get_format
+    from deckcheck.engine.memos import line_tables
 
-    shared = get_format("standard").line_memo(cards.get_db(), dt.date(2026, 5, 1))
+    shared = line_tables(cards.get_db(), get_format("standard"), dt.date(2026, 5, 1)).lines
     assert report.lines[0].line == 1501 and any(line.facts is not shared.get(line.raw) for line in report.lines)
     assert orjson.dumps(cards_json(report.lines)) == orjson.dumps([line.json_fragment() for line in report.lines])
 
