@@ -255,9 +255,11 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     index = {**header["index"], "by_name": pack.by_name, "by_number": pack.by_number}
     index["basic_energy"] = header["basic_energy"]
     _index(db, directory, index, {set_ids[c] for c in kept})
-    if header["usual"]["aliases"] == aliases_check(db):  # else made code by code, as without a pack
+    # both read set codes through the set-alias table: with another table than the pack was made with,
+    # the index of usual lines is made code by code and legality worked out, as without a pack
+    if header["usual"]["aliases"] == aliases_check(db):
         db._usual.packed = pack.usual
-    db._legality = pack.legality
+        db._legality = pack.legality
     _add_local_codes(db, header["sets"])
     return db
 

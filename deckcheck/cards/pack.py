@@ -24,9 +24,10 @@ keys are text; ``by_name`` and ``by_number`` store each key's number of rows (``
 all rows one key after the other (``rows``); the index's other tables, if any, are in the header
 as the JSON has them. The index of usual lines (:mod:`deckcheck.cards.usuallines`, every set
 code's) is an open-addressing hash table read in place (:class:`~deckcheck.cards.packfacts.UsualTable`). Each shipped
-format's legality of every row is four columns (``legality.<format id>.sizes``, ``starts``,
+format's legality of every row is four columns (``legality.<format id>.offsets``, ``starts``,
 ``via``, ``ban``: :class:`~deckcheck.cards.packfacts.StoredLegality`, made by :mod:`deckcheck.formats.stored`), with the
-digest of the pool and bans it was made from in the header.
+digest of the pool and bans it was made from in the header; like the index of usual lines, it is used
+only with the set-alias table it was made with.
 
 The digests guard against damage (a cut or changed file), not against a forger, who can write a
 pack as well as the JSON beside it: CRC-32 reads a file at a fraction of SHA-256's cost, and a

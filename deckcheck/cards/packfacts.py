@@ -81,8 +81,9 @@ def legality_columns(legality: Mapping[str, dict[str, Any]], n: int, add: Any) -
 
 def aliases_check(db: Any) -> int:
     """The CRC-32 of a database's set-alias table (``data/set-aliases.csv``, read at load): which
-    codes the index of usual lines looks up depends on it, so a pack's index is used only with the
-    table it was made with."""
+    codes the index of usual lines looks up, which printings a ban by set code covers and which sets
+    a rotation by sets holds depend on it, so a pack's index and legality are used only with the
+    table they were made with."""
     rows = sorted((code, a.sets, a.prefix, a.offset, a.action) for code, a in db._aliases.items())
     return zlib.crc32(orjson.dumps(rows))
 

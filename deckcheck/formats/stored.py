@@ -8,7 +8,8 @@ The answer of a printing changes only on a day its format file or the card data 
 a regulation mark's first day, a ban's start and end (:func:`_days`). :func:`legality_columns`
 asks the format's own code on each of those days and keeps a run where the answer changes; the
 stored runs are used only for a format whose pool and bans are those they were made from
-(:meth:`~deckcheck.formats.legality.FormatLegality.legality_digest`): a format file a user adds
+(:meth:`~deckcheck.formats.legality.FormatLegality.legality_digest`), read with the set-alias table
+they were made with (:func:`~deckcheck.cards.packfacts.aliases_check`): a format file a user adds
 or changes is answered by its code, as without a pack (``tests/formats/test_stored.py`` holds the
 two equal over the whole pool).
 """

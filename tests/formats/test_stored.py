@@ -78,3 +78,20 @@ def test_a_format_of_other_files_is_answered_by_its_code():
     assert changed.legality(card, db, day)[1] is not first
     own = shipped.replace(id="my-expanded")  # a format a user adds: none stored
     assert own.stored_legality(db) is None
+
+
+def test_a_pack_read_with_another_set_alias_table_answers_legality_by_the_formats_code(monkeypatch):
+    """Which printings a ban by set code and number covers, and which sets a rotation by sets holds, go
+    through data/set-aliases.csv (read at load): with a table of other rows than the pack was made with,
+    the pack's legality is not used (as its index of usual lines is not)."""
+    real = cards._load_aliases
+    # AOR now also names Scarlet & Violet's set: Expanded's ban on "AOR 74" covers SVI 74 (Pawmi) too
+    other = cards.SetAlias(("xy7", "sv01"), "", 0, "lookup")
+    monkeypatch.setattr(cards, "_load_aliases", lambda directory: {**real(directory), "AOR": other})
+    db = cards.load(cards.default_path())
+    fmt = default_formats()["expanded"]
+    pawmi, day = db.get("sv01-074"), dt.date(2024, 1, 1)
+    ban = fmt.ban_for(pawmi, db, day)
+    assert ban is not None and ban.name == "Forest of Giant Plants"
+    assert fmt.stored_legality(db) is None
+    assert fmt.legality(pawmi, db, day) == (fmt.legal_via(pawmi, db, day), ban)
