@@ -34,7 +34,7 @@ _SUFFIX_ENDINGS = (" ex", "-ex", " EX", "-EX", " GX", "-GX")
 
 #: a set code's usual lines are indexed (:meth:`UsualLineIndex.printed_line`) when this many of its lines have
 #: been read the long way: indexing a code costs about what reading ~180 of its lines the long way
-#: does (~1.4M instructions against ~8k a line, BENCHMARKS.md), so a process pays at most about twice
+#: does (BENCHMARKS.md has the figures), so a process pays at most about twice
 #: the better of the two (rent, then buy): one that checks a few lists reads them the long way, a
 #: long-running one indexes the codes it meets often; a server's master indexes every code before it
 #: forks (:meth:`UsualLineIndex.index_usual_lines`)

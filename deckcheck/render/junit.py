@@ -11,8 +11,8 @@ from .text import render_text
 
 # characters XML 1.0 cannot carry at all, even escaped: the complement of its Char production (tab, LF, CR,
 # U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF), written as the few ranges it leaves out (the negated
-# class of the allowed ranges takes ~10 ms to compile). Compiled when this module is first imported: for
-# the first JUnit output.
+# class of the allowed ranges is far costlier to compile). Compiled when this module is first imported:
+# for the first JUnit output.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 

@@ -186,7 +186,7 @@ def _route(req) -> str:
     return rule.rule if rule is not None else "unmatched"
 
 
-#: labelled children looked up once (formats and rules are few and fixed; a labels() call costs a few µs)
+#: labelled children looked up once (formats and rules are few and fixed; a labels() call is not free)
 _check_seconds: dict[str, Histogram] = {}
 _problems: dict[str, Counter] = {}
 
