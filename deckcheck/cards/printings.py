@@ -15,6 +15,7 @@ import orjson
 
 from ..names import name_key
 from ..value import Value
+from .files import FIELDS
 from .index import SEP, number_key
 
 
@@ -57,17 +58,7 @@ class Card(Value):
     a few stores."""
 
     __slots__ = (
-        "id",
-        "name",
-        "supertype",
-        "subtypes",
-        "evolves_from",
-        "types",
-        "mark",
-        "set_id",
-        "number",
-        "rarity",
-        "fingerprint",
+        *FIELDS,  # the database row's columns, in their order
         "set_code",
         "release",
         "series",
