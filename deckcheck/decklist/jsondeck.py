@@ -80,8 +80,29 @@ def _player(item: dict[str, Any]) -> str | None:
     return None
 
 
+#: the longest text whose JSON value :func:`_load_json` keeps: the decklist size limit
+#: (``limits.MAX_DECKLIST_BYTES``, which imports this module; tests/decklist/test_jsondeck.py holds them equal)
+KEEP_MAX_CHARS = 64 * 1024
+#: the last text :func:`_load_json` read (the object itself) and what it answered: a request checks a JSON
+#: deck's size (its card entries, ``limits.line_limit``) and then reads its rows (:func:`read_json`) from
+#: the same text, which is decoded once. One entry, of a text within the size limit; no reader changes it.
+_last: tuple[str, tuple[object, Problem | None]] | None = None
+
+
 def _load_json(text: str) -> tuple[object, Problem | None]:
-    """The JSON value of ``text``, or the problem that stops it being read."""
+    """The JSON value of ``text``, or the problem that stops it being read (the last text's answer
+    again when ``text`` is that text: :data:`_last`)."""
+    global _last
+    last = _last
+    if last is not None and last[0] is text:
+        return last[1]
+    loaded = _decode(text)
+    if len(text) <= KEEP_MAX_CHARS:
+        _last = (text, loaded)  # one assignment: a thread reads the pair of one text
+    return loaded
+
+
+def _decode(text: str) -> tuple[object, Problem | None]:
     try:
         return json.loads(text), None
     except json.JSONDecodeError as err:
