@@ -71,7 +71,7 @@ def _not_utf8(what: str, exc: UnicodeDecodeError) -> BadRequest:
 class StrictFormParser(FormDataParser):
     """werkzeug's form parser, but a URL-encoded form whose raw bytes are not UTF-8 is a 400 that says
     where: werkzeug's own parser takes the decoding error for a malformed form and answers an empty one,
-    so the page said "the decklist is empty" of a list it had silently dropped."""
+    and the page would then call a list it had silently dropped empty."""
 
     def _parse_urlencoded(self, stream, mimetype, content_length, options):
         try:

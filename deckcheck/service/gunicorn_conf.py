@@ -3,7 +3,7 @@
 
 Every value can be changed without editing it: ``DECKCHECK_BIND``,
 ``DECKCHECK_WORKERS``, ``DECKCHECK_THREADS``, ``DECKCHECK_TIMEOUT`` and ``DECKCHECK_REUSE_PORT`` here
-(the worker's own timeouts are read by deckcheck/service/worker.py), and
+(the worker's own timeouts are read by deckcheck/service/worker/), and
 any other gunicorn setting through ``GUNICORN_CMD_ARGS`` (command-line flags
 win over this file).
 """
@@ -48,7 +48,7 @@ bind = os.environ.get("DECKCHECK_BIND", "127.0.0.1:8000").replace(",", " ").spli
 # slow clients never hold a worker; exposed directly, raise DECKCHECK_THREADS.
 workers = _int("DECKCHECK_WORKERS", _cpus() + 1)
 # gthread, with request heads and bodies taken in off-thread: slow and idle clients wait in the
-# worker's poller, not on a thread (deckcheck/service/worker.py; DECKCHECK_HEADER_TIMEOUT, _BODY_TIMEOUT)
+# worker's poller, not on a thread (deckcheck/service/worker/; DECKCHECK_HEADER_TIMEOUT, _BODY_TIMEOUT)
 worker_class = "deckcheck.service.worker.DeckcheckWorker"
 threads = _int("DECKCHECK_THREADS", 1)
 
