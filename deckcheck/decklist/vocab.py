@@ -114,8 +114,10 @@ def fold_label(label: str) -> str:
 @functools.cache
 def written_labels() -> dict[str, str | None]:
     """Header and total labels as PTCGL and PTCGO write them (accented or not; lower, capitalised,
-    title and upper case) -> their section, None for the list's total; each folds into its label.
-    Made at the first header read (a process that reads no list makes none)."""
+    title and upper case) -> their section, None for the list's total. Each folds into its label
+    (:func:`fold_label`; tests/decklist/test_usual_line.py holds it, and that the fast path reads every
+    one as the long way does), so none is folded here: made at the first header read, it costs a few
+    set operations."""
     accented = {"pokemon": "pokémon", "energie": "énergie", "energia": "energía", "energias": "energías"}
     out: dict[str, str | None] = {}
     for folded in (*SECTION_LABELS, *TOTAL_LABELS):
@@ -123,9 +125,7 @@ def written_labels() -> dict[str, str | None]:
         spellings = {folded, f"{accented.get(first, first)} {rest}".strip()}
         for spelling in list(spellings):
             spellings |= {spelling.capitalize(), spelling.title(), spelling.upper()}
-        for written in spellings:
-            if fold_label(written) == folded:
-                out[written] = SECTION_LABELS.get(folded)
+        out.update(dict.fromkeys(spellings, SECTION_LABELS.get(folded)))
     return out
 
 
