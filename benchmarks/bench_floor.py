@@ -252,7 +252,7 @@ def clear_line_caches(db) -> None:
             for key in list(held):
                 getattr(held[key], "lines", held[key]).clear()  # session 7: a LineTables holds the line memo
     else:
-        forget_lines()
+        forget_lines(printings=False)  # the line memos only: the printing tables are kept (clear_card_tables)
 
 
 def index_usual_lines(db) -> None:

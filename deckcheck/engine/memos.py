@@ -73,10 +73,11 @@ def held(fmt: Format | None = None, db: CardDB | None = None) -> Memo[Any, LineT
     return _BY_DATABASE.of(db)
 
 
-def forget_lines() -> None:
-    """Empty every line memo and printings table the engine holds (what benchmarks and tests of a
-    never-seen line start from); the formats' legality tables stay theirs."""
+def forget_lines(printings: bool = True) -> None:
+    """Empty every line memo the engine holds, and its printings tables unless ``printings`` is false
+    (what benchmarks and tests of a never-seen line start from); the formats' legality tables stay theirs."""
     for memo in (*_BY_FORMAT.values(), *_BY_DATABASE.values()):
         for tables in memo.entries.values():
             tables.lines.clear()
-            tables.printings.clear()
+            if printings:
+                tables.printings.clear()

@@ -431,3 +431,18 @@ def test_the_engine_holds_its_own_line_memos_beside_the_format_and_database_they
     future = fmt.replace(id=fmt.id)
     assert future == fmt and future is not fmt and len(held(future)) == 0
     assert line_tables(db, future, on) is not line_tables(db, fmt, on)
+
+
+def test_forget_lines_empties_the_line_memos_and_the_printing_tables_unless_asked_not_to():
+    from deckcheck import cards
+    from deckcheck.engine.memos import forget_lines
+
+    db, fmt, on = cards.get_db(), engine.get_format("standard"), dt.date(2026, 5, 1)
+    deckcheck.check("4 Iono PAL 185", fmt, on)
+    tables = line_tables(db, fmt, on)
+    assert len(tables.lines) > 0 and len(tables.printings) > 0
+    forget_lines(printings=False)
+    assert len(tables.lines) == 0 and len(tables.printings) > 0
+    deckcheck.check("4 Iono PAL 185", fmt, on)
+    forget_lines()
+    assert len(tables.lines) == 0 and len(tables.printings) == 0
