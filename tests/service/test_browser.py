@@ -675,9 +675,12 @@ def test_a_fix_recommends_one_printing_and_keeps_the_rest_behind_it(open_page, s
     with page.expect_navigation() if not script else _nothing():
         budew.get_by_role("link", name="Use the name of PRE 4, Budew").click()
     expect(page.locator("#decklist")).to_have_value(re.compile(r"\n1 Budew PRE 4\n"))
+    # a fix applies to the list its result was made from: wait for the result of the fixed list
+    expect(budew).to_have_count(0)
     with page.expect_navigation() if not script else _nothing():
         crispin.get_by_role("link", name=re.compile("^Use the name")).click()
     expect(page.locator("#decklist")).to_have_value(re.compile(r"\n4 Ultra Ball MEG 131\n"))
+    expect(crispin).to_have_count(0)
     with page.expect_navigation() if not script else _nothing():
         page.get_by_role("link", name="Use Boss's Orders (ASC 183)").click()
     expect(page.locator("#verdict .verdict-summary")).to_have_text("Valid for Standard on 2026-05-01: 60 cards.")
