@@ -42,13 +42,13 @@ class _Lines:
     Without a format (a date before the format's data) the lines are still resolved on the date: a
     printing chosen by name is one out on it (:meth:`~deckcheck.cards.db.CardDB.on_date`)."""
 
-    __slots__ = ("db", "fmt", "on", "_day", "memo", "table", "printings", "known", "clauses")
+    __slots__ = ("db", "fmt", "on", "_day", "memo", "reader", "printings", "known", "clauses")
 
     def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
         self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
         self._day: str | None = None  # the date as ISO text (:attr:`day`), made on first use
         if fmt is None or on is None:
-            self.fmt, self.on, self.memo, self.table, self.printings = (
+            self.fmt, self.on, self.memo, self.reader, self.printings = (
                 None,
                 on,
                 line_tables(db, None, on).lines,
@@ -57,22 +57,19 @@ class _Lines:
             )
         else:
             tables = line_tables(db, fmt, on)
-            self.fmt, self.on, self.memo, self.table, self.printings = (
+            self.fmt, self.on, self.memo, self.reader, self.printings = (
                 fmt,
                 on,
                 tables.lines,
-                tables.legality,
+                tables.reader,
                 tables.printings,
             )
 
     def legality(self, card: Card) -> tuple[Card | None, Ban | None]:
         """(the printing that makes ``card`` legal, the ban on it) in the format on the date; (None, None)
         without a format (a date before the format's data)."""
-        fmt, on, table = self.fmt, self.on, self.table
-        if fmt is None or on is None or table is None:
-            return None, None
-        hit: tuple[Card | None, Ban | None] = table.get(card.id) or fmt.legality(card, self.db, on)
-        return hit
+        reader = self.reader
+        return (None, None) if reader is None else reader(card)
 
     @property
     def day(self) -> str | None:

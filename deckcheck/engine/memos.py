@@ -12,13 +12,13 @@ with none. Each memo is bounded (the sizes below).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from ..memo import Memo, MemosOf
 
 if TYPE_CHECKING:
-    from ..cards import CardDB
+    from ..cards import Card, CardDB
     from ..formats import Format
 
 #: card lines one line memo keeps (line text -> LineFacts)
@@ -36,12 +36,17 @@ class LineTables:
     comes to (card id -> the card, its legality and what the deck's index needs of it); ``legality``,
     the format's legality table for the date (None without a format)."""
 
-    __slots__ = ("lines", "printings", "legality")
+    __slots__ = ("lines", "printings", "legality", "reader")
 
-    def __init__(self, legality: Memo[Hashable, Any] | None) -> None:
+    def __init__(
+        self, legality: Memo[Hashable, Any] | None, reader: Callable[[Card], tuple[Any, Any]] | None = None
+    ) -> None:
         self.lines: Memo[str, Any] = Memo(LINE_MEMO_SIZE)
         self.printings: Memo[str, Any] = Memo(PRINTINGS_MEMO_SIZE)
         self.legality = legality
+        #: the format's legality of a card on the date, through ``legality`` (:meth:`Format.legality_reader
+        #: <deckcheck.formats.Format.legality_reader>`); None without a format
+        self.reader = reader
 
 
 def _by_date() -> Memo[Any, LineTables]:
@@ -62,7 +67,9 @@ def line_tables(db: CardDB, fmt: Format | None, on: dt.date | None) -> LineTable
         return memo.put(on, LineTables(None)) if tables is None else tables
     memo, key = _BY_FORMAT.of(fmt), (db.identity, on)
     tables = memo.get(key)
-    return memo.put(key, LineTables(fmt.legality_table(db, on))) if tables is None else tables
+    if tables is None:
+        tables = memo.put(key, LineTables(fmt.legality_table(db, on), fmt.legality_reader(db, on)))
+    return tables
 
 
 def held(fmt: Format | None = None, db: CardDB | None = None) -> Memo[Any, LineTables]:

@@ -128,6 +128,29 @@ class FormatLegality:
             table.put(card.id, hit)
         return hit
 
+    def legality_reader(self, db: CardDB, on: dt.date) -> Callable[[Card], tuple[Card | None, Ban | None]]:
+        """:meth:`legality` for one database and date as one function, for a caller that asks it for
+        many cards (the engine, per format and date): with the pack's stored legality it reads a card's
+        row there itself, through the same memo, without finding the table and the stored legality
+        again for each card; without it, :meth:`legality`."""
+        stored = self.stored_legality(db)
+        if stored is None:
+            return lambda card: self.legality(card, db, on)
+        table, cards, bans, day = self.legality_table(db, on), db.cards, self.bans, on.toordinal()
+        get, put, row_of, at, answer = table.get, table.put, cards.row_of, cards.at, stored.answer
+
+        def read(card: Card) -> tuple[Card | None, Ban | None]:
+            hit: tuple[Card | None, Ban | None] | None = get(card.id)
+            if hit is None:
+                try:
+                    via, ban = answer(row_of(card.id), day)
+                except KeyError:  # not a card of this database: worked out
+                    return self.legality(card, db, on)
+                hit = put(card.id, (at(via - 1) if via else None, bans[ban - 1] if ban else None))
+            return hit
+
+        return read
+
     def legality_digest(self) -> str:
         """What the format's legality is made from, as a digest: its pool and bans as its public
         description gives them (every field legality reads, in one order); what the pack's legality

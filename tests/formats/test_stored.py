@@ -95,3 +95,31 @@ def test_a_pack_read_with_another_set_alias_table_answers_legality_by_the_format
     assert ban is not None and ban.name == "Forest of Giant Plants"
     assert fmt.stored_legality(db) is None
     assert fmt.legality(pawmi, db, day) == (fmt.legal_via(pawmi, db, day), ban)
+
+
+def test_the_legality_reader_answers_as_the_format_does_and_shares_its_memo(monkeypatch):
+    """The engine's reader of a format's legality on one date reads the pack's rows itself: the same answers
+    as :meth:`legality` (the format's code is not asked), put in the format's memo of that date; a card
+    of no row of the database (another database's) and a format without stored legality are worked out."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("legality worked out")
+
+    db = cards.load(cards.default_path())
+    fmt = default_formats()["expanded"]
+    day = dt.date(2024, 1, 1)
+    banned = db.by_name(fmt.bans[0].name)[0]
+    sample = [db.get("sv01-181"), db.get("sv02-185"), banned, db.get("base1-4")]
+    made = [(fmt.legal_via(card, db, day), fmt.ban_for(card, db, day)) for card in sample]
+    assert made[2][1] is fmt.bans[0] and made[1][0] is sample[1]  # banned; Iono legal as itself
+    with monkeypatch.context() as m:
+        m.setattr(FormatLegality, "legal_via", refuse)
+        m.setattr(FormatLegality, "ban_for", refuse)
+        read = fmt.legality_reader(db, day)
+        kept = [read(card) for card in sample]
+        assert all(k[0] is w[0] and k[1] is w[1] for k, w in zip(kept, made, strict=True)), (kept, made)
+        assert all(fmt.legality_table(db, day).get(card.id) is k for card, k in zip(sample, kept, strict=True))
+    other = sample[0].replace(id="nowhere-1")
+    assert read(other) == (fmt.legal_via(other, db, day), fmt.ban_for(other, db, day))
+    own = fmt.replace(id="my-expanded")  # no stored legality: the format's code
+    assert own.legality_reader(db, day)(banned) == (own.legal_via(banned, db, day), own.ban_for(banned, db, day))
