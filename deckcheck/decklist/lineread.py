@@ -73,6 +73,21 @@ LineKind = tuple[Any, ...]
 # item of the tuple read_line() returns.
 CARD, HEADER, TOTAL, BANNER, BAD_COUNT, UNPARSED, BLANK = range(7)
 _LABEL_START = Pattern(r"#*\s*[^\W\d_]")
+#: every label a header or total may have, folded (a header's folded label starts the folded line)
+_LABELS = (*SECTION_LABELS, *TOTAL_LABELS)
+#: the most characters a label of :data:`_LABELLED` has
+_LABEL_MAX = 40
+_DIGITS = "0123456789"
+
+
+def _may_be_labelled(text: str) -> bool:
+    """Can :func:`_labelled` find a known label in ``text``? Only when the text, after the hashes and
+    blanks before a label, folds into something that starts with one: a label's folding
+    (:func:`~deckcheck.decklist.vocab.fold_label`) is the start of the folded text it leads, since folding
+    goes character by character and only joins runs of blanks. A line of prose is told so without
+    the four header patterns (each compiled at its first use)."""
+    rest = text.lstrip("#").lstrip()
+    return fold_label(rest[: _LABEL_MAX + 1]).startswith(_LABELS)
 
 
 def _classify_line(raw: str) -> LineKind:
@@ -96,7 +111,7 @@ def _classify_long(raw: str) -> LineKind:
     label_text = stripped
     if len(stripped) > 4 and stripped[:2] in BOLD and stripped[-2:] == stripped[:2]:
         label_text = stripped[2:-2].strip()  # a Markdown bold header, "**Pokémon (12)**" (a Discord post)
-    labelled = _labelled(label_text) if _LABEL_START.match(label_text) else None
+    labelled = _labelled(label_text) if _may_be_labelled(label_text) and _LABEL_START.match(label_text) else None
     if labelled is not None:
         label, folded, count = labelled
         if folded in TOTAL_LABELS and count is not None:
@@ -190,10 +205,13 @@ def _card_fields(raw: str) -> LineKind | None:
     first = tokens[lo]
     if first.isascii() and first.isdigit():  # the usual "4 Iono PAL 185"
         count_text, lo = first, lo + 1
-    elif m := _LEADING_COUNT.fullmatch(first):
+    # a count with a times sign ("x4", "4x", "4×") starts or ends with a digit: a word of prose has
+    # neither, and is told so without the count patterns
+    elif (first[:1] in _DIGITS or first[-1:] in _DIGITS) and (m := _LEADING_COUNT.fullmatch(first)):
         count_text, lo = m.group(1) or m.group(2), lo + 1
     else:
-        m = _TRAILING_COUNT.fullmatch(tokens[hi - 1])
+        last = tokens[hi - 1]
+        m = _TRAILING_COUNT.fullmatch(last) if last[-1:] in _DIGITS else None
         if not (m and hi - lo > 1):
             return None
         count_text, hi = m.group(1), hi - 1

@@ -60,3 +60,22 @@ def test_reading_a_usual_list_compiles_only_the_usual_lines_pattern():
     assert steps["ptcgl-en-charizard.txt"] == [USUAL.source]
     assert steps["standard-legal-dragapult.txt"] == []  # compiled already: each pattern once per process
     assert r"\r\n|\r|\n" in steps["crlf-bom.txt"]  # a text with CR line breaks needs the line-break pattern
+
+
+def test_a_line_of_prose_compiles_no_header_or_count_pattern(tmp_path):
+    """A line that is neither a card line nor a header ("Random line at the end", a note under a list) is
+    told so without the header and count patterns; a header the usual reading leaves ("Pokémon — 30")
+    and a count with a times sign ("x4 Iono PAL 185") still compile what they need."""
+    from deckcheck.decklist.lineread import _LABELLED, _LEADING_COUNT, _TRAILING_COUNT
+
+    prose = tmp_path / "prose.txt"
+    prose.write_text("4 Nest Ball SVI 181\nRandom line at the end\nMy notes: play it slow\n", encoding="utf-8")
+    header = tmp_path / "header.txt"
+    header.write_text("Pokémon — 30\n", encoding="utf-8")
+    times = tmp_path / "times.txt"
+    times.write_text("x4 Iono PAL 185\nIono PAL 185 x4\n", encoding="utf-8")
+    steps = _compiles(prose, header, times)
+    shapes = {p.source for p in (*_LABELLED, _LEADING_COUNT, _TRAILING_COUNT)}
+    assert shapes & set(steps["prose.txt"]) == set()
+    assert _LABELLED[1].source in steps["header.txt"]
+    assert {_LEADING_COUNT.source, _TRAILING_COUNT.source} <= set(steps["times.txt"])

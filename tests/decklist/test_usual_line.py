@@ -19,6 +19,7 @@ from test_fast_equivalence import TARGETED
 from test_hostile import LIMIT_BYTES, PIECES
 
 from deckcheck.decklist import fastline, lineread, vocab
+from deckcheck.decklist.vocab import SECTION_LABELS, TOTAL_LABELS, written_labels
 
 
 def _long_way(raw: str):
@@ -399,3 +400,46 @@ def test_the_usual_shape_of_a_name_and_a_code_is_the_patterns(name, code, number
             m = vocab.USUAL.fullmatch(raw)
             assert m is not None and m.groups()[1:4] == (name, code, number), raw
             assert fastline.card_parts(raw) == (count, name, code, number)
+
+
+# -- the cheap tests before the header and count patterns -------------------------------------------
+
+_LABEL_TEXT = st.one_of(
+    st.sampled_from(sorted(written_labels())),
+    st.text(
+        alphabet=st.sampled_from("PokémonTrainerÉnergieTotal Ååßẞİŉǰΐΰ\u0301\u00a0\t:-–()#0123456789x"), max_size=30
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    before=st.text(alphabet="# \t\u3000", max_size=4),
+    label=_LABEL_TEXT,
+    between=st.text(alphabet=" \t\u00a0:-–—()", max_size=4),
+    count=st.one_of(st.just(""), st.integers(0, 10**6).map(str)),
+    after=st.text(max_size=8),
+)
+def test_the_label_screen_lets_through_every_text_the_header_patterns_read_as_a_label(
+    before, label, between, count, after
+):
+    """``_may_be_labelled`` only stops texts in which :func:`_labelled` finds no known label: the screen
+    changes no reading, it only spares a line of prose the four header patterns."""
+    from deckcheck.decklist.lineread import _labelled, _may_be_labelled
+
+    for text in (before + label + between + count + after, before + label + between + count, before + label):
+        found = _labelled(text)
+        if found is not None and (found[1] in SECTION_LABELS or found[1] in TOTAL_LABELS):
+            assert _may_be_labelled(text), (text, found)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from("0123456789xX×٣a ."), min_size=1, max_size=8))
+def test_a_count_with_a_times_sign_starts_or_ends_with_a_digit(word):
+    """The screen before the count patterns: every word they match starts or ends with a digit."""
+    from deckcheck.decklist.lineread import _DIGITS, _LEADING_COUNT, _TRAILING_COUNT
+
+    if _LEADING_COUNT.fullmatch(word):
+        assert word[:1] in _DIGITS or word[-1:] in _DIGITS
+    if _TRAILING_COUNT.fullmatch(word):
+        assert word[-1:] in _DIGITS
