@@ -108,7 +108,8 @@ _SYMBOLS = [(f"{{{c}}}", word) for letter, word in ENERGY_TYPES.items() for c in
 _STAR = Pattern(r"\{star\}", re.IGNORECASE)  # fixed width: linear
 # a word (letters and digits of any script, no "_"), one symbol, or a "!" / "?" standing alone (the
 # Unown marks; "Challenge!" drops it); findall never backtracks over a run (the look-arounds are 1 wide)
-_TOKEN = Pattern(r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)")
+# (the symbols past U+00FF are branches of their own, not in the set: deckcheck.patterns.NARROW_MAX)
+_TOKEN = Pattern(r"[^\W_]+|[&+()\[\]]|◇|☆|♀|♂|(?<=\s)[!?](?!\S)")
 _SAME_SYMBOL = str.maketrans({"★": "☆", "♢": "◇", "'": None})
 _BASIC_TYPES = {t.lower(): t for t in BASIC_ENERGY_TYPES}
 _LEVEL = Pattern(r"lv(?:x|[0-9]{1,3})")

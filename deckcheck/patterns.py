@@ -9,8 +9,25 @@ time one of its methods is called, so a process compiles only what the input it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
+
+#: the last code point a character set may hold and still compile into a 256-bit map: a set that holds
+#: one past it in more than two runs compiles into a table of the 65,536 code points of the Basic
+#: Multilingual Plane, ~0.1 ms a set (BENCHMARKS.md, session 12); tests/test_patterns.py holds every
+#: pattern of deckcheck to it
+NARROW_MAX = 0xFF
+
+
+def one_of_then(chars: Iterable[str], then: str) -> str:
+    """A pattern's fragment for one of the characters ``chars`` followed by ``then`` (a fragment that
+    matches at least one character), compiled cheaply: the characters up to :data:`NARROW_MAX` in one
+    set, each other one a branch of its own with ``then`` after it (branches of a single character
+    each would be merged back into one set)."""
+    narrow = "".join(sorted(c for c in chars if ord(c) <= NARROW_MAX))
+    branches = [f"[{re.escape(narrow)}]{then}"] if narrow else []
+    branches += [re.escape(c) + then for c in sorted(chars) if ord(c) > NARROW_MAX]
+    return "(?:" + "|".join(branches) + ")"
 
 
 class Pattern:

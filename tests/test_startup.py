@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck.decklist.vocab import USUAL
+from deckcheck.names import _TOKEN
 
 DECKS = Path(__file__).resolve().parent / "decks"
 #: a usual list: PTCGL's export of a real Standard deck, every line a card line of the usual shape
@@ -26,7 +27,7 @@ USUAL_LIST = DECKS / "standard-legal-dragapult.txt"
 
 #: the patterns a check of a usual list may compile, (module, pattern) -> why it needs it
 NEEDED: dict[tuple[str, str], str] = {
-    ("deckcheck.names", r"[^\W_]+|[◇☆♀♂&+()\[\]]|(?<=\s)[!?](?!\S)"): (
+    ("deckcheck.names", _TOKEN.source): (
         "name_key's words: the formats key their banned names when they load, and a line the index "
         "does not hold is looked up by its name's key"
     ),

@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import cast
 
-from ..patterns import Pattern
+from ..patterns import Pattern, one_of_then
 
 #: the largest number of copies one card line may ask for
 MAX_COPIES = 999
@@ -185,7 +185,7 @@ def usual_name(name: str) -> bool:
 #: :func:`usual_code`'s (bar the name endings, looked at after the match). Linear: possessive
 #: tokens, a lazy name whose every end is tried against a tail of two or three bounded tokens.
 USUAL = Pattern(
-    rf"(?:[{re.escape(''.join(sorted(BULLETS)))}] )?"
+    rf"{one_of_then(BULLETS, ' ')}?"
     rf"([1-9][0-9]{{0,{len(str(MAX_COPIES)) - 1}}}) "
     rf"((?![{re.escape(''.join(sorted(TIMES)))}] )[A-Za-z]\S*+(?: \S++)*?) "
     rf"((?=[0-9]*[A-Z])[A-Z0-9]{{2,8}}) ([0-9]{{1,{USUAL_NUMBER_DIGITS}}})(?: (PH))?"
