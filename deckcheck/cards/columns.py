@@ -44,19 +44,31 @@ def zeros(values: array[int]) -> int:
 
 
 def all_below(values: array[int], top: int) -> bool:
-    """Is every value of an unsigned array below ``top``? Byte by byte at C speed: one byte per value,
-    a translate; two bytes, translates of the high and the low bytes (``max`` would make an int of
-    every value)."""
-    if values.typecode == "B":
-        return not values.tobytes().translate(None, bytes(range(min(top, 256))))
-    if values.typecode != "H" or top >= 1 << 16:
-        return not values or max(values) < top
+    """Is every value of an unsigned array below ``top``? Byte plane by byte plane at C speed, no int
+    made per value: a value is ``top`` or more when, from its most significant byte down, its bytes
+    equal ``top``'s until one is greater (or all are equal). Each plane's bytes become a mask (a byte of
+    1 where the value's byte is greater than, or equal to, ``top``'s byte there, by ``bytes.translate``)
+    read as one int, so the values still equal to ``top`` so far are one ``&`` of those masks."""
+    size = values.itemsize
+    if top <= 0:
+        return not values
+    if top >= 1 << (8 * size):
+        return True
     raw = values.tobytes()
-    high, low = (raw[1::2], raw[0::2]) if sys.byteorder == "little" else (raw[0::2], raw[1::2])
-    cut, floor = top >> 8, top & 0xFF
-    if high.translate(None, bytes(range(cut + 1))):  # a high byte over top's
-        return False
-    # a value whose high byte is top's and whose low byte is top's or more: a bit set in both masks
-    at_cut = high.translate(bytes(int(b == cut) for b in range(256)))
-    over = low.translate(bytes(int(b >= floor) for b in range(256)))
-    return not int.from_bytes(at_cut, "little") & int.from_bytes(over, "little")
+    if size == 1:
+        return not raw.translate(None, bytes(range(top)))
+    if sys.byteorder == "big":  # pragma: no cover - planes read least significant byte first
+        swapped = array(values.typecode, values)
+        swapped.byteswap()
+        raw = swapped.tobytes()
+    tops = top.to_bytes(size, "little")
+    equal = -1  # every value equals top in the planes looked at so far (all bits set)
+    for plane in range(size - 1, -1, -1):
+        bytes_, cut = raw[plane::size], tops[plane]
+        above = int.from_bytes(bytes_.translate(bytes(cut + 1) + b"\1" * (255 - cut)), "little")
+        if equal & above:
+            return False
+        equal &= int.from_bytes(bytes_.translate(bytes(cut) + b"\1" + bytes(255 - cut)), "little")
+        if not equal:
+            return True
+    return False  # a value equal to top in every byte

@@ -214,15 +214,14 @@ def test_db_build_of_a_catalogue_the_pack_cannot_hold_fails_with_the_reason(tmp_
 
 @settings(max_examples=400, deadline=None)
 @given(
-    st.lists(st.integers(0, 2**16 - 1), max_size=300),
-    st.integers(0, 2**17),
+    st.lists(st.integers(0, 2**32 - 1) | st.integers(0, 300) | st.sampled_from([255, 256, 65535, 65536]), max_size=300),
+    st.integers(0, 2**33) | st.integers(0, 70000),
     st.sampled_from(["B", "H", "I"]),
 )
 def test_the_range_check_of_a_column_is_max_s(values, top, typecode):
-    """all_below and zeros read two-byte columns byte by byte; they answer as max() and count() do, at
-    every boundary."""
-    if typecode == "B":
-        values = [v & 0xFF for v in values]
+    """all_below and zeros read columns byte by byte (all_below plane by plane, from the most significant);
+    they answer as max() and count() do, at every boundary, for one-, two- and four-byte values."""
+    values = [v & {"B": 0xFF, "H": 0xFFFF, "I": 0xFFFFFFFF}[typecode] for v in values]
     column = array(typecode, values)
     assert columns.all_below(column, top) == (not values or max(values) < top)
     assert columns.zeros(column) == values.count(0)
