@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-import hashlib
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -351,7 +350,9 @@ def load(path: str | os.PathLike[str] | None = None) -> CardDB:
                 return from_pack(pack, pack.header["source"][:12], str(path))
             except (KeyError, TypeError, ValueError) as exc:
                 raise DatabaseError(f"card database pack at {pack_path(path)} is malformed: {exc!r}") from exc
-        version = hashlib.sha256(blob).hexdigest()[:12]
+        from hashlib import sha256  # only the JSON without a pack: not on a start's path
+
+        version = sha256(blob).hexdigest()[:12]
         try:  # the JSON database without a pack: read record by record
             raw = orjson.loads(database_json(blob))
         except ValueError as exc:  # broken gzip, too large, not JSON

@@ -25,7 +25,6 @@ on every load.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, overload
 
 import orjson
@@ -93,6 +92,8 @@ def fingerprint() -> str:
 
 def rows_digest(rows: list[Any], release: dict[str, str]) -> str:
     """A digest of the card rows and the set release dates (all an index is made from)."""
+    import hashlib  # only a database read without its pack digests its rows: not on a start's path
+
     return hashlib.blake2b(orjson.dumps([release, rows]), digest_size=16).hexdigest()
 
 

@@ -39,7 +39,6 @@ pack that fails one of them fails the load with what is wrong (:class:`PackError
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import zlib
@@ -164,6 +163,8 @@ def encode(
     (:func:`~deckcheck.cards.packfacts.aliases_check`), and the legality of every row in each
     format of ``legality`` (format id -> its runs, :func:`deckcheck.formats.stored.legality_columns`):
     :func:`deckcheck.cards.pack_of`. The rows are checked here (:func:`check_rows`)."""
+    from hashlib import sha256  # a pack is written by a build, never at a start: not imported there
+
     rows, index = db["cards"], db["index"]
     if db.get("schema") != SCHEMA_VERSION or list(db.get("fields", [])) != list(FIELDS):
         raise PackError(f"unknown database layout (schema {db.get('schema')!r})")
@@ -215,7 +216,7 @@ def encode(
     usual["aliases"] = aliases
     digests = legality_columns(legality or {}, n, add)
     header = {
-        "source": hashlib.sha256(source).hexdigest(),
+        "source": sha256(source).hexdigest(),
         "source_check": source_check(source),
         "fingerprint": index["fingerprint"],
         "schema": db["schema"],

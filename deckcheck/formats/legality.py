@@ -6,7 +6,7 @@ database and date (:mod:`deckcheck.formats.memos`), with the engine's tables bes
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
+import zlib
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -154,9 +154,10 @@ class FormatLegality:
     def legality_digest(self) -> str:
         """What the format's legality is made from, as a digest: its pool and bans as its public
         description gives them (every field legality reads, in one order); what the pack's legality
-        of a format records (:mod:`deckcheck.formats.stored`)."""
+        of a format records (:mod:`deckcheck.formats.stored`). A CRC-32, as the pack's own check: it tells
+        a changed format file from the one the pack was made with, and costs no digest library at start."""
         described = self.to_dict()
-        return hashlib.sha256(orjson.dumps([described["pool"], described["bans"]])).hexdigest()
+        return f"crc32:{zlib.crc32(orjson.dumps([described['pool'], described['bans']])):08x}"
 
     def stored_legality(self, db: CardDB) -> StoredLegality | None:
         """This format's legality of every printing of ``db`` as its pack holds it, when it was made

@@ -332,7 +332,7 @@ def test_a_load_through_the_pack_reads_each_file_once_without_a_sha256(tmp_path,
     def refuse(*args, **kwargs):
         raise AssertionError("a SHA-256 was computed")
 
-    monkeypatch.setattr(cards.hashlib, "sha256", refuse)
+    monkeypatch.setattr(hashlib, "sha256", refuse)
     db = cards.load(path)
     assert db.version == version and db.get("sv01-181").name == "Nest Ball"
     assert dbpack.pack_path(path).read_bytes()[16:P] == dbpack.body_digest(dbpack.pack_path(path).read_bytes()[P:])
