@@ -207,13 +207,12 @@ class UsualLineIndex:
         """Index every set code's usual lines now (:meth:`printed_line` does it code by code on first
         use): what a server's master does before its workers fork, so they share the table instead of
         each making its own. ~0.3 s and ~10 MB for the shipped database; answers the number of entries.
-        A database read through its pack has the pack's table already: nothing to make."""
+        A database read through its pack has the pack's table already, read in place: nothing to make
+        (a copy in a dict made the master 12 MiB larger and a worker's private memory 1 MiB larger, its
+        entries' pages copied on write as the worker put its cards in them: BENCHMARKS.md, session 12)."""
         packed = self._usual.packed
-        if packed is not None:  # the pack's entries as they are, each card made when first asked for
-            table = self._usual.table
-            for rest, entry in packed.entries():
-                table.setdefault(rest, entry)
-            return len(table)
+        if packed is not None:
+            return len(packed)
         for code in list(self._printing_places()):
             if code not in self._usual.codes:
                 self._index_code(code)

@@ -278,6 +278,9 @@ def test_the_pack_holds_every_codes_usual_lines_read_in_place(tmp_path, monkeypa
     # no code's table made in this process: only the lines found are kept
     assert set(db._usual.table) == {"Nest Ball SVI 181", "Basic {R} Energy SVI 257"} and db._usual.codes == set()
     assert db.index_usual_lines() == len(db.printed_lines()) == len(reference.printed_lines())
+    # a server's master indexes before it forks: the pack's table is read in place, no dict of its entries
+    # made (the workers would write their cards into its entries: pages copied on write)
+    assert set(db._usual.table) == {"Nest Ball SVI 181", "Basic {R} Energy SVI 257"}
     assert sorted(db.printed_lines()) == sorted(reference.printed_lines())
     assert {rest: db.printed_line(rest)[1:] for rest in db.printed_lines()} == {
         rest: reference.printed_line(rest)[1:] for rest in reference.printed_lines()
