@@ -110,7 +110,7 @@ class UsualTable(Mapping[str, tuple[int, str, str, str]]):
 
     def get(self, rest: str, default: Any = None) -> Any:
         """``(row, name, set code, number)`` of the line text ``rest``, or ``default``."""
-        h = zlib.crc32(rest.encode())
+        h = zlib.crc32(rest.encode("utf-8", "surrogatepass"))  # a lone surrogate is in no entry: a miss, not an error
         slots, hashes, mask = self._slots, self._hashes, self._mask
         at = h & mask
         entry = slots[at]

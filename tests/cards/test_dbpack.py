@@ -273,7 +273,14 @@ def test_the_pack_holds_every_codes_usual_lines_read_in_place(tmp_path, monkeypa
     assert db.printed_line("Nest Ball SVI 181") == (db.get("sv01-181"), "Nest Ball", "SVI", "181")
     assert db.printed_line("Nest Ball SVI 181 PH")[0] is db.get("sv01-181")
     assert db.printed_line("Basic {R} Energy SVI 257")[0] is db.get("sv01-257")
-    for rest in ("Nest Ball SVI 0181", "Nest Ball SVI 999", "Nest Ball XYZ 181", "nest ball SVI 181", ""):
+    for rest in (
+        "Nest Ball SVI 0181",
+        "Nest Ball SVI 999",
+        "Nest Ball XYZ 181",
+        "nest ball SVI 181",
+        "",
+        "Nest\ud800 Ball SVI 181",
+    ):
         assert db.printed_line(rest) is None, rest
     # no code's table made in this process: only the lines found are kept
     assert set(db._usual.table) == {"Nest Ball SVI 181", "Basic {R} Energy SVI 257"} and db._usual.codes == set()
