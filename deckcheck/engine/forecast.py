@@ -15,6 +15,7 @@ rotate by regulation marks get no forecast.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -61,11 +62,16 @@ class NextRotation:
         }
 
 
-def _a_year_after(day: dt.date, years: int) -> dt.date:
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:  # 29 February
-        return day.replace(year=day.year + years, day=28)
+def _a_year_after(day: dt.date, years: int) -> dt.date | None:
+    """``day`` ``years`` years later (29 February: the 28th), None past the last year a date can have."""
+    year = day.year + years
+    if year > dt.MAXYEAR:
+        return None
+    return (
+        day.replace(year=year, day=28)
+        if (day.month, day.day) == (2, 29) and not calendar.isleap(year)
+        else day.replace(year=year)
+    )
 
 
 def next_rotation(fmt: Format, on: dt.date) -> NextRotation | None:
@@ -80,12 +86,18 @@ def next_rotation(fmt: Format, on: dt.date) -> NextRotation | None:
     current = pool.min_mark(on)
     if current is None or current >= "Z":
         return None
-    last, years = pool.rotations[-1].start, 1
-    while _a_year_after(last, years) <= on:
+    last = pool.rotations[-1].start
+    # the first anniversary of the last rotation after ``on`` (a year after it at the earliest)
+    years = max(1, on.year - last.year)
+    start = _a_year_after(last, years)
+    while start is not None and start <= on:
         years += 1
+        start = _a_year_after(last, years)
+    if start is None:  # past the last date there is: no rotation to forecast
+        return None
     mark = chr(ord(current) + 1)
     return NextRotation(
-        _a_year_after(last, years),
+        start,
         mark,
         False,
         f"An assumption: the format file announces no rotation after {on.isoformat()}, so this "

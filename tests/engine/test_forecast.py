@@ -167,6 +167,23 @@ def test_the_assumed_date_is_after_the_check_date():
     fmt = get_format("standard")
     assert next_rotation(fmt, dt.date(2027, 6, 1)).date == dt.date(2028, 4, 10)
     assert next_rotation(fmt, dt.date(2026, 4, 9)).date == dt.date(2026, 4, 10)  # announced, in the file
+    # any date a check may have: the anniversary after it, or none past the last date there is
+    assert next_rotation(fmt, dt.date(9998, 4, 10)).date == dt.date(9999, 4, 10)
+    assert next_rotation(fmt, dt.date(9999, 4, 9)).date == dt.date(9999, 4, 10)
+    for last_day in (dt.date(9999, 4, 10), dt.date(9999, 12, 31)):
+        assert next_rotation(fmt, last_day) is None, last_day
+
+
+def test_the_last_dates_there_are_get_a_forecast_answer_everywhere(client, runner):
+    """A check on 9999-04-10 or later has no rotation left to forecast: a report, never an error."""
+    for on in ("9999-04-10", "9999-12-31"):
+        resp = client.post(f"/api/v1/validate?forecast=true&as_of={on}", data=b"4 a", content_type="text/plain")
+        assert resp.status_code == 200 and resp.get_json()["forecast"]["rotation"] is None, resp.get_data()
+        assert client.get(f"/?deck=4%20a&as_of={on}").status_code == 200
+        assert client.post("/extras", json={"decklist": "4 a", "as_of": on}).status_code == 200
+        result = runner.invoke(cli, ["check", "-", "--as-of", on, "--forecast"], input="4 a\n")
+        assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+        assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("deck", sorted(p.name for p in DECKS.glob("*.txt")))
