@@ -15,6 +15,7 @@ import datetime as dt
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
+from ..formats.memos import LEGALITY_MEMO_DATES
 from ..memo import Memo, MemosOf
 
 if TYPE_CHECKING:
@@ -23,9 +24,9 @@ if TYPE_CHECKING:
 
 #: card lines one line memo keeps (line text -> LineFacts)
 LINE_MEMO_SIZE = 2048
-#: the dates the engine keeps tables for, per format object (or per database object without a format):
-#: a service sees one or two dates at a time
-LINE_MEMO_DATES = 4
+#: the dates the engine keeps tables for, per format object (or per database object without a format): as
+#: many as the format keeps legality memos for (a table holds its date's legality memo)
+LINE_MEMO_DATES = LEGALITY_MEMO_DATES
 #: printings one printings table keeps: at most one entry per card of the database, which never fills it
 PRINTINGS_MEMO_SIZE = 1 << 17
 

@@ -26,17 +26,22 @@ class RulePlan(NamedTuple):
 #: by card id, and the rules' explanations beside them (a few per card: a database of 21,000 cards
 #: never fills it)
 LEGALITY_MEMO_SIZE = 1 << 17
+#: the dates a format keeps legality memos for, per database (the engine's line memos keep as many, beside
+#: them): a service sees one or two dates at a time (today, and the date a user asks about). Every printing
+#: of the shipped database asked in the five shipped formats on many dates keeps a worker ~77 MiB above its
+#: start (README, "Scaling out"; 64 dates let it pass 600 MiB)
+LEGALITY_MEMO_DATES = 2
 
 
 class FormatMemos:
     """The memos of one :class:`~deckcheck.formats.Format` (a frozen value), held beside it by
-    :data:`FORMAT_MEMOS`: per (database object, date), at most 64 legality memos; the rule plan and
-    what screens a card from the bans (:meth:`~deckcheck.formats.Format.ban_for`)."""
+    :data:`FORMAT_MEMOS`: per (database object, date), at most :data:`LEGALITY_MEMO_DATES` legality memos;
+    the rule plan and what screens a card from the bans (:meth:`~deckcheck.formats.Format.ban_for`)."""
 
     __slots__ = ("legality", "plan", "ban_screen", "rotation_sets", "digest", "stored")
 
     def __init__(self) -> None:
-        self.legality: Memo[tuple[object, dt.date], Memo[Hashable, Any]] = Memo(64)
+        self.legality: Memo[tuple[object, dt.date], Memo[Hashable, Any]] = Memo(LEGALITY_MEMO_DATES)
         self.plan: RulePlan | None = None
         self.ban_screen: tuple[frozenset[str], frozenset[tuple[str, int, str]]] | None = None
         #: per (database object, rotation date): the set ids of a rotation by sets and its promo

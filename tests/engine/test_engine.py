@@ -446,3 +446,21 @@ def test_forget_lines_empties_the_line_memos_and_the_printing_tables_unless_aske
     deckcheck.check("4 Iono PAL 185", fmt, on)
     forget_lines()
     assert len(tables.lines) == 0 and len(tables.printings) == 0
+
+
+def test_a_format_keeps_memos_for_a_bounded_number_of_dates():
+    """Every date a check asks about fills a legality memo and line tables (up to one entry per printing): a
+    format keeps them for at most LEGALITY_MEMO_DATES dates, the engine as many (a full memo is emptied before
+    the next date goes in), so a worker asked about many dates stays within the bound README states."""
+    from deckcheck.engine.memos import LINE_MEMO_DATES
+    from deckcheck.formats.memos import LEGALITY_MEMO_DATES, memos_of
+
+    fmt = engine.get_format("expanded").replace(id="expanded")  # memos of its own
+    days = [dt.date(2024, 1, 1) + dt.timedelta(days=40 * k) for k in range(LEGALITY_MEMO_DATES + 3)]
+    for day in days:
+        deckcheck.check("4 Iono PAL 185", fmt, day)
+    kept = [day for (_db, day) in memos_of(fmt).legality.entries]
+    assert LINE_MEMO_DATES == LEGALITY_MEMO_DATES <= 4
+    assert 1 <= len(kept) <= LEGALITY_MEMO_DATES and kept[-1] == days[-1]
+    tables = [day for (_db, day) in held(fmt).entries]
+    assert 1 <= len(tables) <= LINE_MEMO_DATES and tables[-1] == days[-1]
