@@ -12,7 +12,9 @@ from typing import Any
 
 from ..patterns import Pattern
 from ..problems import Problem
+from ..wording import plural
 from .lineread import ID_DISAMBIGUATOR, MAX_COPIES, CardRow, row_fields, shorten, take_tag
+from .vocab import fold_label
 
 _JSON_START = Pattern(r"\s*(?:\{|\[\s*[{\[\]])")
 
@@ -30,45 +32,93 @@ JSON_SHAPES = (
     "or an array of such decks (one per player) or of card entries"
 )
 _SECTION_KEYS = ("pokemon", "trainer", "energy")
+#: a section's key as exports write it, case and accents folded (:func:`~deckcheck.decklist.vocab.fold_label`),
+#: singular or plural -> the section ("Pokémon", "Trainers", "energies")
+_SECTION_SPELLINGS = {
+    **{key: key for key in _SECTION_KEYS},
+    "pokemons": "pokemon",
+    "trainers": "trainer",
+    "energies": "energy",
+}
 _DECK_KEYS = ("cards", "decklist", "deck", "list")
 _CARD_ID = Pattern(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)" + ID_DISAMBIGUATOR)
 _PLAYER_KEYS = ("name", "player", "playerName", "player_name", "username")
 
 
-def _json_sections(value: object, depth: int = 0) -> list[tuple[str | None, list[Any]]] | None:
-    """``[(section, entries), ...]`` of a JSON deck of a known shape, else None."""
+def _section_of(key: str) -> str | None:
+    """The section a key of a deck object names (``Trainer``, ``trainers``), or None."""
+    return _SECTION_SPELLINGS.get(fold_label(key)) if len(key) <= 20 else None
+
+
+def _json_sections(
+    value: object, depth: int = 0, path: list[tuple[dict[str, Any], str | None]] | None = None
+) -> list[tuple[str | None, list[Any]]] | None:
+    """``[(section, entries), ...]`` of a JSON deck of a known shape, else None. ``path``, when given,
+    gets each object the deck was found through with the key read in it (None: its sections were read)."""
     if depth > 3:
         return None
     if isinstance(value, list):
         return [(None, value)] if depth else None  # a bare array is told apart by _json_decks
     if not isinstance(value, dict):
         return None
-    sections: list[tuple[str | None, list[Any]]] = [
-        (key, value[key]) for key in _SECTION_KEYS if isinstance(value.get(key), list)
-    ]
-    if sections:
-        return sections
+    found: dict[str, list[Any]] = {}
+    for key, entries in value.items():
+        section = _section_of(key) if isinstance(entries, list) else None
+        if section is not None:  # every spelling of a section is read ("trainer" and "Trainers" alike)
+            found[section] = found.get(section, []) + entries
+    if found:
+        if path is not None:
+            path.append((value, None))
+        return [(section, found[section]) for section in _SECTION_KEYS if section in found]
     for key in _DECK_KEYS:
         if key in value:
-            found = _json_sections(value[key], depth + 1)
-            if found is not None:
-                return found
+            inner = _json_sections(value[key], depth + 1, path)
+            if inner is not None:
+                if path is not None:
+                    path.append((value, key))
+                return inner
     return None
 
 
-def _json_decks(data: object) -> list[tuple[str | None, list[tuple[str | None, list[Any]]]]] | None:
-    """Every deck of the JSON, each ``(player name or None, sections)``; None for no known shape."""
+def _unread(path: list[tuple[dict[str, Any], str | None]]) -> list[Problem]:
+    """What a deck's objects hold that was not read (``path``, :func:`_json_sections`): a list of card
+    entries under another key (``"cards"`` beside the sections), or a section that is not a list. Keys
+    of other values (a player's name, a record, a list of tags) are the export's own and not looked at."""
+    problems: list[Problem] = []
+    for owner, used in path:
+        for key, value in owner.items():
+            if key == used or (used is None and isinstance(value, list) and _section_of(key) is not None):
+                continue
+            if used is None and _section_of(key) is not None:
+                what = f"a section that is not a list of card entries ({type(value).__name__})"
+            elif isinstance(value, list) and any(isinstance(e, dict) and "count" in e for e in value):
+                what = (
+                    f"{len(value)} entries that were not read (a deck is read from one place: its sections or one list)"
+                )
+            else:
+                continue
+            problems.append(Problem("json-shape", f'The JSON deck\'s "{shorten(key, 30)}" holds {what}.', lines=(1,)))
+    return problems
+
+
+#: a deck of a JSON text: (player name or None, its sections, the value it was read from)
+JsonDeck = tuple["str | None", list[tuple["str | None", list[Any]]], object]
+
+
+def _json_decks(data: object) -> tuple[list[JsonDeck], int] | None:
+    """Every deck of the JSON, and how many items of an array of decks are no deck (none is read);
+    None for no known shape."""
     if isinstance(data, dict):
         sections = _json_sections(data)
-        return None if sections is None else [(_player(data), sections)]
+        return None if sections is None else ([(_player(data), sections, data)], 0)
     if not isinstance(data, list) or not data:
         return None
-    found = [(item, _json_sections(item)) for item in data if isinstance(item, dict)]
-    decks = [(_player(item), sections) for item, sections in found if sections is not None]
+    found = [(item, _json_sections(item) if isinstance(item, dict) else None) for item in data]
+    decks = [(_player(item), sections, item) for item, sections in found if sections is not None]
     if decks:
-        return decks
+        return decks, len(data) - len(decks)
     if all(isinstance(item, dict) and "count" in item for item in data[:1]):
-        return [(None, [(None, data)])]  # a bare array of entries
+        return [(None, [(None, data)], None)], 0  # a bare array of entries
     return None
 
 
@@ -130,8 +180,8 @@ def json_entries(text: str) -> int:
     if not looks_like_json(text):
         return 0
     data, problem = _load_json(text)
-    decks = None if problem else _json_decks(data)
-    return sum(len(entries) for _, sections in decks or () for _, entries in sections)
+    found = None if problem else _json_decks(data)
+    return sum(len(entries) for _, sections, _value in (found[0] if found else ()) for _, entries in sections)
 
 
 def looks_like_json(text: str) -> bool:
@@ -152,19 +202,28 @@ def read_json(text: str) -> tuple[list[Problem], list[CardRow]]:
     if problem is not None:
         problems.append(problem)
         return problems, rows
-    decks = _json_decks(data)
-    if decks is None:
+    shape = _json_decks(data)
+    if shape is None:
         message = f"The JSON is not a deck in a shape deckcheck reads; it reads {JSON_SHAPES}."
         problems.append(Problem("json-shape", message, lines=(1,)))
         return problems, rows
-    player, sections = decks[0]
-    if len(decks) > 1:
+    decks, others = shape
+    player, sections, value = decks[0]
+    if len(decks) > 1 or others:
         who = f" ({shorten(player)}'s)" if player else ""
-        message = (
-            f"The JSON holds {len(decks)} decks (an event export); only the first{who} was checked. "
-            "Check one player's deck at a time to see the others."
-        )
+        also = f" and {plural(others, 'item')} that {'is' if others == 1 else 'are'} no deck" if others else ""
+        if len(decks) > 1:
+            message = (
+                f"The JSON holds {len(decks)} decks (an event export){also}; only the first{who} was checked. "
+                "Check one player's deck at a time to see the others."
+            )
+        else:
+            message = f"The JSON holds one deck{who}{also}; only the deck was checked."
         problems.append(Problem("several-decks", message))
+    if isinstance(value, dict):
+        path: list[tuple[dict[str, Any], str | None]] = []
+        _json_sections(value, 0, path)
+        problems.extend(_unread(path))
     index = 0
     for section, entries in sections:
         for entry in entries:
