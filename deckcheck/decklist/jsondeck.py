@@ -97,7 +97,7 @@ def _unread(path: list[tuple[dict[str, Any], str | None]]) -> list[Problem]:
                 )
             else:
                 continue
-            problems.append(Problem("json-shape", f'The JSON deck\'s "{shorten(key, 30)}" holds {what}.', lines=(1,)))
+            problems.append(Problem("unparsed-line", f'The JSON deck\'s "{shorten(key, 30)}" holds {what}.'))
     return problems
 
 

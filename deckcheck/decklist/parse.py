@@ -337,25 +337,32 @@ def _fenced(lines: list[str]) -> list[tuple[str, bool, bool]] | None:
 def _read_fenced(lines: list[str], fenced: list[tuple[str, bool, bool]]) -> tuple[ParseResult, list[CardRow]]:
     """:func:`read` of the text inside the code fences; lines that are only fences are decorations
     and the prose around them is ignored, with one info note naming its lines (a line with list text
-    inside a fence is that text's line, whatever prose shares it)."""
+    inside a fence is that text's line, and the note names it too when prose outside the fence shares it)."""
     inner = "\n".join(kept for kept, _prose, _fence in fenced)
     if looks_like_json(inner):
         result, rows = _parse_json(inner)
     else:
         result, rows = read(inner)
-    prose = []
+    prose, beside = [], []  # lines that are prose; lines of list text with prose outside the fence beside it
     for n, (kept, is_prose, fence) in enumerate(fenced, start=1):
         if kept:
+            if is_prose:
+                beside.append(n)
             continue
         if is_prose:
             prose.append(n)
         elif fence:
             result.decorations.append(n)
     result.decorations.sort()
-    if prose:
-        where = f"Line {prose[0]} is" if len(prose) == 1 else f"Lines {_ranges(prose)} are"
-        message = f"{where} outside the code block and {'was' if len(prose) == 1 else 'were'} ignored as prose."
-        result.problems.append(Problem("prose-ignored", message, lines=tuple(prose)))
+    if prose or beside:
+        said = []
+        if prose:
+            where = f"Line {prose[0]} is" if len(prose) == 1 else f"Lines {_ranges(prose)} are"
+            said.append(f"{where} outside the code block and {'was' if len(prose) == 1 else 'were'} ignored as prose.")
+        if beside:
+            where = f"line {beside[0]}" if len(beside) == 1 else f"lines {_ranges(beside)}"
+            said.append(f"The text outside the code block on {where} was ignored as prose.")
+        result.problems.append(Problem("prose-ignored", " ".join(said), lines=tuple(sorted(prose + beside))))
     return result, rows
 
 

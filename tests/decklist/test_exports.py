@@ -90,6 +90,23 @@ def test_a_list_in_a_code_fence_ignores_the_prose_with_one_note():
     ]
 
 
+def test_prose_beside_a_fence_on_a_line_of_the_list_is_named_too():
+    """A fence may share its line with list text and with prose outside it (Discord): the list text is read,
+    the prose beside it is named in the one note, with the lines that are only prose."""
+    report = check(
+        "my deck\n4 Nest Ball SVI 181 ```4 Pikachu ex SSP 57\n4 Iono PAL 185``` and a note", "standard", "2026-05-01"
+    )
+    assert [(ln.line, ln.count, ln.name) for ln in report.lines] == [(2, 4, "Pikachu ex"), (3, 4, "Iono")]
+    assert [(p.rule, p.lines, p.message) for p in report.problems if p.rule == "prose-ignored"] == [
+        (
+            "prose-ignored",
+            (1, 2, 3),
+            "Line 1 is outside the code block and was ignored as prose. The text outside the code block on "
+            "lines 2-3 was ignored as prose.",
+        )
+    ]
+
+
 def test_a_code_fence_without_prose_says_nothing_and_json_inside_is_read():
     result = parse("```\n4 Iono PAL 185\n```")
     assert result.problems == [] and result.decorations == [1, 3] and [c.line for c in result.cards] == [2]
@@ -187,11 +204,14 @@ _line = st.one_of(
 
 
 def _accounted(result) -> list[int]:
+    """Every line the result accounts for, once each; a line of list text may also carry the note that the
+    prose beside it, outside the fence, was ignored (``prose-ignored``), which is no second reading."""
     lines = [h.line for h in result.headers] + [c.line for c in result.cards] + list(result.decorations)
-    lines += [line for problem in result.problems for line in problem.lines]
+    lines += [line for problem in result.problems if problem.rule != "prose-ignored" for line in problem.lines]
     if result.declared_total_line is not None:
         lines.append(result.declared_total_line)
-    return sorted(lines)
+    prose = [line for problem in result.problems if problem.rule == "prose-ignored" for line in problem.lines]
+    return sorted(lines + [line for line in prose if line not in lines])
 
 
 @pytest.mark.slow
