@@ -64,6 +64,10 @@ def test_the_action_snippet_names_this_repository_at_the_current_tag_and_real_in
     # the SARIF the upload step reads is the one the action was asked to write
     (upload,) = [step for step in steps if str(step.get("uses", "")).startswith("github/codeql-action/upload-sarif")]
     assert upload["with"]["sarif_file"] == ours["with"]["sarif"]
+    # pasted into a repository with the layout the README describes (a decks/ folder), every path exists and
+    # the check runs on today's date: no path of the example's own, no date pinned in the past
+    assert ours["with"]["paths"].split() == [action["inputs"]["paths"]["default"]] == ["decks"]
+    assert "as-of" not in ours["with"]
 
 
 def test_the_pre_commit_snippet_names_this_repository_the_current_tag_and_a_real_hook():
