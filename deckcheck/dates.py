@@ -1,20 +1,26 @@
-"""Dates as users write them: ``YYYY-MM-DD`` (the command line's ``--as-of``, the repository settings'
-``as-of``, the Discord command's ``date``)."""
+"""Dates as users write them, one reading everywhere: the command line's ``--as-of``, the repository
+settings' ``as-of``, the API's ``as_of``, the web page's date field and the Discord command's ``date``
+(:func:`parse_date`)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from .patterns import Pattern
-
-_DATE = Pattern(r"\d{4}-\d{2}-\d{2}")
+#: the longest date text read (``2026-W18-5``, ``2026-05-01``): a longer one is no date
+DATE_MAX_CHARS = 10
+#: how a date is written, for messages
+DATE_FORM = "YYYY-MM-DD"
 
 
 def parse_date(value: str) -> dt.date:
-    """``YYYY-MM-DD`` and nothing looser. Raises ValueError naming the value."""
-    if _DATE.fullmatch(value):
+    """A date as ISO 8601 writes it, as Python's :meth:`datetime.date.fromisoformat` reads one
+    (``2026-05-01``, ``20260501``, ``2026-W18-5``), blanks around it ignored (a pasted date). Raises
+    ValueError naming the value."""
+    text = value.strip()
+    if len(text) <= DATE_MAX_CHARS:
         try:
-            return dt.date.fromisoformat(value)
+            return dt.date.fromisoformat(text)
         except ValueError:
             pass
-    raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)")
+    shown = value if len(value) <= 40 else value[:39] + "…"
+    raise ValueError(f"{shown!r} is not a date ({DATE_FORM})")

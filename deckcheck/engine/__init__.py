@@ -9,6 +9,7 @@ from itertools import compress
 
 from .. import cards as _cards
 from ..cards import CardDB
+from ..dates import parse_date
 from ..deck import Context as Context
 from ..deck import Deck as Deck
 from ..deck import KnownLine as KnownLine
@@ -68,11 +69,11 @@ def _as_date(as_of: object) -> dt.date:
     if isinstance(as_of, dt.date):
         return as_of
     text = str(as_of)
-    return _iso_date(text) if len(text) <= 32 else dt.date.fromisoformat(text)
+    return _iso_date(text) if len(text) <= 32 else parse_date(text)
 
 
 #: dates as given to check(), read once each: a service sees a handful of distinct ones
-_iso_date = memoise(256)(dt.date.fromisoformat)
+_iso_date = memoise(256)(parse_date)
 
 
 def get_format(format: str | Format) -> Format:

@@ -17,6 +17,7 @@ from webargs import core as webargs_core
 from webargs.flaskparser import FlaskParser
 
 from .. import cards, chat
+from ..dates import parse_date
 from ..decklist.limits import decklist_limit
 from ..decklist.validtext import not_unicode
 from ..engine import check
@@ -271,8 +272,9 @@ VALIDATE_BODY, VALIDATE_QUERY = ValidateRequestSchema(), ValidateQuerySchema()
 # what load_body_fast takes from the schema: its fields, the format ids its OneOf accepts, its date reader
 _BODY_FIELDS = frozenset(VALIDATE_BODY.fields)
 _FORMAT_IDS = frozenset(VALIDATE_BODY.fields["format"].validators[0].choices)  # type: ignore[attr-defined]
-_AS_OF: Any = VALIDATE_BODY.fields["as_of"]
-_date_from_iso = _AS_OF.DESERIALIZATION_FUNCS[_AS_OF.format or _AS_OF.DEFAULT_FORMAT]
+#: the schema's date reader (its ``as_of`` field, :class:`~deckcheck.service.schemas.fields.IsoDate`): every entry
+#: point's one reading of a date
+_date_from_iso = parse_date
 
 
 @bp.route("/validate", methods=["POST"])

@@ -188,7 +188,7 @@ def _read_options(fmt, date) -> tuple[str | None, str | None, str | None]:
         )
     if date:
         try:
-            date = parse_date(str(date).strip()).isoformat()
+            date = parse_date(str(date)).isoformat()
         except ValueError:
             return None, None, f"“{str(date)[:40]}” is not a date: write it as YYYY-MM-DD, e.g. 2026-05-01."
     return fmt or None, date or None, None

@@ -4,10 +4,9 @@ Anything the page cannot check is an :class:`InputError`, whose message the page
 
 from __future__ import annotations
 
-import datetime as dt
-
 from flask import current_app, url_for
 
+from ..dates import parse_date
 from ..decklist import sharelink
 from ..decklist.limits import decklist_limit
 from ..decklist.sharelink import encode_deck
@@ -78,12 +77,13 @@ def read_format(value: str | None) -> str:
 
 
 def read_date(value: str | None) -> str | None:
-    """An ISO date (YYYY-MM-DD) or None for today."""
+    """A date as every entry point reads one (:func:`deckcheck.dates.parse_date`), as ``YYYY-MM-DD``; None
+    for today."""
     value = (value or "").strip()
     if not value:
         return None
     try:
-        return dt.date.fromisoformat(value).isoformat()
+        return parse_date(value).isoformat()
     except ValueError:
         raise InputError(
             f"“{value[:40]}” is not a date. Use the form YYYY-MM-DD, for example 2026-05-01, "

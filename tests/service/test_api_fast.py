@@ -14,10 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError, fields
 
+from deckcheck.dates import parse_date
 from deckcheck.engine import ResolvedLine, check
 from deckcheck.render.json import cards_json
 from deckcheck.service import api, rawbody
 from deckcheck.service.schemas import StrictBoolean, ValidateRequestSchema
+from deckcheck.service.schemas.fields import IsoDate
 
 DECKS = Path(__file__).parent.parent / "decks"
 SCHEMA = ValidateRequestSchema()
@@ -37,14 +39,14 @@ def test_the_fast_reader_knows_every_field_of_the_schema():
     assert kinds == {
         "decklist": fields.String,
         "format": fields.String,
-        "as_of": fields.Date,
+        "as_of": IsoDate,
         "forecast": StrictBoolean,
     }
     assert [f.allow_none for f in SCHEMA.fields.values()] == [False, True, True, True]
     assert SCHEMA.fields["decklist"].required and not any(f.required for f in list(SCHEMA.fields.values())[1:])
     assert api._FORMAT_IDS == set(SCHEMA.fields["format"].validators[0].choices)
     as_of = SCHEMA.fields["as_of"]
-    assert api._date_from_iso == dt.date.fromisoformat == as_of.DESERIALIZATION_FUNCS[as_of.format or "iso"]
+    assert api._date_from_iso is parse_date and type(as_of)._deserialize is IsoDate._deserialize
     assert not as_of.validators and not SCHEMA.fields["forecast"].validators
     assert not SCHEMA._hooks or not any(SCHEMA._hooks.values())  # no pre_load/post_load/validates_schema
 

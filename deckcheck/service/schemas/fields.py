@@ -3,8 +3,11 @@ wrote, a strict boolean, and the ``format`` and ``as_of`` options a request may 
 
 from __future__ import annotations
 
+import datetime as dt
+
 from marshmallow import fields, validate
 
+from ...dates import DATE_FORM, parse_date
 from ...formats import default_formats
 
 
@@ -52,9 +55,22 @@ def format_field(**kwargs) -> fields.String:
     )
 
 
+class IsoDate(fields.Date):
+    """A date as :func:`deckcheck.dates.parse_date` reads one: the page, the command line and Discord read
+    the same texts (``2026-05-01``, ``20260501``, blanks around it)."""
+
+    def _deserialize(self, value, attr, data, **kwargs) -> dt.date:
+        if not isinstance(value, str):
+            raise self.make_error("invalid")
+        try:
+            return parse_date(value)
+        except ValueError:
+            raise self.make_error("invalid") from None
+
+
 def as_of_field(**kwargs) -> fields.Date:
-    return fields.Date(
-        error_messages={"invalid": "Not a valid date: use YYYY-MM-DD, e.g. 2026-05-01."},
+    return IsoDate(
+        error_messages={"invalid": f"Not a valid date: use {DATE_FORM}, e.g. 2026-05-01."},
         metadata=doc(
             "Check legality on this date (YYYY-MM-DD); default: the server's date today.", example="2026-05-01"
         ),
