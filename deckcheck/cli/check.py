@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from ..cards import CardDB
+from ..decklist.jsondeck import looks_like_json
 from ..engine import check as _check
 from ..formats import Format
 from ..problems import Counts, Problem, Report
@@ -62,8 +63,8 @@ def _check_one(
     """Command-line options win over the file's overrides, which win over its defaults.
 
     None for a file that holds no card line when ``skip_prose`` (or a folder's walk found it): prose
-    beside the decks, such as a ``decks/README.txt``, is not a deck. A file that cannot be read is
-    always reported.
+    beside the decks, such as a ``decks/README.txt``, is not a deck (:func:`_not_a_deck`). A file that
+    cannot be read is always reported.
     """
     path = found.path
     cfg_format, cfg_as_of = cfg.settings_for(None if path == STDIN else path)
@@ -74,9 +75,18 @@ def _check_one(
         return _unchecked(problem, fmt, on, db)
     assert text is not None  # _read gives the text or the problem
     report = _check(text, fmt, on, db=db, max_db_age=max_db_age, forecast=forecast)
-    if (skip_prose or found.in_folder) and path != STDIN and not report.lines:
+    if (skip_prose or found.in_folder) and path != STDIN and not report.lines and _not_a_deck(text, report):
         return None
     return report
+
+
+def _not_a_deck(text: str, report: Report) -> bool:
+    """Is a file with no card line something other than a deck: prose, or JSON of no deck's shape (a
+    settings file)? JSON that does not parse, or a deck's shape whose entries are all wrong, is a broken
+    deck: it is reported, never skipped."""
+    if not looks_like_json(text.lstrip("\ufeff")):
+        return True
+    return any(p.rule == "json-shape" for p in report.problems)
 
 
 def show_progress(count: int, quiet: bool, stream) -> bool:

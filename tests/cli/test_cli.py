@@ -790,6 +790,15 @@ def test_prose_beside_the_decks_is_skipped_with_a_note(runner, repo):
     # unless asked to treat named files as found ones (the pre-commit hook names every changed file)
     result = run(runner, "check", "decks/README.txt", "decks/good.txt", "--as-of", ON, "--skip-non-decks")
     assert result.exit_code == 0 and "Checked 1 deck: all passed." in result.stdout
+    # a JSON deck that does not parse, or whose entries are all wrong, is a broken deck, not prose
+    write(repo / "decks" / "broken.json", '{"cards": [{"count": 4, "name": "Iono"}\n')
+    write(repo / "decks" / "counts.json", '{"cards": [{"count": "four", "name": "Iono"}]}\n')
+    result = run(runner, "check", "decks", "--as-of", ON)
+    assert result.exit_code == 1, result.output
+    assert "decks/broken.json:1: unparsed-line (warning) The deck starts with { but is not valid JSON" in result.stdout
+    assert "decks/counts.json:1: unparsed-line (warning) Entry 1 of the JSON deck has count" in result.stdout
+    (repo / "decks" / "broken.json").unlink()
+    (repo / "decks" / "counts.json").unlink()
     # a deck of unknown cards has card lines: still a deck, still failing
     write(repo / "decks" / "typo.txt", "4 Pikachuu\n")
     result = run(runner, "check", "decks", "--as-of", ON, "-q")
