@@ -429,3 +429,18 @@ def test_a_printings_own_release_of_no_card_or_no_date_is_refused(tmp_path):
         _reheader(good, {**header, dbfile.PRINTING_RELEASES: {"svp-219": 20250117}}),
         ("the header's printing_releases table is malformed"),
     )
+
+
+def test_a_pack_whose_printing_releases_name_no_card_or_no_date_fails_the_load(tmp_path):
+    path = _with_promo(tmp_path / "cards.json.gz", {"svp-219": "2025-01-17"})
+    good = dbpack.pack_path(path).read_bytes()
+    header, _where = _sections(good)
+    where = dbpack.pack_path(path)
+    for table, why in (
+        ({"svp-999": "2025-01-17"}, "printing_releases names unknown card 'svp-999'"),
+        ({"svp-219": "soon"}, "Invalid isoformat string: 'soon'"),
+    ):
+        dbpack.pack_path(path).write_bytes(_reheader(good, {**header, dbfile.PRINTING_RELEASES: table}))
+        with pytest.raises(DatabaseError) as exc:
+            cards.load(path)
+        assert str(exc.value) == f"card database pack at {where} is malformed: ValueError({why!r})"
