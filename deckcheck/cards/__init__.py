@@ -120,7 +120,7 @@ def _add_local_codes(db: CardDB, records: list[dict[str, Any]]) -> None:
         db._by_code.setdefault(code, ids)
 
 
-def printing_releases(table: Any, known: Mapping[str, int]) -> dict[int, str]:
+def release_rows(table: Any, known: Mapping[str, int]) -> dict[int, str]:
     """A database's :data:`~deckcheck.cards.files.PRINTING_RELEASES` (card id -> ISO date; absent:
     none) by row of ``known`` (card id -> row). ValueError naming the entry that is not a known
     card with a date."""
@@ -179,7 +179,7 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
     ids = dict(zip(map(itemgetter(0), rows), range(len(rows)), strict=True))  # the last row of an id wins
     releases = {sid: f[1] for sid, f in facts.items()}
     own = raw.get(PRINTING_RELEASES) or {}
-    by_row = printing_releases(own, ids)
+    by_row = release_rows(own, ids)
     stored = raw.get("index")
     # none, made by other code, or not of these rows: built here
     index: dict[str, Any] = (
@@ -246,7 +246,7 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     # a Card's id is read from one string, not the dict's key: a forked worker that makes the card
     # writes to no shared object (the ids dict, made before the fork, stays untouched)
     card_ids, fps = Texts.of(pack.ids), pack.fingerprints
-    by_row = printing_releases(header[PRINTING_RELEASES], ids)
+    by_row = release_rows(header[PRINTING_RELEASES], ids)
 
     def make(i: int) -> Card:
         name, s, evolves = name_c[i], set_c[i], evo_c[i]

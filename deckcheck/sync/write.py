@@ -23,14 +23,14 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
     lookup index of its cards (:mod:`deckcheck.cards.index`), made here, so loading it computes none;
     its pack (:mod:`deckcheck.cards.pack`, ``<name>.pack``), written first, holds the same in columns
     for a fast start-up (the rows are checked before anything is written)."""
-    from ..cards import DatabaseError, pack_of, printing_releases
+    from ..cards import DatabaseError, pack_of, release_rows
     from ..cards.index import build_index
     from ..cards.pack import check_rows, pack_path
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     try:
         check_rows(db["cards"], releases.keys())
-        printing_releases(db.get(PRINTING_RELEASES), {row[0]: i for i, row in enumerate(db["cards"])})
+        release_rows(db.get(PRINTING_RELEASES), {row[0]: i for i, row in enumerate(db["cards"])})
     except ValueError as exc:
         raise BuildError(f"the database cannot be written: {exc}") from exc
     db = {**db, "index": build_index(db["cards"], releases, None, db.get(PRINTING_RELEASES))}
