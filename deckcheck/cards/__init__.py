@@ -27,7 +27,7 @@ from .bypass import load_bypasses
 from .db import CardDB, newest_set_info
 from .dbmemos import RESOLVE_MEMO_SIZE, DBMemos
 from .deckrules import load_rules
-from .files import FIELDS, SCHEMA_VERSION, data_dir, database_json, read_table
+from .files import FIELDS, PRINTING_RELEASES, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
 from .pack import Packed, PackError, Texts, check_rows, decode, encode, pack_path, source_check
 from .packfacts import aliases_check
@@ -120,6 +120,26 @@ def _add_local_codes(db: CardDB, records: list[dict[str, Any]]) -> None:
         db._by_code.setdefault(code, ids)
 
 
+def release_rows(table: Any, known: Mapping[str, int]) -> dict[int, str]:
+    """A database's :data:`~deckcheck.cards.files.PRINTING_RELEASES` (card id -> ISO date; absent:
+    none) by row of ``known`` (card id -> row). ValueError naming the entry that is not a known
+    card with a date."""
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise ValueError(f"{PRINTING_RELEASES} is not an object")
+    out = {}
+    for card_id, day in table.items():
+        row = known.get(card_id)
+        if row is None:
+            raise ValueError(f"{PRINTING_RELEASES} names unknown card {card_id!r:.40}")
+        if not isinstance(day, str):
+            raise ValueError(f"{PRINTING_RELEASES} of {card_id!r:.40} is not a date ({day!r:.40})")
+        dt.date.fromisoformat(day)  # ValueError: "Invalid isoformat string: ..."
+        out[row] = day
+    return out
+
+
 def _sets(records: Any) -> tuple[dict[str, CardSet], dict[str, tuple[str, str, str]]]:
     """The database's sets by id, and what a card takes from its set (code, release, series)."""
     if not isinstance(records, list):
@@ -158,9 +178,13 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
     check_rows(rows, facts.keys(), DatabaseError)
     ids = dict(zip(map(itemgetter(0), rows), range(len(rows)), strict=True))  # the last row of an id wins
     releases = {sid: f[1] for sid, f in facts.items()}
+    own = raw.get(PRINTING_RELEASES) or {}
+    by_row = release_rows(own, ids)
     stored = raw.get("index")
     # none, made by other code, or not of these rows: built here
-    index: dict[str, Any] = stored if _usable(stored, rows, releases, path) else build_index(rows, releases, ids)
+    index: dict[str, Any] = (
+        stored if _usable(stored, rows, releases, own, path) else build_index(rows, releases, ids, own)
+    )
     keys = index["keys"]
     # identical subtype and type lists share one tuple (a few dozen distinct ones for 20,000 cards)
     shared: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -169,6 +193,7 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
         (cid, name, supertype, subtypes, evolves_from, types, mark, set_id, number, rarity, fp) = rows[i]
         subtypes, types = tuple(subtypes), tuple(types)
         subtypes, types = shared.setdefault(subtypes, subtypes), shared.setdefault(types, types)
+        code, release, series = facts[set_id]
         return Card(
             cid,
             name,
@@ -181,7 +206,9 @@ def from_dict(raw: dict[str, Any], version: str, path: str | None = None, direct
             number,
             rarity,
             fp,
-            *facts[set_id],
+            code,
+            by_row.get(i, release),
+            series,
             keys[i],
         )
 
@@ -219,9 +246,11 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     # a Card's id is read from one string, not the dict's key: a forked worker that makes the card
     # writes to no shared object (the ids dict, made before the fork, stays untouched)
     card_ids, fps = Texts.of(pack.ids), pack.fingerprints
+    by_row = release_rows(header[PRINTING_RELEASES], ids)
 
     def make(i: int) -> Card:
         name, s, evolves = name_c[i], set_c[i], evo_c[i]
+        code, release, series = by_set[s]
         card = Card(
             card_ids[i],
             names[name],
@@ -234,7 +263,9 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
             numbers[number_c[i]],
             rarities[rarity_c[i]],
             fps[i],
-            *by_set[s],
+            code,
+            by_row.get(i, release),
+            series,
             keys[name],
         )
         card._parent = evolves_keys[evolves]
@@ -276,12 +307,14 @@ def pack_of(
     return encode(raw, source, db.printed_lines(), aliases_check(db), legality(db) if legality else None)
 
 
-def _usable(index: object, rows: list[Any], releases: dict[str, str], path: str | None) -> TypeGuard[dict[str, Any]]:
+def _usable(
+    index: object, rows: list[Any], releases: dict[str, str], own: dict[str, str], path: str | None
+) -> TypeGuard[dict[str, Any]]:
     """Can loading take this stored index as it is (:mod:`deckcheck.cards.index`)?"""
     if not isinstance(index, dict) or index.get("fingerprint") != fingerprint():
         return False
     try:
-        if index.get("rows") != rows_digest(rows, releases):
+        if index.get("rows") != rows_digest(rows, releases, own):
             raise IndexError_("it was made from other card rows")
         check_index(index, len(rows))
     except (IndexError_, TypeError) as exc:

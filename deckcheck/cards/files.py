@@ -33,6 +33,10 @@ FIELDS = (
     "fingerprint",
 )
 SCHEMA_VERSION = 1
+#: the database's table of the printings released later than their set (a Black Star promo of a
+#: set's card, :mod:`deckcheck.sync.promos`), card id -> ISO date; a printing not in it is released
+#: with its set
+PRINTING_RELEASES = "printing_releases"
 
 #: the largest card database file read or downloaded (``db pull``), gzip or plain JSON: the shipped
 #: one is ~0.8 MB, so this is ~80 times today's

@@ -35,9 +35,10 @@ from ..patterns import Pattern
 
 #: the index's layout (its entries, their order, what ``by_name``/``by_number`` hold, and what the
 #: pack's index of usual lines holds: :mod:`deckcheck.cards.usuallines`, with the line reader's
-#: ``usual_name``/``usual_code``): bump it when that changes; a stored index of another layout is
-#: rebuilt at load instead of trusted
-INDEX_LAYOUT = 2
+#: ``usual_name``/``usual_code``; ``by_name`` ordered by each printing's own release,
+#: :data:`~deckcheck.cards.files.PRINTING_RELEASES`): bump it when that changes; a stored index of
+#: another layout is rebuilt at load instead of trusted
+INDEX_LAYOUT = 3
 #: what :func:`deckcheck.names.name_key` gives: bump it when a name's key changes (the
 #: whole-pool test ``tests/cards/test_index.py`` fails when the keys change without the bump, and
 #: until the database is written again with ``deckcheck db build``)
@@ -90,11 +91,12 @@ def fingerprint() -> str:
     return f"layout-{INDEX_LAYOUT}.names-{NAME_KEY_VERSION}"
 
 
-def rows_digest(rows: list[Any], release: dict[str, str]) -> str:
-    """A digest of the card rows and the set release dates (all an index is made from)."""
+def rows_digest(rows: list[Any], release: dict[str, str], printing: dict[str, str] | None = None) -> str:
+    """A digest of the card rows, the set release dates and the printings' own release dates (all
+    an index is made from)."""
     import hashlib  # only a database read without its pack digests its rows: not on a start's path
 
-    return hashlib.blake2b(orjson.dumps([release, rows]), digest_size=16).hexdigest()
+    return hashlib.blake2b(orjson.dumps([release, rows, printing or {}]), digest_size=16).hexdigest()
 
 
 def _neg_date(iso: str) -> int:
@@ -102,10 +104,17 @@ def _neg_date(iso: str) -> int:
     return -int(iso.replace("-", "") or 0)
 
 
-def build_index(rows: list[Any], release: dict[str, str], kept: dict[str, int] | None = None) -> dict[str, Any]:
+def build_index(
+    rows: list[Any],
+    release: dict[str, str],
+    kept: dict[str, int] | None = None,
+    printing: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """The index of the card rows (``build.FIELDS`` order). ``release`` maps a set id to its
-    release date; ``kept`` maps a card id to its row (the last row of an id wins, as in a
-    dict), made here when not given."""
+    release date, ``printing`` a card id to its own when it is later than its set's
+    (:data:`~deckcheck.cards.files.PRINTING_RELEASES`); ``kept`` maps a card id to its row (the
+    last row of an id wins, as in a dict), made here when not given."""
+    own = printing or {}
     if kept is None:
         kept = {row[0]: i for i, row in enumerate(rows)}
     keys = [name_key(row[_NAME]) for row in rows]
@@ -123,9 +132,10 @@ def build_index(rows: list[Any], release: dict[str, str], kept: dict[str, int] |
         if low is None:
             low = lowered[key] = key.lower()
         # newest set first; inside a set the regular print (lowest number) before secret rares
-        by_name.setdefault(low, []).append((_neg_date(release[set_id]), number_key(number), row[0], i))
+        day = own.get(row[0]) or release[set_id]
+        by_name.setdefault(low, []).append((_neg_date(day), number_key(number), row[0], i))
         if row[_SUPERTYPE] == "Energy" and "Basic" in row[_SUBTYPES]:
-            energies.append((release[set_id], row[0], i))
+            energies.append((day, row[0], i))
     basic: dict[str, int] = {}
     for _date, _id, i in sorted(energies):
         kind = basic_energy_type(rows[i][_NAME])
@@ -133,7 +143,7 @@ def build_index(rows: list[Any], release: dict[str, str], kept: dict[str, int] |
             basic[kind] = i  # ends on the newest printing of each type
     return {
         "fingerprint": fingerprint(),
-        "rows": rows_digest(rows, release),
+        "rows": rows_digest(rows, release, own),
         "keys": keys,
         "by_name": {k: [e[3] for e in sorted(v)] for k, v in by_name.items()},
         "by_number": by_number,

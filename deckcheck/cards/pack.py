@@ -12,7 +12,7 @@ index code. The pack is data, never code (no pickle, no marshal)::
 
     b"DCKPACK\\0"  u32 format  u32 header length  u32 CRC-32 of everything after it
     header: JSON {"source", "source_check", "fingerprint", "schema", "meta", "sets", "rows", "values",
-                  "by_name", "basic_energy", "index", "usual", "legality",
+                  "by_name", "basic_energy", "index", "usual", "legality", "printing_releases",
                   "sections": [[name, kind, count, bytes], ...]}
     sections, in the header's order: "text" (UTF-8 values joined by NUL), "fixed" (UTF-8
     values of one length, one after the other), "u8", "u16" and "u32" (little-endian arrays
@@ -54,13 +54,13 @@ import orjson
 from ..names import name_key
 from .columns import ITEM, NUMBERS, all_below, int_bytes, kind_for
 from .columns import PackError as PackError
-from .files import FIELDS, SCHEMA_VERSION
+from .files import FIELDS, PRINTING_RELEASES, SCHEMA_VERSION
 from .index import fingerprint
 from .packfacts import StoredLegality, UsualTable, check_legality, check_usual, legality_columns, usual_columns
 
 MAGIC = b"DCKPACK\x00"
 #: bump when the layout changes; a pack of another format fails its load (rebuild it)
-FORMAT = 2
+FORMAT = 3
 #: the magic bytes, the format, the header's length and the digest (u32 each, little-endian)
 _PREFIX_SIZE = 8 + 4 + 4 + 4
 #: joins the values of a text section (never part of a value: checked when written)
@@ -230,6 +230,7 @@ def encode(
         "index": {k: v for k, v in index.items() if k not in _PACKED},
         "usual": usual,
         "legality": digests,
+        PRINTING_RELEASES: db.get(PRINTING_RELEASES) or {},  # as the JSON has them (a few hundred)
         "sections": sections,
     }
     body = orjson.dumps(header) + b"".join(blobs)
@@ -486,6 +487,9 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
         columns[f"{part}.offsets"] = offsets
     if type(header.get("index")) is not dict or set(header["index"]) & _PACKED:
         raise PackError("the header's other index tables are malformed")
+    releases = header.get(PRINTING_RELEASES)
+    if type(releases) is not dict or set(map(type, releases.values())) - {str}:
+        raise PackError(f"the header's {PRINTING_RELEASES} table is malformed")
     check_usual(header, columns, n)
     for format_id in header["legality"]:
         check_legality(format_id, columns, n)

@@ -33,12 +33,18 @@ class FormatLegality:
         """The first day a set's cards may be played (None when its release date is unknown)."""
         return _set_legal_date(self.pool.legal_delay, db.sets[set_id].release)
 
+    def legal_date(self, card: Card) -> dt.date | None:
+        """The first day this printing may be played: its set's (:meth:`set_legal_date`), or, for
+        a printing released later than its set (a Black Star promo of a set's card,
+        :data:`~deckcheck.cards.files.PRINTING_RELEASES`), its own release's; None when unknown."""
+        return _set_legal_date(self.pool.legal_delay, card.release or None)
+
     def in_pool(self, card: Card, db: CardDB, on: dt.date) -> bool:
         """Is this exact printing in the pool on ``on`` (before the reprint rule)?"""
         if card.is_basic_energy:
             # basic Energy is always legal, whatever its set, once the printing exists
             return not card.release or card.release <= on.isoformat()
-        legal_from = self.set_legal_date(db, card.set_id)
+        legal_from = self.legal_date(card)
         if legal_from is None or legal_from > on:
             return False
         pool = self.pool
@@ -202,11 +208,13 @@ class FormatLegality:
         """The reason, as a clause, that ``card`` is outside the pool on ``on``."""
         pool = self.pool
         cset = db.sets[card.set_id]
-        legal_from = self.set_legal_date(db, card.set_id)
+        legal_from = self.legal_date(card)
         if legal_from is None:
             return f"the release date of its set, {cset.name}, is unknown"
         reprint = " and no functionally identical reprint is legal" if pool.reprint_rule else ""
         if legal_from > on:
+            if card.release != cset.release:  # a promo of a set's card: legal with that set
+                return f"this printing is legal from {legal_from.isoformat()}, as {_previewed(card, db)}{reprint}"
             return f"its set, {cset.name}, is legal from {legal_from.isoformat()}{reprint}"
         if pool.kind == "regulation-marks":
             rotation = pool.rotation_on(on)
@@ -241,6 +249,15 @@ def _set_legal_date(rule: str, release: str | None) -> dt.date | None:
     Journey Together (2025-03-28) on 2025-04-11: two weeks after a Friday release.
     """
     return _legal_date((rule, release))
+
+
+def _previewed(card: Card, db: CardDB) -> str:
+    """The card a promo printing released later than its set is the printing of (``the same card in
+    Prismatic Evolutions``): a functionally identical printing of the date it takes."""
+    for other in db.printings_of(card):
+        if other.set_id != card.set_id and other.release == card.release and other.fingerprint == card.fingerprint:
+            return f"the same card in {db.sets[other.set_id].name}"
+    return "a printing of a later set"  # pragma: no cover - the build dates a promo by such a printing
 
 
 def _set_ids(db: CardDB, code: str) -> tuple[str, ...]:

@@ -3,7 +3,7 @@ back at a check: per printing, the runs of days over which its answer (:meth:`Fo
 <deckcheck.formats.legality.FormatLegality.legality>`: the printing that makes it legal, the ban
 on it) stays the same.
 
-The answer of a printing changes only on a day its format file or the card data names: its set's
+The answer of a printing changes only on a day its format file or the card data names: its own
 (and each functionally identical reprint's) first legal day, a release (basic Energy), a rotation,
 a regulation mark's first day, a ban's start and end (:func:`_days`). :func:`legality_columns`
 asks the format's own code on each of those days and keeps a run where the answer changes; the
@@ -32,12 +32,12 @@ def _days(fmt: Format, db: CardDB, card: Card) -> list[dt.date]:
     days.update(r.start for r in pool.rotations)
     days.update(m.start for m in pool.mark_dates)
     for other in db.printings_of(card):  # its reprints (and, for basic Energy, its type's printings)
-        legal = fmt.set_legal_date(db, other.set_id)
+        legal = fmt.legal_date(other)
         if legal is not None:
             days.add(legal)
         if other.release:
             days.add(dt.date.fromisoformat(other.release))
-    legal = fmt.set_legal_date(db, card.set_id)
+    legal = fmt.legal_date(card)
     if legal is not None:
         days.add(legal)
     if card.release:

@@ -58,7 +58,10 @@ def _unreleased(card: Card, ctx: Context) -> str | None:
     day = ctx.as_of.isoformat()
     if not card.release or card.release <= day or ctx.db.identical_printing(card, day) is not None:
         return None
-    return f"it was released on {card.release}, after {day}, and no identical printing had been released by then"
+    legal = ctx.format.legal_date(card)
+    # the first legal day, when the format waits after a release (Standard's two weeks)
+    when = f" (it is legal from {legal.isoformat()})" if legal is not None and legal.isoformat() != card.release else ""
+    return f"it was released on {card.release}, after {day}, and no identical printing had been released by then{when}"
 
 
 def _other_printing_hint(card: Card, ctx: Context) -> str | None:

@@ -20,9 +20,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..cards import bypass, deckrules
-from ..cards.files import FIELDS, SCHEMA_VERSION
+from ..cards.files import FIELDS, PRINTING_RELEASES, SCHEMA_VERSION
 from ..names import BASIC_ENERGY_NAME, expand_symbols, fold, name_key
 from . import reviewed
+from .promos import printing_releases
 from .reprints import apply_verdicts
 from .tables import BuildError, read_table
 
@@ -176,6 +177,7 @@ def build(
         "fields": list(FIELDS),
         "sets": out_sets,
         "cards": rows,
+        PRINTING_RELEASES: printing_releases(out_sets, rows),
     }
 
 

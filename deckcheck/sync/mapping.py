@@ -16,8 +16,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..cards import CardDB
-from ..cards.files import FIELDS
+from ..cards.files import FIELDS, PRINTING_RELEASES
 from .build import build, is_basic_energy, newest_set, read_table
+from .promos import printing_releases
 from .tcgdex import Catalogue
 
 #: ids of the records only pokemon-tcg-data has (``db build`` merged them in; TCGdex never brings them)
@@ -325,6 +326,7 @@ def build_database(
         _keep_text_fingerprints(db, previous)
         set_ids = {s["id"] for s in db["sets"]} | _keep_placeholder_sets(db, catalogue, previous)
         carried = _keep_rows(db, catalogue, previous, set_ids)
+        db[PRINTING_RELEASES] = printing_releases(db["sets"], db["cards"])  # the rows carried count too
     db["meta"]["cards"] = len(db["cards"])
     db["meta"]["sets"] = len(db["sets"])
     db["meta"]["newest_set"] = newest_set(db["sets"], db["cards"])

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..cards.files import database_json
+from ..cards.files import PRINTING_RELEASES, database_json
 from .tables import BuildError
 
 if TYPE_CHECKING:
@@ -23,16 +23,17 @@ def write_database(db: dict, path: str | os.PathLike) -> None:
     lookup index of its cards (:mod:`deckcheck.cards.index`), made here, so loading it computes none;
     its pack (:mod:`deckcheck.cards.pack`, ``<name>.pack``), written first, holds the same in columns
     for a fast start-up (the rows are checked before anything is written)."""
-    from ..cards import DatabaseError, pack_of
+    from ..cards import DatabaseError, pack_of, release_rows
     from ..cards.index import build_index
     from ..cards.pack import check_rows, pack_path
 
     releases = {s["id"]: s.get("release") or "" for s in db["sets"]}
     try:
         check_rows(db["cards"], releases.keys())
+        release_rows(db.get(PRINTING_RELEASES), {row[0]: i for i, row in enumerate(db["cards"])})
     except ValueError as exc:
         raise BuildError(f"the database cannot be written: {exc}") from exc
-    db = {**db, "index": build_index(db["cards"], releases)}
+    db = {**db, "index": build_index(db["cards"], releases, None, db.get(PRINTING_RELEASES))}
     path = Path(path)
     payload = json.dumps(db, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     out = io.BytesIO()
@@ -59,7 +60,8 @@ def write_pack(path: str | os.PathLike, target: str | os.PathLike | None = None)
     try:
         raw = json.loads(database_json(blob))
         cards.from_dict(raw, "-", str(path))  # every check of a load from the JSON
-        raw["index"] = build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
+        releases = {s["id"]: s.get("release") or "" for s in raw["sets"]}
+        raw["index"] = build_index(raw["cards"], releases, None, raw.get(PRINTING_RELEASES))
         pack = cards.pack_of(raw, blob, shipped_legality)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, cards.DatabaseError) as exc:
         raise BuildError(f"cannot write the pack of {path}: {exc}") from exc

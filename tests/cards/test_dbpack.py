@@ -77,7 +77,8 @@ def test_the_shipped_pack_is_the_shipped_database_packed_by_this_code():
     path = cards.default_path()
     blob = path.read_bytes()
     raw = json.loads(gzip.decompress(blob))
-    raw["index"] = index.build_index(raw["cards"], {s["id"]: s.get("release") or "" for s in raw["sets"]})
+    releases = {s["id"]: s.get("release") or "" for s in raw["sets"]}
+    raw["index"] = index.build_index(raw["cards"], releases, None, raw.get(dbfile.PRINTING_RELEASES))
     assert dbpack.pack_path(path).read_bytes() == cards.pack_of(raw, blob, shipped_legality)
 
 
@@ -191,7 +192,7 @@ def test_a_damaged_pack_fails_the_load_saying_what_is_wrong(tmp_path):
     flipped[-3] ^= 0x01
     _fails(path, bytes(flipped), "damaged: its CRC-32 does not match its contents (changed after it was written)")
     _fails(path, b"PK\x03\x04" + good[4:], "not a deckcheck database pack (wrong magic bytes)")
-    _fails(path, good[:8] + struct.pack("<I", 99) + good[12:], "pack format 99, this deckcheck reads format 2")
+    _fails(path, good[:8] + struct.pack("<I", 99) + good[12:], "pack format 99, this deckcheck reads format 3")
     n = header["rows"]
     rows = where["by_number.rows"]
     _fails(
@@ -368,3 +369,78 @@ def test_a_damaged_legality_column_fails_the_load_saying_what_is_wrong(tmp_path)
     past = [0, runs + 9] + [where["legality.glc.starts"][2]] * (offsets - 2)
     _fails(path, _rewrite(good, "legality.glc.offsets", past), "the legality in format glc has an offset past its runs")
     _fails(path, _reheader(good, {**header, "legality": {"standard": "x"}}), "the header's legality table is malformed")
+
+
+PROMOS = {"id": "svp", "name": "SVP Black Star Promos", "series": "sv", "code": "PR-SV", "aliases": ["PR-SV"]}
+PROMOS = {**PROMOS, "release": "2023-03-31", "official_count": 0}
+LATER = {**SET, "id": "sv08.5", "name": "Prismatic Evolutions", "code": "PRE", "aliases": ["PRE"]}
+LATER = {**LATER, "release": "2025-01-17"}
+
+
+def _with_promo(path, releases):
+    rows = [
+        ["sv08.5-105", "Black Belt's Training", "Trainer", ["Supporter"], None, [], "H", "sv08.5", "105", "U", "bbt1"],
+        ["svp-219", "Black Belt's Training", "Trainer", ["Supporter"], None, [], "H", "svp", "219", None, "bbt1"],
+        ["svp-220", "Black Belt's Training", "Trainer", ["Supporter"], None, [], "H", "svp", "220", None, "bbt1"],
+    ]
+    db = {
+        "schema": dbfile.SCHEMA_VERSION,
+        "fields": list(dbfile.FIELDS),
+        "sets": [SET, LATER, PROMOS],
+        "cards": rows,
+        "meta": {"built_at": "2026-01-01T00:00:00Z", "sources": {}, "cards": len(rows), "sets": 3},
+        dbfile.PRINTING_RELEASES: releases,
+    }
+    write.write_database(db, path)
+    return path
+
+
+def test_a_printings_own_release_is_its_cards_through_the_pack_and_the_json(tmp_path, monkeypatch):
+    path = _with_promo(tmp_path / "cards.json.gz", {"svp-219": "2025-01-17"})
+    reference = _from_json(path)
+    _no_json(monkeypatch)
+    db = cards.load(path)
+    for loaded in (db, reference):
+        assert [(c.id, c.release) for c in loaded.cards.values()] == [
+            ("sv08.5-105", "2025-01-17"),
+            ("svp-219", "2025-01-17"),
+            ("svp-220", "2023-03-31"),
+        ]
+        # newest first by each printing's own release: the promo dated with its set comes before the other
+        assert [c.id for c in loaded.by_name("Black Belt's Training")] == ["sv08.5-105", "svp-219", "svp-220"]
+    assert _lookups(db) == _lookups(reference)
+
+
+def test_a_printings_own_release_of_no_card_or_no_date_is_refused(tmp_path):
+    with pytest.raises(BuildError, match="printing_releases names unknown card 'svp-999'"):
+        _with_promo(tmp_path / "a.json.gz", {"svp-999": "2025-01-17"})
+    with pytest.raises(BuildError, match="Invalid isoformat string"):
+        _with_promo(tmp_path / "b.json.gz", {"svp-219": "soon"})
+    path = _with_promo(tmp_path / "cards.json.gz", {"svp-219": "2025-01-17"})
+    good = dbpack.pack_path(path).read_bytes()
+    header, _where = _sections(good)
+    _fails(
+        path,
+        _reheader(good, {**header, dbfile.PRINTING_RELEASES: ["svp-219"]}),
+        ("the header's printing_releases table is malformed"),
+    )
+    _fails(
+        path,
+        _reheader(good, {**header, dbfile.PRINTING_RELEASES: {"svp-219": 20250117}}),
+        ("the header's printing_releases table is malformed"),
+    )
+
+
+def test_a_pack_whose_printing_releases_name_no_card_or_no_date_fails_the_load(tmp_path):
+    path = _with_promo(tmp_path / "cards.json.gz", {"svp-219": "2025-01-17"})
+    good = dbpack.pack_path(path).read_bytes()
+    header, _where = _sections(good)
+    where = dbpack.pack_path(path)
+    for table, why in (
+        ({"svp-999": "2025-01-17"}, "printing_releases names unknown card 'svp-999'"),
+        ({"svp-219": "soon"}, "Invalid isoformat string: 'soon'"),
+    ):
+        dbpack.pack_path(path).write_bytes(_reheader(good, {**header, dbfile.PRINTING_RELEASES: table}))
+        with pytest.raises(DatabaseError) as exc:
+            cards.load(path)
+        assert str(exc.value) == f"card database pack at {where} is malformed: ValueError({why!r})"

@@ -44,12 +44,12 @@ def test_the_shipped_database_carries_the_index_this_code_makes(raw):
     (``deckcheck db build``); loading still works then, by indexing the cards itself."""
     stored = raw["index"]
     assert stored["fingerprint"] == index.fingerprint(), "write the database again: deckcheck db build"
-    made = index.build_index(raw["cards"], _releases(raw))
+    made = index.build_index(raw["cards"], _releases(raw), None, raw["printing_releases"])
     changed = [(row[1], k, n) for row, k, n in zip(raw["cards"], stored["keys"], made["keys"], strict=True) if k != n]
     # the tripwire of NAME_KEY_VERSION: names.py gives other keys than the shipped index holds
     assert not changed, f"name keys changed ({changed[:3]}...): bump index.NAME_KEY_VERSION, then deckcheck db build"
     assert stored == made
-    assert cards._usable(stored, raw["cards"], _releases(raw), "shipped")
+    assert cards._usable(stored, raw["cards"], _releases(raw), raw["printing_releases"], "shipped")
 
 
 @pytest.mark.slow
@@ -64,13 +64,13 @@ def test_a_database_loads_the_same_with_and_without_its_index(raw):
 def test_an_index_of_other_rows_or_other_code_is_not_used(raw, caplog):
     edited = copy.deepcopy(raw)
     edited["cards"] = [row for row in edited["cards"] if row[0] != "sv01-181"]  # rows changed, index not
-    assert not cards._usable(edited["index"], edited["cards"], _releases(edited), "edited")
+    assert not cards._usable(edited["index"], edited["cards"], _releases(edited), edited["printing_releases"], "edited")
     assert "made from other card rows" in caplog.text
     db = cards.from_dict(edited, "edited")
     assert db.find("SVI", "181") is None and "sv01-181" not in db.cards
     other = copy.deepcopy(raw)
     other["index"]["fingerprint"] = "someone else"
-    assert not cards._usable(other["index"], other["cards"], _releases(other), "other")
+    assert not cards._usable(other["index"], other["cards"], _releases(other), other["printing_releases"], "other")
 
 
 @pytest.mark.parametrize(
@@ -90,7 +90,7 @@ def test_a_malformed_index_is_never_used(raw, breakage):
     breakage(broken["index"])
     with pytest.raises(index.IndexError_):
         index.check_index(broken["index"], len(broken["cards"]))
-    assert not cards._usable(broken["index"], broken["cards"], _releases(broken), "broken")
+    assert not cards._usable(broken["index"], broken["cards"], _releases(broken), broken["printing_releases"], "broken")
     db = cards.from_dict(broken, "broken")
     assert db.find("SVI", "181").id == "sv01-181" and db.basic_energy("Fire").name == "Fire Energy"
 

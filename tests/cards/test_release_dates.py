@@ -365,3 +365,69 @@ def test_split_code_number_is_linear_at_the_size_limit():
     report = check("4 Bronzor " + "TEF68" * 2_000, "standard", "2024-06-01")
     assert report.lines[0].card is None or report.lines[0].method == "name"
     assert time.process_time() - started < 5.0
+
+
+# -- a Black Star promo of a set's card is legal with that set (deckcheck.sync.promos) --------------
+
+_BBT = "4 Pikachu TEF 51\n4 Black Belt's Training PR-SV 219\n52 Basic {L} Energy SVE 4\n"
+_CRI = "4 Fennekin CRI 11\n4 Delphox CRI 13\n52 Basic {R} Energy SVE 2\n"
+_DRI = "4 Team Rocket's Mewtwo ex DRI 81\n56 Basic {P} Energy SVE 5\n"
+
+
+def _errors(report) -> list[str]:
+    return [p.message for p in report.problems if p.severity == "error"]
+
+
+def test_a_promo_of_a_later_sets_card_is_not_legal_before_that_set():
+    # Black Belt's Training was first printed in Prismatic Evolutions (2025-01-17, legal 2025-01-31);
+    # its promo PR-SV 219 is dated with it, not on SVP's first day (2023-03-31)
+    assert _errors(check(_BBT, "standard", "2024-06-01")) == [
+        "Black Belt's Training (PR-SV 219) (line 2) is not legal in Standard on 2024-06-01: it was released on "
+        "2025-01-17, after 2024-06-01, and no identical printing had been released by then (it is legal from "
+        "2025-01-31)."
+    ]
+    assert _errors(check(_BBT, "standard", "2025-01-30")) == [
+        "Black Belt's Training (PR-SV 219) (line 2) is not legal in Standard on 2025-01-30: this printing is legal "
+        "from 2025-01-31, as the same card in Prismatic Evolutions and no functionally identical reprint is legal."
+    ]
+    assert check(_BBT, "standard", "2025-01-31").valid
+    assert_same(_BBT, "standard", "2024-06-01")
+
+
+def test_a_set_card_is_not_legal_early_through_its_preview_promo():
+    # Fennekin MEP 80 and Delphox MEP 74 preview Chaos Rising (2026-05-22, legal 2026-06-05)
+    for day in ("2026-03-06", "2026-05-01"):
+        assert _errors(check(_CRI, "standard", day)) == [
+            f"Fennekin (CRI 11) (line 1) is not legal in Standard on {day}: it was released on 2026-05-22, after "
+            f"{day}, and no identical printing had been released by then (it is legal from 2026-06-05).",
+            f"Delphox (CRI 13) (line 2) is not legal in Standard on {day}: it was released on 2026-05-22, after "
+            f"{day}, and no identical printing had been released by then (it is legal from 2026-06-05).",
+        ]
+    assert _errors(check(_CRI, "standard", "2026-06-04"))[1] == (
+        "Delphox (CRI 13) (line 2) is not legal in Standard on 2026-06-04: its set, Chaos Rising, is legal from "
+        "2026-06-05 and no functionally identical reprint is legal."
+    )
+    assert check(_CRI, "standard", "2026-06-05").valid
+    assert_same(_CRI, "standard", "2026-05-01")
+
+
+def test_destined_rivals_mewtwo_is_not_legal_early_through_its_promo():
+    assert _errors(check(_DRI, "standard", "2025-05-01")) == [
+        "Team Rocket's Mewtwo ex (DRI 81) (line 1) is not legal in Standard on 2025-05-01: it was released on "
+        "2025-05-30, after 2025-05-01, and no identical printing had been released by then (it is legal from "
+        "2025-06-13)."
+    ]
+    assert not check(_DRI, "standard", "2025-06-12").valid
+    assert check(_DRI, "standard", "2025-06-13").valid
+
+
+def test_a_promo_without_a_set_counterpart_keeps_its_promo_sets_date():
+    from deckcheck.cards import get_db
+
+    db = get_db()
+    # Pikachu with Grey Felt Hat is only a promo; Snivy BW01 (2011) was reprinted only in McDonald's
+    # Collection 2021, of another series: both keep their promo set's first day
+    assert db.cards["svp-085"].release == db.sets["svp"].release == "2023-03-31"
+    assert db.cards["bwp-BW01"].release == db.sets["bwp"].release == "2011-04-26"
+    assert check("4 Snivy PR-BLW BW01\n56 Basic {G} Energy SVE 1\n", "expanded", "2015-01-01").valid
+    assert db.cards["svp-205"].release == db.cards["sv10-081"].release == "2025-05-30"

@@ -397,7 +397,8 @@ def test_a_printing_is_indexed_by_its_own_databases_card_in_another_database_of_
     from deckcheck import cards
 
     raw = json.loads(gzip.decompress(cards.default_path().read_bytes()))
-    raw = {key: value for key, value in raw.items() if key != "index"}
+    # the rows of one set (none of the printings released later than their set)
+    raw = {key: value for key, value in raw.items() if key not in ("index", "printing_releases")}
     raw["cards"] = [row for row in raw["cards"] if row[0].startswith("sv01-")]
     version = "same-version-two-databases"
     plain = cards.from_dict(raw, version)
