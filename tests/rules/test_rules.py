@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 import deckcheck
+from deckcheck.cards import get_db
+from deckcheck.formats import default_formats
 from deckcheck.rules import PLAYED_AS_POKEMON
 
 MAY = "2026-05-01"  # after the 2026 rotation (G out)
@@ -757,10 +759,7 @@ def test_glc_classic_collection_is_not_legal_through_a_reprint_with_its_text():
         )
     ]
     assert report.lines[1].legal_via is None
-
-
-def test_expanded_keeps_the_reprint_rule_for_the_classic_collection():
-    # the Handbook's reprint rule lets "any version of the card" be played (reference 3.9, 3.10)
+    # Expanded keeps the Handbook's reprint rule for it: "any version of the card" (reference 3.9, 3.10)
     report = deckcheck.check(AUDIT_GLC_CC, "expanded", MAY)
     assert report.valid
     assert [(p.rule, p.message) for p in report.problems] == [
@@ -843,7 +842,18 @@ def test_a_legal_printing_of_the_same_name_is_named_as_the_fix():
 
 
 def test_a_line_by_name_does_not_choose_a_printing_that_cannot_be_used_at_tournaments():
-    # Greninja ☆ has that one printing: named by it, still reported
+    # on the day Mimikyu SWSH136 became legal it was the newest Mimikyu out; a line by name takes the
+    # newest one a tournament takes instead
+    db = get_db()
+    expanded = default_formats()["expanded"]
+    barred = db.get("swshp-SWSH136")
+    on = expanded.set_legal_date(db, barred.set_id)
+    report = deckcheck.check(deck("1 Mimikyu"), "expanded", on.isoformat())
+    card = report.lines[0].card
+    assert card.name == "Mimikyu" and card.id != barred.id
+    assert report.lines[0].legal_via is not None
+    assert [p.rule for p in report.problems if p.severity == "error"] == []
+    # Greninja ☆ has one printing, which says it: named by it, still reported
     report = deckcheck.check(deck("1 Greninja ☆"), "expanded", MAY)
     assert report.lines[0].card.id == "swshp-SWSH144"
     assert "not-tournament-legal" in [p.rule for p in report.problems]
