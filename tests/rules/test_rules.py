@@ -18,6 +18,7 @@ import deckcheck
 from deckcheck.cards import get_db
 from deckcheck.formats import default_formats
 from deckcheck.rules import PLAYED_AS_POKEMON
+from deckcheck.rules.recommend import legal_printings
 
 MAY = "2026-05-01"  # after the 2026 rotation (G out)
 MARCH = "2026-03-01"  # before it (G legal)
@@ -853,6 +854,9 @@ def test_a_line_by_name_does_not_choose_a_printing_that_cannot_be_used_at_tourna
     assert card.name == "Mimikyu" and card.id != barred.id
     assert report.lines[0].legal_via is not None
     assert [p.rule for p in report.problems if p.severity == "error"] == []
+    # nor does a fix offer it
+    assert barred not in legal_printings("Mimikyu", expanded, db, on)
+    assert legal_printings("Mimikyu", expanded, db, on)[0].id == card.id
     # Greninja ☆ has one printing, which says it: named by it, still reported
     report = deckcheck.check(deck("1 Greninja ☆"), "expanded", MAY)
     assert report.lines[0].card.id == "swshp-SWSH144"
