@@ -66,7 +66,17 @@ def _unreleased(card: Card, ctx: Context) -> str | None:
 
 
 def _other_printing_hint(card: Card, ctx: Context) -> str | None:
-    """Name a legal printing with the same name whose text differs, the likely source of confusion."""
+    """Name a legal printing with the same name whose text differs, the likely source of confusion; for a
+    printing of a set the format closes to the reprint rule, a legal one with its text."""
+    fmt, db, on = ctx.format, ctx.db, ctx.as_of
+    if card.set_id in fmt.pool.closed_sets:
+        for same in db.printings_of(card):  # newest first
+            if (
+                same.fingerprint == card.fingerprint
+                and same.key == card.key
+                and fmt.legality(same, db, on) == (same, None)
+            ):
+                return f"{label(same)} has the same text and is legal: play that printing instead."
     other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
     if other is None:
         return None

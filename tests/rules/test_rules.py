@@ -760,6 +760,9 @@ def test_glc_classic_collection_is_not_legal_through_a_reprint_with_its_text():
         )
     ]
     assert report.lines[1].legal_via is None
+    assert report.problems[0].hint == (
+        "Here Comes Team Rocket! (EVO 113) has the same text and is legal: play that printing instead."
+    )
     # Expanded keeps the Handbook's reprint rule for it: "any version of the card" (reference 3.9, 3.10)
     report = deckcheck.check(AUDIT_GLC_CC, "expanded", MAY)
     assert report.valid
