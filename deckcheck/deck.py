@@ -245,7 +245,8 @@ _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = r
     _NOT_LEGAL,
     _REPRINTED,
     _LOCALIZED,
-) = range(13)
+    _NOT_TOURNAMENT,
+) = range(14)
 #: resolutions that did not go through a line's set code (every other one found its set; a line
 #: with one of these may name a set the database lacks)
 NOT_BY_SET = frozenset({"name", "unresolved"})
@@ -256,13 +257,16 @@ _EVOLUTION_STAGES = ("Stage 1", "Stage 2")
 LineProfile = tuple[int, "str | None", tuple[int, ...], "str | None"]
 
 
-def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) -> LineProfile:
+def line_profile(
+    ln: LineFacts | ResolvedLine, clauses: Mapping[str, object], barred: Mapping[str, object] | None = None
+) -> LineProfile:
     """What a resolved line (or its facts) is for :class:`Deck`: its kind of card, the name key it counts under
     (None for basic Energy and unknown cards), the indices of the deck's lists it belongs to and,
     for a Stage 1 or Stage 2 Pokémon, the key of the name it evolves from.
 
-    It depends on the line's facts (printing, resolution, legality) and the database's deck-building
-    clauses (``clauses``, :meth:`CardDB.deck_rules`) only, so it is kept on the shared
+    It depends on the line's facts (printing, resolution, legality), the database's deck-building
+    clauses (``clauses``, :meth:`CardDB.deck_rules`) and its printings kept out of tournaments
+    (``barred``, :meth:`CardDB.not_for_tournaments`) only, so it is kept on the shared
     :class:`LineFacts`: a line a process has seen is indexed with one look-up.
     """
     marks: list[int] = []
@@ -299,6 +303,8 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
             marks.append(_PRISM_STAR)
     if card.id in clauses:
         marks.append(_CLAUSES)
+    if barred and card.id in barred:
+        marks.append(_NOT_TOURNAMENT)
     if ln.method == "name":
         marks.append(_NAME_MATCHED)
     if ln.name_differs:
@@ -330,7 +336,8 @@ class Deck:
     those whose set code and number name another card; ``banned``, ``not_legal`` (neither
     legal nor banned) and ``reprinted`` (legal through another printing; basic Energy only when its
     printing was released after the date) their legality; ``localized`` the lines whose name was
-    read in another language. Every list keeps the lines' order.
+    read in another language; ``not_tournament`` those whose printing says it cannot be used at
+    official tournaments. Every list keeps the lines' order.
     """
 
     __slots__ = (
@@ -360,6 +367,7 @@ class Deck:
         "not_legal",
         "reprinted",
         "localized",
+        "not_tournament",
     )
 
     def __init__(
@@ -375,9 +383,9 @@ class Deck:
         self.parse_problems = parse_problems or []
         self.declared_total = declared_total
         self.declared_total_line = declared_total_line
-        clauses = db.deck_rules()
+        clauses, barred = db.deck_rules(), db.not_for_tournaments()
         # one list per mark (the literal costs less than a comprehension)
-        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
+        marked: list[list[Any]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
         evolving: list[tuple[Any, str]] = []
         tally = [0, 0, 0, 0, 0, 0, 0]  # copies by kind
         copies: dict[str, int] = {}
@@ -385,7 +393,7 @@ class Deck:
             facts = ln.facts
             profile = facts.profile
             if profile is None:
-                profile = facts.profile = line_profile(facts, clauses)
+                profile = facts.profile = line_profile(facts, clauses, barred)
             kind, key, marks, parent = profile
             count = facts.count
             tally[kind] += count
@@ -420,6 +428,7 @@ class Deck:
             self.not_legal,
             self.reprinted,
             self.localized,
+            self.not_tournament,
         ) = marked
         pokemon, basic, trainer, energy, basic_energy, other, unknowns = tally
         self.tally = (pokemon + basic, trainer, energy + basic_energy, other + unknowns)
@@ -462,6 +471,8 @@ class Deck:
     reprinted: list[KnownLine]
     #: the lines whose name was read in another language (:mod:`deckcheck.cards.localnames`)
     localized: list[KnownLine]
+    #: the lines whose printing cannot be used at official tournaments (``data/deck-rules.csv``)
+    not_tournament: list[KnownLine]
 
     def counts(self) -> Counts:
         return Counts(*self.tally)

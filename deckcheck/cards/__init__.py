@@ -339,7 +339,7 @@ def _index(db: CardDB, directory: Path | None, index: dict[str, Any], with_cards
     }
     db._aliases = _load_aliases(directory)
     try:
-        db._deck_rules = load_rules(directory)
+        db._deck_rules, db._not_tournament = load_rules(directory)
         db._bypasses = load_bypasses(directory)
     except ValueError as exc:
         raise DatabaseError(str(exc)) from exc

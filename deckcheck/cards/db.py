@@ -67,6 +67,8 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         self._basic_energy: dict[str, Card] = {}
         #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
         self._deck_rules: dict[str, DeckRule] = {}
+        #: card id -> its sentence "This card cannot be used at official tournaments" (``data/deck-rules.csv``)
+        self._not_tournament: dict[str, str] = {}
         #: name key -> what that card reaches without evolving (``data/evolution-bypass.csv``)
         self._bypasses: dict[str, Bypass] = {}
         #: the memos of resolution, suggestions and the engine's lines, held by this object
@@ -203,6 +205,11 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
     def deck_rules(self) -> dict[str, DeckRule]:
         """Card id -> the deck-building clause that printing carries (read only)."""
         return self._deck_rules
+
+    def not_for_tournaments(self) -> dict[str, str]:
+        """Card id -> the printed sentence that keeps that printing out of official tournaments
+        ("This card cannot be used at official tournaments."), read only."""
+        return self._not_tournament
 
     def bypasses(self) -> dict[str, Bypass]:
         """Name key -> the Evolution Pokémon that card brings into play or uses without evolving."""

@@ -16,6 +16,11 @@ data, at build time, finds these sentences:
 ``group-limit``
     "You may have up to 4 Basic Pokémon cards in your deck with Unown in their names." (the
     Neo Unown): at most ``limit`` Basic Pokémon whose name holds ``group``, in total.
+``not-tournament``
+    "(This card cannot be used at official tournaments.)" (Imakuni?'s Doduo EVO 112, some Sword &
+    Shield Black Star promos): the printing may not be played in a tournament deck, whatever a
+    reprint of it; its fingerprint is kept apart from every other printing's at build, so the
+    reprint rule never joins it to one.
 ``ace-spec``, ``radiant``, ``prism-star``
     The ACE SPEC, Radiant Pokémon and Prism Star rules, already rules of their own; listed so
     that the scan is complete and the card is checked to carry the right subtype.
@@ -46,7 +51,16 @@ from ..patterns import Pattern
 from ..value import Value
 
 #: kinds of row in ``data/deck-rules.csv``
-CLAUSE_KINDS = ("any-number", "name-limit", "star-limit", "group-limit", "ace-spec", "radiant", "prism-star")
+CLAUSE_KINDS = (
+    "any-number",
+    "name-limit",
+    "star-limit",
+    "group-limit",
+    "not-tournament",
+    "ace-spec",
+    "radiant",
+    "prism-star",
+)
 CATEGORY_KINDS = ("special-energy", "basic-pokemon", "not-basic")
 KINDS = CLAUSE_KINDS + CATEGORY_KINDS
 TABLE = "deck-rules.csv"
@@ -59,6 +73,11 @@ _MORE_THAN = Pattern(r"(?:[^:]{1,40}: )?You can't have more than ([0-9]{1,2}) ([
 _UP_TO = Pattern(
     r"You may have up to ([0-9]{1,2}) (Basic Pokémon) cards in your deck with ([^ .]{1,30}) in their names\.?"
 )
+_NOT_TOURNAMENT = Pattern(
+    r"\(?This card (?:cannot|can't|may not) be used (?:at|in) (?:any )?official (?:tournaments|tournament play)\.?\)?"
+)
+# a sentence about tournaments that _NOT_TOURNAMENT does not read: the build stops on it
+_TOURNAMENT = Pattern(r"(?i:tournament)")
 # a sentence about building a deck that none of the patterns above reads: the build stops on it
 _DECK_BUILDING = Pattern(r"can't have more than|may have (?:as many|up to)|as many of this card")
 _NAMED_KINDS = {
@@ -120,6 +139,10 @@ def read_clause(sentence: str, card_name: str) -> tuple[str, int | None, str | N
     :raises ValueError: for a sentence about deck building that no known clause reads.
     """
     text = " ".join(sentence.translate(_APOSTROPHES).split())
+    if _TOURNAMENT.search(text):
+        if _NOT_TOURNAMENT.fullmatch(text):
+            return "not-tournament", None, None
+        raise ValueError(f"unrecognised sentence about tournaments: {text!r}")
     if not _DECK_BUILDING.search(text) or "in your deck" not in text:
         return None
     if _ANY_NUMBER.fullmatch(text):
@@ -232,12 +255,15 @@ class DeckRule(Value):
         self.kind, self.limit, self.group, self.text = kind, limit, group, text
 
 
-def load_rules(directory: Path | None = None) -> dict[str, DeckRule]:
-    """Card id -> its deck-building clause, from the reviewed table (categories are applied at build)."""
+def load_rules(directory: Path | None = None) -> tuple[dict[str, DeckRule], dict[str, str]]:
+    """From the reviewed table (categories are applied at build): card id -> its deck-building
+    clause, and card id -> the sentence that keeps it out of tournaments (``not-tournament``)."""
     from .files import read_table  # the table reader of every data/ table
 
-    out = {}
+    out, barred = {}, {}
     for row in read_rows(read_table(TABLE, directory)):
         if row.kind in ("any-number", "name-limit", "star-limit", "group-limit"):
             out[row.id] = DeckRule(row.kind, row.limit, row.group, row.text)
-    return out
+        elif row.kind == "not-tournament":
+            barred[row.id] = row.text
+    return out, barred

@@ -42,10 +42,11 @@ class _Lines:
     Without a format (a date before the format's data) the lines are still resolved on the date: a
     printing chosen by name is one out on it (:meth:`~deckcheck.cards.db.CardDB.on_date`)."""
 
-    __slots__ = ("db", "fmt", "on", "_day", "memo", "reader", "printings", "known", "clauses")
+    __slots__ = ("db", "fmt", "on", "_day", "memo", "reader", "printings", "known", "clauses", "barred")
 
     def __init__(self, db: CardDB, fmt: Format | None, on: dt.date | None) -> None:
         self.db, self.known, self.clauses = db, db.resolution_memo(), db.deck_rules()
+        self.barred = db.not_for_tournaments()
         self._day: str | None = None  # the date as ISO text (:attr:`day`), made on first use
         if fmt is None or on is None:
             self.fmt, self.on, self.memo, self.reader, self.printings = (
@@ -84,15 +85,17 @@ class _Lines:
         """A resolution by name (``name``: no set code, an ALT or unknown one) on the date, preferring
         a printing legal then: when the newest printing out on the date is not legal in the format
         (nor legal through a reprint), the newest one out that is, else that one
-        (:meth:`~deckcheck.cards.db.CardDB.released_printings`)."""
+        (:meth:`~deckcheck.cards.db.CardDB.released_printings`). A printing that cannot be used at
+        official tournaments is never the legal one chosen."""
         card, day = res.card, self.day
         if card is None or res.method != "name" or self.fmt is None or day is None:
             return res
+        barred = self.barred
         via, ban = self.legality(card)
-        if via is not None and ban is None:
+        if via is not None and ban is None and card.id not in barred:
             return res
         for other in self.db.released_printings(card, day):
-            if other is not card:
+            if other is not card and other.id not in barred:
                 via, ban = self.legality(other)
                 if via is not None and ban is None:
                     return Resolution(other, res.method, (), res.name_differs, res.language)
@@ -146,7 +149,7 @@ def _printing_facts(at: _Lines, raw: str, count: int, hit: PrintedLine) -> LineF
         _, facts.legal_via, facts.ban, facts.profile = entry
         return facts
     facts.legal_via, facts.ban = at.legality(card)
-    facts.profile = line_profile(facts, at.clauses)
+    facts.profile = line_profile(facts, at.clauses, at.barred)
     if printings is not None:
         printings.put(card.id, (card, facts.legal_via, facts.ban, facts.profile))
     return facts

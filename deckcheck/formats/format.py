@@ -81,6 +81,17 @@ class Format(FormatLegality, Value):
             pool["series"] = sorted(self.pool.series)
             pool["include_sets"] = sorted(self.pool.include_sets)
             pool["exclude_sets"] = sorted(self.pool.exclude_sets)
+            pool["closed_sets"] = sorted(self.pool.closed_sets)
+            pool["allow"] = [
+                {
+                    "name": a.name,
+                    "printings": [f"{s} {n}" for s, n in a.printings],
+                    "since": a.since.isoformat(),
+                    "source": a.source,
+                    **({"unconfirmed": a.unconfirmed} if a.unconfirmed else {}),
+                }
+                for a in self.pool.allowed
+            ]
         return {
             "id": self.id,
             "name": self.name,

@@ -25,6 +25,7 @@ class FormatLegality:
     """The legality of :class:`~deckcheck.formats.format.Format`: its pool and bans against a database."""
 
     id: str
+    name: str
     pool: Pool
     bans: tuple[Ban, ...]
     to_dict: Callable[[], dict[str, Any]]
@@ -52,7 +53,7 @@ class FormatLegality:
             return True
         if pool.kind == "sets":
             if card.set_id in pool.exclude_sets:
-                return False
+                return card.set_id in pool.closed_sets and pool.allowed_on(card, db, on)
             return card.set_id in pool.include_sets or card.series in pool.series
         rotation = pool.rotation_on(on)
         if rotation is None:
@@ -92,7 +93,8 @@ class FormatLegality:
             return card
         if card.is_basic_energy:  # a printing from after the date: any of its type out then
             return db.identical_printing(card, on.isoformat())
-        if not self.pool.reprint_rule or card.fingerprint.startswith("name:"):
+        pool = self.pool
+        if not pool.reprint_rule or card.fingerprint.startswith("name:") or card.set_id in pool.closed_sets:
             return None
         for other in db.printings_of(card):
             if other.fingerprint == card.fingerprint and other.key == card.key and self.in_pool(other, db, on):
@@ -211,7 +213,8 @@ class FormatLegality:
         legal_from = self.legal_date(card)
         if legal_from is None:
             return f"the release date of its set, {cset.name}, is unknown"
-        reprint = " and no functionally identical reprint is legal" if pool.reprint_rule else ""
+        reach = pool.reprint_rule and card.set_id not in pool.closed_sets
+        reprint = " and no functionally identical reprint is legal" if reach else ""
         if legal_from > on:
             if card.release != cset.release:  # a promo of a set's card: legal with that set
                 return f"this printing is legal from {legal_from.isoformat()}, as {_previewed(card, db)}{reprint}"
@@ -236,6 +239,13 @@ class FormatLegality:
             mark_from = pool.mark_legal_from(card.mark)
             return f"regulation mark {card.mark} is legal from {mark_from.isoformat() if mark_from else '?'}{reprint}"
         if pool.kind == "sets":
+            if card.set_id in pool.closed_sets:
+                names = sorted(
+                    {a.name for a in pool.allowed for code, _ in a.printings if card.set_id in db.sets_for_code(code)}
+                )
+                listed = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
+                only = f"; {self.name} allows only {listed} of it" if names else ""
+                return f"its set, {cset.name}, is excluded from the card pool, reprints of legal cards included{only}"
             how = "is excluded from" if card.set_id in pool.exclude_sets else "is not in"
             return f"its set, {cset.name}, {how} the card pool{reprint}"
         return f"its set, {cset.name}, is not in the card pool{reprint}"  # pragma: no cover - "all" takes every set

@@ -18,19 +18,30 @@ from ..names import name_key
 from ..registry import REGISTRY, FormatError, check_rule_params, load_builtin_rules
 from ..wording import noun
 from .format import Format
-from .pool import Ban, MarkDate, Pool, Rotation
+from .pool import Allowed, Ban, MarkDate, Pool, Rotation
 
 POOL_KINDS = ("regulation-marks", "sets", "all")
 SET_LEGAL_RULES = ("third-friday", "release")
 _TOP_KEYS = ("id", "name", "description", "extends", "sources", "rules", "pool", "bans")
 _POOL_KEYS = {
     "regulation-marks": ("kind", "earliest", "set_legal_from", "reprint_rule", "rotations", "mark_dates"),
-    "sets": ("kind", "earliest", "set_legal_from", "reprint_rule", "series", "include_sets", "exclude_sets"),
+    "sets": (
+        "kind",
+        "earliest",
+        "set_legal_from",
+        "reprint_rule",
+        "series",
+        "include_sets",
+        "exclude_sets",
+        "closed_sets",
+        "allow",
+    ),
     "all": ("kind", "earliest", "set_legal_from", "reprint_rule"),
 }
 _ROTATION_KEYS = ("from", "lowest_mark", "sets", "promos", "source", "unconfirmed")
 _MARK_DATE_KEYS = ("mark", "from", "source")
 _BAN_KEYS = ("name", "printings", "all_printings", "since", "until", "source", "unconfirmed")
+_ALLOW_KEYS = ("name", "printings", "since", "source", "unconfirmed")
 #: a table read from a format file
 Table = dict[str, Any]
 
@@ -159,7 +170,44 @@ def _pool(raw: object, where: str) -> Pool:
     )
     if kind == "sets" and not (series or include):
         raise FormatError(f"{where}: a sets pool needs series or include_sets")
-    return Pool(kind, earliest, rotations, series, include, exclude, delay, reprint, mark_dates)
+    closed = frozenset(_strings(raw, "closed_sets", f"{where}: pool"))
+    if not closed <= exclude:
+        unknown = ", ".join(sorted(closed - exclude))
+        raise FormatError(f"{where}: pool.closed_sets names {unknown}, not in pool.exclude_sets")
+    allowed = _allowed(raw.get("allow", []), where)
+    if allowed and not closed:
+        raise FormatError(f"{where}: pool.allow is for printings of pool.closed_sets, and it is empty")
+    return Pool(kind, earliest, rotations, series, include, exclude, delay, reprint, mark_dates, closed, allowed)
+
+
+def _printings(b: Table, at: str, name: str) -> list[tuple[str, str]]:
+    """An entry's ``printings``, "SET NUMBER" each, as (upper-cased set code, number) pairs."""
+    out = []
+    for p in b.get("printings", []):
+        parts = str(p).rsplit(" ", 1)
+        if len(parts) != 2 or not parts[0].strip():
+            raise FormatError(f"{at} ({name}): printing {p!r} must be 'SET NUMBER'")
+        out.append((parts[0].strip().upper(), parts[1]))
+    return out
+
+
+def _allowed(raw: object, where: str) -> tuple[Allowed, ...]:
+    """``pool.allow``: printings of a closed set the format allows, each with its date and source."""
+    if not isinstance(raw, list):
+        raise FormatError(f"{where}: pool.allow must be a list of tables")
+    out = []
+    for i, a in enumerate(raw):
+        at = f"{where}: pool.allow[{i + 1}]"
+        _keys(a, _ALLOW_KEYS, at)
+        name = _text(a, "name", at)
+        printings = _printings(a, at, name)
+        if not printings:
+            raise FormatError(f"{at} ({name}): lists no printings")
+        if "since" not in a:
+            raise FormatError(f"{at} ({name}): since is missing (the date its source allows it from)")
+        since = _date(a["since"], f"{at}.since")
+        out.append(Allowed(name, tuple(printings), since, _text(a, "source", at), _text(a, "unconfirmed", at, False)))
+    return tuple(out)
 
 
 def _bans(raw: object, where: str) -> tuple[Ban, ...]:
@@ -171,12 +219,7 @@ def _bans(raw: object, where: str) -> tuple[Ban, ...]:
         at = f"{where}: bans[{i + 1}]"
         _keys(b, _BAN_KEYS, at)
         name = _text(b, "name", at)
-        printings = []
-        for p in b.get("printings", []):
-            parts = str(p).rsplit(" ", 1)
-            if len(parts) != 2 or not parts[0].strip():
-                raise FormatError(f"{at} ({name}): printing {p!r} must be 'SET NUMBER'")
-            printings.append((parts[0].strip().upper(), parts[1]))
+        printings = _printings(b, at, name)
         if printings and b.get("all_printings"):
             raise FormatError(f"{at} ({name}): give printings or all_printings = true, not both")
         if not printings and b.get("all_printings") is not True:

@@ -51,6 +51,32 @@ class Ban(Value):
         return any(number_key(n) == number and card.set_id in db.sets_for_code(code) for code, n in self.printings)
 
 
+class Allowed(Value):
+    """A printing of an excluded set that a format allows all the same (GLC FAQ: of the Celebrations
+    Classic Collection only Reshiram and Zekrom), from ``since`` (its source's date); ``printings``:
+    (set code, number) pairs of cards named ``name``. ``unconfirmed`` says why the date is not the
+    source's own (empty when it is)."""
+
+    __slots__ = ("name", "printings", "since", "source", "unconfirmed")
+    __match_args__ = __slots__
+
+    def __init__(
+        self, name: str, printings: tuple[tuple[str, str], ...], since: dt.date, source: str, unconfirmed: str = ""
+    ) -> None:
+        self.name = name
+        self.printings = printings
+        self.since = since
+        self.source = source
+        self.unconfirmed = unconfirmed
+
+    def covers(self, card: Card, db: CardDB) -> bool:
+        """Is ``card`` one of these printings (by its set, number and name)?"""
+        if name_key(self.name) != card.key:
+            return False
+        number = number_key(card.number)
+        return any(number_key(n) == number and card.set_id in db.sets_for_code(code) for code, n in self.printings)
+
+
 class Rotation(Value):
     """A rotation of a rotating format: from ``start`` the pool is every printing whose regulation
     mark is ``min_mark`` or later or, before regulation marks (``min_mark`` empty), the printings of
@@ -91,7 +117,9 @@ class MarkDate(Value):
 
 
 class Pool(Value):
-    """What a format's pool is made of (``[pool]`` in its file): by regulation marks or by sets."""
+    """What a format's pool is made of (``[pool]`` in its file): by regulation marks or by sets; a
+    pool by sets may close some of its excluded sets to the reprint rule (``closed_sets``) and allow
+    printings of an excluded set by name (``allowed``)."""
 
     __slots__ = __match_args__ = (
         "kind",
@@ -103,6 +131,8 @@ class Pool(Value):
         "legal_delay",
         "reprint_rule",
         "mark_dates",
+        "closed_sets",
+        "allowed",
     )
 
     def __init__(
@@ -116,10 +146,19 @@ class Pool(Value):
         legal_delay: str = "third-friday",  # or "release"
         reprint_rule: bool = True,
         mark_dates: tuple[MarkDate, ...] = (),
+        closed_sets: frozenset[str] = frozenset(),
+        allowed: tuple[Allowed, ...] = (),
     ) -> None:
         self.kind, self.earliest, self.rotations, self.series = kind, earliest, rotations, series
         self.include_sets, self.exclude_sets, self.legal_delay = include_sets, exclude_sets, legal_delay
         self.reprint_rule, self.mark_dates = reprint_rule, mark_dates
+        #: excluded sets the reprint rule does not reach either: a printing of one is legal only when
+        #: ``allowed`` lists it
+        self.closed_sets, self.allowed = closed_sets, allowed
+
+    def allowed_on(self, card: Card, db: CardDB, on: dt.date) -> bool:
+        """Does an entry of ``allowed`` in force on ``on`` cover this printing?"""
+        return any(a.since <= on and a.covers(card, db) for a in self.allowed)
 
     def rotation_on(self, on: dt.date) -> Rotation | None:
         """The rotation in force on ``on`` (rotations are in date order), None before the first."""

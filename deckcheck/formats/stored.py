@@ -5,9 +5,10 @@ on it) stays the same.
 
 The answer of a printing changes only on a day its format file or the card data names: its own
 (and each functionally identical reprint's) first legal day, a release (basic Energy), a rotation,
-a regulation mark's first day, a ban's start and end (:func:`_days`). :func:`legality_columns`
-asks the format's own code on each of those days and keeps a run where the answer changes; the
-stored runs are used only for a format whose pool and bans are those they were made from
+a regulation mark's first day, a ban's start and end, the day an excluded printing is allowed
+(:func:`_days`). :func:`legality_columns` asks the format's own code on each of those days and
+keeps a run where the answer changes; the stored runs are used only for a format whose pool and
+bans are those they were made from
 (:meth:`~deckcheck.formats.legality.FormatLegality.legality_digest`), read with the set-alias table
 they were made with (:func:`~deckcheck.cards.packfacts.aliases_check`): a format file a user adds
 or changes is answered by its code, as without a pack (``tests/formats/test_stored.py`` holds the
@@ -42,6 +43,7 @@ def _days(fmt: Format, db: CardDB, card: Card) -> list[dt.date]:
         days.add(legal)
     if card.release:
         days.add(dt.date.fromisoformat(card.release))
+    days.update(a.since for a in pool.allowed)  # (few: every printing takes them, its reprints' included)
     for ban in fmt.bans:
         if ban.covers(card, db):
             days.update(day for day in (ban.since, ban.until) if day is not None)

@@ -1,5 +1,5 @@
 """Legality rules: a card outside the format's pool on the date, a ban, a printing legal through
-its reprint."""
+its reprint, a printing that says it cannot be used at official tournaments."""
 
 from __future__ import annotations
 
@@ -28,6 +28,10 @@ def not_in_format(deck: Deck, ctx: Context) -> Iterator[Finding]:
     if ctx.date_problem:
         return
     outside = deck.not_legal  # known lines neither legal nor banned
+    if deck.not_tournament and NOT_TOURNAMENT in ctx.format.rules:
+        # a printing no tournament takes is reported once, by that rule, whatever the pool
+        barred = ctx.db.not_for_tournaments()
+        outside = [ln for ln in outside if ln.card.id not in barred]
     if not outside:
         return
     # the reason and hint depend on the printing, the database and the date only: memoised beside
@@ -65,7 +69,17 @@ def _unreleased(card: Card, ctx: Context) -> str | None:
 
 
 def _other_printing_hint(card: Card, ctx: Context) -> str | None:
-    """Name a legal printing with the same name whose text differs, the likely source of confusion."""
+    """Name a legal printing with the same name whose text differs, the likely source of confusion; for a
+    printing of a set the format closes to the reprint rule, a legal one with its text."""
+    fmt, db, on = ctx.format, ctx.db, ctx.as_of
+    if card.set_id in fmt.pool.closed_sets:
+        for same in db.printings_of(card):  # newest first
+            if (
+                same.fingerprint == card.fingerprint
+                and same.key == card.key
+                and fmt.legality(same, db, on) == (same, None)
+            ):
+                return f"{label(same)} has the same text and is legal: play that printing instead."
     other = ctx.format.legal_other_printing(card, ctx.db, ctx.as_of)
     if other is None:
         return None
@@ -99,10 +113,11 @@ def legal_by_reprint(deck: Deck, ctx: Context) -> Iterator[Finding]:
         return
     every_card = ctx.format.pool.kind == "all"
     day = ctx.as_of.isoformat()
+    barred = ctx.db.not_for_tournaments() if NOT_TOURNAMENT in ctx.format.rules else {}
     # only a printing legal through another can have something to say, unless every printing may name its newest
     for ln in deck.known if every_card else deck.reprinted:
         via, card = ln.legal_via, ln.card
-        if via is None or ln.ban is not None or card.is_basic_energy and via is card:
+        if via is None or ln.ban is not None or card.is_basic_energy and via is card or card.id in barred:
             continue
         if via is not card:
             if card.release > day:
@@ -184,3 +199,44 @@ def banned(deck: Deck, ctx: Context) -> Iterator[Finding]:
                 else None
             )
         yield Finding(msg, lines=(ln.line,), cards=(ln.card.id,), hint=hint)
+
+
+#: the rule's name, which the other legality rules ask the format for
+NOT_TOURNAMENT = "not-tournament-legal"
+
+
+@rule(
+    NOT_TOURNAMENT,
+    code="R205",
+    description=(
+        'A printing whose text says "This card cannot be used at official tournaments" (Imakuni?\'s Doduo EVO '
+        "112, some Black Star promos): never legal, whatever its set or a reprint; found in the card text at "
+        "the database's build (`data/deck-rules.csv`)"
+    ),
+    severity=ERROR,
+    title="A printing that cannot be used at official tournaments",
+    needs="not_tournament",
+)
+def not_tournament_legal(deck: Deck, ctx: Context) -> Iterator[Finding]:
+    """A printing whose own text keeps it out of official tournaments ("This card cannot be used at
+    official tournaments."): the card's text overrides the format's pool, and a reprint of it with
+    the same text does not make it legal either."""
+    barred = ctx.db.not_for_tournaments()
+    for ln in deck.not_tournament:
+        card = ln.card
+        said = barred[card.id].strip("()")
+        yield Finding(
+            f'{line_label(ln)} (line {ln.line}) cannot be played in {ctx.format.name}: the card says "{said}"',
+            lines=(ln.line,),
+            cards=(card.id,),
+            hint=None if ctx.date_problem else _playable_printing(card, barred, ctx),
+        )
+
+
+def _playable_printing(card: Card, barred: dict[str, str], ctx: Context) -> str | None:
+    """Name a printing with the same name that is legal on the date and may be used at tournaments."""
+    fmt, db, on = ctx.format, ctx.db, ctx.as_of
+    for other in db.printings_of(card):  # newest first
+        if other.key == card.key and other.id not in barred and fmt.legality(other, db, on) == (other, None):
+            return f"{label(other)} has the same name and is legal, but its text differs from this printing's."
+    return None

@@ -65,13 +65,15 @@ def legal_printings(
     name: str, fmt: _Legality, db: CardDB, on: dt.date | None, limit: int = MAX_PRINTINGS
 ) -> list[Card]:
     """The printings named ``name`` legal (and not banned) in ``fmt`` on ``on``, the recommended one
-    first: regular art before special art, newest first within each; at most ``limit``.
+    first: regular art before special art, newest first within each; at most ``limit``. A printing
+    that cannot be used at official tournaments is never one of them.
 
     With no date (legality not checked), every printing of the name in the same order.
     """
     printings = db.by_name(name)  # newest first
     if on is not None:
-        printings = tuple(c for c in printings if fmt.legality(c, db, on) == (c, None))
+        barred = db.not_for_tournaments()  # legal in the pool, but no tournament takes them
+        printings = tuple(c for c in printings if c.id not in barred and fmt.legality(c, db, on) == (c, None))
     regular = [c for c in printings if is_regular_art(c, db)]
     special = [c for c in printings if not is_regular_art(c, db)]
     return (regular + special)[:limit]

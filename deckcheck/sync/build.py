@@ -160,6 +160,7 @@ def build(
         {s["id"]: s.get("releaseDate") or "" for s in sets},
     )
     reviewed.check_apart(reviewed.apply_exceptions(rows, sets_by_code, directory))
+    reviewed.keep_apart_not_tournament(rows, categories)
     reviewed.audit_names(rows, directory)
     out_sets = [_set_record(s, (local_codes or {}).get(s["id"])) for s in sets]
     return {

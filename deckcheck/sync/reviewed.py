@@ -1,5 +1,6 @@
 """The reviewed data tables of ``data/`` held against the source at a build: the ACE SPEC list,
-the functional exceptions, the name audit, the deck-building clauses and the Evolution bypasses.
+the functional exceptions, the name audit, the deck-building clauses (and the printings kept out of
+tournaments) and the Evolution bypasses.
 A card the scans find that a table lacks, or a row that names no card, is a
 :class:`~deckcheck.sync.tables.BuildError`: the builder (:func:`deckcheck.sync.build.build`) fails
 rather than ship what nobody reviewed."""
@@ -130,6 +131,21 @@ def deck_rule_categories(cards: list[dict], table: list) -> dict[str, list[str]]
     for row in table:
         out.setdefault(row.id, []).append(row.kind)
     return out
+
+
+def keep_apart_not_tournament(rows: list[list], categories: dict[str, list[str]]) -> None:
+    """Give every printing that says "This card cannot be used at official tournaments" (a
+    ``not-tournament`` row of ``data/deck-rules.csv``) a fingerprint of its own, in place: that
+    sentence is printed text no other printing has, so the reprint rule never joins it to one, in
+    either direction (it makes no printing legal, and no printing makes it legal). Printings with
+    the same text and the same sentence keep one fingerprint. Done after the reviewed verdicts,
+    which no verdict can undo; a printing with no text (``name:``, ``rules:``) is left as it is:
+    the reprint rule joins none of those."""
+    fp_at = FIELDS.index("fingerprint")
+    for row in rows:
+        fp = row[fp_at]
+        if "not-tournament" in categories.get(row[0], ()) and not fp.startswith(("name:", "rules:")):
+            row[fp_at] = hashlib.sha1(f"{fp}|not-tournament".encode()).hexdigest()[:16]
 
 
 def check_bypasses(cards: list[dict], table: list[bypass.Finding]) -> None:

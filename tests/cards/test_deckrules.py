@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck import check
-from deckcheck.cards import deckrules
+from deckcheck.cards import deckrules, load
 from deckcheck.sync import build
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -55,6 +55,8 @@ def _problems(text: str, fmt: str = "unlimited"):
             "Giratina ◇",
             ("prism-star", 1, None),
         ),
+        ("(This card cannot be used at official tournaments.)", "Imakuni?'s Doduo", ("not-tournament", None, None)),
+        ("This card can’t be used in official tournaments.", "Zacian", ("not-tournament", None, None)),
         # gameplay sentences that mention the deck are not deck-building clauses
         ("If you have no cards in your deck, you can't play this card.", "Bill", None),
         ("This Pokémon may have up to 2 Pokémon Tool cards attached to it.", "Vespiquen", None),
@@ -68,6 +70,28 @@ def test_each_printed_clause_is_read(sentence, name, expected):
 def test_a_deck_building_sentence_no_pattern_reads_stops_the_scan():
     with pytest.raises(ValueError, match="unrecognised deck-building clause"):
         deckrules.read_clause("You can't have more than 2 Pokémon with Pikachu in their names in your deck.", "Pikachu")
+
+
+def test_a_sentence_about_tournaments_no_pattern_reads_stops_the_scan():
+    with pytest.raises(ValueError, match="unrecognised sentence about tournaments"):
+        deckrules.read_clause("This card may be used only at Tournament events.", "Pikachu")
+
+
+def test_every_printing_that_cannot_be_used_at_official_tournaments_is_in_the_table():
+    # the seven printings of the card source that say so, and no other
+    barred = {row.id: row.name for row in _table() if row.kind == "not-tournament"}
+    assert barred == {
+        "xy12-112": "Imakuni?'s Doduo",
+        "swshp-SWSH132": "Dragapult",
+        "swshp-SWSH135": "Zacian",
+        "swshp-SWSH136": "Mimikyu",
+        "swshp-SWSH137": "Light Toxtricity",
+        "swshp-SWSH138": "Hydreigon C",
+        "swshp-SWSH144": "Greninja ☆",
+    }
+    db = load()
+    assert db.not_for_tournaments() == dict.fromkeys(barred, "(This card cannot be used at official tournaments.)")
+    assert db.deck_rules()["swshp-SWSH144"].kind == "star-limit"  # its other clause is kept
 
 
 def test_every_row_of_the_table_is_what_the_scan_reads_from_its_text():
@@ -153,6 +177,40 @@ def test_the_build_applies_the_reviewed_rows_and_fails_on_an_unreviewed_clause()
     legend = _card("neo3-69", "Lugia LEGEND", "Pokémon", ["LEGEND"])
     with pytest.raises(build.BuildError, match=r"unreviewed not-basic on neo3-69"):
         build.build(_source(legend), built_at="x")
+
+
+NOT_AT_TOURNAMENTS = "(This card cannot be used at official tournaments.)"
+ATTACK = [{"name": "Peck", "cost": ["Colorless"], "damage": "10", "effect": ""}]
+
+
+def _doduos(*cards):
+    sets = [
+        {"id": "xy12", "name": "Evolutions", "series_id": "xy", "ptcgl_code": "EVO", "releaseDate": "2016-11-02"},
+        {"id": "xy13", "name": "Later", "series_id": "xy", "ptcgl_code": "LTR9", "releaseDate": "2017-02-03"},
+    ]
+    return {"meta": {}, "cards": list(cards), "sets": sets}
+
+
+def _doduo(cid, *rules):
+    return _card(
+        cid, "Imakuni?'s Doduo", "Pokémon", ["Basic"], hp=50, types=["Colorless"], attacks=ATTACK, rules=list(rules)
+    )
+
+
+def test_a_printing_that_cannot_be_used_at_tournaments_shares_no_fingerprint_with_its_text(tmp_path):
+    # the sentence is printed text: a printing with the same attacks but without it is another card for the
+    # reprint rule, in both directions; two printings that both say it keep one fingerprint
+    for table in (ROOT / "data").glob("*.csv"):  # the shipped tables, and a row for the second one
+        (tmp_path / table.name).write_text(table.read_text(encoding="utf-8"), encoding="utf-8")
+    with (tmp_path / deckrules.TABLE).open("a", encoding="utf-8") as fh:
+        fh.write(f"xy13-1,Imakuni?'s Doduo,not-tournament,,,rules,{NOT_AT_TOURNAMENTS}\n")
+    source = _doduos(_doduo("xy12-112", NOT_AT_TOURNAMENTS), _doduo("xy12-200"), _doduo("xy13-1", NOT_AT_TOURNAMENTS))
+    fps = {r["id"]: r["fingerprint"] for r in build.iter_rows(build.build(source, tmp_path, built_at="x"))}
+    assert fps["xy12-112"] == fps["xy13-1"] != fps["xy12-200"]
+    # a new printing that says it, not in the table, stops the build
+    new = _doduo("xy13-2", NOT_AT_TOURNAMENTS)
+    with pytest.raises(build.BuildError, match=r"unreviewed not-tournament on xy13-2 Imakuni\?'s Doduo \(rules\)"):
+        build.build(_doduos(new), tmp_path, built_at="x")
 
 
 def test_a_row_must_name_its_printing_as_the_source_does():

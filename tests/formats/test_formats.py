@@ -11,6 +11,7 @@ from conftest import SHIPPED_FORMATS
 
 import deckcheck
 from deckcheck.cards.files import data_dir
+from deckcheck.cards.index import number_key
 from deckcheck.formats import FormatError, default_formats, load_formats
 from deckcheck.formats.legality import _set_legal_date
 from deckcheck.names import name_key
@@ -46,6 +47,29 @@ def test_shipped_pool_names_real_sets(formats, db, fid):
     series = {s.series for s in db.sets.values()}
     assert pool.series <= series
     assert (pool.include_sets | pool.exclude_sets) <= set(db.sets)
+
+
+@pytest.mark.parametrize("fid", SHIPPED_FORMATS)
+def test_every_allowed_printing_is_a_real_printing_of_a_closed_set(formats, db, fid):
+    pool = formats[fid].pool
+    assert pool.closed_sets <= pool.exclude_sets
+    for allowed in pool.allowed:
+        assert allowed.source and allowed.since
+        for code, number in allowed.printings:
+            found = [
+                c
+                for c in db.by_name(allowed.name)
+                if allowed.covers(c, db) and number_key(c.number) == number_key(number) and c.set_code == code
+            ]
+            assert found and all(c.set_id in pool.closed_sets for c in found), f"{allowed.name} {code} {number}"
+
+
+def test_only_glc_closes_a_set_to_the_reprint_rule(formats):
+    assert {fid: sorted(f.pool.closed_sets) for fid, f in formats.items() if f.pool.closed_sets} == {"glc": ["cel25cc"]}
+    assert [(a.name, a.printings) for a in formats["glc"].pool.allowed] == [
+        ("Reshiram", (("CEL", "CC20"), ("CEL", "113"))),
+        ("Zekrom", (("CEL", "CC21"), ("CEL", "114"))),
+    ]
 
 
 @pytest.mark.parametrize("fid", SHIPPED_FORMATS)
@@ -389,6 +413,37 @@ BROKEN = {
     "pool-sets-empty": (
         HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14',
         "broken.toml: a sets pool needs series or include_sets",
+    ),
+    "closed-not-excluded": (
+        HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14\nseries = ["sv"]\nexclude_sets = ["mfb"]\n'
+        'closed_sets = ["cel25cc", "mfb"]',
+        "broken.toml: pool.closed_sets names cel25cc, not in pool.exclude_sets",
+    ),
+    "allow-without-closed": (
+        HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14\nseries = ["sv"]\n'
+        'allow = [{ name = "Reshiram", printings = ["CEL CC20"], since = 2021-10-22, source = "x" }]',
+        "broken.toml: pool.allow is for printings of pool.closed_sets, and it is empty",
+    ),
+    "allow-undated": (
+        HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14\nseries = ["swsh"]\nexclude_sets = ["cel25cc"]\n'
+        'closed_sets = ["cel25cc"]\nallow = [{ name = "Reshiram", printings = ["CEL CC20"], source = "x" }]',
+        "broken.toml: pool.allow[1] (Reshiram): since is missing (the date its source allows it from)",
+    ),
+    "allow-no-printings": (
+        HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14\nseries = ["swsh"]\nexclude_sets = ["cel25cc"]\n'
+        'closed_sets = ["cel25cc"]\nallow = [{ name = "Reshiram", since = 2021-10-22, source = "x" }]',
+        "broken.toml: pool.allow[1] (Reshiram): lists no printings",
+    ),
+    "allow-key": (
+        HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14\nseries = ["swsh"]\nexclude_sets = ["cel25cc"]\n'
+        'closed_sets = ["cel25cc"]\nallow = [{ name = "Reshiram", printings = ["CEL CC20"], since = 2021-10-22, '
+        'source = "x", until = 2030-01-01 }]',
+        "broken.toml: pool.allow[1]: unknown key 'until' (allowed: name, printings, since, source, unconfirmed)",
+    ),
+    "allow-source": (
+        HEAD + '[pool]\nkind = "sets"\nearliest = 2023-04-14\nseries = ["swsh"]\nexclude_sets = ["cel25cc"]\n'
+        'closed_sets = ["cel25cc"]\nallow = [{ name = "Reshiram", printings = ["CEL CC20"], since = 2021-10-22 }]',
+        "broken.toml: pool.allow[1]: source must be a non-empty string",
     ),
     "no-rotations": (
         HEAD + '[pool]\nkind = "regulation-marks"\nearliest = 2023-04-14',

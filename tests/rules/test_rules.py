@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 import deckcheck
+from deckcheck.cards import get_db
+from deckcheck.formats import default_formats
 from deckcheck.rules import PLAYED_AS_POKEMON
+from deckcheck.rules.recommend import legal_printings
 
 MAY = "2026-05-01"  # after the 2026 rotation (G out)
 MARCH = "2026-03-01"  # before it (G legal)
@@ -704,16 +707,163 @@ def test_glc_pool_starts_at_black_and_white():
     )
 
 
-def test_glc_classic_collection_reshiram_is_legal_through_its_reprint():
-    # GLC FAQ: of Celebrations Classic Collection, only Reshiram and Zekrom (BW reprints) are legal
-    report = assert_legal(deck("1 Reshiram CEL CC020", energy="Basic {R} Energy SVE 2"), "glc", MAY)
-    assert report.lines[0].legal_via.set_id.startswith("bw")
-    assert_problems(
+def test_glc_classic_collection_allows_only_reshiram_and_zekrom():
+    # GLC FAQ: of Celebrations Classic Collection, only Reshiram and Zekrom are legal: the two are
+    # allowed by name in both numberings of the card data, every other one is not legal even where
+    # a legal card has its text (the reprint rule does not reach the set)
+    for line in ("1 Reshiram CEL CC020", "1 Reshiram CEL 113"):
+        report = assert_legal(deck(line, energy="Basic {R} Energy SVE 2"), "glc", MAY)
+        assert report.lines[0].legal_via is report.lines[0].card
+    for line in ("1 Zekrom CEL CC021", "1 Zekrom CEL 114"):
+        assert_legal(deck(line, energy="Basic {L} Energy SVE 4"), "glc", MAY)
+    # before Celebrations was legal, not even those two
+    early = only(deckcheck.check(deck("1 Reshiram CEL CC020"), "glc", "2021-10-21"), "not-in-format")
+    assert early.message == (
+        "Reshiram (CEL CC020) (line 1) is not legal in Gym Leader Challenge on 2021-10-21: its set, Celebrations "
+        "Classic Collection, is legal from 2021-10-22."
+    )
+    why = (
+        "its set, Celebrations Classic Collection, is excluded from the card pool, reprints of legal cards "
+        "included; Gym Leader Challenge allows only Reshiram and Zekrom of it."
+    )
+    report = assert_problems(
         deck("1 Charmander PAF 7", "1 Charizard CEL CC002", energy="Basic {R} Energy SVE 2"),
         "glc",
         MAY,
         ["not-in-format"],
     )
+    assert (
+        only(report, "not-in-format").message
+        == f"Charizard (CEL CC002) (line 2) is not legal in Gym Leader Challenge on 2026-05-01: {why}"
+    )
+
+
+AUDIT_GLC_CC = (
+    "Pokémon: 1\n1 Pikachu TEF 51\nTrainer: 1\n1 Here Comes Team Rocket! CEL CC6\n"
+    "Energy: 1\n58 Basic {L} Energy SVE 4\n"
+)
+
+
+def test_glc_classic_collection_is_not_legal_through_a_reprint_with_its_text():
+    # Here Comes Team Rocket! CC006 has EVO 113's text; GLC does not let the reprint rule reach the set
+    report = deckcheck.check(AUDIT_GLC_CC, "glc", MAY)
+    assert not report.valid
+    assert [(p.rule, p.code, p.severity, p.lines, p.message) for p in report.problems] == [
+        (
+            "not-in-format",
+            "R201",
+            "error",
+            (4,),
+            "Here Comes Team Rocket! (CEL CC006) (line 4) is not legal in Gym Leader Challenge on 2026-05-01: its set, "
+            "Celebrations Classic Collection, is excluded from the card pool, reprints of legal cards included; Gym "
+            "Leader Challenge allows only Reshiram and Zekrom of it.",
+        )
+    ]
+    assert report.lines[1].legal_via is None
+    assert report.problems[0].hint == (
+        "Here Comes Team Rocket! (EVO 113) has the same text and is legal: play that printing instead."
+    )
+    # Expanded keeps the Handbook's reprint rule for it: "any version of the card" (reference 3.9, 3.10)
+    report = deckcheck.check(AUDIT_GLC_CC, "expanded", MAY)
+    assert report.valid
+    assert [(p.rule, p.message) for p in report.problems] == [
+        (
+            "legal-by-reprint",
+            "Line 4: Here Comes Team Rocket! (CEL CC006) is legal as Here Comes Team Rocket! (EVO 113); play it with "
+            "that card's text.",
+        )
+    ]
+
+
+# -- not-tournament-legal ---------------------------------------------------------
+
+DODUO = "Pokémon: 1\n1 Imakuni?'s Doduo EVO 112\nEnergy: 1\n59 Basic {P} Energy SVE 5\n"
+TOURNAMENT_SAYS = 'the card says "This card cannot be used at official tournaments."'
+
+
+@pytest.mark.parametrize(
+    "fmt, name",
+    [
+        ("glc", "Gym Leader Challenge"),
+        ("expanded", "Expanded"),
+        ("unlimited", "Unlimited"),
+        ("standard", "Standard"),
+        ("standard-ptcgl", "Standard (Pokémon TCG Live)"),
+    ],
+)
+def test_a_printing_that_cannot_be_used_at_official_tournaments_is_an_error(fmt, name):
+    report = deckcheck.check(DODUO, fmt, MAY)
+    assert not report.valid
+    # one problem for the line, whatever the pool says of it (Standard: no regulation mark)
+    assert [(p.rule, p.code, p.severity, p.lines, p.cards, p.message, p.hint) for p in report.problems] == [
+        (
+            "not-tournament-legal",
+            "R205",
+            "error",
+            (2,),
+            ("xy12-112",),
+            f"Imakuni?'s Doduo (EVO 112) (line 2) cannot be played in {name}: {TOURNAMENT_SAYS}",
+            None,
+        )
+    ]
+
+
+def test_the_sword_and_shield_promos_that_cannot_be_used_at_official_tournaments():
+    text = "Pokémon: 2\n1 Greninja ☆ PR-SW SWSH144\n1 Hydreigon C PR-SW SWSH138\nEnergy: 1\n58 Basic {W} Energy SVE 3\n"
+    report = deckcheck.check(text, "expanded", MAY)
+    assert not report.valid
+    assert [(p.rule, p.lines, p.message) for p in report.problems] == [
+        (
+            "not-tournament-legal",
+            (2,),
+            f"Greninja ☆ (PR-SW SWSH144) (line 2) cannot be played in Expanded: {TOURNAMENT_SAYS}",
+        ),
+        (
+            "not-tournament-legal",
+            (3,),
+            f"Hydreigon C (PR-SW SWSH138) (line 3) cannot be played in Expanded: {TOURNAMENT_SAYS}",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    "name, number",
+    [("Dragapult", "SWSH132"), ("Zacian", "SWSH135"), ("Mimikyu", "SWSH136"), ("Light Toxtricity", "SWSH137")],
+)
+def test_every_promo_that_says_so_is_an_error(name, number):
+    report = deckcheck.check(deck(f"1 {name} PR-SW {number}"), "expanded", MAY)
+    problem = only(report, "not-tournament-legal")
+    assert problem.message == f"{name} (PR-SW {number}) (line 1) cannot be played in Expanded: {TOURNAMENT_SAYS}"
+    assert "not-in-format" not in [p.rule for p in report.problems]
+
+
+def test_a_legal_printing_of_the_same_name_is_named_as_the_fix():
+    report = deckcheck.check(deck("1 Zacian PR-SW SWSH135"), "expanded", MAY)
+    problem = only(report, "not-tournament-legal")
+    assert problem.hint is not None
+    assert problem.hint.endswith(" has the same name and is legal, but its text differs from this printing's.")
+    assert not problem.hint.startswith("Zacian (PR-SW SWSH135)")
+
+
+def test_a_line_by_name_does_not_choose_a_printing_that_cannot_be_used_at_tournaments():
+    # on the day Mimikyu SWSH136 became legal it was the newest Mimikyu out; a line by name takes the
+    # newest one a tournament takes instead
+    db = get_db()
+    expanded = default_formats()["expanded"]
+    barred = db.get("swshp-SWSH136")
+    on = expanded.set_legal_date(db, barred.set_id)
+    report = deckcheck.check(deck("1 Mimikyu"), "expanded", on.isoformat())
+    card = report.lines[0].card
+    assert card.name == "Mimikyu" and card.id != barred.id
+    assert report.lines[0].legal_via is not None
+    assert [p.rule for p in report.problems if p.severity == "error"] == []
+    # nor does a fix offer it
+    assert barred not in legal_printings("Mimikyu", expanded, db, on)
+    assert legal_printings("Mimikyu", expanded, db, on)[0].id == card.id
+    # Greninja ☆ has one printing, which says it: named by it, still reported
+    report = deckcheck.check(deck("1 Greninja ☆"), "expanded", MAY)
+    assert report.lines[0].card.id == "swshp-SWSH144"
+    assert "not-tournament-legal" in [p.rule for p in report.problems]
 
 
 # -- name-mismatch ----------------------------------------------------------------

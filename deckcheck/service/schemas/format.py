@@ -33,6 +33,14 @@ class MarkDateSchema(ma.Schema):
     source = fields.String(required=True)
 
 
+class AllowedSchema(ma.Schema):
+    name = fields.String(required=True)
+    printings = fields.List(fields.String(), required=True)
+    since = iso_date(required=True)
+    source = fields.String(required=True)
+    unconfirmed = fields.String(metadata=doc("Why the date is not the source's own, when it is not."))
+
+
 class PoolSchema(ma.Schema):
     kind = fields.String(required=True, validate=validate.OneOf(("regulation-marks", "sets", "all")))
     earliest_date = iso_date(required=True, metadata=doc("Legality before this date is not modelled."))
@@ -45,6 +53,14 @@ class PoolSchema(ma.Schema):
     series = fields.List(fields.String(), metadata=doc("Only for kind sets."))
     include_sets = fields.List(fields.String(), metadata=doc("Only for kind sets."))
     exclude_sets = fields.List(fields.String(), metadata=doc("Only for kind sets."))
+    closed_sets = fields.List(
+        fields.String(),
+        metadata=doc("Only for kind sets: excluded sets whose printings the reprint rule does not make legal either."),
+    )
+    allow = fields.List(
+        fields.Nested(AllowedSchema),
+        metadata=doc("Only for kind sets: printings of a closed set that the format allows all the same."),
+    )
 
 
 class BanSchema(ma.Schema):
