@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import importlib
 import pkgutil
 import re
@@ -84,12 +83,20 @@ def _wide(items: list) -> bool:
 
 
 def _all_patterns() -> list[Pattern]:
+    """Every :class:`Pattern` a module of deckcheck holds, at its top level or in a tuple, list or dict
+    there (found through the modules, not the collector, whose frozen objects it does not list)."""
     import deckcheck
 
-    for found in pkgutil.walk_packages(deckcheck.__path__, "deckcheck."):
-        if not found.name.endswith("__main__"):
-            importlib.import_module(found.name)
-    return [o for o in gc.get_objects() if isinstance(o, Pattern)]
+    found: dict[int, Pattern] = {}
+    for info in pkgutil.walk_packages(deckcheck.__path__, "deckcheck."):
+        if info.name.endswith("__main__"):
+            continue
+        for value in vars(importlib.import_module(info.name)).values():
+            inner = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else ()
+            for item in (value, *inner):
+                if isinstance(item, Pattern):
+                    found[id(item)] = item
+    return list(found.values())
 
 
 def test_no_pattern_holds_a_set_that_compiles_into_a_table_of_every_code_point():
