@@ -106,6 +106,10 @@ _OWN_ZONES = frozenset(
 )
 #: the cards of an earlier sentence, named again: "any number of Pokémon you find there", "discarded in this way"
 _BACK = Pattern(r"\b(?:find there|in this way|that card|the revealed|the chosen)\b", _I)
+#: how many earlier sentences such a sentence is read with ("Look at the top 8 cards of your deck." is the one
+#: before; Chandelure's "Discard the top 5 cards of your deck." two before): a text's sentences are read in
+#: time linear in their number
+BACK_SENTENCES = 3
 #: the Pokémon in play, the Defending or the opponent's Pokémon, or this Pokémon's own earlier
 #: stages: attacks used from there reach no Pokémon the deck did not evolve
 _IN_PLAY = Pattern(r"\b(?:in play|Benched|Defending|Active Pokémon's|previous Evolutions?)\b", _I)
@@ -287,7 +291,7 @@ def read_sentence(
     names the cards it puts into play reaches an Evolution or not (without them, a named card counts).
     """
     text = _clean(sentence)
-    earlier = [_clean(s) for s in before]
+    earlier = [_clean(s) for s in list(before)[-BACK_SENTENCES:]]
     if _puts(text, earlier, evolution, evolutions):
         return "play"
     m = _USE.search(text)
@@ -313,7 +317,7 @@ def scan_card(card: dict[str, Any], evolutions: frozenset[str] | None = None) ->
     for field, text in texts(card):
         sentences = _SENTENCE_END.split(text)
         for n, sentence in enumerate(sentences):
-            kind = read_sentence(sentence, sentences[:n], evolution, evolutions)
+            kind = read_sentence(sentence, sentences[max(0, n - BACK_SENTENCES) : n], evolution, evolutions)
             if kind is not None:
                 finding = Finding(card["name"], kind, field, sentence.strip(), cards=frozenset({card["id"]}))
                 found.setdefault(finding.key, finding)
