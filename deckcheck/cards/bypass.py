@@ -37,7 +37,8 @@ does. ``target`` says which Pokémon the card reaches, written by a person from 
 conditions joined by `` & ``, each one of ``any``, ``type:T`` (the Pokémon's type),
 ``subtype:S``, ``no-rule-box``, ``name:N``, ``name-has:W`` (a word of its name, a possessive's
 ``'s`` dropped), ``evolves-from:N`` and ``evolves-from-has:W``; a card that reaches two kinds of
-Pokémon has a row for each (the later ones may leave ``cards`` to the first). The build fails
+Pokémon has a row for each (a row that leaves ``cards`` empty has those of the row before, of
+the same card and kind; printings with different sentences have rows of their own). The build fails
 on a finding that is not in the table, on a row the scan no longer finds, and on a row whose
 printings are not the scan's.
 """
@@ -345,7 +346,7 @@ def parse_target(target: str) -> tuple[tuple[str, str], ...]:
 
 def read_rows(rows: list[dict[str, str]], where: str = TABLE) -> list[Finding]:
     """The rows of ``data/evolution-bypass.csv`` (as :func:`deckcheck.cards.files.read_table` gives them)."""
-    out = []
+    out: list[Finding] = []
     for n, row in enumerate(rows, start=1):
         kind = (row.get("kind") or "").strip()
         if kind not in KINDS:
@@ -358,17 +359,16 @@ def read_rows(rows: list[dict[str, str]], where: str = TABLE) -> list[Finding]:
         except ValueError as exc:
             raise ValueError(f"{where} row {n}: {exc}") from None
         cards = frozenset((row.get("cards") or "").split())
+        if not cards and out and out[-1].key == (name, kind):
+            cards = out[-1].cards  # a row that repeats the one before for another target
+        if not cards:
+            raise ValueError(f"{where} row {n}: {kind} on {name} lists no printing (cards)")
         out.append(Finding(name, kind, source, (row.get("text") or "").strip(), target, cards))
-    printed = _printings(out)
-    for n, finding in enumerate(out, start=1):
-        if not printed[finding.key]:
-            raise ValueError(f"{where} row {n}: {finding.kind} on {finding.name} lists no printing (cards)")
     return out
 
 
 def _printings(rows: Iterable[Finding]) -> dict[tuple[str, str], frozenset[str]]:
-    """The printings of each card name and kind: the union of its rows' (a row that repeats the
-    sentence for another target, "(as above)", may leave them to the first)."""
+    """The printings of each card name and kind: the union of its rows'."""
     out: dict[tuple[str, str], frozenset[str]] = {}
     for row in rows:
         out[row.key] = out.get(row.key, frozenset()) | row.cards
@@ -377,27 +377,26 @@ def _printings(rows: Iterable[Finding]) -> dict[tuple[str, str], frozenset[str]]
 
 def compare(scanned: Iterable[Finding], table: list[Finding], with_text: set[str]) -> list[str]:
     """What is wrong between a scan of the source and the reviewed table, as messages: every
-    finding must have a row; a row from a text field must be found by the scan when the source
-    has text for that card name (``with_text``), on the same printings."""
+    finding must have a row listing its printing; a row from a text field must be found by the
+    scan on each of its printings the source has text for (``with_text``, card ids: a source may
+    hold some printings only)."""
     scanned = list(scanned)
     rows = _printings(table)
-    errors = [
-        f"{TABLE}: unreviewed {f.kind} on {f.name} ({f.source}): {f.text!r}; add a row with its target"
-        for f in scanned
-        if f.key not in rows
-    ]
     seen = _printings(scanned)
+    errors = []
+    for f in scanned:
+        if f.key not in rows:
+            errors.append(
+                f"{TABLE}: unreviewed {f.kind} on {f.name} ({f.source}): {f.text!r}; add a row with its target"
+            )
+        elif not f.cards <= rows[f.key]:
+            errors.append(f"{TABLE}: {f.kind} on {f.name} is on cards {' '.join(sorted(f.cards - rows[f.key]))} too")
     for row in table:
         if row.source.startswith("reviewed"):
             continue
-        if row.key not in seen:
-            if row.name in with_text:
-                errors.append(f"{TABLE}: the scan no longer finds {row.kind} on {row.name}")
-        elif seen[row.key] != rows[row.key]:
-            errors.append(
-                f"{TABLE}: {row.kind} on {row.name} is on cards {' '.join(sorted(seen[row.key]))}, "
-                f"the table lists {' '.join(sorted(rows[row.key]))}"
-            )
+        lost = (rows[row.key] & with_text) - seen.get(row.key, frozenset())
+        if lost:
+            errors.append(f"{TABLE}: the scan no longer finds {row.kind} on {row.name} ({' '.join(sorted(lost))})")
     return list(dict.fromkeys(errors))
 
 
@@ -448,16 +447,20 @@ def _words(name: str) -> list[str]:
     return [w[:-2] if w.endswith(("'s", "’s")) else w for w in name.split()]
 
 
-def load_bypasses(directory: Path | None = None) -> dict[str, Bypass]:
-    """Name key -> what the card of that name reaches, from the reviewed table."""
+def load_bypasses(directory: Path | None = None) -> dict[str, tuple[Bypass, ...]]:
+    """Name key -> what the cards of that name reach, from the reviewed table: a :class:`Bypass` for each
+    set of printings (Omanyte NEO Discovery reaches what evolves from Mysterious Fossil, Omanyte
+    Legend Maker the Pokémon it names)."""
     from .files import read_table  # the table reader of every data/ table
 
-    targets: dict[str, list[tuple[tuple[str, str], ...]]] = {}
+    # name key -> the printings of its rows -> their targets (one Bypass for each set of printings)
+    groups: dict[str, dict[frozenset[str], list[tuple[tuple[str, str], ...]]]] = {}
     names: dict[str, str] = {}
-    cards: dict[str, frozenset[str]] = {}
     for row in read_rows(read_table(TABLE, directory)):
         key = name_key(row.name)
         names.setdefault(key, row.name)
-        targets.setdefault(key, []).append(parse_target(row.target))
-        cards[key] = cards.get(key, frozenset()) | row.cards
-    return {key: Bypass(names[key], tuple(found), cards[key]) for key, found in targets.items()}
+        groups.setdefault(key, {}).setdefault(row.cards, []).append(parse_target(row.target))
+    return {
+        key: tuple(Bypass(names[key], tuple(targets), cards) for cards, targets in by_cards.items())
+        for key, by_cards in groups.items()
+    }

@@ -68,7 +68,7 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         #: card id -> the deck-building clause it prints (``data/deck-rules.csv``)
         self._deck_rules: dict[str, DeckRule] = {}
         #: name key -> what that card reaches without evolving (``data/evolution-bypass.csv``)
-        self._bypasses: dict[str, Bypass] = {}
+        self._bypasses: dict[str, tuple[Bypass, ...]] = {}
         #: the memos of resolution, suggestions and the engine's lines, held by this object
         self._memos = DBMemos()
         #: the longest name key (how long a query can be and still be close to a name)
@@ -204,8 +204,9 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         """Card id -> the deck-building clause that printing carries (read only)."""
         return self._deck_rules
 
-    def bypasses(self) -> dict[str, Bypass]:
-        """Name key -> the Evolution Pokémon that card brings into play or uses without evolving."""
+    def bypasses(self) -> dict[str, tuple[Bypass, ...]]:
+        """Name key -> the Evolution Pokémon that card brings into play or uses without evolving, for
+        each set of its printings with that text."""
         return self._bypasses
 
     def basic_energy(self, energy_type: str) -> Card | None:

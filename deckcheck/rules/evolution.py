@@ -66,11 +66,11 @@ def _bypasses(deck: Deck, ctx: Context) -> list[Bypass]:
             fingerprints[card_id] = card.fingerprint if card is not None else None
         return fingerprints[card_id]
 
-    found: dict[str, Bypass] = {}
+    found: dict[int, Bypass] = {}
     for ln in deck.known:
-        bypass = table.get(ln.card.key)
-        if bypass is not None and ln.card.key not in found and bypass.printed_on(ln.card, fingerprint_of):
-            found[ln.card.key] = bypass
+        for bypass in table.get(ln.card.key, ()):
+            if id(bypass) not in found and bypass.printed_on(ln.card, fingerprint_of):
+                found[id(bypass)] = bypass
     return list(found.values())
 
 

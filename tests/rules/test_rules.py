@@ -602,6 +602,8 @@ def test_grimsleys_move_puts_a_darkness_stage_1_onto_the_bench():
         ("1 Parasect MEW 47", "2 Dolliv SVI 22"),  # "... a number of {G} Pokémon ... onto your Bench."
         ("1 Slowking SCR 58", "2 Drakloak TWM 129"),  # Seek Inspiration: the attacks of the deck's top card
         ("1 Single Strike Style Mustard BST 134", "2 Houndoom BST 96"),
+        # a reprint whose text the source lacks: the same fingerprint as BST 134's
+        ("1 Single Strike Style Mustard BRS TG28", "2 Houndoom BST 96"),
     ],
 )
 def test_more_cards_that_play_evolutions_without_evolving(bypass, target):
