@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .cards import Card, CardDB, Resolution
+from .cards.bypass import EVOLVING
 from .formats import Ban, Format
 from .names import name_key
 from .problems import Counts, Problem
@@ -249,10 +250,7 @@ _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = r
 #: resolutions that did not go through a line's set code (every other one found its set; a line
 #: with one of these may name a set the database lacks)
 NOT_BY_SET = frozenset({"name", "unresolved"})
-#: the cards played by evolving a Pokémon in play, checked by the evolution rule: Stage 1, Stage 2 and the
-#: M Pokémon-EX of the XY era ("MEGA" without a stage: they evolve from the Pokémon-EX of their name;
-#: the Mega Evolution ex of later sets are Stage 1 or Stage 2 too); BREAK, LV.X, VMAX and VSTAR are not
-_EVOLUTION_STAGES = ("Stage 1", "Stage 2", "MEGA")
+
 
 #: (kind, name key or None, marks, the key of the name an evolution card evolves from or None): what
 #: :class:`Deck` needs of a line, the same for every deck with the line
@@ -285,7 +283,7 @@ def line_profile(ln: LineFacts | ResolvedLine, clauses: Mapping[str, object]) ->
             marks.append(_RADIANT)
         if "Star" in sub:
             marks.append(_POKEMON_STAR)
-        if card.evolves_from and any(stage in sub for stage in _EVOLUTION_STAGES):
+        if card.evolves_from and not EVOLVING.isdisjoint(sub):
             parent = card.evolves_key
     elif supertype == "Trainer":
         kind = _TRAINER

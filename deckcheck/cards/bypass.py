@@ -59,8 +59,11 @@ KINDS = ("play", "copy", "count")
 #: V-UNION, BREAK, TAG TEAM, MEGA, Radiant and Prism Star cards)
 RULE_BOX = frozenset({"ex", "EX", "GX", "V", "VMAX", "VSTAR", "V-UNION", "BREAK", "TAG TEAM", "MEGA", "Radiant"})
 RULE_BOX_MARKS = RULE_BOX | {"Prism Star"}
-#: the subtypes of the cards the evolution rule checks
-_EVOLVES = frozenset({"Stage 1", "Stage 2"})
+#: the cards played by evolving a Pokémon in play, which the evolution rule checks (:mod:`deckcheck.deck`):
+#: Stage 1, Stage 2 and the M Pokémon-EX of the XY era ("MEGA" without a stage: they evolve from the
+#: Pokémon-EX of their name; the Mega Evolution ex of later sets are Stage 1 or Stage 2 too); BREAK,
+#: LV.X, VMAX and VSTAR are not
+EVOLVING = frozenset({"Stage 1", "Stage 2", "MEGA"})
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'"})
 # the scan's patterns (a build reads card text) and the table's (read at load), compiled on first use;
@@ -123,13 +126,14 @@ _EVOLUTION = Pattern(r"\b(?:Evolution|Stage [12]|evolves? from)\b", _I)
 #: (when the clause names this Pokémon and searches for, looks at or chooses no other card)
 _SELF_PUT = Pattern(r"^(?:put|play)s? (?:this Pokémon|it)\b", _I)
 _SELF_NAMED = Pattern(r"\bthis Pokémon\b", _I)
+#: a clause that finds another card first: its "it" is that card ("search your deck for Goomy and put it")
 _OTHER_CARD = Pattern(r"\b(?:search|look at|reveal|choose|discard(?! pile))", _I)
 #: a Pokémon described, not named: "a Pokémon", "{W} Pokémon", "Pokémon VMAX", "Stage 1 Pokémon"
 #: (after the player's own and this Pokémon are set aside: "evolve 1 of your Pokémon")
 _GENERIC = Pattern(r"\bPokémon\b|\bevolves? from\b", _I)
+_NOT_GENERIC = Pattern(r"\b(?:this|your) Pokémon\b", _I)
 #: a Pokémon by a word of its name: "Pokémon that have "Rotom" in their name", "a Pokémon with Team Aqua in its name"
 _NAME_HAS = Pattern(r"\bPokémon (?:that ha(?:s|ve)|with) \"?(?P<word>[^\".]{1,40}?)\"? in (?:its|their) name\b", _I)
-_NOT_GENERIC = Pattern(r"\b(?:this|your) Pokémon\b", _I)
 #: the longest card name, in words, a clause is read for ("Pikachu with Grey Felt Hat")
 _NAME_WORDS = 6
 _WORD = Pattern(r"[^\s,.;:!?\"]+")
@@ -307,14 +311,14 @@ def read_sentence(
 
 
 def evolution_names(cards: Iterable[dict[str, Any]]) -> frozenset[str]:
-    """The name keys of the Stage 1 and Stage 2 cards among source records."""
-    return frozenset(name_key(c["name"]) for c in cards if not _EVOLVES.isdisjoint(c.get("subtypes") or ()))
+    """The name keys of the Evolution cards (:data:`EVOLVING`) among source records."""
+    return frozenset(name_key(c["name"]) for c in cards if not EVOLVING.isdisjoint(c.get("subtypes") or ()))
 
 
 def scan_card(card: dict[str, Any], evolutions: frozenset[str] | None = None) -> list[Finding]:
     """Every finding of one source record, one per kind (``evolutions`` as :func:`read_sentence`)."""
     found: dict[tuple[str, str], Finding] = {}
-    evolution = not _EVOLVES.isdisjoint(card.get("subtypes") or ())
+    evolution = not EVOLVING.isdisjoint(card.get("subtypes") or ())
     for field, text in texts(card):
         sentences = _SENTENCE_END.split(text)
         for n, sentence in enumerate(sentences):
