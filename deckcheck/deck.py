@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .cards import Card, CardDB, Resolution
+from .cards.bypass import EVOLVING
 from .formats import Ban, Format
 from .names import name_key
 from .problems import Counts, Problem
@@ -250,7 +251,7 @@ _POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = r
 #: resolutions that did not go through a line's set code (every other one found its set; a line
 #: with one of these may name a set the database lacks)
 NOT_BY_SET = frozenset({"name", "unresolved"})
-_EVOLUTION_STAGES = ("Stage 1", "Stage 2")
+
 
 #: (kind, name key or None, marks, the key of the name an evolution card evolves from or None): what
 #: :class:`Deck` needs of a line, the same for every deck with the line
@@ -262,7 +263,7 @@ def line_profile(
 ) -> LineProfile:
     """What a resolved line (or its facts) is for :class:`Deck`: its kind of card, the name key it counts under
     (None for basic Energy and unknown cards), the indices of the deck's lists it belongs to and,
-    for a Stage 1 or Stage 2 Pokémon, the key of the name it evolves from.
+    for a Stage 1, Stage 2 or M Pokémon-EX, the key of the name it evolves from.
 
     It depends on the line's facts (printing, resolution, legality), the database's deck-building
     clauses (``clauses``, :meth:`CardDB.deck_rules`) and its printings kept out of tournaments
@@ -286,7 +287,7 @@ def line_profile(
             marks.append(_RADIANT)
         if "Star" in sub:
             marks.append(_POKEMON_STAR)
-        if card.evolves_from and any(stage in sub for stage in _EVOLUTION_STAGES):
+        if card.evolves_from and not EVOLVING.isdisjoint(sub):
             parent = card.evolves_key
     elif supertype == "Trainer":
         kind = _TRAINER
@@ -328,7 +329,7 @@ class Deck:
     names present, for evolution and exclusive groups), ``most_copies`` is its largest total and
     ``by_name`` (made when asked) groups those lines by name: the copy rule's groups; ``pokemon``, ``radiant``,
     ``ace_spec``, ``prism_star`` and ``pokemon_star`` list the lines of those kinds;
-    ``evolving`` the Stage 1 and Stage 2 Pokémon with the key of the name they evolve from
+    ``evolving`` the Stage 1, Stage 2 and M Pokémon-EX with the key of the name they evolve from
     (``(line, key)``); ``clauses``
     the lines whose printing carries a deck-building clause (``data/deck-rules.csv``);
     ``name_matched`` the lines matched by name alone, ``set_unmatched`` the lines (unknown

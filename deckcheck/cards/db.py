@@ -70,7 +70,7 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         #: card id -> its sentence "This card cannot be used at official tournaments" (``data/deck-rules.csv``)
         self._not_tournament: dict[str, str] = {}
         #: name key -> what that card reaches without evolving (``data/evolution-bypass.csv``)
-        self._bypasses: dict[str, Bypass] = {}
+        self._bypasses: dict[str, tuple[Bypass, ...]] = {}
         #: the memos of resolution, suggestions and the engine's lines, held by this object
         self._memos = DBMemos()
         #: the longest name key (how long a query can be and still be close to a name)
@@ -211,8 +211,9 @@ class CardDB(UsualLineIndex, ReleaseRules, OtherLanguages):
         ("This card cannot be used at official tournaments."), read only."""
         return self._not_tournament
 
-    def bypasses(self) -> dict[str, Bypass]:
-        """Name key -> the Evolution Pokémon that card brings into play or uses without evolving."""
+    def bypasses(self) -> dict[str, tuple[Bypass, ...]]:
+        """Name key -> the Evolution Pokémon that card brings into play or uses without evolving, for
+        each set of its printings with that text."""
         return self._bypasses
 
     def basic_energy(self, energy_type: str) -> Card | None:

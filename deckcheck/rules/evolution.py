@@ -10,6 +10,7 @@ from ..registry import WARNING, Finding, rule
 from .words import display_name, lines_and_ids, written_name
 
 if TYPE_CHECKING:
+    from ..cards.bypass import Bypass
     from ..deck import Context, Deck, KnownLine
 
 
@@ -17,10 +18,10 @@ if TYPE_CHECKING:
     "evolution-gap",
     code="R301",
     description=(
-        "A Stage 1/2 whose pre-evolution is missing (owner names count; Rare Candy covers a missing Stage 1; "
-        "silent when a card of the deck puts that Pokémon into play, uses its attacks or counts it in the discard "
-        "pile without evolving, such as Lugia VSTAR for Archeops, Regidrago VSTAR for Dragon Pokémon or Night "
-        "March for Lampent: `data/evolution-bypass.csv`)"
+        "A Stage 1/2 (or an M Pokémon-EX) whose pre-evolution is missing (owner names count; Rare Candy covers a "
+        "missing Stage 1; silent when a card of the deck puts that Pokémon into play, uses its attacks or counts it "
+        "in the discard pile without evolving, such as Lugia VSTAR for Archeops, Regidrago VSTAR for Dragon Pokémon "
+        "or Night March for Lampent: `data/evolution-bypass.csv`)"
     ),
     severity=WARNING,
     title="An Evolution card whose Pokémon it evolves from is missing",
@@ -34,13 +35,12 @@ def evolution_gap(deck: Deck, ctx: Context) -> Iterable[Finding]:
     candy = "rare candy" in present
     missing: dict[tuple[str, str], list[tuple[KnownLine, str | None]]] = {}
     bypasses = None
-    for ln, parent in deck.evolving:  # Stage 1 and Stage 2 (BREAK, VMAX, MEGA...: not checked)
+    for ln, parent in deck.evolving:  # Stage 1, Stage 2 and M Pokémon-EX (BREAK, VMAX...: not checked)
         if parent in present:
             continue
         card = ln.card
         if bypasses is None:  # the cards of the deck that play Evolutions without evolving
-            table = ctx.db.bypasses()
-            bypasses = [table[key] for key in present if key in table]
+            bypasses = _bypasses(deck, ctx)
         if any(b.reaches(card) for b in bypasses):
             continue  # Lugia VSTAR puts Archeops onto the Bench; Regidrago VSTAR uses Dragons' attacks
         assert card.evolves_from is not None
@@ -52,6 +52,26 @@ def evolution_gap(deck: Deck, ctx: Context) -> Iterable[Finding]:
             basic = grand
         missing.setdefault((card.key, card.evolves_from), []).append((ln, basic))
     return _gaps(deck, ctx, missing) if missing else ()
+
+
+def _bypasses(deck: Deck, ctx: Context) -> list[Bypass]:
+    """The deck's cards that bring Evolutions into play or use their attacks without evolving: a
+    printing with that text (or a reprint of it), not another card of the same name."""
+    table = ctx.db.bypasses()
+    fingerprints: dict[str, str | None] = {}
+
+    def fingerprint_of(card_id: str) -> str | None:
+        if card_id not in fingerprints:  # at most the table's printings
+            card = ctx.db.get(card_id)
+            fingerprints[card_id] = card.fingerprint if card is not None else None
+        return fingerprints[card_id]
+
+    found: dict[int, Bypass] = {}
+    for ln in deck.known:
+        for bypass in table.get(ln.card.key, ()):
+            if id(bypass) not in found and bypass.printed_on(ln.card, fingerprint_of):
+                found[id(bypass)] = bypass
+    return list(found.values())
 
 
 def _gaps(

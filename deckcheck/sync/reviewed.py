@@ -151,9 +151,10 @@ def keep_apart_not_tournament(rows: list[list], categories: dict[str, list[str]]
 def check_bypasses(cards: list[dict], table: list[bypass.Finding]) -> None:
     """Scan every card for sentences that reach Evolution Pokémon without evolving
     (:mod:`deckcheck.cards.bypass`); a finding missing from ``data/evolution-bypass.csv``, or a row the
-    scan no longer finds, is a :class:`BuildError`."""
-    scanned = [finding for card in cards for finding in bypass.scan_card(card)]
-    with_text = {card["name"] for card in cards if any(True for _ in bypass.texts(card))}
+    scan no longer finds or finds on other printings, is a :class:`BuildError`."""
+    evolutions = bypass.evolution_names(cards)
+    scanned = [finding for card in cards for finding in bypass.scan_card(card, evolutions)]
+    with_text = {card["id"] for card in cards if any(True for _ in bypass.texts(card))}
     errors = bypass.compare(scanned, table, with_text)
     if errors:
         shown = "\n  ".join(errors[:20]) + (f"\n  ... and {len(errors) - 20} more" if len(errors) > 20 else "")

@@ -551,6 +551,107 @@ def test_night_march_and_united_wings_count_evolutions_played_to_be_discarded():
     assert problem.message == "Kirlia (line 5) evolves from Ralts, which is not in your deck."
 
 
+_DRAGAPULT = (Path(__file__).parent.parent / "decks" / "standard-legal-dragapult.txt").read_text(encoding="utf-8")
+#: the Dragapult list with Dusknoir and neither Duskull nor Dusclops (60 cards: Budew fills the gap)
+_PLAIN_GAP = _DRAGAPULT.replace("2 Duskull PRE 35\n1 Dusclops PRE 36\n", "").replace("1 Budew PRE 4", "4 Budew PRE 4")
+
+
+def test_a_plain_missing_stage_1_in_a_real_list_still_warns():
+    problem = only(assert_problems(_PLAIN_GAP, "standard", MAY, ["evolution-gap"]), "evolution-gap")
+    assert problem.message == "Dusknoir (line 5) evolves from Dusclops, which is not in your deck."
+    assert (
+        problem.hint == "Rare Candy covers a missing Stage 1, not a missing Basic: Duskull is not in your deck either."
+    )
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # Tatsugiri ex's Attract Customers: "Look at the top 10 cards of your deck. You may put any number of
+        # Pokémon you find there onto your Bench."
+        "1 Budew PRE 4\n3 Tatsugiri ex SSP 142",
+        # Reuniclus's Summoning Gate: the same sentence (its own line is whole)
+        "1 Budew PRE 4\n1 Solosis TEF 70\n1 Duosion TEF 71\n1 Reuniclus TEF 72",
+    ],
+)
+def test_cards_that_put_the_pokemon_found_in_the_deck_onto_the_bench_silence_the_gap(lines):
+    assert_legal(_PLAIN_GAP.replace("4 Budew PRE 4", lines), "standard", MAY)
+
+
+def test_grimsleys_move_puts_a_darkness_stage_1_onto_the_bench():
+    # "Look at the top 7 cards of your deck and put a {D} Pokémon you find there onto your Bench.": Farigiraf ex
+    # (a {D} Stage 1) without Girafarig is on purpose
+    grimsley = (
+        _DRAGAPULT.replace("1 Budew PRE 4", "2 Farigiraf ex TEF 108")
+        .replace("2 Crispin SCR 133", "1 Crispin SCR 133\n1 Grimsley's Move PFL 90")
+        .replace("1 Hilda WHT 84\n", "")
+    )
+    assert_legal(grimsley, "standard", MAY)
+    # without Grimsley's Move, the gap warns
+    problem = only(
+        assert_problems(
+            grimsley.replace("1 Grimsley's Move PFL 90", "1 Crispin SCR 133"), "standard", MAY, ["evolution-gap"]
+        ),
+        "evolution-gap",
+    )
+    assert problem.message == "Farigiraf ex (line 9) evolves from Girafarig, which is not in your deck."
+
+
+@pytest.mark.parametrize(
+    "bypass, target",
+    [
+        ("1 Dream Ball EVS 146", "2 Drakloak TWM 129"),  # "Search your deck for a Pokémon and put it onto your Bench."
+        ("1 Hypno SIT 61", "2 Drakloak TWM 129"),  # Psy Call: "Search your deck for up to 2 Stage 1 Pokémon ..."
+        ("1 Parasect MEW 47", "2 Dolliv SVI 22"),  # "... a number of {G} Pokémon ... onto your Bench."
+        ("1 Slowking SCR 58", "2 Drakloak TWM 129"),  # Seek Inspiration: the attacks of the deck's top card
+        ("1 Single Strike Style Mustard BST 134", "2 Houndoom BST 96"),
+        # a reprint whose text the source lacks: the same fingerprint as BST 134's
+        ("1 Single Strike Style Mustard BRS TG28", "2 Houndoom BST 96"),
+    ],
+)
+def test_more_cards_that_play_evolutions_without_evolving(bypass, target):
+    lines = [bypass, target, "1 Budew PRE 4"] + (["2 Slowpoke SCR 57"] if "Slowking" in bypass else [])
+    lines += ["2 Drowzee SIT 60"] if "Hypno" in bypass else []
+    lines += ["2 Paras MEW 46"] if "Parasect" in bypass else []
+    assert_legal(deck(*lines), "unlimited", MAY)
+
+
+def test_a_card_of_the_same_name_without_that_text_does_not_silence_the_gap():
+    # Mew Prime (TM 97) uses the attacks of the Pokémon in the Lost Zone; Mew CEL 11 does not
+    assert_legal(deck("1 Mew TM 97", "2 Drakloak TWM 129"), "unlimited", MAY)
+    problem = only(
+        assert_problems(deck("1 Mew CEL 11", "2 Drakloak TWM 129"), "unlimited", MAY, ["evolution-gap"]),
+        "evolution-gap",
+    )
+    assert problem.message == "Drakloak (line 2) evolves from Dreepy, which is not in your deck."
+    # Hypno SVI 83 copies the opponent's attacks: its Drowzee is there, Drakloak's Dreepy is not
+    assert_problems(
+        deck("1 Drowzee SIT 60", "1 Hypno SVI 83", "2 Drakloak TWM 129"), "unlimited", MAY, ["evolution-gap"]
+    )
+
+
+def test_a_card_that_only_searches_for_basic_pokemon_does_not_silence_the_gap():
+    # Nest Ball and Buddy-Buddy Poffin put Basic Pokémon onto the Bench; Weedle's Multiply names a Basic
+    for searcher in ("4 Nest Ball SVI 181", "4 Buddy-Buddy Poffin TEF 144", "4 Weedle PRC 1"):
+        problem = only(
+            assert_problems(deck(searcher, "2 Drakloak TWM 129", "1 Budew PRE 4"), "unlimited", MAY, ["evolution-gap"]),
+            "evolution-gap",
+        )
+        assert problem.message == "Drakloak (line 2) evolves from Dreepy, which is not in your deck.", searcher
+
+
+def test_an_m_pokemon_ex_evolves_from_its_pokemon_ex_and_a_shining_pokemon_is_basic():
+    # M Venusaur-EX Mega Evolves from Venusaur-EX (no card puts it into play otherwise); Shining Gyarados is a
+    # Basic Pokémon, played without Magikarp
+    problem = only(
+        assert_problems(deck("2 M Venusaur-EX XY 2", "1 Budew PRE 4"), "unlimited", MAY, ["evolution-gap"]),
+        "evolution-gap",
+    )
+    assert problem.message == "M Venusaur-EX (line 1) evolves from Venusaur-EX, which is not in your deck."
+    assert_legal(deck("2 Venusaur-EX XY 1", "2 M Venusaur-EX XY 2"), "unlimited", MAY)
+    assert_legal(deck("1 Shining Gyarados N3 65"), "unlimited", MAY)
+
+
 def test_a_bypass_card_only_counts_when_it_is_in_the_deck():
     problem = only(
         assert_problems(deck("4 Lugia V SIT 138", "4 Archeops SIT 147"), "standard", "2023-06-01", ["evolution-gap"]),
