@@ -8,7 +8,6 @@ import this module, so neither imports the other for these types.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -17,8 +16,8 @@ import orjson
 
 from .cards import Card, CardDB, Resolution
 from .cards.bypass import EVOLVING
-from .formats import Ban, Format
-from .names import name_key
+from .context import Context as Context
+from .formats import Ban
 from .problems import Counts, Problem
 
 
@@ -477,25 +476,3 @@ class Deck:
 
     def counts(self) -> Counts:
         return Counts(*self.tally)
-
-
-class Context:
-    """What a rule may know besides the deck: the format, the date, the card database, and the
-    problem with the date when the format's data does not reach it."""
-
-    __slots__ = ("format", "as_of", "db", "date_problem")
-
-    def __init__(self, format: Format, as_of: dt.date, db: CardDB, date_problem: Problem | None = None) -> None:
-        self.format = format
-        self.as_of = as_of
-        self.db = db
-        self.date_problem = date_problem
-
-    @staticmethod
-    def name_key(name: str) -> str:
-        return name_key(name)
-
-    def evolves_from_of(self, name: str) -> str | None:
-        """What the newest printing named ``name`` evolves from."""
-        found = self.db.by_name(name)
-        return found[0].evolves_from if found else None
