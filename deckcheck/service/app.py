@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_to_bytes
 
 import orjson
-from flask import Flask, Request
+from flask import Flask, Request, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.datastructures import MultiDict
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
 from werkzeug.routing import RequestRedirect
 from werkzeug.utils import cached_property
@@ -20,6 +20,7 @@ from ..formats import FormatError, default_formats
 from ..version import __version__
 from . import links, settings
 from .paths import is_api_path
+from .rawbody import BodyGuard
 
 #: the request body may be this many times the decklist limit: JSON escapes
 #: (\n, \u00e9...) make a body larger than the text it carries
@@ -61,33 +62,89 @@ class FastJSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
 
 
-def _not_utf8(what: str, exc: UnicodeDecodeError) -> BadRequest:
+def _not_utf8(what: str, exc: UnicodeDecodeError, offset: int | None = None, written: str = "") -> BadRequest:
+    """The 400 for text that is not UTF-8: the byte, where it is in what was sent (``offset``, else the error's
+    own) and how it was ``written`` there when that was a percent-escape."""
+    byte = exc.object[exc.start]
+    shown = f"byte 0x{byte:02x}" + (f" (written {written})" if written else "")
     return BadRequest(
-        f"The {what} is not valid UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} ({exc.reason}); "
-        "percent-encode its text as UTF-8."
+        f"The {what} is not valid UTF-8: {shown} at offset {exc.start if offset is None else offset} "
+        f"({exc.reason}); percent-encode its text as UTF-8."
     )
 
 
+def strict_pairs(text: str, what: str) -> list[tuple[str, str]]:
+    """The ``name=value`` pairs of a query string or URL-encoded form, every percent-escape read as UTF-8.
+
+    werkzeug keeps an escape of bytes that are not UTF-8 (``%FF``, ``%ED%A0%80``: a lone surrogate) as the
+    text ``%FF``, so the list would be checked with a name nobody wrote; here such an escape is the same 400 as
+    the raw byte, saying where it is. The usual text is read by one call in C; only a refused one is read
+    again, to find the escape.
+    """
+    try:
+        return parse_qsl(text, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        pass
+    offset = 0
+    for part in text.split("&"):
+        for piece, start in _pieces(part, offset):
+            raw = unquote_to_bytes(piece.replace("+", " "))
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                at = _escaped_offset(piece, exc.start)
+                written = piece[at : at + 3] if piece.startswith("%", at) else ""
+                raise _not_utf8(what, exc, start + at, written.upper()) from None
+        offset += len(part) + 1
+    raise AssertionError("parse_qsl refused text whose every piece is UTF-8")  # pragma: no cover
+
+
+def _pieces(part: str, offset: int) -> list[tuple[str, int]]:
+    """A pair's name and value, each with its offset in the whole text."""
+    name, eq, value = part.partition("=")
+    return [(name, offset), (value, offset + len(name) + 1)] if eq else [(name, offset)]
+
+
+def _escaped_offset(piece: str, byte_index: int) -> int:
+    """The offset in ``piece`` (percent-escaped text) of the ``byte_index``-th byte it stands for."""
+    i = n = 0
+    while i < len(piece):
+        if n >= byte_index:
+            return i
+        if piece[i] == "%" and len(unquote_to_bytes(piece[i : i + 3])) == 1:
+            i, n = i + 3, n + 1
+        else:
+            n += len(piece[i].encode("utf-8", "surrogatepass"))
+            i += 1
+    return i
+
+
 class StrictFormParser(FormDataParser):
-    """werkzeug's form parser, but a URL-encoded form whose raw bytes are not UTF-8 is a 400 that says
-    where: werkzeug's own parser takes the decoding error for a malformed form and answers an empty one,
-    and the page would then call a list it had silently dropped empty."""
+    """werkzeug's form parser, but a URL-encoded form that is not UTF-8, in its raw bytes or once its
+    percent-escapes are read, is a 400 that says where (:func:`strict_pairs`): werkzeug's own parser takes the
+    decoding error for a malformed form and answers an empty one, and the page would then call a list it had
+    silently dropped empty."""
 
     def _parse_urlencoded(self, stream, mimetype, content_length, options):
+        data = stream.read()
+        if self.max_content_length is not None and len(data) >= self.max_content_length:
+            # a chunked form werkzeug cut short at the limit (it answers 413 only for a declared length)
+            raise RequestEntityTooLarge()
         try:
-            text = stream.read().decode()
+            text = data.decode()
         except UnicodeDecodeError as exc:
             raise _not_utf8("form", exc) from None
-        return stream, self.cls(parse_qsl(text, keep_blank_values=True, errors="werkzeug.url_quote")), self.cls()
+        return stream, self.cls(strict_pairs(text, "form")), self.cls()
 
 
 class DeckcheckRequest(Request):
-    """Flask's request, whose query string and form are valid UTF-8 at the door.
+    """Flask's request, whose query string and form are valid UTF-8 at the door (raw bytes and percent-escapes
+    alike, :func:`strict_pairs`).
 
-    werkzeug keeps a percent-escape of invalid UTF-8 (``%FF``) as written, but decodes the query
-    string's raw bytes strictly: a raw byte 0xFF raised UnicodeDecodeError in whatever read
-    ``request.args`` first (a 500). Here it is a 400 that says where, in the API's envelope under
-    ``/api`` and a plain error page elsewhere (the page's form says it on the page).
+    werkzeug decodes the query string's raw bytes strictly (a raw byte 0xFF raised UnicodeDecodeError in
+    whatever read ``request.args`` first: a 500) but keeps an escape of bytes that are not UTF-8 as written.
+    Here either is a 400 that says where, in the API's envelope under ``/api`` and a plain error page
+    elsewhere (the page's form says it on the page).
     """
 
     form_data_parser_class = StrictFormParser
@@ -95,9 +152,24 @@ class DeckcheckRequest(Request):
     @cached_property
     def args(self) -> MultiDict[str, str]:
         try:
-            return super().args
+            text = self.query_string.decode()
         except UnicodeDecodeError as exc:
             raise _not_utf8("query string", exc) from None
+        return self.parameter_storage_class(strict_pairs(text, "query string"))
+
+
+def path_is_utf8() -> None:
+    """A ``before_request`` hook: a path whose bytes (raw or percent-escaped: the server hands them over
+    decoded) are not UTF-8 is a 400 that says where, not a path werkzeug read with U+FFFD in place of each
+    byte (``/api/v1/formats/%ff`` answered "Unknown format '\ufffd'")."""
+    path = request.environ.get("PATH_INFO", "")
+    if path.isascii():
+        return
+    raw = path.encode("latin-1", "replace")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8("request path", exc) from None
 
 
 class DeckcheckFlask(Flask):
@@ -144,6 +216,7 @@ def create_app(config: dict | None = None) -> Flask:
     """
     app = DeckcheckFlask(__name__)
     app.json = FastJSONProvider(app)
+    app.before_request(path_is_utf8)  # first of the hooks: nothing reads a path that is not UTF-8
     app.config.from_mapping(settings.DEFAULTS)
     for name, instead in settings.ENV_REFUSED.items():
         if name in os.environ:
@@ -179,6 +252,8 @@ def create_app(config: dict | None = None) -> Flask:
     from . import observe
 
     observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
+    # a chunked or encoded body read through a guard; an answer that ends the connection says so (rawbody)
+    app.wsgi_app = BodyGuard(app.wsgi_app)  # type: ignore[method-assign]
     app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))  # type: ignore[method-assign]
     return app
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 
 from flask_smorest import abort
+from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
 
 
 def read_body(req) -> bytes:
@@ -87,3 +88,116 @@ class _Replay(io.RawIOBase):
         chunk = self._rest.read(len(buffer))
         buffer[: len(chunk)] = chunk
         return len(chunk)
+
+
+# -- the body's framing and coding, watched at the door ------------------------------------------------------
+
+#: the environ key :class:`BodyGuard` sets when the answer must close the connection (the worker honours it)
+CLOSE_KEY = "deckcheck.close"
+#: the one ``Content-Encoding`` of a request body read here: none (the body as it is)
+ACCEPTED_ENCODINGS = ("identity",)
+
+
+class MalformedBody(BadRequest):
+    """A request body whose transfer coding the server could not read (a chunk size that is not hex, a chunk
+    without its CRLF, a malformed trailer): a 400, whoever reads the body."""
+
+    def __init__(self, fault: Exception) -> None:
+        shown = str(fault)
+        shown = shown if len(shown) <= 100 else shown[:99] + "…"
+        super().__init__(
+            f"The request body could not be read: its chunked transfer coding is malformed ({shown}). "
+            "Send the body with a Content-Length, or as well-formed chunks."
+        )
+
+
+def refused_encoding(value: str | None) -> UnsupportedMediaType | None:
+    """The 415 for a request ``Content-Encoding`` this service does not decode (anything but identity), else None."""
+    codings = [c.strip().lower() for c in (value or "").split(",") if c.strip()]
+    if all(c in ACCEPTED_ENCODINGS for c in codings):
+        return None
+    shown = value.strip() if value else ""
+    shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    return UnsupportedMediaType(
+        f"The request body has Content-Encoding {shown!r}, which this service does not accept: "
+        "send the body uncompressed (no Content-Encoding)."
+    )
+
+
+class GuardedInput(io.RawIOBase):
+    """The WSGI input of a request whose body needs watching: a chunked one, or one with a Content-Encoding.
+
+    Whoever reads the body (the API's reader, the page's form, ``get_data()``) meets the same answers: a body in
+    a coding that is refused raises its 415 at the first read; the server's chunk decoder failing (gunicorn's
+    ``InvalidChunkSize``, ``ChunkMissingTerminator``, ``InvalidHeader`` of a trailer; any server's) is a
+    :class:`MalformedBody` 400 instead of an exception no handler knows (a 500 and a traceback). ``ended``
+    says the body was read to its end; ``failed`` that a read raised.
+    """
+
+    def __init__(self, stream, refused: HTTPException | None) -> None:
+        super().__init__()
+        self._stream, self._refused = stream, refused
+        self.ended = self.failed = False
+
+    def readable(self) -> bool:
+        return True
+
+    def _take(self, read, size) -> bytes:
+        if self._refused is not None:
+            self.failed = True
+            raise self._refused
+        try:
+            data = read(size)
+        except (HTTPException, OSError):  # a stalled body's 408 (the worker's), a client gone
+            self.failed = True
+            raise
+        except Exception as exc:  # the server's decoder of the chunked coding
+            self.failed = True
+            raise MalformedBody(exc) from None
+        if not data and size != 0:
+            self.ended = True
+        return data
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._take(self._stream.read, -1 if size is None else size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._take(self._stream.readline, -1 if size is None else size)
+
+    def readinto(self, buffer) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+#: statuses answered while the rest of the body may be unread: the connection cannot carry another request
+_CLOSING = ("408", "413")
+
+
+class BodyGuard:
+    """WSGI middleware: a body in a coding this service does not decode, or sent in chunks, is read through
+    :class:`GuardedInput`; an answer after which the connection cannot carry another request (a 408 or 413,
+    or a chunked body not read to its end or broken) says ``Connection: close`` and sets :data:`CLOSE_KEY`,
+    which deckcheck's gunicorn worker honours (gunicorn itself drops an application's ``Connection``
+    header and says ``keep-alive``, then closes the connection when it cannot drain the body).
+
+    A usual request (a Content-Length body, no coding) costs two dictionary look-ups here."""
+
+    def __init__(self, wsgi_app) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        coding = environ.get("HTTP_CONTENT_ENCODING")
+        chunked = "HTTP_TRANSFER_ENCODING" in environ
+        guard = None
+        if chunked or coding:
+            guard = environ["wsgi.input"] = GuardedInput(environ["wsgi.input"], refused_encoding(coding))
+
+        def start(status, headers, exc_info=None):
+            if status[:3] in _CLOSING or (guard is not None and (guard.failed or (chunked and not guard.ended))):
+                environ[CLOSE_KEY] = True
+                headers[:] = [(n, v) for n, v in headers if n.lower() != "connection"]
+                headers.append(("Connection", "close"))
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
