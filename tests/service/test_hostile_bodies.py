@@ -124,7 +124,8 @@ def test_a_body_in_a_content_encoding_is_a_415_saying_the_encoding_is_not_accept
     status, _headers, answer, _closed = exchange(port, request)
     assert status == 415
     assert f"The request body has Content-Encoding &#39;{coding}&#39;" in message_of(kind, answer) or (
-        f"The request body has Content-Encoding '{coding}', which this service does not accept" in message_of(kind, answer)
+        f"The request body has Content-Encoding '{coding}', which this service does not accept"
+        in message_of(kind, answer)
     )
 
 
@@ -140,9 +141,7 @@ def test_an_identity_content_encoding_is_read_as_no_encoding(served):
     assert headers["connection"] == "keep-alive" and not closed
 
 
-@pytest.mark.parametrize(
-    "target", ["/api/v1/formats/%ff%fe", "/api/v1/formats/%ed%a0%80", "/rules%c3"]
-)
+@pytest.mark.parametrize("target", ["/api/v1/formats/%ff%fe", "/api/v1/formats/%ed%a0%80", "/rules%c3"])
 def test_a_path_that_is_not_utf8_is_a_400_that_says_where(served, target):
     port = served
     status, _headers, answer, _closed = exchange(port, f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode("latin-1"))

@@ -240,7 +240,13 @@ def test_discord_names_the_line_of_a_form_or_message_list_holding_a_lone_surroga
         shape = {"type": 5, "id": str(next(IDS)), "member": {"user": {"id": "7"}}, "data": data}
     else:
         message = {"id": "5", "content": listed}
-        data = {"id": "9", "name": "Check decklist", "type": 3, "target_id": "5", "resolved": {"messages": {"5": message}}}
+        data = {
+            "id": "9",
+            "name": "Check decklist",
+            "type": 3,
+            "target_id": "5",
+            "resolved": {"messages": {"5": message}},
+        }
         shape = {"type": 2, "id": str(next(IDS)), "member": {"user": {"id": "7"}}, "data": data}
     body = json.dumps(shape).encode()
     resp = client.post("/api/v1/discord/interactions", data=body, headers=signed(body))

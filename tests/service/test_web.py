@@ -411,7 +411,9 @@ def _stalled():
     ids=["stalled", "malformed-chunks", "encoded"],
 )
 @pytest.mark.parametrize("route", ["/extras", "/"])
-def test_a_body_that_cannot_be_read_is_worded_by_what_happened_not_as_too_big(client, route, fault, headers, status, said):
+def test_a_body_that_cannot_be_read_is_worded_by_what_happened_not_as_too_big(
+    client, route, fault, headers, status, said
+):
     body = b'{"decklist": "4 Nest Ball SVI 181"}' if route == "/extras" else b"decklist=4+Nest+Ball+SVI+181"
     overrides = {"wsgi.input": _FailingInput(fault())} if fault else {}
     resp = client.post(

@@ -150,7 +150,7 @@ class DeckcheckWorker(Stopping, AnswerSending, HeadCollecting):
 
     def load_wsgi(self):
         super().load_wsgi()
-        self.wsgi = honour_close(self.wsgi)
+        self.wsgi = honour_close(self.wsgi)  # type: ignore[has-type]
 
     def handle_error(self, req, client, addr, exc):
         # gunicorn's own handle_error picks the status and message, then writes them with
