@@ -20,7 +20,7 @@ from ..formats import FormatError, default_formats
 from ..version import __version__
 from . import links, settings
 from .paths import is_api_path
-from .rawbody import BodyGuard
+from .rawbody import closes, guard_body
 
 #: the request body may be this many times the decklist limit: JSON escapes
 #: (\n, \u00e9...) make a body larger than the text it carries
@@ -252,8 +252,6 @@ def create_app(config: dict | None = None) -> Flask:
     from . import observe
 
     observe.init_app(app)  # /metrics, request IDs (deckcheck/service/observe.py)
-    # a chunked or encoded body read through a guard; an answer that ends the connection says so (rawbody)
-    app.wsgi_app = BodyGuard(app.wsgi_app)  # type: ignore[method-assign]
     app.wsgi_app = StandardHeaders(app.wsgi_app, web.page_headers(app.config))  # type: ignore[method-assign]
     return app
 
@@ -267,7 +265,10 @@ class StandardHeaders:
     * under ``/api``, for a request without ``Origin`` (not from a browser page, so
       flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer
       apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
-      answer, so a browser never takes JSON for something else.
+      answer, so a browser never takes JSON for something else;
+    * ``Connection: close`` on an answer after which the connection cannot carry another request (a 408 or
+      413, a chunked body broken or not read to its end: :func:`deckcheck.service.rawbody.closes`); a body
+      sent in chunks or in a Content-Encoding is read through :class:`deckcheck.service.rawbody.GuardedInput`.
 
     As Flask ``after_request`` hooks each would go through werkzeug's Headers and the request
     proxy on every request; here they are plain ``(name, value)`` pairs.
@@ -283,9 +284,13 @@ class StandardHeaders:
         api = is_api_path(environ.get("PATH_INFO", ""))
         vary = api and "HTTP_ORIGIN" not in environ
         version, page_headers, nosniff = self.version, self.page_headers, self.nosniff
+        guard = guard_body(environ)
 
         def start(status, headers, exc_info=None):
             headers.append(version)
+            if closes(environ, status, guard):
+                headers[:] = [h for h in headers if h[0].lower() != "connection"]
+                headers.append(("Connection", "close"))
             if api:
                 headers.append(nosniff)
             if vary:

@@ -92,7 +92,7 @@ class _Replay(io.RawIOBase):
 
 # -- the body's framing and coding, watched at the door ------------------------------------------------------
 
-#: the environ key :class:`BodyGuard` sets when the answer must close the connection (the worker honours it)
+#: the environ key :func:`closes` sets when the answer must close the connection (the worker honours it)
 CLOSE_KEY = "deckcheck.close"
 #: the one ``Content-Encoding`` of a request body read here: none (the body as it is)
 ACCEPTED_ENCODINGS = ("identity",)
@@ -130,13 +130,13 @@ class GuardedInput(io.RawIOBase):
     Whoever reads the body (the API's reader, the page's form, ``get_data()``) meets the same answers: a body in
     a coding that is refused raises its 415 at the first read; the server's chunk decoder failing (gunicorn's
     ``InvalidChunkSize``, ``ChunkMissingTerminator``, ``InvalidHeader`` of a trailer; any server's) is a
-    :class:`MalformedBody` 400 instead of an exception no handler knows (a 500 and a traceback). ``ended``
-    says the body was read to its end; ``failed`` that a read raised.
+    :class:`MalformedBody` 400 instead of an exception no handler knows (a 500 and a traceback). ``chunked``
+    says the body is sent in chunks, ``ended`` that it was read to its end, ``failed`` that a read raised.
     """
 
-    def __init__(self, stream, refused: HTTPException | None) -> None:
+    def __init__(self, stream, refused: HTTPException | None, chunked: bool) -> None:
         super().__init__()
-        self._stream, self._refused = stream, refused
+        self._stream, self._refused, self.chunked = stream, refused, chunked
         self.ended = self.failed = False
 
     def readable(self) -> bool:
@@ -174,30 +174,24 @@ class GuardedInput(io.RawIOBase):
 _CLOSING = ("408", "413")
 
 
-class BodyGuard:
-    """WSGI middleware: a body in a coding this service does not decode, or sent in chunks, is read through
-    :class:`GuardedInput`; an answer after which the connection cannot carry another request (a 408 or 413,
-    or a chunked body not read to its end or broken) says ``Connection: close`` and sets :data:`CLOSE_KEY`,
-    which deckcheck's gunicorn worker honours (gunicorn itself drops an application's ``Connection``
-    header and says ``keep-alive``, then closes the connection when it cannot drain the body).
+def guard_body(environ) -> GuardedInput | None:
+    """The request's body put behind a :class:`GuardedInput` when it is sent in chunks or in a
+    ``Content-Encoding`` (two dictionary look-ups for a usual request), else None."""
+    coding = environ.get("HTTP_CONTENT_ENCODING")
+    chunked = "HTTP_TRANSFER_ENCODING" in environ
+    if not chunked and not coding:
+        return None
+    guard = environ["wsgi.input"] = GuardedInput(environ["wsgi.input"], refused_encoding(coding), chunked)
+    return guard
 
-    A usual request (a Content-Length body, no coding) costs two dictionary look-ups here."""
 
-    def __init__(self, wsgi_app) -> None:
-        self.wsgi_app = wsgi_app
-
-    def __call__(self, environ, start_response):
-        coding = environ.get("HTTP_CONTENT_ENCODING")
-        chunked = "HTTP_TRANSFER_ENCODING" in environ
-        guard = None
-        if chunked or coding:
-            guard = environ["wsgi.input"] = GuardedInput(environ["wsgi.input"], refused_encoding(coding))
-
-        def start(status, headers, exc_info=None):
-            if status[:3] in _CLOSING or (guard is not None and (guard.failed or (chunked and not guard.ended))):
-                environ[CLOSE_KEY] = True
-                headers[:] = [(n, v) for n, v in headers if n.lower() != "connection"]
-                headers.append(("Connection", "close"))
-            return start_response(status, headers, exc_info)
-
-        return self.wsgi_app(environ, start)
+def closes(environ, status: str, guard: GuardedInput | None) -> bool:
+    """Whether the answer ``status`` ends the connection: a 408 or 413 (the rest of the body may be unread),
+    or a guarded body that broke or was not read to its end (where the next request would start is
+    unknown). Then :data:`CLOSE_KEY` is set, which deckcheck's gunicorn worker honours: gunicorn itself
+    drops an application's ``Connection`` header, says ``keep-alive``, and closes the connection when it
+    cannot drain the body."""
+    if status[:3] in _CLOSING or (guard is not None and (guard.failed or (guard.chunked and not guard.ended))):
+        environ[CLOSE_KEY] = True
+        return True
+    return False

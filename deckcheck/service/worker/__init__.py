@@ -97,7 +97,7 @@ DEFAULT_KEEPALIVE_REQUESTS = 100
 
 def honour_close(app):
     """The application, whose answer closes the connection when it says so (``CLOSE_KEY`` in the environ,
-    :class:`deckcheck.service.rawbody.BodyGuard`): gunicorn drops an application's ``Connection`` header and
+    :func:`deckcheck.service.rawbody.closes`): gunicorn drops an application's ``Connection`` header and
     would say ``keep-alive``, then close anyway when the body cannot be drained."""
 
     def wsgi(environ, start_response):
