@@ -11,6 +11,7 @@ import io
 
 from flask_smorest import abort
 from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
+from werkzeug.exceptions import NotImplemented as Unimplemented
 
 
 def read_body(req) -> bytes:
@@ -124,6 +125,20 @@ def refused_encoding(value: str | None) -> UnsupportedMediaType | None:
     )
 
 
+def refused_transfer_coding(value: str | None) -> Unimplemented | None:
+    """The 501 for a ``Transfer-Encoding`` with a coding besides chunked (gzip, deflate, compress: gunicorn
+    passes the body on still coded; any other it answers 501 itself), else None."""
+    codings = [c.strip(" \t").lower() for c in (value or "").split(",") if c.strip(" \t")]
+    if all(c in ("chunked", "identity") for c in codings):
+        return None
+    shown = (value or "").strip()
+    shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    return Unimplemented(
+        f"The request body has Transfer-Encoding {shown!r}: this service decodes only chunked; "
+        "send the body uncompressed."
+    )
+
+
 class GuardedInput(io.RawIOBase):
     """The WSGI input of a request whose body needs watching: a chunked one, or one with a Content-Encoding.
 
@@ -175,13 +190,13 @@ _CLOSING = ("408", "413")
 
 
 def guard_body(environ) -> GuardedInput | None:
-    """The request's body put behind a :class:`GuardedInput` when it is sent in chunks or in a
-    ``Content-Encoding`` (two dictionary look-ups for a usual request), else None."""
-    coding = environ.get("HTTP_CONTENT_ENCODING")
-    chunked = "HTTP_TRANSFER_ENCODING" in environ
-    if not chunked and not coding:
+    """The request's body put behind a :class:`GuardedInput` when it is sent in chunks (or another transfer
+    coding, refused) or in a ``Content-Encoding`` (two dictionary look-ups for a usual request), else None."""
+    coding, transfer = environ.get("HTTP_CONTENT_ENCODING"), environ.get("HTTP_TRANSFER_ENCODING")
+    if transfer is None and not coding:
         return None
-    guard = environ["wsgi.input"] = GuardedInput(environ["wsgi.input"], refused_encoding(coding), chunked)
+    refused = refused_transfer_coding(transfer) or refused_encoding(coding)
+    guard = environ["wsgi.input"] = GuardedInput(environ["wsgi.input"], refused, transfer is not None)
     return guard
 
 

@@ -448,3 +448,19 @@ def test_strict_pairs_reads_what_parse_qsl_reads_and_points_at_the_first_escape_
     written = said.split("(written ")[1][:3]
     assert text[offset : offset + 3].upper() == written and written.startswith("%")
     assert said.startswith(f"The query string is not valid UTF-8: byte 0x{written[1:].lower()} (written {written})")
+
+
+@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(
+    size=st.integers(1, 60_000),
+    bad=st.sampled_from(["%FF", "%ed%a0%80", "%C3", "%80"]),
+    tail=st.sampled_from(["", "&format=standard", "%41"]),
+)
+def test_a_form_at_the_size_limit_with_a_bad_escape_at_its_end_says_where(client, size, bad, tail):
+    # up to ~180 KB of escapes (the page's form limit is 3 bytes a byte of a 64 KiB list): the escape is found
+    # by one pass over the text, wherever it is
+    form = "decklist=" + "%41" * size + bad + tail
+    resp = client.post("/", data=form, content_type="application/x-www-form-urlencoded")
+    assert resp.status_code == 400
+    offset = 9 + 3 * size
+    assert f"(written {bad[:3].upper()}) at offset {offset} (" in resp.get_data(as_text=True)
