@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 from urllib.parse import parse_qsl, unquote_to_bytes
 
@@ -10,7 +11,7 @@ from flask import Flask, Request, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
-from werkzeug.formparser import FormDataParser
+from werkzeug.formparser import FormDataParser, MultiPartParser
 from werkzeug.routing import RequestRedirect
 from werkzeug.utils import cached_property
 
@@ -119,11 +120,35 @@ def _escaped_offset(piece: str, byte_index: int) -> int:
     return i
 
 
+#: the codec a multipart form's UTF-8 field is read with: UTF-8 that refuses what is not UTF-8 whatever the
+#: caller asks (werkzeug reads a field with ``errors="replace"``: U+FFFD for each byte, silently)
+STRICT_UTF8 = "deckcheck-strict-utf-8"
+
+
+def _strict_codec(name: str) -> codecs.CodecInfo | None:
+    if name != STRICT_UTF8.replace("-", "_"):
+        return None
+    utf8 = codecs.lookup("utf-8")
+    return codecs.CodecInfo(utf8.encode, lambda data, errors="strict": utf8.decode(data, "strict"), name=STRICT_UTF8)
+
+
+codecs.register(_strict_codec)
+
+
+class StrictMultiPartParser(MultiPartParser):
+    """werkzeug's multipart parser, whose UTF-8 (or ASCII) fields are read strictly (:data:`STRICT_UTF8`)."""
+
+    def get_part_charset(self, headers) -> str:
+        charset = super().get_part_charset(headers)
+        return STRICT_UTF8 if charset in ("utf-8", "ascii", "us-ascii") else charset
+
+
 class StrictFormParser(FormDataParser):
     """werkzeug's form parser, but a URL-encoded form that is not UTF-8, in its raw bytes or once its
-    percent-escapes are read, is a 400 that says where (:func:`strict_pairs`): werkzeug's own parser takes the
-    decoding error for a malformed form and answers an empty one, and the page would then call a list it had
-    silently dropped empty."""
+    percent-escapes are read, is a 400 that says where (:func:`strict_pairs`), and so is a multipart field that
+    is not UTF-8 or a malformed multipart form: werkzeug's own parser takes a decoding error for a malformed
+    form and answers an empty one (or, in a multipart field, puts U+FFFD in place of each byte), and the page
+    would then call a list it had silently dropped empty, or check a name nobody wrote."""
 
     def _parse_urlencoded(self, stream, mimetype, content_length, options):
         data = stream.read()
@@ -135,6 +160,29 @@ class StrictFormParser(FormDataParser):
         except UnicodeDecodeError as exc:
             raise _not_utf8("form", exc) from None
         return stream, self.cls(strict_pairs(text, "form")), self.cls()
+
+    def _parse_multipart(self, stream, mimetype, content_length, options):
+        """werkzeug's, with :class:`StrictMultiPartParser`; a field that is not UTF-8 or a malformed form is a 400
+        that says so (werkzeug answers an empty form for either)."""
+        boundary = options.get("boundary", "").encode("ascii", "replace")
+        if not boundary:
+            raise BadRequest("The multipart form has no boundary: its Content-Type must give one.")
+        parser = StrictMultiPartParser(
+            stream_factory=self.stream_factory,
+            max_form_memory_size=self.max_form_memory_size,
+            max_form_parts=self.max_form_parts,
+            cls=self.cls,
+        )
+        try:
+            form, files = parser.parse(stream, boundary, content_length)
+        except UnicodeDecodeError as exc:
+            raise BadRequest(
+                f"A field of the form is not valid UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} "
+                f"of its value ({exc.reason}); send its text as UTF-8."
+            ) from None
+        except ValueError as exc:
+            raise BadRequest(f"The multipart form could not be read: {str(exc)[:100]}.") from None
+        return stream, form, files
 
 
 class DeckcheckRequest(Request):

@@ -464,3 +464,46 @@ def test_a_form_at_the_size_limit_with_a_bad_escape_at_its_end_says_where(client
     assert resp.status_code == 400
     offset = 9 + 3 * size
     assert f"(written {bad[:3].upper()}) at offset {offset} (" in resp.get_data(as_text=True)
+
+
+def _multipart(value: bytes, part_type: str = "") -> bytes:
+    head = b'--XX\r\nContent-Disposition: form-data; name="decklist"\r\n' + part_type.encode()
+    return head + b"\r\n" + value + b"\r\n--XX--\r\n"
+
+
+@pytest.mark.parametrize(
+    "value, said",
+    [
+        (b"4 Nest Ball SVI 181\xff", "byte 0xff at offset 19 of its value (invalid start byte)"),
+        (b"4 Iono \xed\xa0\x80 PAL 185", "byte 0xed at offset 7 of its value (invalid continuation byte)"),
+    ],
+)
+def test_a_multipart_field_that_is_not_utf8_is_refused_not_read_with_replacement_characters(client, value, said):
+    resp = client.post("/", data=_multipart(value), content_type="multipart/form-data; boundary=XX")
+    assert resp.status_code == 400
+    text = resp.get_data(as_text=True)
+    assert f"A field of the form is not valid UTF-8: {said}; send its text as UTF-8." in text
+    assert "\ufffd" not in text
+
+
+@pytest.mark.parametrize(
+    "body, content_type, said",
+    [
+        (b"garbage", "multipart/form-data; boundary=XX", "The multipart form could not be read: "),
+        (b"garbage", "multipart/form-data", "The multipart form has no boundary"),
+    ],
+)
+def test_a_malformed_multipart_form_is_a_400_not_an_empty_list(client, body, content_type, said):
+    resp = client.post("/", data=body, content_type=content_type)
+    assert resp.status_code == 400
+    assert said in resp.get_data(as_text=True) and "The decklist is empty" not in resp.get_data(as_text=True)
+
+
+def test_a_multipart_field_in_a_declared_latin1_or_in_utf8_is_read(client):
+    for value, part_type in [
+        ("4 Poké Ball SVI 181".encode("latin-1"), "Content-Type: text/plain; charset=iso-8859-1\r\n"),
+        ("4 Poké Ball SVI 181".encode(), ""),
+    ]:
+        resp = client.post("/", data=_multipart(value, part_type), content_type="multipart/form-data; boundary=XX")
+        assert resp.status_code == 200
+        assert "4 Poké Ball SVI 181</textarea>" in resp.get_data(as_text=True)
