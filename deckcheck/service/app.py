@@ -152,7 +152,8 @@ class StrictFormParser(FormDataParser):
 
     def _parse_urlencoded(self, stream, mimetype, content_length, options):
         data = stream.read()
-        if self.max_content_length is not None and len(data) >= self.max_content_length:
+        limit = self.max_content_length
+        if content_length is None and limit is not None and len(data) >= limit:
             # a chunked form werkzeug cut short at the limit (it answers 413 only for a declared length)
             raise RequestEntityTooLarge()
         try:

@@ -68,9 +68,9 @@ def body_error(exc: HTTPException) -> InputError:
     big (413, the decklist limit in KiB), else what the error says (a stalled body's 408, a malformed one's
     400, a refused Content-Encoding's 415, text that is not UTF-8)."""
     status = exc.code or 400
-    if status == 413 or not exc.description:
-        return InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413 if status == 413 else status)
-    return InputError(str(exc.description), status)
+    if status == 413:
+        return InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
+    return InputError(str(exc.description or f"The request could not be read: {exc.name}."), status)
 
 
 def unknown_fields(body: dict) -> str | None:
