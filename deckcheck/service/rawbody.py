@@ -1,8 +1,14 @@
-"""The raw body of a request, read once within the size limit (what the API's views load).
+"""The raw body of a request, read once within the size limit (what the API's views, ``/extras`` and Discord
+load), and the body's framing and coding watched at the door for every route.
 
 werkzeug answers 413 for a Content-Length over ``MAX_CONTENT_LENGTH`` but only cuts a chunked body
 short, and its checked stream costs more than loading the body; :func:`read_body` reads either within
 the limit, through :func:`read_sized_body` when the length is declared.
+
+A body sent in chunks or in a coding is read through :class:`GuardedInput` (:func:`guard_body`, called by
+``app.StandardHeaders`` for every request), so whoever reads it meets an HTTP error (a malformed chunk's
+400, a Content-Encoding's 415, another transfer coding's 501), and :func:`closes` decides when an answer
+ends the connection.
 """
 
 from __future__ import annotations
@@ -97,6 +103,13 @@ class _Replay(io.RawIOBase):
 CLOSE_KEY = "deckcheck.close"
 #: the one ``Content-Encoding`` of a request body read here: none (the body as it is)
 ACCEPTED_ENCODINGS = ("identity",)
+#: the transfer codings of a request body read here: the server's chunked decoding, or none
+ACCEPTED_TRANSFER_CODINGS = ("chunked", "identity")
+
+
+def _cut(text: str, most: int) -> str:
+    """``text`` as an answer quotes it: at most ``most`` characters."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 class MalformedBody(BadRequest):
@@ -104,10 +117,8 @@ class MalformedBody(BadRequest):
     without its CRLF, a malformed trailer): a 400, whoever reads the body."""
 
     def __init__(self, fault: Exception) -> None:
-        shown = str(fault)
-        shown = shown if len(shown) <= 100 else shown[:99] + "…"
         super().__init__(
-            f"The request body could not be read: its chunked transfer coding is malformed ({shown}). "
+            f"The request body could not be read: its chunked transfer coding is malformed ({_cut(str(fault), 100)}). "
             "Send the body with a Content-Length, or as well-formed chunks."
         )
 
@@ -117,11 +128,9 @@ def refused_encoding(value: str | None) -> UnsupportedMediaType | None:
     codings = [c.strip().lower() for c in (value or "").split(",") if c.strip()]
     if all(c in ACCEPTED_ENCODINGS for c in codings):
         return None
-    shown = value.strip() if value else ""
-    shown = shown if len(shown) <= 40 else shown[:39] + "…"
     return UnsupportedMediaType(
-        f"The request body has Content-Encoding {shown!r}, which this service does not accept: "
-        "send the body uncompressed (no Content-Encoding)."
+        f"The request body has Content-Encoding {_cut((value or '').strip(), 40)!r}, "
+        "which this service does not accept: send the body uncompressed (no Content-Encoding)."
     )
 
 
@@ -129,13 +138,11 @@ def refused_transfer_coding(value: str | None) -> Unimplemented | None:
     """The 501 for a ``Transfer-Encoding`` with a coding besides chunked (gzip, deflate, compress: gunicorn
     passes the body on still coded; any other it answers 501 itself), else None."""
     codings = [c.strip(" \t").lower() for c in (value or "").split(",") if c.strip(" \t")]
-    if all(c in ("chunked", "identity") for c in codings):
+    if all(c in ACCEPTED_TRANSFER_CODINGS for c in codings):
         return None
-    shown = (value or "").strip()
-    shown = shown if len(shown) <= 40 else shown[:39] + "…"
     return Unimplemented(
-        f"The request body has Transfer-Encoding {shown!r}: this service decodes only chunked; "
-        "send the body uncompressed."
+        f"The request body has Transfer-Encoding {_cut((value or '').strip(), 40)!r}: "
+        "this service decodes only chunked; send the body uncompressed."
     )
 
 
