@@ -296,7 +296,11 @@ _date_from_iso = parse_date
 )
 @bp.alt_response(400, schema=ErrorSchema, description="The body is empty, not UTF-8 or not JSON.")
 @bp.alt_response(413, schema=ErrorSchema, description="The body, the decklist or its line count is over the limit.")
-@bp.alt_response(415, schema=ErrorSchema, description="The body is neither application/json nor UTF-8 text/plain.")
+@bp.alt_response(
+    415,
+    schema=ErrorSchema,
+    description="The body is neither application/json nor UTF-8 text/plain, or is in a Content-Encoding.",
+)
 @bp.alt_response(429, schema=ErrorSchema, headers=RETRY_AFTER_HEADER, description=RATE_LIMITED)
 @bp.alt_response(503, schema=ErrorSchema, description="The card database is not available.")
 def validate():

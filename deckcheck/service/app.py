@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import codecs
 import os
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_to_bytes
 
 import orjson
-from flask import Flask, Request
+from flask import Flask, Request, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.datastructures import MultiDict
-from werkzeug.exceptions import BadRequest
-from werkzeug.formparser import FormDataParser
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+from werkzeug.formparser import FormDataParser, MultiPartParser
 from werkzeug.routing import RequestRedirect
 from werkzeug.utils import cached_property
 
@@ -20,6 +21,7 @@ from ..formats import FormatError, default_formats
 from ..version import __version__
 from . import links, settings
 from .paths import is_api_path
+from .rawbody import closes, guard_body
 
 #: the request body may be this many times the decklist limit: JSON escapes
 #: (\n, \u00e9...) make a body larger than the text it carries
@@ -61,33 +63,137 @@ class FastJSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)  # type: ignore[arg-type]
 
 
-def _not_utf8(what: str, exc: UnicodeDecodeError) -> BadRequest:
+def _not_utf8(what: str, exc: UnicodeDecodeError, offset: int | None = None, written: str = "") -> BadRequest:
+    """The 400 for text that is not UTF-8: the byte, where it is in what was sent (``offset``, else the error's
+    own) and how it was ``written`` there when that was a percent-escape."""
+    byte = exc.object[exc.start]
+    shown = f"byte 0x{byte:02x}" + (f" (written {written})" if written else "")
     return BadRequest(
-        f"The {what} is not valid UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} ({exc.reason}); "
-        "percent-encode its text as UTF-8."
+        f"The {what} is not valid UTF-8: {shown} at offset {exc.start if offset is None else offset} "
+        f"({exc.reason}); percent-encode its text as UTF-8."
     )
 
 
+def strict_pairs(text: str, what: str) -> list[tuple[str, str]]:
+    """The ``name=value`` pairs of a query string or URL-encoded form, every percent-escape read as UTF-8.
+
+    werkzeug keeps an escape of bytes that are not UTF-8 (``%FF``, ``%ED%A0%80``: a lone surrogate) as the
+    text ``%FF``, so the list would be checked with a name nobody wrote; here such an escape is the same 400 as
+    the raw byte, saying where it is. The usual text is read by one call in C; only a refused one is read
+    again, to find the escape.
+    """
+    try:
+        return parse_qsl(text, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        pass
+    offset = 0
+    for part in text.split("&"):
+        for piece, start in _pieces(part, offset):
+            raw = unquote_to_bytes(piece.replace("+", " "))
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                at = _escaped_offset(piece, exc.start)
+                written = piece[at : at + 3] if piece.startswith("%", at) else ""
+                raise _not_utf8(what, exc, start + at, written.upper()) from None
+        offset += len(part) + 1
+    raise AssertionError("parse_qsl refused text whose every piece is UTF-8")  # pragma: no cover
+
+
+def _pieces(part: str, offset: int) -> list[tuple[str, int]]:
+    """A pair's name and value, each with its offset in the whole text."""
+    name, eq, value = part.partition("=")
+    return [(name, offset), (value, offset + len(name) + 1)] if eq else [(name, offset)]
+
+
+def _escaped_offset(piece: str, byte_index: int) -> int:
+    """The offset in ``piece`` (percent-escaped text) of the ``byte_index``-th byte it stands for."""
+    i = n = 0
+    while i < len(piece):
+        if n >= byte_index:
+            return i
+        if piece[i] == "%" and len(unquote_to_bytes(piece[i : i + 3])) == 1:
+            i, n = i + 3, n + 1
+        else:
+            n += len(piece[i].encode("utf-8", "surrogatepass"))
+            i += 1
+    return i
+
+
+#: the codec a multipart form's UTF-8 field is read with: UTF-8 that refuses what is not UTF-8 whatever the
+#: caller asks (werkzeug reads a field with ``errors="replace"``: U+FFFD for each byte, silently)
+STRICT_UTF8 = "deckcheck-strict-utf-8"
+
+
+def _strict_codec(name: str) -> codecs.CodecInfo | None:
+    if name != STRICT_UTF8.replace("-", "_"):
+        return None
+    utf8 = codecs.lookup("utf-8")
+    return codecs.CodecInfo(utf8.encode, lambda data, errors="strict": utf8.decode(data, "strict"), name=STRICT_UTF8)
+
+
+codecs.register(_strict_codec)
+
+
+class StrictMultiPartParser(MultiPartParser):
+    """werkzeug's multipart parser, whose UTF-8 (or ASCII) fields are read strictly (:data:`STRICT_UTF8`)."""
+
+    def get_part_charset(self, headers) -> str:
+        charset = super().get_part_charset(headers)
+        return STRICT_UTF8 if charset in ("utf-8", "ascii", "us-ascii") else charset
+
+
 class StrictFormParser(FormDataParser):
-    """werkzeug's form parser, but a URL-encoded form whose raw bytes are not UTF-8 is a 400 that says
-    where: werkzeug's own parser takes the decoding error for a malformed form and answers an empty one,
-    and the page would then call a list it had silently dropped empty."""
+    """werkzeug's form parser, but a URL-encoded form that is not UTF-8, in its raw bytes or once its
+    percent-escapes are read, is a 400 that says where (:func:`strict_pairs`), and so is a multipart field that
+    is not UTF-8 or a malformed multipart form: werkzeug's own parser takes a decoding error for a malformed
+    form and answers an empty one (or, in a multipart field, puts U+FFFD in place of each byte), and the page
+    would then call a list it had silently dropped empty, or check a name nobody wrote."""
 
     def _parse_urlencoded(self, stream, mimetype, content_length, options):
+        data = stream.read()
+        limit = self.max_content_length
+        if content_length is None and limit is not None and len(data) >= limit:
+            # a chunked form werkzeug cut short at the limit (it answers 413 only for a declared length)
+            raise RequestEntityTooLarge()
         try:
-            text = stream.read().decode()
+            text = data.decode()
         except UnicodeDecodeError as exc:
             raise _not_utf8("form", exc) from None
-        return stream, self.cls(parse_qsl(text, keep_blank_values=True, errors="werkzeug.url_quote")), self.cls()
+        return stream, self.cls(strict_pairs(text, "form")), self.cls()
+
+    def _parse_multipart(self, stream, mimetype, content_length, options):
+        """werkzeug's, with :class:`StrictMultiPartParser`; a field that is not UTF-8 or a malformed form is a 400
+        that says so (werkzeug answers an empty form for either)."""
+        boundary = options.get("boundary", "").encode("ascii", "replace")
+        if not boundary:
+            raise BadRequest("The multipart form has no boundary: its Content-Type must give one.")
+        parser = StrictMultiPartParser(
+            stream_factory=self.stream_factory,
+            max_form_memory_size=self.max_form_memory_size,
+            max_form_parts=self.max_form_parts,
+            cls=self.cls,
+        )
+        try:
+            form, files = parser.parse(stream, boundary, content_length)
+        except UnicodeDecodeError as exc:
+            raise BadRequest(
+                f"A field of the form is not valid UTF-8: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} "
+                f"of its value ({exc.reason}); send its text as UTF-8."
+            ) from None
+        except ValueError as exc:
+            raise BadRequest(f"The multipart form could not be read: {str(exc)[:100]}.") from None
+        return stream, form, files
 
 
 class DeckcheckRequest(Request):
-    """Flask's request, whose query string and form are valid UTF-8 at the door.
+    """Flask's request, whose query string and form are valid UTF-8 at the door (raw bytes and percent-escapes
+    alike, :func:`strict_pairs`).
 
-    werkzeug keeps a percent-escape of invalid UTF-8 (``%FF``) as written, but decodes the query
-    string's raw bytes strictly: a raw byte 0xFF raised UnicodeDecodeError in whatever read
-    ``request.args`` first (a 500). Here it is a 400 that says where, in the API's envelope under
-    ``/api`` and a plain error page elsewhere (the page's form says it on the page).
+    werkzeug decodes the query string's raw bytes strictly (a raw byte 0xFF raised UnicodeDecodeError in
+    whatever read ``request.args`` first: a 500) but keeps an escape of bytes that are not UTF-8 as written.
+    Here either is a 400 that says where, in the API's envelope under ``/api`` and a plain error page
+    elsewhere (the page's form says it on the page).
     """
 
     form_data_parser_class = StrictFormParser
@@ -95,9 +201,24 @@ class DeckcheckRequest(Request):
     @cached_property
     def args(self) -> MultiDict[str, str]:
         try:
-            return super().args
+            text = self.query_string.decode()
         except UnicodeDecodeError as exc:
             raise _not_utf8("query string", exc) from None
+        return self.parameter_storage_class(strict_pairs(text, "query string"))
+
+
+def path_is_utf8() -> None:
+    """A ``before_request`` hook: a path whose bytes (raw or percent-escaped: the server hands them over
+    decoded) are not UTF-8 is a 400 that says where, not a path werkzeug read with U+FFFD in place of each
+    byte (``/api/v1/formats/%ff`` answered "Unknown format '\ufffd'")."""
+    path = request.environ.get("PATH_INFO", "")
+    if path.isascii():
+        return
+    raw = path.encode("latin-1", "replace")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _not_utf8("request path", exc) from None
 
 
 class DeckcheckFlask(Flask):
@@ -144,6 +265,7 @@ def create_app(config: dict | None = None) -> Flask:
     """
     app = DeckcheckFlask(__name__)
     app.json = FastJSONProvider(app)
+    app.before_request(path_is_utf8)  # first of the hooks: nothing reads a path that is not UTF-8
     app.config.from_mapping(settings.DEFAULTS)
     for name, instead in settings.ENV_REFUSED.items():
         if name in os.environ:
@@ -192,7 +314,10 @@ class StandardHeaders:
     * under ``/api``, for a request without ``Origin`` (not from a browser page, so
       flask-cors adds nothing): ``Vary: Origin``, so a shared cache keeps such an answer
       apart from one to a page; and ``X-Content-Type-Options: nosniff`` on every ``/api``
-      answer, so a browser never takes JSON for something else.
+      answer, so a browser never takes JSON for something else;
+    * ``Connection: close`` on an answer after which the connection cannot carry another request (a 408 or
+      413, a chunked body broken or not read to its end: :func:`deckcheck.service.rawbody.closes`); a body
+      sent in chunks or in a Content-Encoding is read through :class:`deckcheck.service.rawbody.GuardedInput`.
 
     As Flask ``after_request`` hooks each would go through werkzeug's Headers and the request
     proxy on every request; here they are plain ``(name, value)`` pairs.
@@ -208,9 +333,13 @@ class StandardHeaders:
         api = is_api_path(environ.get("PATH_INFO", ""))
         vary = api and "HTTP_ORIGIN" not in environ
         version, page_headers, nosniff = self.version, self.page_headers, self.nosniff
+        guard = guard_body(environ)
 
         def start(status, headers, exc_info=None):
             headers.append(version)
+            if closes(environ, status, guard):
+                headers[:] = [h for h in headers if h[0].lower() != "connection"]
+                headers.append(("Connection", "close"))
             if api:
                 headers.append(nosniff)
             if vary:

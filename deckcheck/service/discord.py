@@ -74,6 +74,7 @@ from .discordshape import malformed
 from .discordsig import MAX_SIGNATURE_AGE, verify, verify_key
 from .jsonbody import BodyError, read_json
 from .paths import API_PREFIX
+from .rawbody import read_body
 
 #: what others read here: the tests, and ``python -m deckcheck.service.discord``
 __all__ = [
@@ -251,11 +252,57 @@ def answer(text: str, fmt: str | None, date: str | None, interaction: dict) -> d
     return {"type": CHANNEL_MESSAGE, "data": {"embeds": [embed(text, report)], "allowed_mentions": {"parse": []}}}
 
 
+def _is_message_command(data: dict) -> bool:
+    return data.get("type") == MESSAGE_COMMAND or data.get("name") == MESSAGE_COMMAND_NAME
+
+
+def _message_content(data: dict):
+    """The text of the message a message command was run on ("" when there is none)."""
+    target = ((data.get("resolved") or {}).get("messages") or {}).get(str(data.get("target_id"))) or {}
+    return target.get("content") or ""
+
+
+def _options(data: dict) -> dict:
+    return {o.get("name"): o.get("value") for o in data.get("options") or [] if isinstance(o, dict)}
+
+
+def decklist_of(interaction: dict) -> str | None:
+    """The decklist an interaction asks to check, as :func:`answer` gets it (the list option, the form's box,
+    the message's text), or None when it carries none or is malformed."""
+    try:
+        data = interaction.get("data") or {}
+        if interaction.get("type") == MODAL_SUBMIT:
+            return strip_code_block(find_input(data.get("components"), LIST_INPUT) or "")
+        if _is_message_command(data):
+            content = _message_content(data)
+            return strip_code_block(content) if isinstance(content, str) else None
+        listed = _options(data).get("list")
+        return unflatten(strip_code_block(listed)) if isinstance(listed, str) else None
+    except (AttributeError, TypeError, KeyError, RecursionError):  # a shape malformed() would refuse
+        return None
+
+
+def not_unicode_reply(body: bytes, refused: BodyError) -> dict:
+    """The reply to a signed interaction holding a lone surrogate: when it is in the decklist, the line and
+    column of the list (as a list typed with it gets from :func:`answer`), else where it is in the interaction.
+
+    The strict reader refused the body; Python's own reader takes a lone surrogate escape, so the list is
+    read with it only to say where."""
+    try:
+        interaction = json.loads(body.decode("utf-8").removeprefix("\ufeff"))
+    except (ValueError, RecursionError):
+        interaction = None
+    text = decklist_of(interaction) if isinstance(interaction, dict) else None
+    fault = not_unicode(text) if text is not None else None
+    if fault is None:
+        return message(escape_markdown(refused.message))
+    return message(f"This decklist is not valid Unicode text. {escape_markdown(fault.message)}")
+
+
 def on_command(interaction: dict) -> dict:
     data = interaction.get("data") or {}
-    if data.get("type") == MESSAGE_COMMAND or data.get("name") == MESSAGE_COMMAND_NAME:
-        target = ((data.get("resolved") or {}).get("messages") or {}).get(str(data.get("target_id"))) or {}
-        content = target.get("content") or ""
+    if _is_message_command(data):
+        content = _message_content(data)
         if not content.strip():
             return message(
                 "That message has no text to check (a list in an attached file or an image cannot be "
@@ -265,7 +312,7 @@ def on_command(interaction: dict) -> dict:
         return refused or answer(strip_code_block(content), None, None, interaction)
     if data.get("name") != COMMAND:
         return message(f"This application has no command “{str(data.get('name'))[:40]}”: use /{COMMAND}.")
-    options = {o.get("name"): o.get("value") for o in data.get("options") or [] if isinstance(o, dict)}
+    options = _options(data)
     fmt, date, complaint = _read_options(options.get("format"), options.get("date"))
     if complaint:
         return message(complaint)
@@ -299,7 +346,7 @@ def interactions():
     public_key = config.get("DISCORD_PUBLIC_KEY")
     if not public_key:
         return errors.envelope(503, NOT_CONFIGURED)
-    body = request.get_data(cache=True)
+    body = read_body(request)  # within the body limit, chunked or not
     reason = verify(
         str(public_key),
         request.headers.get("X-Signature-Ed25519"),
@@ -319,7 +366,7 @@ def interactions():
         interaction = read_json(body, "interaction")
     except BodyError as exc:
         if exc.status == 422:  # signed, but a text in it is not Unicode: tell the user why nothing was checked
-            return jsonify(message(escape_markdown(exc.message)))
+            return jsonify(not_unicode_reply(body, exc))
         return errors.envelope(exc.status, exc.message, exc.details)
     if not isinstance(interaction, dict):
         return errors.envelope(400, "The interaction is not a JSON object.")

@@ -97,10 +97,7 @@ def handle_http_exception(error: HTTPException):
             response.headers[key] = value
     for key, value in (data.get("headers") or {}).items():
         response.headers[key] = value
-    if response.status_code == 413:
-        # the rest of the body may still be unread: the connection cannot carry another request
-        response.headers["Connection"] = "close"
-    return response
+    return response  # a 408 or 413 says Connection: close (app.StandardHeaders, for every answer)
 
 
 def handle_database_error(error: DatabaseError):

@@ -31,9 +31,11 @@ from ..render import ptcgl_export
 from ..render.sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
 from .deckview import FixError, apply_edits, read_edits
 from .jsonbody import BodyError, read_json
+from .rawbody import read_body
 from .webheaders import SECURITY_HEADERS, page_headers
 from .webinput import (
     InputError,
+    body_error,
     check_limits,
     decode_deck,
     read_date,
@@ -41,6 +43,7 @@ from .webinput import (
     run_check,
     share_path,
     too_big_message,
+    unknown_fields,
 )
 from .webresult import (
     MAX_FIX_LINKS,
@@ -104,10 +107,8 @@ def index():
                 raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
             try:
                 form = request.form
-            except HTTPException as exc:  # 413 from Werkzeug's form size limit; 400 for a form that is not UTF-8
-                too_big = exc.code == 413 or not exc.description
-                message = too_big_message(current_app.config["MAX_DECKLIST_BYTES"]) if too_big else exc.description
-                raise InputError(str(message), exc.code or 400) from None
+            except HTTPException as exc:  # past the size limit, not UTF-8, malformed chunks, a stall, a coding
+                raise body_error(exc) from None
             # browsers send a textarea with CRLF line ends; the textarea itself holds LF
             text = form.get("decklist", "").replace("\r\n", "\n")
             page.update(decklist=text, format=form.get("format", page["format"]), as_of=form.get("as_of", ""))
@@ -175,13 +176,16 @@ def extras():
         if _body_too_big(6):
             raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
         try:
-            body = read_json(request.get_data(cache=False))
+            body = read_json(read_body(request))
         except BodyError as exc:
             raise InputError(exc.message, exc.status) from None
-        except HTTPException as exc:  # e.g. 413 past MAX_CONTENT_LENGTH
-            raise InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), exc.code or 400) from None
+        except HTTPException as exc:  # past the size limit, malformed chunks, a stall, a coding
+            raise body_error(exc) from None
         if not isinstance(body, dict) or not isinstance(body.get("decklist"), str):
             raise InputError("Send a JSON object with a “decklist” string.")
+        unknown = unknown_fields(body)
+        if unknown:
+            raise InputError(unknown, 422)
         fmt, as_of = body.get("format"), body.get("as_of")
         if not isinstance(fmt, (str, type(None))) or not isinstance(as_of, (str, type(None))):
             raise InputError("“format” and “as_of” must be strings.")

@@ -5,6 +5,7 @@ Anything the page cannot check is an :class:`InputError`, whose message the page
 from __future__ import annotations
 
 from flask import current_app, url_for
+from werkzeug.exceptions import HTTPException
 
 from ..dates import parse_date
 from ..decklist import sharelink
@@ -13,6 +14,11 @@ from ..decklist.sharelink import encode_deck
 from ..decklist.validtext import not_unicode
 from ..engine import check
 from ..formats import default_formats
+from .errors import summarise_messages
+from .schemas import ValidateRequestSchema
+
+#: the fields of the API's JSON body (``POST /api/v1/validate``), the ones ``POST /extras`` reads too
+_BODY_FIELDS = frozenset(ValidateRequestSchema().fields)
 
 BROKEN_LINK = (
     "This share link is broken or incomplete, so no decklist could be read from it. "
@@ -54,6 +60,26 @@ def too_big_message(max_bytes: int) -> str:
         f"This decklist is larger than the {max_bytes // 1024} KiB this service checks. "
         "A deck list is usually under 2 KiB: paste only the list."
     )
+
+
+def body_error(exc: HTTPException) -> InputError:
+    """An HTTP error met reading the request's body (or its query), in the page's words for what happened: too
+    big (413, the decklist limit in KiB), else what the error says (a stalled body's 408, a malformed one's
+    400, a refused Content-Encoding's 415, text that is not UTF-8)."""
+    status = exc.code or 400
+    if status == 413:
+        return InputError(too_big_message(current_app.config["MAX_DECKLIST_BYTES"]), 413)
+    return InputError(str(exc.description or f"The request could not be read: {exc.name}."), status)
+
+
+def unknown_fields(body: dict) -> str | None:
+    """The API's 422 message for the fields of a JSON body that its schema does not know
+    (:class:`deckcheck.service.schemas.ValidateRequestSchema`, worded as the API words it), or None."""
+    unknown = [name for name in body if name not in _BODY_FIELDS]
+    if not unknown:
+        return None
+    said = ValidateRequestSchema.error_messages["unknown"]
+    return "Invalid request: " + summarise_messages({"json": {name[:60]: [said] for name in unknown}})
 
 
 def check_limits(text: str) -> None:

@@ -213,7 +213,48 @@ def test_discord_never_5xx_and_answers_the_user(client, deck, fmt, date):
         assert answer["data"]["flags"] == 64
 
 
-@pytest.mark.parametrize("option", ["list", "format", "date"])
+@pytest.mark.parametrize(
+    "listed, where",
+    [
+        ("4 Nest Ball SVI 181\n2 Ultra Ball SVI 19\ud800", "Line 2, column 20 holds U+D800"),
+        ("```\n4 Nest Ball SVI 181\n\udc00 Iono PAL 185\n```", "Line 2, column 1 holds U+DC00"),
+        ("Pokémon: 1 4 Pikachu ex SSP 57 Trainer: 1 4 Nest Ball SVI 181\ud800", "Line 4, column 20 holds U+D800"),
+    ],
+    ids=["lines", "code-block", "one-line"],
+)
+def test_discord_names_the_line_and_column_of_the_list_holding_a_lone_surrogate(client, listed, where):
+    # the list as answer() reads it (out of its code block, split back into lines), not the interaction's JSON
+    body = interaction({"list": listed})
+    resp = client.post("/api/v1/discord/interactions", data=body, headers=signed(body))
+    assert resp.status_code == 200
+    content = resp.get_json()["data"]["content"]
+    assert content.startswith(f"This decklist is not valid Unicode text. {where}, a lone surrogate"), content
+
+
+@pytest.mark.parametrize("kind", ["modal", "message"])
+def test_discord_names_the_line_of_a_form_or_message_list_holding_a_lone_surrogate(client, kind):
+    listed = "4 Nest Ball SVI 181\n3 Iono\ud800 PAL 185"
+    if kind == "modal":
+        row = {"type": 1, "components": [{"type": 4, "custom_id": "list", "value": listed}]}
+        data = {"custom_id": "decklist|standard|", "components": [row]}
+        shape = {"type": 5, "id": str(next(IDS)), "member": {"user": {"id": "7"}}, "data": data}
+    else:
+        message = {"id": "5", "content": listed}
+        data = {
+            "id": "9",
+            "name": "Check decklist",
+            "type": 3,
+            "target_id": "5",
+            "resolved": {"messages": {"5": message}},
+        }
+        shape = {"type": 2, "id": str(next(IDS)), "member": {"user": {"id": "7"}}, "data": data}
+    body = json.dumps(shape).encode()
+    resp = client.post("/api/v1/discord/interactions", data=body, headers=signed(body))
+    content = resp.get_json()["data"]["content"]
+    assert content.startswith("This decklist is not valid Unicode text. Line 2, column 7 holds U+D800"), content
+
+
+@pytest.mark.parametrize("option", ["format", "date"])
 def test_discord_replies_that_an_option_is_not_unicode(client, option):
     body = interaction({"list": "4 Nest Ball SVI 181", option: "\ud800"})
     resp = client.post("/api/v1/discord/interactions", data=body, headers=signed(body))
@@ -321,3 +362,148 @@ def test_a_form_that_is_not_utf8_is_refused_on_the_page_not_read_as_empty(client
     assert resp.status_code == 400
     assert "The form is not valid UTF-8: byte 0xff at offset 20 (invalid start byte)" in resp.get_data(as_text=True)
     assert "The decklist is empty" not in resp.get_data(as_text=True)
+
+
+# -- percent-escapes of bytes that are not UTF-8: the same 400 as the raw bytes ------------------------
+
+ESCAPED = [
+    ("deck=4+Nest+Ball+SVI+181%ff", 24, "%FF", "invalid start byte"),
+    ("deck=4+a&fix=1:%ed%a0%80", 15, "%ED", "invalid continuation byte"),  # a lone surrogate, as UTF-8
+    ("name=%c3&deck=4+a", 5, "%C3", "unexpected end of data"),
+    ("format=standard&q=Pok%C3%A9mon%e9", 30, "%E9", "unexpected end of data"),
+]
+
+
+@pytest.mark.parametrize("method, path", [*ROUTES, ("GET", "/sheet")])
+@pytest.mark.parametrize("query, offset, written, reason", ESCAPED)
+def test_a_percent_escape_that_is_not_utf8_in_a_query_is_the_raw_byte_s_400(
+    client, method, path, query, offset, written, reason
+):
+    resp = client.open(
+        path,
+        method=method,
+        data=b'{"decklist": "4 Nest Ball SVI 181"}',
+        content_type="application/json",
+        environ_overrides={"QUERY_STRING": query},
+    )
+    assert resp.status_code == 400
+    said = (
+        f"The query string is not valid UTF-8: byte 0x{written[1:].lower()} (written {written}) at offset {offset} "
+        f"({reason}); percent-encode its text as UTF-8."
+    )
+    if path.startswith("/api"):
+        assert resp.get_json()["error"]["message"] == said
+    else:
+        assert said in resp.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("query, offset, written, reason", ESCAPED)
+def test_a_percent_escape_that_is_not_utf8_in_a_form_is_refused_on_the_page(client, query, offset, written, reason):
+    # the form is read whole before any field is looked at: the query's text as a form, the same offset
+    resp = client.post("/", data=query, content_type="application/x-www-form-urlencoded")
+    assert resp.status_code == 400
+    assert (
+        f"The form is not valid UTF-8: byte 0x{written[1:].lower()} (written {written}) at offset {offset} ({reason})"
+        in resp.get_data(as_text=True)
+    )
+
+
+def test_a_path_that_is_not_utf8_is_a_400_that_says_where(client):
+    # the WSGI server hands the path over percent-decoded, its bytes as latin-1 (werkzeug read U+FFFD for each)
+    resp = client.get("/", environ_overrides={"PATH_INFO": "/api/v1/formats/\xff\xfe"})
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == {
+        "code": "bad_request",
+        "message": "The request path is not valid UTF-8: byte 0xff at offset 16 (invalid start byte); "
+        "percent-encode its text as UTF-8.",
+        "details": {},
+    }
+
+
+PAIR_BYTES = st.binary(max_size=12)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pairs=st.lists(st.tuples(PAIR_BYTES, PAIR_BYTES), max_size=6), plus=st.booleans())
+def test_strict_pairs_reads_what_parse_qsl_reads_and_points_at_the_first_escape_that_is_not_utf8(pairs, plus):
+    from urllib.parse import quote_from_bytes
+
+    from werkzeug.exceptions import BadRequest
+
+    from deckcheck.service.app import strict_pairs
+
+    quote = (lambda b: quote_from_bytes(b).replace("%20", "+")) if plus else quote_from_bytes
+    text = "&".join(f"{quote(name)}={quote(value)}" for name, value in pairs)
+    try:
+        expected = [(name.decode(), value.decode()) for name, value in pairs]
+    except UnicodeDecodeError:
+        expected = None
+    if expected is not None:
+        assert strict_pairs(text, "query string") == expected
+        return
+    with pytest.raises(BadRequest) as refused:
+        strict_pairs(text, "query string")
+    said = refused.value.description
+    offset = int(said.split(" at offset ")[1].split(" ")[0])
+    written = said.split("(written ")[1][:3]
+    assert text[offset : offset + 3].upper() == written and written.startswith("%")
+    assert said.startswith(f"The query string is not valid UTF-8: byte 0x{written[1:].lower()} (written {written})")
+
+
+@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(
+    size=st.integers(1, 60_000),
+    bad=st.sampled_from(["%FF", "%ed%a0%80", "%C3", "%80"]),
+    tail=st.sampled_from(["", "&format=standard", "%41"]),
+)
+def test_a_form_at_the_size_limit_with_a_bad_escape_at_its_end_says_where(client, size, bad, tail):
+    # up to ~180 KB of escapes (the page's form limit is 3 bytes a byte of a 64 KiB list): the escape is found
+    # by one pass over the text, wherever it is
+    form = "decklist=" + "%41" * size + bad + tail
+    resp = client.post("/", data=form, content_type="application/x-www-form-urlencoded")
+    assert resp.status_code == 400
+    offset = 9 + 3 * size
+    assert f"(written {bad[:3].upper()}) at offset {offset} (" in resp.get_data(as_text=True)
+
+
+def _multipart(value: bytes, part_type: str = "") -> bytes:
+    head = b'--XX\r\nContent-Disposition: form-data; name="decklist"\r\n' + part_type.encode()
+    return head + b"\r\n" + value + b"\r\n--XX--\r\n"
+
+
+@pytest.mark.parametrize(
+    "value, said",
+    [
+        (b"4 Nest Ball SVI 181\xff", "byte 0xff at offset 19 of its value (invalid start byte)"),
+        (b"4 Iono \xed\xa0\x80 PAL 185", "byte 0xed at offset 7 of its value (invalid continuation byte)"),
+    ],
+)
+def test_a_multipart_field_that_is_not_utf8_is_refused_not_read_with_replacement_characters(client, value, said):
+    resp = client.post("/", data=_multipart(value), content_type="multipart/form-data; boundary=XX")
+    assert resp.status_code == 400
+    text = resp.get_data(as_text=True)
+    assert f"A field of the form is not valid UTF-8: {said}; send its text as UTF-8." in text
+    assert "\ufffd" not in text
+
+
+@pytest.mark.parametrize(
+    "body, content_type, said",
+    [
+        (b"garbage", "multipart/form-data; boundary=XX", "The multipart form could not be read: "),
+        (b"garbage", "multipart/form-data", "The multipart form has no boundary"),
+    ],
+)
+def test_a_malformed_multipart_form_is_a_400_not_an_empty_list(client, body, content_type, said):
+    resp = client.post("/", data=body, content_type=content_type)
+    assert resp.status_code == 400
+    assert said in resp.get_data(as_text=True) and "The decklist is empty" not in resp.get_data(as_text=True)
+
+
+def test_a_multipart_field_in_a_declared_latin1_or_in_utf8_is_read(client):
+    for value, part_type in [
+        ("4 Poké Ball SVI 181".encode("latin-1"), "Content-Type: text/plain; charset=iso-8859-1\r\n"),
+        ("4 Poké Ball SVI 181".encode(), ""),
+    ]:
+        resp = client.post("/", data=_multipart(value, part_type), content_type="multipart/form-data; boundary=XX")
+        assert resp.status_code == 200
+        assert "4 Poké Ball SVI 181</textarea>" in resp.get_data(as_text=True)

@@ -373,6 +373,74 @@ def test_extras_errors(client, body, status, words):
     assert words in resp.get_json()["error"]
 
 
+class _FailingInput:
+    """A WSGI input whose every read raises ``fault`` (a server's chunk decoder failing, a stalled body)."""
+
+    def __init__(self, fault: Exception) -> None:
+        self.fault = fault
+
+    def read(self, *args):
+        raise self.fault
+
+    readline = read
+
+
+def _stalled():
+    from werkzeug.exceptions import RequestTimeout
+
+    return RequestTimeout("The request body stalled for 10 seconds: the request was abandoned.")
+
+
+@pytest.mark.parametrize(
+    "fault, headers, status, said",
+    [
+        (_stalled, {"Transfer-Encoding": "chunked"}, 408, "The request body stalled for 10 seconds"),
+        (
+            lambda: ValueError("Invalid chunk size: b'zz'"),
+            {"Transfer-Encoding": "chunked"},
+            400,
+            "The request body could not be read: its chunked transfer coding is malformed (Invalid chunk size: b'zz').",
+        ),
+        (
+            None,
+            {"Content-Encoding": "br"},
+            415,
+            "The request body has Content-Encoding 'br', which this service does not accept",
+        ),
+    ],
+    ids=["stalled", "malformed-chunks", "encoded"],
+)
+@pytest.mark.parametrize("route", ["/extras", "/"])
+def test_a_body_that_cannot_be_read_is_worded_by_what_happened_not_as_too_big(
+    client, route, fault, headers, status, said
+):
+    body = b'{"decklist": "4 Nest Ball SVI 181"}' if route == "/extras" else b"decklist=4+Nest+Ball+SVI+181"
+    overrides = {"wsgi.input": _FailingInput(fault())} if fault else {}
+    resp = client.post(
+        route,
+        data=body,
+        headers=headers,
+        content_type="application/json" if route == "/extras" else "application/x-www-form-urlencoded",
+        environ_overrides={**overrides, "wsgi.input_terminated": True},
+    )
+    assert resp.status_code == status
+    message = resp.get_json()["error"] if route == "/extras" else html.unescape(page(resp))
+    assert said in message
+    assert "larger than" not in message
+    assert resp.headers["Connection"] == "close"  # the rest of the body is unread or unreadable
+
+
+@pytest.mark.parametrize("extra", [{"zap": 1}, {"Decklist": "x"}, {"forecast": True, "style": "chat"}])
+def test_extras_refuses_an_unknown_field_as_the_api_does(client, extra):
+    body = {"decklist": LEGAL, "as_of": DATE, **extra}
+    api = client.post("/api/v1/validate", json=body).get_json()["error"]["message"]
+    resp = client.post("/extras", json=body)
+    assert resp.status_code == 422
+    assert resp.get_json() == {"error": api}
+    (unknown,) = [name for name in extra if name != "forecast"]
+    assert api == f"Invalid request: {unknown}: Unknown field; the fields are decklist, format, as_of and forecast."
+
+
 @pytest.mark.parametrize(
     "raw",
     [b"[" * 50_000 + b"]" * 50_000, b'{"decklist": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"],

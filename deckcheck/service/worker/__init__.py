@@ -57,6 +57,7 @@ import os
 
 from gunicorn import util
 
+from ..rawbody import CLOSE_KEY
 from .envelope import write_json_error
 from .head import DEFER as _DEFER
 from .head import HeadCollecting
@@ -92,6 +93,22 @@ DEFAULT_SEND_TIMEOUT = 10.0
 #: requests one kept-alive connection may make; its last answer says ``Connection: close`` and the client's next
 #: connection is hashed to a worker afresh, so a few long-lived clients do not stay on one worker for good
 DEFAULT_KEEPALIVE_REQUESTS = 100
+
+
+def honour_close(app):
+    """The application, whose answer closes the connection when it says so (``CLOSE_KEY`` in the environ,
+    :func:`deckcheck.service.rawbody.closes`): gunicorn drops an application's ``Connection`` header and
+    would say ``keep-alive``, then close anyway when the body cannot be drained."""
+
+    def wsgi(environ, start_response):
+        result = app(environ, start_response)
+        if environ.get(CLOSE_KEY):
+            answer = getattr(start_response, "__self__", None)  # gunicorn's Response, whose head is not out yet
+            if answer is not None and hasattr(answer, "force_close"):
+                answer.force_close()
+        return result
+
+    return wsgi
 
 
 def _seconds(name: str, default: float) -> float:
@@ -130,6 +147,10 @@ class DeckcheckWorker(Stopping, AnswerSending, HeadCollecting):
         self.sending: dict = {}
         #: connections closing (their answer sent, a FIN behind it): the time by which they are closed
         self.lingering: dict = {}
+
+    def load_wsgi(self):
+        super().load_wsgi()
+        self.wsgi = honour_close(self.wsgi)  # type: ignore[has-type]
 
     def handle_error(self, req, client, addr, exc):
         # gunicorn's own handle_error picks the status and message, then writes them with
