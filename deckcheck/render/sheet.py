@@ -127,8 +127,12 @@ def build_sheet(report: Report, player: Player | None = None) -> Sheet:
 
 
 def sheet_css() -> str:
-    """The sheet's style sheet (screen and print)."""
-    return (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
+    """The sheet's style sheet (screen and print): one file, served at ``/sheet.css`` by the web page and
+    written inside the page by :func:`render_sheet` for a file."""
+    css = (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
+    if "</" in css:  # pragma: no cover - a broken install: inside <style> it would end the element
+        raise RuntimeError(f"{TEMPLATES / 'sheet.css'} holds '</', which would end its <style> element")
+    return css
 
 
 def render_sheet(sheet: Sheet, *, stylesheet: str | None = None, screen: dict[str, Any] | None = None) -> str:
@@ -136,6 +140,7 @@ def render_sheet(sheet: Sheet, *, stylesheet: str | None = None, screen: dict[st
     under a Content-Security-Policy); without one the style sheet is written into the page (a file).
     ``screen``: what the web page adds on screen only (a form to fill the player fields, a way back)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from markupsafe import Markup
 
     env = Environment(
         loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True), keep_trailing_newline=True
@@ -144,6 +149,8 @@ def render_sheet(sheet: Sheet, *, stylesheet: str | None = None, screen: dict[st
         sheet=sheet,
         divisions=DIVISIONS,
         stylesheet=stylesheet,
-        css=None if stylesheet else sheet_css(),
+        # the style sheet is the project's own text, written as it is: escaped, its quoted font names
+        # ("Helvetica Neue") would break the rule that sets the sheet's font and line height
+        css=None if stylesheet else Markup(sheet_css()),
         screen=screen,
     )

@@ -106,6 +106,30 @@ def test_the_command_writes_html(tmp_path):
     assert stdout.exit_code == 0 and stdout.stdout.startswith("<!doctype html>")
 
 
+def test_the_command_writes_the_web_page_s_sheet(client, tmp_path):
+    """One template, one style sheet: the file ``deckcheck sheet`` writes is the page ``/sheet`` serves for the
+    same list and fields, with the style sheet ``/sheet.css`` serves written inside it as it is (escaped,
+    the quoted font names broke the rule that sets the font and line height: Times on paper)."""
+    fields = {"name": 'Ash "Red" Ketchum', "player_id": "1234567", "dob": "2000-05-22", "division": "masters"}
+    web = client.get("/sheet", query_string={"deck": LEGAL, "as_of": ON, **fields}).get_data(as_text=True)
+    out = tmp_path / "sheet.html"
+    result = run(
+        str(LEGAL_PATH), "--as-of", ON, "-o", str(out), "--player-name", fields["name"],
+        "--player-id", fields["player_id"], "--birth-date", fields["dob"], "--division", fields["division"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    css = client.get("/sheet.css").get_data(as_text=True)
+    assert '"Helvetica Neue"' in css
+    assert page.count(css) == 1 and f"<style>\n{css}</style>" in page
+    # the same head but for where the style comes from, and the same sheet
+    web_head, page_head = web.split("</head>")[0], page.split("</head>")[0]
+    web_head = re.sub(r"<link rel=\"icon\"[^>]*>", "", web_head)
+    assert web_head.replace('<link rel="stylesheet" href="/sheet.css">', f"<style>\n{css}</style>") == page_head
+    assert web[web.index('<main class="sheet') :] == page[page.index('<main class="sheet') :]
+    assert "Ash &#34;Red&#34; Ketchum" in page
+
+
 def test_the_command_refuses_an_invalid_deck(tmp_path):
     deck = tmp_path / "bad.txt"
     deck.write_text("1 Iono PAL 185\n", encoding="utf-8")
@@ -113,6 +137,17 @@ def test_the_command_refuses_an_invalid_deck(tmp_path):
     assert result.exit_code == 1
     assert "Not valid for Standard on 2026-05-01: 1 card, 3 errors." in result.output
     assert not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.parametrize("where", ["missing/x.html", ".", pytest.param("missing/x.pdf", marks=pytest.mark.browser)])
+def test_an_output_that_cannot_be_written_is_one_line_and_exit_1(tmp_path, where):
+    """As ``check --report`` says of the same paths: a missing folder, a folder; nothing written."""
+    target = tmp_path / where
+    result = run(str(LEGAL_PATH), "--as-of", ON, "-o", str(target), env={"DECKCHECK_CHROMIUM": CHROMIUM})
+    reason = "Is a directory" if where == "." else "No such file or directory"
+    assert (result.exit_code, result.output) == (1, f"Error: Could not open file '{target}': {reason}\n")
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
 def test_a_pdf_without_chromium_says_what_to_do(tmp_path):
