@@ -35,6 +35,11 @@ class SheetError(ValueError):
     """A deck that is not valid has no registration sheet: the message says why."""
 
 
+class FieldError(SheetError):
+    """A player field the sheet cannot print as given (an age division it does not have): the message says
+    what it takes."""
+
+
 class SheetRow:
     """One line of a section: quantity, name, set code, collector number and regulation mark."""
 
@@ -49,7 +54,8 @@ class SheetRow:
 
 
 class Player:
-    """The fields at the top of the sheet; empty ones are left blank to fill in by hand."""
+    """The fields at the top of the sheet; empty ones are left blank to fill in by hand. A division that is
+    not one of :data:`DIVISIONS` raises :class:`FieldError` (never dropped for a blank)."""
 
     __slots__ = ("name", "player_id", "birth_date", "division")
 
@@ -58,8 +64,14 @@ class Player:
         self.player_id = _one_field(player_id)
         self.birth_date = _one_field(birth_date)
         chosen = (division or "").strip().lower()
+        if chosen and chosen not in dict(DIVISIONS):
+            keys = [key for key, _ in DIVISIONS]
+            raise FieldError(
+                f"“{_one_field(division)}” is not an age division: give {', '.join(keys[:-1])} or {keys[-1]}, "
+                "or none to tick it by hand."
+            )
         #: one of DIVISIONS' keys, or empty
-        self.division = chosen if chosen in dict(DIVISIONS) else ""
+        self.division = chosen
 
 
 def _one_field(value: str) -> str:

@@ -65,7 +65,11 @@ def test_player_fields_are_one_short_line_of_text_and_escaped():
     player = Player("<b>Ash</b>\n\x00Ketchum" + "x" * 200, " 12 34 ", "2000-05-22", "MASTERS")
     assert player.name == ("<b>Ash</b> Ketchum" + "x" * 200)[:MAX_FIELD]
     assert (player.player_id, player.division) == ("12 34", "masters")
-    assert Player(division="champions").division == ""
+    with pytest.raises(SheetError) as caught:  # never dropped for a blank
+        Player(division="Champions\n")
+    assert str(caught.value) == (
+        "“Champions” is not an age division: give junior, senior or masters, or none to tick it by hand."
+    )
     page = render_sheet(build_sheet(check(LEGAL, "standard", ON), player))
     assert "&lt;b&gt;Ash&lt;/b&gt; Ketchum" in page and "<b>Ash" not in page
 
@@ -88,6 +92,16 @@ def test_the_web_sheet(client):
     assert client.get(link).status_code == 200
     invalid = client.post("/", data={"decklist": "1 Iono PAL 185", "as_of": ON}).get_data(as_text=True)
     assert 'id="sheet-link"' not in invalid
+
+
+def test_the_web_sheet_refuses_a_division_it_does_not_have(client):
+    resp = client.get("/sheet", query_string={"deck": LEGAL, "as_of": ON, "name": "Misty", "division": "zz"})
+    assert resp.status_code == 400
+    page = resp.get_data(as_text=True)
+    assert "“zz” is not an age division: give junior, senior or masters, or none to tick it by hand." in page
+    assert 'class="sheet' not in page and "Back to the result" in page
+    for blank in ("", " "):
+        assert client.get("/sheet", query_string={"deck": LEGAL, "as_of": ON, "division": blank}).status_code == 200
 
 
 def run(*args: str, env: dict[str, str] | None = None):
