@@ -76,8 +76,8 @@ def test_one_rotated_card_is_a_group_of_one_and_a_legal_deck_has_none():
     assert [(report.problems[i].rule, report.problems[i].lines) for i in one.problems] == [("not-in-format", (2,))]
     assert check((DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8"), "standard", ON).groups == []
     # a legal list with one card of mark G: its own problem stays, in a group of one
-    swapped = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8").replace(
-        "1 Budew PRE 4", "1 Iono PAL 185"
+    swapped = (
+        (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8").replace("1 Budew PRE 4", "1 Iono PAL 185")
     )
     report = check(swapped, "standard", ON)
     (iono,) = report.groups
@@ -138,8 +138,8 @@ def test_a_group_at_the_line_limit(client):
 def test_the_page_offers_to_remove_a_lone_rotated_card(client):
     """A card alone in leaving the format on its date is a block with the fix that removes its line, with and
     without the page's script (a link); its own problem stays in the API's problems."""
-    swapped = (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8").replace(
-        "1 Budew PRE 4", "1 Iono PAL 185"
+    swapped = (
+        (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8").replace("1 Budew PRE 4", "1 Iono PAL 185")
     )
     page = client.post("/", data={"decklist": swapped, "as_of": "2026-05-01"}).get_data(as_text=True)
     assert page.count('class="problem-group ') == 1

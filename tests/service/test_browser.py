@@ -811,6 +811,48 @@ def test_the_title_and_the_format_follow_the_result_and_the_date(open_page):
     expect(page).to_have_title(re.compile(r"^Not checked – "))
 
 
+#: the page's title without a verdict
+NAME = "deckcheck: check a Pokémon TCG decklist"
+
+
+def test_the_title_follows_the_result_when_the_list_is_cleared(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    expect(page).to_have_title(NAME)
+    for text, title in ((LEGAL, "Valid – " + NAME), ("", NAME), (ONE_BAD, "Not valid – " + NAME), (" \n", NAME)):
+        page.fill("#decklist", text)
+        if text.strip():
+            page.fill("#as_of", DATE)
+            expect(page.locator("#verdict")).to_have_count(1)
+        else:
+            expect(page.locator("#result > *")).to_have_count(0)
+        expect(page).to_have_title(title)
+
+
+@pytest.mark.parametrize("fmt", ["standard", "standard-ptcgl", "glc"])
+def test_the_format_s_description_follows_the_date_without_a_list(open_page, fmt):
+    """With the script and no list, the help under the format is the server's sentence for the chosen
+    date (the page without the script, GET /?as_of=…), whatever the date; cleared, today's."""
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    today = page.locator("#format-help").inner_text()
+    page.select_option("#format", fmt)
+    for day in ("2025-06-01", "2026-03-30", "2023-04-13", "2019-01-01", "2006-08-31", "2026-04-10"):
+        served = open_page(f"/?format={fmt}&as_of={day}", java_script_enabled=False)
+        expected = served.locator("#format-help").inner_text()
+        served.close()
+        page.fill("#as_of", day)
+        expect(page.locator("#format-help")).to_have_text(expected)
+        assert page.locator("#result > *").count() == 0
+    page.fill("#as_of", "")
+    page.select_option("#format", "standard")
+    expect(page.locator("#format-help")).to_have_text(today)
+
+
 def test_on_a_phone_the_verdict_comes_into_view_after_a_paste_and_a_fix(open_page):
     from playwright.sync_api import expect
 
