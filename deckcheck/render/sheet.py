@@ -23,12 +23,22 @@ DIVISIONS = (("junior", "Junior"), ("senior", "Senior"), ("masters", "Masters"))
 #: the longest player field kept (a name, an ID, a date): the sheet has room for no more
 MAX_FIELD = 60
 TEMPLATES = Path(__file__).with_name("templates")
-#: the rows a section's caption and column heads take, counted like card rows
+#: the lines a section's caption and column heads take, counted like card rows
 SECTION_ROWS = 2
-#: (rows in the taller column past which, the sheet's density): measured in Chromium with templates/sheet.css,
-#: the 259 mm the sheet has on A4 and on Letter hold 38 rows at the regular size (251 mm), 52 dense (239 mm)
-#: and 61 denser (the most a 60-card deck makes: 59 Trainer lines and their section's two rows, 242 mm)
-DENSITIES = ((52, "denser"), (38, "dense"))
+#: the paper's height the sheet may fill, as the densities are counted: Letter's 259.4 mm inside 10 mm margins,
+#: less 4 mm for a printer's font that sets the head and boxes a little taller
+PAGE_MM = 255
+#: (name, most characters of a name on one line, most lines in the taller column), from the largest rows: each
+#: row of templates/sheet.css is one line box of a fixed height (--line), so a column is its lines times that
+#: height; a longer name takes two lines. Measured in Chromium: the sheet but its card lines is ~60.5 mm, and
+#: a line 4.66 mm regular, 3.77 dense, 2.81 denser (what fits PAGE_MM); every name of the database up to 25,
+#: 34 and 43 characters fits one line (Liberation Sans, Arial's widths), counted here with a tenth to spare
+#: for wider fonts. The last holds the most a valid deck makes: 59 Trainer lines, 7 of them over 39
+#: characters, and their caption (68 lines).
+DENSITIES = (("", 23, 41), ("dense", 31, 51), ("denser", 39, 69))
+#: where the sections may go (indices; left column, right column), in order of preference: Pokémon left,
+#: Trainer right, Energy under the shorter of the two, or beside both (a list of many Energy lines)
+ARRANGEMENTS = (((0, 2), (1,)), ((0,), (1, 2)), ((0, 1), (2,)))
 
 
 class SheetError(ValueError):
@@ -102,19 +112,35 @@ class Sheet:
         return sum(cards for _, _, cards in self.sections)
 
     @property
-    def columns(self) -> tuple[list[int], list[int]]:
-        """The sections (indices) in the left and the right column: Pokémon left, Trainer right, and
-        Energy under the shorter of the two, so the taller column stays as short as it can."""
-        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
-        return ([0, 2], [1]) if rows[0] <= rows[1] else ([0], [1, 2])
+    def layout(self) -> tuple[str, tuple[tuple[int, ...], tuple[int, ...]], int]:
+        """The density (``""``, ``dense``, ``denser``: smaller rows), the sections in each column and the lines
+        of the taller one: the largest rows whose taller column holds its lines (:data:`DENSITIES`), with the
+        sections arranged to make that column as short as it can be."""
+        for name, width, most in DENSITIES:
+            lines = [max(1, sum(_lines(r.name, width) for r in rows)) + SECTION_ROWS for _, rows, _ in self.sections]
+            tallest, columns = min(
+                ((max(sum(lines[i] for i in c) for c in arrangement), arrangement) for arrangement in ARRANGEMENTS),
+                key=lambda pair: pair[0],
+            )
+            if tallest <= most or name == DENSITIES[-1][0]:
+                return name, columns, tallest
+        raise AssertionError("unreachable: the last density is always taken")  # pragma: no cover
+
+    @property
+    def columns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The sections (indices) in the left and the right column (:attr:`layout`)."""
+        return self.layout[1]
 
     @property
     def density(self) -> str:
-        """``dense`` or ``denser`` (smaller rows) when the taller column has more rows than fit one page
-        at the regular size, else empty."""
-        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
-        tallest = max(sum(rows[i] for i in column) for column in self.columns)
-        return next((name for limit, name in DENSITIES if tallest > limit), "")
+        """``dense`` or ``denser`` (smaller rows) when the taller column has more lines than fit one page
+        at the regular size, else empty (:attr:`layout`)."""
+        return self.layout[0]
+
+
+def _lines(name: str, width: int) -> int:
+    """The lines a name takes in a name cell that holds ``width`` characters a line."""
+    return max(1, -(-len(name) // width))
 
 
 def build_sheet(report: Report, player: Player | None = None) -> Sheet:

@@ -187,41 +187,110 @@ def test_the_command_prints_a_one_page_pdf(tmp_path, paper, size):
     assert [(int(float(w)), int(float(h))) for w, h in boxes] == [size]
 
 
-def singletons(db, trainers: int) -> str:
-    """A valid Unlimited list with one Basic Pokémon, ``trainers`` different Items (one copy each) and basic
-    Energy for the rest of 60: a sheet with as many lines as a singleton deck has."""
-    seen, items = set(), []
-    for card in db.cards.values():
-        if (
-            card.supertype == "Trainer"
-            and card.subtypes == ("Item",)
-            and card.key not in seen
-            and card.number.isdigit()
-        ):
-            seen.add(card.key)
-            items.append(card)
-            if len(items) == trainers:
-                break
-    lines = ["1 Pikachu BS 58", *(f"1 {c.name} {c.set_code} {c.number}" for c in items)]
-    return "\n".join([*lines, f"{60 - len(lines)} Lightning Energy BS 100"])
+def longest_first(db, wanted) -> list:
+    """The printings ``wanted`` keeps, one per name (one per printing for basic Energy), longest names first
+    (those that wrap), each found again by its set code and number: what a worst-case list is made of."""
+    seen, out = set(), []
+    for card in sorted(db.cards.values(), key=lambda c: (-len(c.name), c.id)):
+        key = card.id if card.is_basic_energy else card.key
+        if key in seen or not wanted(card) or card.is_ace_spec or not card.number.isdigit() or not card.set_code:
+            continue
+        alone = check(f"1 {card.name} {card.set_code} {card.number}", "unlimited", ON)
+        read = alone.lines[0].card if alone.lines else None
+        if read is None or read.id != card.id or any(p.rule in LINE_RULES for p in alone.problems):
+            continue  # a line of it does not read back as it, or it is not legal on the date
+        seen.add(key)
+        out.append(card)
+        if len(out) == 60:
+            break
+    return out
+
+
+#: what a line of one card may have against it in a worst-case list: none of these
+LINE_RULES = {"not-in-format", "unknown-card", "name-mismatch", "banned", "unreadable-line"}
+
+
+def worst_case(db, pokemon: int, trainers: int, energy: int) -> str:
+    """A valid Unlimited list of ``pokemon`` Basic Pokémon, ``trainers`` Trainer and ``energy`` Energy lines
+    (the longest names there are, one copy each but the first basic Energy, which takes the rest of 60)."""
+    pools = worst_case.pools = getattr(worst_case, "pools", None) or (
+        longest_first(db, lambda c: c.supertype == "Pokémon" and c.subtypes == ("Basic",)),
+        longest_first(db, lambda c: c.supertype == "Trainer" and "Radiant" not in c.subtypes),
+        longest_first(db, lambda c: c.supertype == "Energy" and not c.is_basic_energy),
+        longest_first(db, lambda c: c.is_basic_energy),
+    )
+    basic_pokemon, trainer, special, basic = pools
+    energies = [basic[0], *special[: energy - 1]] if energy else []
+    energies += basic[1 : energy - len(energies) + 1] if energy > len(energies) else []
+    cards = [*basic_pokemon[:pokemon], *trainer[:trainers], *energies[1:]]
+    lines = [f"1 {c.name} {c.set_code} {c.number}" for c in cards]
+    if energy:
+        lines.append(f"{60 - len(cards)} {energies[0].name} {energies[0].set_code} {energies[0].number}")
+    assert len(lines) == pokemon + trainers + energy
+    return "\n".join(lines)
+
+
+#: the kinds of list whose sheet is tallest: lines of one section, of two, of three
+MIXES = {
+    "pokemon": lambda n: (n, 0, 60 - n and 1 if n < 60 else 0),
+    "trainer": lambda n: (1, n, 0 if n == 59 else 1),
+    "energy": lambda n: (1, 0, n),
+    "pokemon-trainer": lambda n: (n, 60 - n, 0),
+    "thirds": lambda n: (n, n, 60 - 2 * n),
+}
+
+
+def worst_cases(db) -> dict[str, str]:
+    """Per mix, the list of each density with the most lines in its taller column (the edge of each), and the
+    most lines of all: the lists a density that holds too little would print on two pages."""
+    out = {}
+    for mix, shape in MIXES.items():
+        edges: dict[str, tuple[int, int, str]] = {}
+        for n in range(1, 61):
+            p, t, e = shape(n)
+            if min(p, t, e) < 0 or p < 1 or p + t + e > 60 or (e == 0 and p + t != 60):
+                continue
+            text = worst_case(db, p, t, e)
+            density, _, lines = build_sheet(check(text, "unlimited", ON)).layout
+            if lines >= edges.get(density, (0,))[0]:
+                edges[density] = (lines, n, text)
+        out.update({f"{mix}-{n}": text for _, n, text in edges.values()})
+    return out
 
 
 @pytest.mark.browser
-def test_a_sheet_with_many_lines_is_still_one_page(db):
-    """The rows get smaller as a column grows (Sheet.density), so even 59 Trainer lines print on one page."""
+def test_every_valid_deck_prints_its_sheet_on_one_page_of_a4_and_of_letter(db, live_server):
+    """The densities hold what the style sheet makes of them: the tallest list of each density, of each mix
+    of sections, with the longest names there are (which wrap), printed from the web page (its linked style
+    sheet) and from ``deckcheck sheet``'s file, is one page on A4 and on Letter."""
     from playwright.sync_api import sync_playwright
 
+    from deckcheck.decklist.sharelink import encode_deck
+
+    cases = worst_cases(db)
+    assert {name.rsplit("-", 1)[0] for name in cases} == set(MIXES) and len(cases) >= 12
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
         try:
-            page = browser.new_page()
-            for trainers, density in ((36, ""), (37, "dense"), (50, "dense"), (51, "denser"), (58, "denser")):
-                report = check(singletons(db, trainers), "unlimited", ON)
-                sheet = build_sheet(report)
-                assert (len(sheet.sections[1][1]), sheet.density) == (trainers, density)
-                page.set_content(render_sheet(sheet))
-                for paper, size in (("A4", (595, 842)), ("Letter", (612, 792))):
-                    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", page.pdf(format=paper))
-                    assert [(int(float(w)), int(float(h))) for w, h in boxes] == [size], (trainers, paper)
+            page, blank = browser.new_page(), browser.new_page()
+            densities = set()
+            for name, text in cases.items():
+                sheet = build_sheet(check(text, "unlimited", ON))
+                assert sheet.total == 60
+                densities.add(sheet.density)
+                page.goto(f"{live_server}/sheet?d={encode_deck(text)}&format=unlimited&as_of={ON}")
+                assert page.locator(".cards tbody tr").count() == sum(max(1, len(r)) for _, r, _ in sheet.sections)
+                web = {paper: pdf_pages(page.pdf(format=paper)) for paper in ("A4", "Letter")}
+                # the file on a page of its own (one opened on the web page's origin keeps its CSP: no inline style)
+                blank.set_content(render_sheet(sheet))
+                cli = {paper: pdf_pages(blank.pdf(format=paper)) for paper in ("A4", "Letter")}
+                assert (web, cli) == ({"A4": 1, "Letter": 1},) * 2, (name, sheet.density)
+            assert densities == {"", "dense", "denser"}
         finally:
             browser.close()
+
+
+def pdf_pages(data: bytes) -> int:
+    """The pages of a PDF Chromium printed."""
+    assert data.startswith(b"%PDF-")
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
