@@ -622,6 +622,33 @@ def test_rotated_cards_are_one_block_with_one_fix(open_page, script):
     )
 
 
+@pytest.mark.parametrize("script", [True, False])
+def test_a_lone_rotated_card_is_a_block_with_its_fix(open_page, script):
+    """One card that left the format on its date (with no legal printing of its name) is a block of one: its
+    card beside it, and the fix that removes its line."""
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, LEGAL.replace("1 Budew PRE 4", "1 Iono PAL 185"))
+    submit(page)
+    block = page.locator(".problem-group")
+    expect(block).to_have_count(1)
+    expect(block.locator(".group-message")).to_have_text(
+        "1 card on 1 line rotated out on 2026-04-10 (regulation mark G)."
+    )
+    expect(block.locator(".problem--member img")).to_have_attribute("alt", "Iono (PAL 185)")
+    expect(block.locator(".problem--member")).to_contain_text("No printing of this name is legal.")
+    shot(page, f"web-rotated-one-{'js' if script else 'nojs'}", full_page=False)
+    remove = block.get_by_role("link", name="Remove the line that rotated out")
+    with page.expect_navigation() if not script else _nothing():
+        remove.click()
+    expect(page.locator(".problem-group")).to_have_count(0)
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 59 cards, 1 error, 1 warning."
+    )
+    assert "Iono" not in page.locator("#decklist").input_value()
+
+
 # -- recommendations, not lists ------------------------------------------------------------------
 
 #: an unknown name, a set code and number with another card's name, a misspelt name with the right printing
