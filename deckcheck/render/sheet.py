@@ -25,17 +25,18 @@ MAX_FIELD = 60
 TEMPLATES = Path(__file__).with_name("templates")
 #: the lines a section's caption and column heads take, counted like card rows
 SECTION_ROWS = 2
-#: the paper's height the sheet may fill, as the densities are counted: Letter's 259.4 mm inside 10 mm margins,
-#: less 4 mm for a printer's font that sets the head and boxes a little taller
+#: the paper's height the sheet may fill: Letter's 259.4 mm inside 10 mm margins (A4 has more), less 4 mm for a
+#: printer's font that sets the head and the boxes a little taller
 PAGE_MM = 255
-#: (name, most characters of a name on one line, most lines in the taller column), from the largest rows: each
-#: row of templates/sheet.css is one line box of a fixed height (--line), so a column is its lines times that
-#: height; a longer name takes two lines. Measured in Chromium: the sheet but its card lines is ~60.5 mm, and
-#: a line 4.66 mm regular, 3.77 dense, 2.81 denser (what fits PAGE_MM); every name of the database up to 25,
-#: 34 and 43 characters fits one line (Liberation Sans, Arial's widths), counted here with a tenth to spare
-#: for wider fonts. The last holds the most a valid deck makes: 59 Trainer lines, 7 of them over 39
-#: characters, and their caption (68 lines).
-DENSITIES = (("", 23, 41), ("dense", 31, 51), ("denser", 39, 69))
+#: the printed sheet but its card lines (head, player boxes, foot, the sections' margins), in Chromium
+FIXED_MM = 60.5
+#: (name, most characters of a name on one line, a line's height in mm), from the largest rows. Each row of
+#: templates/sheet.css is one line box of a fixed height (--line, and its rule), so a column is its lines times
+#: that height, and a longer name takes two lines: every name of the database up to 25, 34 and 43 characters
+#: fits one line (measured in Chromium with Liberation Sans, Arial's widths), counted here with a tenth to
+#: spare for wider fonts. The smallest holds the most a valid deck makes: 59 Trainer lines, 7 of them over
+#: 39 characters, and their caption: 68 lines of the 69 that fit.
+DENSITIES = (("", 23, 4.66), ("dense", 31, 3.77), ("denser", 39, 2.81))
 #: where the sections may go (indices; left column, right column), in order of preference: Pokémon left,
 #: Trainer right, Energy under the shorter of the two, or beside both (a list of many Energy lines)
 ARRANGEMENTS = (((0, 2), (1,)), ((0,), (1, 2)), ((0, 1), (2,)))
@@ -116,7 +117,8 @@ class Sheet:
         """The density (``""``, ``dense``, ``denser``: smaller rows), the sections in each column and the lines
         of the taller one: the largest rows whose taller column holds its lines (:data:`DENSITIES`), with the
         sections arranged to make that column as short as it can be."""
-        for name, width, most in DENSITIES:
+        for name, width, line_mm in DENSITIES:
+            most = int((PAGE_MM - FIXED_MM) // line_mm)
             lines = [max(1, sum(_lines(r.name, width) for r in rows)) + SECTION_ROWS for _, rows, _ in self.sections]
             tallest, columns = min(
                 ((max(sum(lines[i] for i in c) for c in arrangement), arrangement) for arrangement in ARRANGEMENTS),

@@ -52,6 +52,25 @@ def test_the_sheet_of_a_valid_deck():
     assert "<style>" in page and "<script" not in page and "@media print" in page
 
 
+def test_the_layout_counts_each_name_s_lines_and_keeps_the_taller_column_short():
+    from deckcheck.render.sheet import DENSITIES, Sheet, SheetRow
+
+    def sheet(pokemon: int, trainers: int, energy: int, name: str = "Nest Ball") -> Sheet:
+        rows = [SheetRow(1, name, "SVI", "181", "G") for _ in range(60)]
+        return Sheet(
+            Player(), "Unlimited", ON, [("P", rows[:pokemon], 0), ("T", rows[:trainers], 0), ("E", rows[:energy], 0)]
+        )
+
+    assert sheet(9, 13, 3).layout == ("", ((0, 2), (1,)), 16)
+    assert sheet(13, 9, 3).layout == ("", ((0,), (1, 2)), 16)
+    assert sheet(1, 0, 59).layout == ("denser", ((0, 1), (2,)), 61)  # many Energy lines: beside both others
+    # a name longer than a line of the density takes two: 20 of them are 40 lines and the caption's 2
+    wide = "x" * (DENSITIES[0][1] + 1)
+    assert sheet(1, 20, 1, wide).layout[::2] == ("dense", 22)
+    assert sheet(1, 20, 1, "x" * DENSITIES[0][1]).layout[::2] == ("", 22)
+    assert sheet(1, 30, 1, wide).layout[::2] == ("dense", 32)
+
+
 def test_an_invalid_deck_has_no_sheet():
     with pytest.raises(SheetError) as caught:
         build_sheet(check(LEGAL.replace("1 Budew PRE 4", "1 Chansey BS 3"), "standard", ON))
