@@ -303,10 +303,20 @@ def test_every_valid_deck_prints_its_sheet_on_one_page_of_a4_and_of_letter(db, l
                 # the file on a page of its own (one opened on the web page's origin keeps its CSP: no inline style)
                 blank.set_content(render_sheet(sheet))
                 cli = {paper: pdf_pages(blank.pdf(format=paper)) for paper in ("A4", "Letter")}
+                # laid out alike: the style sheet's font and the same height, printed
+                looks = []
+                for shown in (page, blank):
+                    shown.emulate_media(media="print")
+                    looks.append((shown.evaluate(FONT), round(shown.locator("#sheet").bounding_box()["height"])))
+                assert looks[0] == looks[1] and looks[0][0].startswith('"Helvetica Neue"'), (name, looks)
                 assert (web, cli) == ({"A4": 1, "Letter": 1},) * 2, (name, sheet.density)
             assert densities == {"", "dense", "denser"}
         finally:
             browser.close()
+
+
+#: the font the sheet's page is set in
+FONT = "getComputedStyle(document.documentElement).fontFamily"
 
 
 def pdf_pages(data: bytes) -> int:
