@@ -353,7 +353,8 @@
 
   /* The chosen format's description on the chosen date, with or without a list: the option carries
    * the description from each day it changes on (Format.descriptions, oldest first, the first with no
-   * day), the same sentences the server writes for that date; without a whole date, the server's own. */
+   * day), the same sentences the server writes for that date (an empty date is today); a date half typed
+   * keeps the sentence the server wrote for the page. */
   function showFormatHelp() {
     var option = format.options[format.selectedIndex];
     if (!formatHelp || !option) { return; }
