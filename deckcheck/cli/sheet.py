@@ -35,8 +35,8 @@ class SheetFailed(click.ClickException):
     exit_code = 1
 
 
-def write_pdf(html: str, path: Path, paper: str) -> None:
-    """Print ``html`` (a page with its style inside) to a PDF file with Chromium through Playwright."""
+def print_pdf(html: str, paper: str) -> bytes:
+    """``html`` (a page with its style inside) printed to PDF by Chromium through Playwright."""
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
@@ -52,7 +52,7 @@ def write_pdf(html: str, path: Path, paper: str) -> None:
                 page = browser.new_page()
                 page.set_content(html, wait_until="load")
                 page.emulate_media(media="print")
-                page.pdf(path=str(path), format=PAPERS[paper], print_background=True)
+                return page.pdf(format=PAPERS[paper], print_background=True)
             finally:
                 browser.close()
     except PlaywrightError as exc:
@@ -90,7 +90,8 @@ def sheet_cmd(
 ) -> None:
     """Write the deck registration sheet of a valid deck in FILE (- for stdin), ready to print on A4 or Letter.
 
-    Exit status: 0 written, 1 no sheet (the deck is not valid, the file cannot be read, no Chromium for a PDF),
+    Exit status: 0 written, 1 no sheet (the deck is not valid, FILE cannot be read or the output written, no
+    Chromium for a PDF),
     2 usage error, 3 card database missing or unreadable.
     """
     text, problem = _read(path)
@@ -107,8 +108,9 @@ def sheet_cmd(
         sys.stdout.write(html)
         return
     target = Path(output)
-    if target.suffix.lower() == ".pdf":
-        write_pdf(html, target, paper)
-    else:
-        target.write_text(html, encoding="utf-8")
+    data = print_pdf(html, paper) if target.suffix.lower() == ".pdf" else html.encode("utf-8")
+    try:
+        target.write_bytes(data)
+    except OSError as exc:  # as check --report: one line, exit 1
+        raise click.FileError(output, exc.strerror or str(exc)) from None
     click.echo(f"Wrote the registration sheet of {_shown(path)} ({made.total} cards) to {output}.", err=True)

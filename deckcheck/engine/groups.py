@@ -6,7 +6,8 @@ mark left on one date); each keeps its own ``not-in-format`` problem, for tools,
 out on 2026-04-10 (regulation mark G)", with the lines (a fix removes them all) and, per line,
 the legal printing of the same name where there is one (:mod:`deckcheck.rules.recommend`).
 
-A group has at least :data:`MIN_GROUP` lines; a lone rotated card is one problem with its own fix.
+A card alone in rotating out on its date is a group of one: the same block and the same fix (removing
+its line), whether one card or nine left the format that day.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     from ..formats import Format
     from ..problems import Problem
 
-#: fewest lines a group gathers
-MIN_GROUP = 2
 #: the kind of a group of cards whose regulation mark rotated out
 ROTATED_OUT = "rotated-out"
 _RULE = "not-in-format"
@@ -70,8 +69,6 @@ def rotation_groups(
             gathered.setdefault(when, []).append((i, ln))
     groups = []
     for (day, before), members in sorted(gathered.items()):
-        if len(members) < MIN_GROUP:
-            continue
         marks = sorted({ln.card.mark for _, ln in members if ln.card.mark})
         copies = sum(ln.count for _, ln in members)
         replacements = []

@@ -132,6 +132,19 @@ class Format(FormatLegality, Value):
         marks = [chr(c) for c in range(ord(floor), ord(top) + 1)]
         return f"Regulation-mark format: {', '.join(marks)} and later marks since {since}."
 
+    def descriptions(self) -> list[tuple[str | None, str]]:
+        """:meth:`description_on` over time: ``(first day, description)`` for each day it changes on (a
+        rotation, a new regulation mark), in date order, the first with no day (before them all). A page
+        shows the description of any date from these without asking the server."""
+        pool = self.pool
+        days = {r.start for r in pool.rotations} | {m.start for m in pool.mark_dates}
+        out: list[tuple[str | None, str]] = [(None, self.description_on(dt.date.min))]
+        for day in sorted(days) if pool.kind == "regulation-marks" else ():
+            text = self.description_on(day)
+            if text != out[-1][1]:
+                out.append((day.isoformat(), text))
+        return out
+
     def rule_plan(self) -> RulePlan:
         """The rules that run a function (not the parser's, :func:`~deckcheck.registry.parser_rule`),
         in file order, and what each needs of the deck (:class:`RulePlan`); built once. The engine

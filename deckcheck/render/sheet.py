@@ -23,16 +23,32 @@ DIVISIONS = (("junior", "Junior"), ("senior", "Senior"), ("masters", "Masters"))
 #: the longest player field kept (a name, an ID, a date): the sheet has room for no more
 MAX_FIELD = 60
 TEMPLATES = Path(__file__).with_name("templates")
-#: the rows a section's caption and column heads take, counted like card rows
+#: the lines a section's caption and column heads take, counted like card rows
 SECTION_ROWS = 2
-#: (rows in the taller column past which, the sheet's density): measured in Chromium with templates/sheet.css,
-#: the 259 mm the sheet has on A4 and on Letter hold 38 rows at the regular size (251 mm), 52 dense (239 mm)
-#: and 61 denser (the most a 60-card deck makes: 59 Trainer lines and their section's two rows, 242 mm)
-DENSITIES = ((52, "denser"), (38, "dense"))
+#: the paper's height the sheet may fill: Letter's 259.4 mm inside 10 mm margins (A4 has more), less 4 mm for a
+#: printer's font that sets the head and the boxes a little taller
+PAGE_MM = 255
+#: the printed sheet but its card lines (head, player boxes, foot, the sections' margins), in Chromium
+FIXED_MM = 60.5
+#: (name, most characters of a name on one line, a line's height in mm), from the largest rows. Each row of
+#: templates/sheet.css is one line box of a fixed height (--line, and its rule), so a column is its lines times
+#: that height, and a longer name takes two lines: every name of the database up to 25, 34 and 43 characters
+#: fits one line (measured in Chromium with Liberation Sans, Arial's widths), counted here with a tenth to
+#: spare for wider fonts. The smallest holds the most a valid deck makes: 59 Trainer lines, 7 of them over
+#: 39 characters, and their caption: 68 lines of the 69 that fit.
+DENSITIES = (("", 23, 4.66), ("dense", 31, 3.77), ("denser", 39, 2.81))
+#: where the sections may go (indices; left column, right column), in order of preference: Pokémon left,
+#: Trainer right, Energy under the shorter of the two, or beside both (a list of many Energy lines)
+ARRANGEMENTS = (((0, 2), (1,)), ((0,), (1, 2)), ((0, 1), (2,)))
 
 
 class SheetError(ValueError):
     """A deck that is not valid has no registration sheet: the message says why."""
+
+
+class FieldError(SheetError):
+    """A player field the sheet cannot print as given (an age division it does not have): the message says
+    what it takes."""
 
 
 class SheetRow:
@@ -49,7 +65,8 @@ class SheetRow:
 
 
 class Player:
-    """The fields at the top of the sheet; empty ones are left blank to fill in by hand."""
+    """The fields at the top of the sheet; empty ones are left blank to fill in by hand. A division that is
+    not one of :data:`DIVISIONS` raises :class:`FieldError` (never dropped for a blank)."""
 
     __slots__ = ("name", "player_id", "birth_date", "division")
 
@@ -58,8 +75,14 @@ class Player:
         self.player_id = _one_field(player_id)
         self.birth_date = _one_field(birth_date)
         chosen = (division or "").strip().lower()
+        if chosen and chosen not in dict(DIVISIONS):
+            keys = [key for key, _ in DIVISIONS]
+            raise FieldError(
+                f"“{_one_field(division)}” is not an age division: give {', '.join(keys[:-1])} or {keys[-1]}, "
+                "or none to tick it by hand."
+            )
         #: one of DIVISIONS' keys, or empty
-        self.division = chosen if chosen in dict(DIVISIONS) else ""
+        self.division = chosen
 
 
 def _one_field(value: str) -> str:
@@ -90,19 +113,36 @@ class Sheet:
         return sum(cards for _, _, cards in self.sections)
 
     @property
-    def columns(self) -> tuple[list[int], list[int]]:
-        """The sections (indices) in the left and the right column: Pokémon left, Trainer right, and
-        Energy under the shorter of the two, so the taller column stays as short as it can."""
-        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
-        return ([0, 2], [1]) if rows[0] <= rows[1] else ([0], [1, 2])
+    def layout(self) -> tuple[str, tuple[tuple[int, ...], tuple[int, ...]], int]:
+        """The density (``""``, ``dense``, ``denser``: smaller rows), the sections in each column and the lines
+        of the taller one: the largest rows whose taller column holds its lines (:data:`DENSITIES`), with the
+        sections arranged to make that column as short as it can be."""
+        for name, width, line_mm in DENSITIES:
+            most = int((PAGE_MM - FIXED_MM) // line_mm)
+            lines = [max(1, sum(_lines(r.name, width) for r in rows)) + SECTION_ROWS for _, rows, _ in self.sections]
+            tallest, columns = min(
+                ((max(sum(lines[i] for i in c) for c in arrangement), arrangement) for arrangement in ARRANGEMENTS),
+                key=lambda pair: pair[0],
+            )
+            if tallest <= most or name == DENSITIES[-1][0]:
+                return name, columns, tallest
+        raise AssertionError("unreachable: the last density is always taken")  # pragma: no cover
+
+    @property
+    def columns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The sections (indices) in the left and the right column (:attr:`layout`)."""
+        return self.layout[1]
 
     @property
     def density(self) -> str:
-        """``dense`` or ``denser`` (smaller rows) when the taller column has more rows than fit one page
-        at the regular size, else empty."""
-        rows = [max(1, len(r)) + SECTION_ROWS for _, r, _ in self.sections]
-        tallest = max(sum(rows[i] for i in column) for column in self.columns)
-        return next((name for limit, name in DENSITIES if tallest > limit), "")
+        """``dense`` or ``denser`` (smaller rows) when the taller column has more lines than fit one page
+        at the regular size, else empty (:attr:`layout`)."""
+        return self.layout[0]
+
+
+def _lines(name: str, width: int) -> int:
+    """The lines a name takes in a name cell that holds ``width`` characters a line."""
+    return max(1, -(-len(name) // width))
 
 
 def build_sheet(report: Report, player: Player | None = None) -> Sheet:
@@ -127,8 +167,12 @@ def build_sheet(report: Report, player: Player | None = None) -> Sheet:
 
 
 def sheet_css() -> str:
-    """The sheet's style sheet (screen and print)."""
-    return (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
+    """The sheet's style sheet (screen and print): one file, served at ``/sheet.css`` by the web page and
+    written inside the page by :func:`render_sheet` for a file."""
+    css = (TEMPLATES / "sheet.css").read_text(encoding="utf-8")
+    if "</" in css:  # pragma: no cover - a broken install: inside <style> it would end the element
+        raise RuntimeError(f"{TEMPLATES / 'sheet.css'} holds '</', which would end its <style> element")
+    return css
 
 
 def render_sheet(sheet: Sheet, *, stylesheet: str | None = None, screen: dict[str, Any] | None = None) -> str:
@@ -136,6 +180,7 @@ def render_sheet(sheet: Sheet, *, stylesheet: str | None = None, screen: dict[st
     under a Content-Security-Policy); without one the style sheet is written into the page (a file).
     ``screen``: what the web page adds on screen only (a form to fill the player fields, a way back)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from markupsafe import Markup
 
     env = Environment(
         loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True), keep_trailing_newline=True
@@ -144,6 +189,8 @@ def render_sheet(sheet: Sheet, *, stylesheet: str | None = None, screen: dict[st
         sheet=sheet,
         divisions=DIVISIONS,
         stylesheet=stylesheet,
-        css=None if stylesheet else sheet_css(),
+        # the style sheet is the project's own text, written as it is: escaped, its quoted font names
+        # ("Helvetica Neue") would break the rule that sets the sheet's font and line height
+        css=None if stylesheet else Markup(sheet_css()),
         screen=screen,
     )

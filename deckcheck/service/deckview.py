@@ -265,7 +265,8 @@ class FixView:
 
 def remove_fix(group) -> Fix:
     """The one fix of a group (``report.groups``): remove every line of it."""
-    return Fix(f"Remove all {len(group.lines)} lines that rotated out", tuple((line, "") for line in group.lines))
+    what = f"all {len(group.lines):,} lines" if len(group.lines) > 1 else "the line"
+    return Fix(f"Remove {what} that rotated out", tuple((line, "") for line in group.lines))
 
 
 class GroupView:

@@ -28,7 +28,7 @@ from ..formats import default_formats
 from ..patterns import Pattern
 from ..problems import CATALOGUE
 from ..render import ptcgl_export
-from ..render.sheet import Player, SheetError, build_sheet, render_sheet, sheet_css
+from ..render.sheet import FieldError, Player, SheetError, build_sheet, render_sheet, sheet_css
 from .deckview import FixError, apply_edits, read_edits
 from .jsonbody import BodyError, read_json
 from .rawbody import read_body
@@ -265,6 +265,9 @@ def sheet():
         made = build_sheet(report, player)
     except InputError as exc:
         return render_template("web/sheet_error.html", message=exc.message, back=None), exc.status
+    except FieldError as exc:  # a field of the address the sheet cannot print: said, never dropped
+        back = share_path(text, report.format, report.as_of) + "#verdict"
+        return render_template("web/sheet_error.html", message=str(exc), back=back), 400
     except SheetError as exc:
         back = share_path(text, report.format, report.as_of) + "#verdict"
         return render_template("web/sheet_error.html", message=str(exc), back=back), 422

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 from pathlib import Path
 
@@ -64,12 +65,25 @@ def test_the_cards_that_rotated_out_on_one_date_are_one_group():
     assert legal[2] is None  # no Pidgey is legal
 
 
-def test_one_rotated_card_is_no_group_and_a_legal_deck_has_none():
+def test_one_rotated_card_is_a_group_of_one_and_a_legal_deck_has_none():
     lone = CHARIZARD.split("\n")
     report = check("\n".join(lone[:3]), "standard", "2026-05-01")  # Pidgey and Mimikyu: two lines
     assert len(report.groups) == 1
-    assert check("\n".join(lone[:2]), "standard", "2026-05-01").groups == []
+    # a card alone in leaving on its date is still a block, with the fix that removes its line
+    report = check("\n".join(lone[:2]), "standard", "2026-05-01")
+    (one,) = report.groups
+    assert (one.message, one.lines) == ("2 cards on 1 line rotated out on 2026-04-10 (regulation mark G).", (2,))
+    assert [(report.problems[i].rule, report.problems[i].lines) for i in one.problems] == [("not-in-format", (2,))]
     assert check((DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8"), "standard", ON).groups == []
+    # a legal list with one card of mark G: its own problem stays, in a group of one
+    swapped = (
+        (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8").replace("1 Budew PRE 4", "1 Iono PAL 185")
+    )
+    report = check(swapped, "standard", ON)
+    (iono,) = report.groups
+    assert iono.message == "1 card on 1 line rotated out on 2026-04-10 (regulation mark G)."
+    assert [report.problems[i].rule for i in iono.problems] == ["not-in-format"]
+    assert iono.replacements == ({"line": iono.lines[0], "card": iono.cards[0], "legal": None},)
     # before the rotation the same list has no rotated group
     assert [x.date for x in check(CHARIZARD, "standard", "2026-03-01").groups] == ["2025-04-11"]
 
@@ -119,3 +133,23 @@ def test_a_group_at_the_line_limit(client):
     assert page.count("problem--member") == MAX_SHOWN_PROBLEMS
     assert f"… and {999 - MAX_SHOWN_PROBLEMS} more lines of this group not shown." in page
     assert re.search(r'group-fix"><button type="button" class="fix button--link" data-edits="fix=1%3A', page)
+
+
+def test_the_page_offers_to_remove_a_lone_rotated_card(client):
+    """A card alone in leaving the format on its date is a block with the fix that removes its line, with and
+    without the page's script (a link); its own problem stays in the API's problems."""
+    swapped = (
+        (DECKS / "standard-legal-dragapult.txt").read_text(encoding="utf-8").replace("1 Budew PRE 4", "1 Iono PAL 185")
+    )
+    page = client.post("/", data={"decklist": swapped, "as_of": "2026-05-01"}).get_data(as_text=True)
+    assert page.count('class="problem-group ') == 1
+    assert "1 card on 1 line rotated out on 2026-04-10 (regulation mark G)." in page
+    link = re.search(r'<a class="fix" href="([^"]+)"[^>]*>Remove the line that rotated out</a>', page)
+    assert link is not None
+    fixed = client.get(html.unescape(link.group(1)))
+    assert fixed.status_code == 303
+    after = client.get(fixed.headers["Location"]).get_data(as_text=True)
+    assert "Not valid for Standard on 2026-05-01: 59 cards, 1 error, 1 warning." in after and "Iono" not in after
+    answer = client.post("/api/v1/validate", json={"decklist": swapped, "as_of": "2026-05-01"}).get_json()
+    assert [p["rule"] for p in answer["problems"]] == ["not-in-format"]
+    assert [g["lines"] for g in answer["groups"]] == [[9]]

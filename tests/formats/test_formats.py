@@ -925,3 +925,17 @@ def test_the_description_follows_the_date():
     }
     expanded = default_formats()["expanded"]
     assert expanded.description_on(dt.date(2026, 5, 1)) == expanded.description
+
+
+def test_the_descriptions_over_time_are_the_description_of_every_day():
+    """Format.descriptions (what the page picks from by date without the server): every day from 2005 to
+    2028 reads the sentence description_on writes for it."""
+    for fmt in default_formats().values():
+        changes = fmt.descriptions()
+        assert changes[0][0] is None and [d for d, _ in changes[1:]] == sorted(d for d, _ in changes[1:])
+        day = dt.date(2005, 1, 1)
+        while day < dt.date(2028, 1, 1):
+            iso = day.isoformat()
+            picked = [text for since, text in changes if since is None or since <= iso][-1]
+            assert picked == fmt.description_on(day), (fmt.id, iso)
+            day += dt.timedelta(days=1)

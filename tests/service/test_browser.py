@@ -622,6 +622,33 @@ def test_rotated_cards_are_one_block_with_one_fix(open_page, script):
     )
 
 
+@pytest.mark.parametrize("script", [True, False])
+def test_a_lone_rotated_card_is_a_block_with_its_fix(open_page, script):
+    """One card that left the format on its date (with no legal printing of its name) is a block of one: its
+    card beside it, and the fix that removes its line."""
+    from playwright.sync_api import expect
+
+    page = open_page(java_script_enabled=script)
+    fill_form(page, LEGAL.replace("1 Budew PRE 4", "1 Iono PAL 185"))
+    submit(page)
+    block = page.locator(".problem-group")
+    expect(block).to_have_count(1)
+    expect(block.locator(".group-message")).to_have_text(
+        "1 card on 1 line rotated out on 2026-04-10 (regulation mark G)."
+    )
+    expect(block.locator(".problem--member img")).to_have_attribute("alt", "Iono (PAL 185)")
+    expect(block.locator(".problem--member")).to_contain_text("No printing of this name is legal.")
+    shot(page, f"web-rotated-one-{'js' if script else 'nojs'}", full_page=False)
+    remove = block.get_by_role("link", name="Remove the line that rotated out")
+    with page.expect_navigation() if not script else _nothing():
+        remove.click()
+    expect(page.locator(".problem-group")).to_have_count(0)
+    expect(page.locator("#verdict .verdict-summary")).to_have_text(
+        "Not valid for Standard on 2026-05-01: 59 cards, 1 error, 1 warning."
+    )
+    assert "Iono" not in page.locator("#decklist").input_value()
+
+
 # -- recommendations, not lists ------------------------------------------------------------------
 
 #: an unknown name, a set code and number with another card's name, a misspelt name with the right printing
@@ -809,6 +836,48 @@ def test_the_title_and_the_format_follow_the_result_and_the_date(open_page):
     page.locator("#decklist").type("\n")
     expect(page.locator("#error")).to_contain_text("The date is not complete")
     expect(page).to_have_title(re.compile(r"^Not checked – "))
+
+
+#: the page's title without a verdict
+NAME = "deckcheck: check a Pokémon TCG decklist"
+
+
+def test_the_title_follows_the_result_when_the_list_is_cleared(open_page):
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    expect(page).to_have_title(NAME)
+    for text, title in ((LEGAL, "Valid – " + NAME), ("", NAME), (ONE_BAD, "Not valid – " + NAME), (" \n", NAME)):
+        page.fill("#decklist", text)
+        if text.strip():
+            page.fill("#as_of", DATE)
+            expect(page.locator("#verdict")).to_have_count(1)
+        else:
+            expect(page.locator("#result > *")).to_have_count(0)
+        expect(page).to_have_title(title)
+
+
+@pytest.mark.parametrize("fmt", ["standard", "standard-ptcgl", "glc"])
+def test_the_format_s_description_follows_the_date_without_a_list(open_page, fmt):
+    """With the script and no list, the help under the format is the server's sentence for the chosen
+    date (the page without the script, GET /?as_of=…), whatever the date; cleared, today's."""
+    from playwright.sync_api import expect
+
+    page = open_page()
+    expect(page.locator("#deck-form")).to_have_attribute("data-enhanced", "true")
+    today = page.locator("#format-help").inner_text()
+    page.select_option("#format", fmt)
+    for day in ("2025-06-01", "2026-03-30", "2023-04-13", "2019-01-01", "2006-08-31", "2026-04-10"):
+        served = open_page(f"/?format={fmt}&as_of={day}", java_script_enabled=False)
+        expected = served.locator("#format-help").inner_text()
+        served.close()
+        page.fill("#as_of", day)
+        expect(page.locator("#format-help")).to_have_text(expected)
+        assert page.locator("#result > *").count() == 0
+    page.fill("#as_of", "")
+    page.select_option("#format", "standard")
+    expect(page.locator("#format-help")).to_have_text(today)
 
 
 def test_on_a_phone_the_verdict_comes_into_view_after_a_paste_and_a_fix(open_page):

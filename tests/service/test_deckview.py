@@ -241,12 +241,12 @@ def test_image_url(db):
 
 
 def test_problem_shows_the_cards_it_is_about(client):
-    page = body(post(client, ONE_BAD))
+    page = body(post(client, LEGAL.replace("1 Budew PRE 4", "1 Budew PRE 99")))  # the card of PRE 99
     problem = page[page.index('id="problem-1"') :]
     problem = problem[: problem.index("</li>")]
     assert (
-        '<a href="#card-9"><img class="problem-card" src="https://assets.tcgdex.net/en/base/base1/3/low.webp" '
-        'alt="Chansey (BS 3)"'
+        '<a href="#card-9"><img class="problem-card" src="https://assets.tcgdex.net/en/sv/sv08.5/099/low.webp" '
+        'alt="Black Belt&#39;s Training (PRE 99)"'
     ) in problem
 
 

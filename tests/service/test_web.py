@@ -587,6 +587,29 @@ def test_extras_answers_a_page_of_the_result_whatever_the_list(client, text):
         assert f"{lines - web.MAX_SHOWN_LINES} more lines of the list not shown (the first 100 are)." in result
 
 
+def test_the_readme_states_the_page_s_caps_once_and_as_the_code_has_them():
+    """One truth: the README gives the caps of a page of the result in one place, the numbers of
+    deckcheck/service/webresult.py, and nowhere else a number of lines or problems the page lists."""
+    from deckcheck.service import webresult
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = " ".join(readme.split())
+    stated = re.search(
+        r"renders at most \*\*(\d+)\*\* errors and warnings, \*\*(\d+)\*\* notes, \*\*(\d+)\*\* lines of the list"
+        r".*? and \*\*(\d+)\*\* line links per problem",
+        text,
+    )
+    assert stated is not None
+    assert tuple(int(n) for n in stated.groups()) == (
+        webresult.MAX_SHOWN_PROBLEMS,
+        webresult.MAX_SHOWN_NOTES,
+        webresult.MAX_SHOWN_LINES,
+        webresult.MAX_LINE_LINKS,
+    )
+    elsewhere = re.findall(r"(?:lists|shows|renders) at most \**[\d,]+\**(?: \w+)* (?:lines|problems)", text)
+    assert elsewhere == [], elsewhere
+
+
 def test_the_result_says_how_many_problems_are_not_shown(client):
     from deckcheck.service import web
 

@@ -28,7 +28,9 @@
   var timer = null;
   var seq = 0;
   var inflight = null;
-  var TITLE = " \u2013 deckcheck: check a Pok\u00e9mon TCG decklist";
+  var NAME = "deckcheck: check a Pok\u00e9mon TCG decklist";
+  var TITLE = " \u2013 " + NAME; // after the verdict: "Valid – deckcheck: …"
+  var ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
   // the form above the result (a phone): after a paste or a fix the verdict is brought into view
   var stacked = window.matchMedia ? window.matchMedia("(max-width: 63.99rem)") : null;
   var revealNext = false;
@@ -272,6 +274,7 @@
     if (!text.trim()) {
       result.replaceChildren();
       shownText = null;
+      document.title = NAME; // no list, no verdict: the title the page has without one
       setStatus("");
       return;
     }
@@ -348,17 +351,36 @@
 
   /* -- wiring ------------------------------------------------------------------- */
 
+  /* The chosen format's description on the chosen date, with or without a list: the option carries
+   * the description from each day it changes on (Format.descriptions, oldest first, the first with no
+   * day), the same sentences the server writes for that date (an empty date is today); a date half typed
+   * keeps the sentence the server wrote for the page. */
   function showFormatHelp() {
     var option = format.options[format.selectedIndex];
-    if (formatHelp && option) {
-      formatHelp.textContent = option.getAttribute("data-description") || "";
+    if (!formatHelp || !option) { return; }
+    var text = option.getAttribute("data-description") || "";
+    var now = new Date();
+    var day = date.value || [now.getFullYear(), now.getMonth() + 1, now.getDate()].map(function (n) {
+      return (n < 10 ? "0" : "") + n; // an empty date is today, as the server reads it
+    }).join("-");
+    if (ISO_DAY.test(day) && !(date.validity && date.validity.badInput)) {
+      var changes = [];
+      try {
+        changes = JSON.parse(option.getAttribute("data-descriptions") || "[]");
+      } catch (e) {
+        changes = [];
+      }
+      changes.forEach(function (change) {
+        if (change[0] === null || change[0] <= day) { text = change[1]; }
+      });
     }
+    formatHelp.textContent = text;
   }
 
   deck.addEventListener("input", schedule);
   deck.addEventListener("paste", function () { revealNext = true; });
   format.addEventListener("change", function () { showFormatHelp(); schedule(); });
-  date.addEventListener("change", schedule);
+  date.addEventListener("change", function () { showFormatHelp(); schedule(); });
   result.addEventListener("click", function (event) {
     var target = event.target;
     if (!target || !target.closest) { return; }
