@@ -15,7 +15,20 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .cards import Card, CardDB, Resolution
-from .cards.bypass import EVOLVING
+from .cards.kinds import (
+    ACE_SPEC,
+    BASIC_ENERGY,
+    BASIC_POKEMON,
+    ENERGY,
+    EVOLVES,
+    KIND_MASK,
+    OTHER,
+    POKEMON,
+    POKEMON_STAR,
+    PRISM_STAR,
+    RADIANT,
+    TRAINER,
+)
 from .context import Context as Context
 from .formats import Ban
 from .problems import Counts, Problem
@@ -228,7 +241,15 @@ else:
 # -- what each line is, for the deck's one pass ----------------------------------------------
 
 # a line's kind of card (the first item of its profile, :func:`line_profile`): an index into the deck's tally
-_POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER, _UNKNOWN = range(7)
+_POKEMON, _BASIC_POKEMON, _TRAINER, _ENERGY, _BASIC_ENERGY, _OTHER = (
+    POKEMON,
+    BASIC_POKEMON,
+    TRAINER,
+    ENERGY,
+    BASIC_ENERGY,
+    OTHER,
+)
+_UNKNOWN = OTHER + 1
 # the lists of :class:`Deck` a line belongs to (the profile's marks, indices into the deck's lists);
 # ``Deck.pokemon`` is made from the lines' kinds, when a rule asks (most lines of a deck are Pokémon)
 (
@@ -277,29 +298,18 @@ def line_profile(
         marks.append(_SET_UNMATCHED)
     if card is None:
         return _UNKNOWN, None, tuple(marks), None
-    sub, supertype = card.subtypes, card.supertype
-    key: str | None = card.key
-    parent = None
-    if supertype == "Pokémon":
-        kind = _BASIC_POKEMON if "Basic" in sub else _POKEMON
-        if "Radiant" in sub:
+    bits = card.kind  # the printing's own part, worked out once (the pack holds it): cards/kinds.py
+    kind = bits & KIND_MASK
+    key = None if kind == _BASIC_ENERGY else card.key  # basic Energy: no limit by name, no other kind
+    parent = card.evolves_key if bits & EVOLVES else None
+    if bits > KIND_MASK:
+        if bits & RADIANT:
             marks.append(_RADIANT)
-        if "Star" in sub:
+        if bits & POKEMON_STAR:
             marks.append(_POKEMON_STAR)
-        if card.evolves_from and not EVOLVING.isdisjoint(sub):
-            parent = card.evolves_key
-    elif supertype == "Trainer":
-        kind = _TRAINER
-    elif supertype == "Energy":
-        kind = _BASIC_ENERGY if "Basic" in sub else _ENERGY
-    else:
-        kind = _OTHER
-    if kind == _BASIC_ENERGY:
-        key = None  # no limit by name, no other kind
-    else:
-        if "ACE SPEC" in sub:
+        if bits & ACE_SPEC:
             marks.append(_ACE_SPEC)
-        if "Prism Star" in sub:
+        if bits & PRISM_STAR:
             marks.append(_PRISM_STAR)
     if card.id in clauses:
         marks.append(_CLAUSES)

@@ -24,12 +24,14 @@ from typing import Any, TypeGuard
 import orjson
 
 from .bypass import load_bypasses
+from .columns import Texts
 from .db import CardDB, newest_set_info
 from .dbmemos import RESOLVE_MEMO_SIZE, DBMemos
 from .deckrules import load_rules
 from .files import FIELDS, PRINTING_RELEASES, SCHEMA_VERSION, data_dir, database_json, read_table
 from .index import IndexError_, build_index, check_index, fingerprint, number_key, number_norm, rows_digest
-from .pack import Packed, PackError, Texts, check_rows, decode, encode, pack_path, source_check
+from .kinds import KIND_VERSION
+from .pack import Packed, PackError, check_rows, decode, encode, pack_path, source_check
 from .packfacts import aliases_check
 from .printings import Card, CardSet, CardTable, DatabaseError, NumberTable, PrintingTable, Resolution, SetAlias
 
@@ -246,6 +248,8 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
     # a Card's id is read from one string, not the dict's key: a forked worker that makes the card
     # writes to no shared object (the ids dict, made before the fork, stays untouched)
     card_ids, fps = Texts.of(pack.ids), pack.fingerprints
+    # each printing's kind as the pack's build worked it out, when the same version of kind_of did
+    kinds = pack.kinds if header.get("kind_version") == KIND_VERSION else None
     by_row = release_rows(header[PRINTING_RELEASES], ids)
 
     def make(i: int) -> Card:
@@ -269,6 +273,8 @@ def from_pack(pack: Packed, version: str, path: str | None = None, directory: Pa
             keys[name],
         )
         card._parent = evolves_keys[evolves]
+        if kinds is not None:
+            card._kind = kinds[i]
         return card
 
     energy_super = {i for i, v in enumerate(supertypes) if v == "Energy"}

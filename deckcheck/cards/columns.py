@@ -1,12 +1,14 @@
-"""Arrays of unsigned integers as the card database's pack stores them (:mod:`deckcheck.cards.pack`):
-the narrowest kind for a range, their bytes, and the checks a load runs on them at C speed (a pack
-of ~4 MB is read at every start: no int made per value)."""
+"""The card database's pack's columns (:mod:`deckcheck.cards.pack`) as a load reads them: arrays of unsigned
+integers (the narrowest kind for a range, their bytes, and the checks a load runs on them at C speed: a
+pack of ~4 MB is read at every start, no int made per value), and text columns read in place
+(:class:`Texts`, :class:`Fixed`)."""
 
 from __future__ import annotations
 
 import sys
 from array import array
 from collections.abc import Sequence
+from itertools import accumulate
 
 #: the kinds of a section of numbers
 NUMBERS = ("u8", "u16", "u32")
@@ -72,3 +74,40 @@ def all_below(values: array[int], top: int) -> bool:
         if not equal:
             return True
     return False  # a value equal to top in every byte
+
+
+class Texts(Sequence[str]):
+    """A text column as one string and each value's offsets: reading a value makes a new string
+    (a forked worker writes to no shared object when it reads one)."""
+
+    __slots__ = ("_offsets", "_text")
+
+    def __init__(self, text: str, offsets: array[int]) -> None:
+        self._text, self._offsets = text, offsets
+
+    @classmethod
+    def of(cls, values: list[str]) -> Texts:
+        return cls("".join(values), array("I", list(accumulate(map(len, values), initial=0))))
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]  # one value, no slices
+        return self._text[self._offsets[i] : self._offsets[i + 1]]
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+
+class Fixed(Sequence[str]):
+    """A text column of values of one length, one after the other in one string."""
+
+    __slots__ = ("_count", "_text", "_width")
+
+    def __init__(self, text: str, width: int, count: int) -> None:
+        self._text, self._width, self._count = text, width, count
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]  # one value, no slices
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        return self._text[i * self._width : (i + 1) * self._width]
+
+    def __len__(self) -> int:
+        return self._count

@@ -52,33 +52,31 @@ from typing import Any
 import orjson
 
 from ..names import name_key
-from .columns import ITEM, NUMBERS, all_below, int_bytes, kind_for
+from .columns import ITEM, NUMBERS, Fixed, Texts, all_below, int_bytes, kind_for
 from .columns import PackError as PackError
 from .files import FIELDS, PRINTING_RELEASES, SCHEMA_VERSION
 from .index import fingerprint
-from .packfacts import StoredLegality, UsualTable, check_legality, check_usual, legality_columns, usual_columns
+from .kinds import KIND_VERSION, kind_of
+from .packfacts import (
+    VALUE_TYPES,
+    StoredLegality,
+    UsualTable,
+    check_kinds,
+    check_legality,
+    check_usual,
+    legality_columns,
+    usual_columns,
+)
 
 MAGIC = b"DCKPACK\x00"
 #: bump when the layout changes; a pack of another format fails its load (rebuild it)
-FORMAT = 3
+FORMAT = 4
 #: the magic bytes, the format, the header's length and the digest (u32 each, little-endian)
 _PREFIX_SIZE = 8 + 4 + 4 + 4
 #: joins the values of a text section (never part of a value: checked when written)
 _NUL = "\x00"
 #: the columns stored as a table of values and a code per row (``name`` also gives the row's name key)
 CODED = ("name", "supertype", "subtypes", "evolves_from", "types", "mark", "set_id", "number", "rarity")
-#: per column: the types its table's values may have
-_VALUE_TYPES: dict[str, tuple[type, ...]] = {
-    "name": (str,),
-    "supertype": (str,),
-    "subtypes": (list,),
-    "evolves_from": (str, type(None)),
-    "types": (list,),
-    "mark": (str, type(None)),
-    "set_id": (str,),
-    "number": (str,),
-    "rarity": (str, type(None)),
-}
 _COL = {name: i for i, name in enumerate(FIELDS)}
 #: the parts of the index the pack holds in columns (the others go in its header as they are)
 _PACKED = frozenset({"fingerprint", "rows", "keys", "by_name", "by_number", "basic_energy"})
@@ -91,6 +89,7 @@ _KINDS: dict[str, tuple[str, ...]] = {
     **{f"{part}.{what}": NUMBERS for part in ("by_name", "by_number") for what in ("sizes", "rows")},
     **{f"usual.{what}": NUMBERS for what in ("slots", "rows", "names", "codes", "numbers")},
     "usual.hashes": ("u32",),
+    "kind": ("u8",),
 }
 
 
@@ -215,6 +214,8 @@ def encode(
     usual = usual_columns(usual, values["name"], n, add)
     usual["aliases"] = aliases
     digests = legality_columns(legality or {}, n, add)
+    sup, sub, evo = _COL["supertype"], _COL["subtypes"], _COL["evolves_from"]
+    add("kind", "u8", [kind_of(r[sup], r[sub], r[evo]) for r in rows])  # what each printing is for a deck
     header = {
         "source": sha256(source).hexdigest(),
         "source_check": source_check(source),
@@ -230,6 +231,7 @@ def encode(
         "index": {k: v for k, v in index.items() if k not in _PACKED},
         "usual": usual,
         "legality": digests,
+        "kind_version": KIND_VERSION,
         PRINTING_RELEASES: db.get(PRINTING_RELEASES) or {},  # as the JSON has them (a few hundred)
         "sections": sections,
     }
@@ -287,43 +289,6 @@ class Groups(Mapping[str, Sequence[int]]):
         return len(self._slots)
 
 
-class Texts(Sequence[str]):
-    """A text column as one string and each value's offsets: reading a value makes a new string
-    (a forked worker writes to no shared object when it reads one)."""
-
-    __slots__ = ("_offsets", "_text")
-
-    def __init__(self, text: str, offsets: array[int]) -> None:
-        self._text, self._offsets = text, offsets
-
-    @classmethod
-    def of(cls, values: list[str]) -> Texts:
-        return cls("".join(values), array("I", list(accumulate(map(len, values), initial=0))))
-
-    def __getitem__(self, i: int) -> str:  # type: ignore[override]  # one value, no slices
-        return self._text[self._offsets[i] : self._offsets[i + 1]]
-
-    def __len__(self) -> int:
-        return len(self._offsets) - 1
-
-
-class Fixed(Sequence[str]):
-    """A text column of values of one length, one after the other in one string."""
-
-    __slots__ = ("_count", "_text", "_width")
-
-    def __init__(self, text: str, width: int, count: int) -> None:
-        self._text, self._width, self._count = text, width, count
-
-    def __getitem__(self, i: int) -> str:  # type: ignore[override]  # one value, no slices
-        if not 0 <= i < self._count:
-            raise IndexError(i)
-        return self._text[i * self._width : (i + 1) * self._width]
-
-    def __len__(self) -> int:
-        return self._count
-
-
 class Packed:
     """A checked pack: its header and columns (:func:`decode`)."""
 
@@ -338,6 +303,7 @@ class Packed:
         "by_number",
         "usual",
         "legality",
+        "kinds",
     )
 
     def __init__(self, header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
@@ -349,6 +315,7 @@ class Packed:
         self.by_name = Groups(header["by_name"], columns["by_name.offsets"], columns["by_name.rows"])
         self.by_number = Groups(columns["by_number.keys"], columns["by_number.offsets"], columns["by_number.rows"])
         self.usual = UsualTable(columns, header["values"]["name"], header["usual"])
+        self.kinds: array[int] = columns["kind"]
         self.legality = {
             format_id: StoredLegality(
                 made,
@@ -450,10 +417,10 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
     offsets (``<part>.offsets``, from its group sizes)."""
     values = header["values"]
     set_ids = {s["id"] for s in header["sets"]}
-    for col in (*CODED, "id", "fingerprint"):
+    for col in (*CODED, "id", "fingerprint", "kind"):
         if len(columns.get(col, ())) != n:
             raise PackError(f"column {col} does not have {n} rows")
-    for col, kinds in _VALUE_TYPES.items():
+    for col, kinds in VALUE_TYPES.items():
         table = values[col]
         if set(map(type, table)) - set(kinds):
             raise PackError(f"a value of column {col} is not a {kinds[0].__name__}")
@@ -491,6 +458,7 @@ def _check(header: dict[str, Any], columns: dict[str, Any], n: int) -> None:
     if type(releases) is not dict or set(map(type, releases.values())) - {str}:
         raise PackError(f"the header's {PRINTING_RELEASES} table is malformed")
     check_usual(header, columns, n)
+    check_kinds(header, columns["kind"])
     for format_id in header["legality"]:
         check_legality(format_id, columns, n)
     energy = header["basic_energy"]

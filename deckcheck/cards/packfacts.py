@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 from .columns import PackError, all_below, kind_for, zeros
+from .kinds import KIND_VALUES
 
 #: the columns of the index of usual lines, one value per entry (``usual.slots`` is the hash table)
 USUAL = ("hashes", "rows", "names", "codes", "numbers")
@@ -219,6 +220,29 @@ def check_usual(header: dict[str, Any], columns: dict[str, Any], n: int) -> None
     size = len(slots)
     if size <= entries or size & (size - 1) or not all_below(slots, entries + 1) or zeros(slots) != size - entries:
         raise PackError("the index of usual lines' hash table is malformed")
+
+
+#: per column: the types its table's values may have
+VALUE_TYPES: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "supertype": (str,),
+    "subtypes": (list,),
+    "evolves_from": (str, type(None)),
+    "types": (list,),
+    "mark": (str, type(None)),
+    "set_id": (str,),
+    "number": (str,),
+    "rarity": (str, type(None)),
+}
+
+
+def check_kinds(header: dict[str, Any], kinds: array[int]) -> None:
+    """The pack's ``kind`` column (:mod:`deckcheck.cards.kinds`): each value one a printing can have (the
+    deck's tally is indexed by its low bits), and the header saying which version made it."""
+    if type(header.get("kind_version")) is not int:
+        raise PackError("the header's kind_version is not a number")
+    if kinds.tobytes().translate(None, bytes(sorted(KIND_VALUES))):
+        raise PackError("the kind column has a value no printing can have")
 
 
 def check_legality(format_id: str, columns: dict[str, Any], n: int) -> None:

@@ -17,6 +17,7 @@ from ..names import name_key
 from ..value import Value
 from .files import FIELDS
 from .index import SEP, number_key
+from .kinds import kind_of
 
 
 class DatabaseError(Exception):
@@ -63,11 +64,12 @@ class Card(Value):
         "release",
         "series",
         "key",
-        # caches, no part of the card's value: what to_dict and json_fragment answer, and the name key
-        # of evolves_from (the pack holds it; made on first use otherwise)
+        # caches, no part of the card's value: what to_dict and json_fragment answer, the name key of
+        # evolves_from and the kind (the pack holds both; made on first use otherwise)
         "_view",
         "_json",
         "_parent",
+        "_kind",
     )
     __match_args__ = __slots__[:15]
 
@@ -107,6 +109,7 @@ class Card(Value):
         self._view: dict[str, Any] | None = None
         self._json: orjson.Fragment | None = None
         self._parent: str | None = None
+        self._kind: int | None = None
 
     @property
     def evolves_key(self) -> str | None:
@@ -116,6 +119,15 @@ class Card(Value):
         if key is None and self.evolves_from is not None:
             key = self._parent = name_key(self.evolves_from)
         return key
+
+    @property
+    def kind(self) -> int:
+        """What the printing is for a deck (:func:`~deckcheck.cards.kinds.kind_of`): the pack holds it for
+        each of its printings; worked out at the first use otherwise."""
+        bits = self._kind
+        if bits is None:
+            bits = self._kind = kind_of(self.supertype, self.subtypes, self.evolves_from)
+        return bits
 
     @property
     def is_basic_energy(self) -> bool:

@@ -192,7 +192,11 @@ def test_a_damaged_pack_fails_the_load_saying_what_is_wrong(tmp_path):
     flipped[-3] ^= 0x01
     _fails(path, bytes(flipped), "damaged: its CRC-32 does not match its contents (changed after it was written)")
     _fails(path, b"PK\x03\x04" + good[4:], "not a deckcheck database pack (wrong magic bytes)")
-    _fails(path, good[:8] + struct.pack("<I", 99) + good[12:], "pack format 99, this deckcheck reads format 3")
+    _fails(
+        path,
+        good[:8] + struct.pack("<I", 99) + good[12:],
+        f"pack format 99, this deckcheck reads format {dbpack.FORMAT}",
+    )
     n = header["rows"]
     rows = where["by_number.rows"]
     _fails(
@@ -444,3 +448,34 @@ def test_a_pack_whose_printing_releases_name_no_card_or_no_date_fails_the_load(t
         with pytest.raises(DatabaseError) as exc:
             cards.load(path)
         assert str(exc.value) == f"card database pack at {where} is malformed: ValueError({why!r})"
+
+
+# -- each printing's kind, worked out by the build ------------------------------------------------
+
+
+def test_the_pack_holds_each_printings_kind_and_a_forged_one_fails_the_load(tmp_path, monkeypatch):
+    """The build stores what each printing is for a deck (cards/kinds.py) and a card made from the pack
+    carries it; a value no printing can have, or a header without the version, fails the load; a pack made
+    with another version of kind_of is not read for it (its cards work their kinds out)."""
+    from deckcheck.cards import kinds
+
+    path = tiny(tmp_path / "cards.json.gz")
+    good = dbpack.pack_path(path).read_bytes()
+    header, where = _sections(good)
+    assert header["kind_version"] == kinds.KIND_VERSION and where["kind"][1:] == ("u8", len(ROWS))
+    db = cards.load(path)
+    for card in map(db.cards.at, range(len(ROWS))):
+        assert card._kind == kinds.kind_of(card.supertype, card.subtypes, card.evolves_from), card.id
+    _fails(
+        path, _rewrite(good, "kind", [kinds.OTHER + 1] * len(ROWS)), "the kind column has a value no printing can have"
+    )
+    _fails(
+        path,
+        _reheader(good, {k: v for k, v in header.items() if k != "kind_version"}),
+        "the header's kind_version is not a number",
+    )
+    dbpack.pack_path(path).write_bytes(good)
+    monkeypatch.setattr(cards, "KIND_VERSION", kinds.KIND_VERSION + 1)  # a pack made by another version
+    other = cards.load(path)
+    nest = other.get("sv01-181")
+    assert nest._kind is None and nest.kind == kinds.TRAINER
