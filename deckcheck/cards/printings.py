@@ -17,7 +17,7 @@ from ..names import name_key
 from ..value import Value
 from .files import FIELDS
 from .index import SEP, number_key
-from .kinds import kind_of
+from .kinds import BASIC_ENERGY, KIND_MASK, kind_of
 
 
 class DatabaseError(Exception):
@@ -131,7 +131,7 @@ class Card(Value):
 
     @property
     def is_basic_energy(self) -> bool:
-        return self.supertype == "Energy" and "Basic" in self.subtypes
+        return self.kind & KIND_MASK == BASIC_ENERGY
 
     @property
     def is_ace_spec(self) -> bool:

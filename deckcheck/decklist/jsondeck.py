@@ -45,13 +45,17 @@ _CARD_ID = Pattern(r"([a-z][a-z0-9.]{1,15})-([A-Za-z]{0,5}[0-9]{1,4}[A-Za-z]?)" 
 _PLAYER_KEYS = ("name", "player", "playerName", "player_name", "username")
 
 
+#: the objects a deck was found through, each with the key read in it (:func:`_json_sections`)
+Path = list[tuple[dict[str, Any], "str | None"]]
+
+
 def _section_of(key: str) -> str | None:
     """The section a key of a deck object names (``Trainer``, ``trainers``), or None."""
     return _SECTION_SPELLINGS.get(fold_label(key)) if len(key) <= 20 else None
 
 
 def _json_sections(
-    value: object, depth: int = 0, path: list[tuple[dict[str, Any], str | None]] | None = None
+    value: object, depth: int = 0, path: Path | None = None
 ) -> list[tuple[str | None, list[Any]]] | None:
     """``[(section, entries), ...]`` of a JSON deck of a known shape, else None. ``path``, when given,
     gets each object the deck was found through with the key read in it (None: its sections were read)."""
@@ -80,7 +84,7 @@ def _json_sections(
     return None
 
 
-def _unread(path: list[tuple[dict[str, Any], str | None]]) -> list[Problem]:
+def _unread(path: Path) -> list[Problem]:
     """What a deck's objects hold that was not read (``path``, :func:`_json_sections`): a list of card
     entries under another key (``"cards"`` beside the sections), or a section that is not a list. Keys
     of other values (a player's name, a record, a list of tags) are the export's own and not looked at."""
@@ -101,24 +105,30 @@ def _unread(path: list[tuple[dict[str, Any], str | None]]) -> list[Problem]:
     return problems
 
 
-#: a deck of a JSON text: (player name or None, its sections, the value it was read from)
-JsonDeck = tuple["str | None", list[tuple["str | None", list[Any]]], object]
+#: a deck of a JSON text: (player name or None, its sections, the objects it was read from)
+JsonDeck = tuple["str | None", list[tuple["str | None", list[Any]]], Path]
+
+
+def _deck_of(item: object) -> JsonDeck | None:
+    """The deck an object of the JSON holds, with its path; None for none."""
+    path: Path = []
+    sections = _json_sections(item, 0, path) if isinstance(item, dict) else None
+    return None if sections is None else (_player(item), sections, path)  # type: ignore[arg-type]
 
 
 def _json_decks(data: object) -> tuple[list[JsonDeck], int] | None:
     """Every deck of the JSON, and how many items of an array of decks are no deck (none is read);
     None for no known shape."""
     if isinstance(data, dict):
-        sections = _json_sections(data)
-        return None if sections is None else ([(_player(data), sections, data)], 0)
+        deck = _deck_of(data)
+        return None if deck is None else ([deck], 0)
     if not isinstance(data, list) or not data:
         return None
-    found = [(item, _json_sections(item) if isinstance(item, dict) else None) for item in data]
-    decks = [(_player(item), sections, item) for item, sections in found if sections is not None]
+    decks = [deck for deck in map(_deck_of, data) if deck is not None]
     if decks:
         return decks, len(data) - len(decks)
     if all(isinstance(item, dict) and "count" in item for item in data[:1]):
-        return [(None, [(None, data)], None)], 0  # a bare array of entries
+        return [(None, [(None, data)], [])], 0  # a bare array of entries
     return None
 
 
@@ -181,7 +191,7 @@ def json_entries(text: str) -> int:
         return 0
     data, problem = _load_json(text)
     found = None if problem else _json_decks(data)
-    return sum(len(entries) for _, sections, _value in (found[0] if found else ()) for _, entries in sections)
+    return sum(len(entries) for _, sections, _path in (found[0] if found else ()) for _, entries in sections)
 
 
 def looks_like_json(text: str) -> bool:
@@ -208,7 +218,7 @@ def read_json(text: str) -> tuple[list[Problem], list[CardRow]]:
         problems.append(Problem("json-shape", message, lines=(1,)))
         return problems, rows
     decks, others = shape
-    player, sections, value = decks[0]
+    player, sections, path = decks[0]
     if len(decks) > 1 or others:
         who = f" ({shorten(player)}'s)" if player else ""
         also = f" and {plural(others, 'item')} that {'is' if others == 1 else 'are'} no deck" if others else ""
@@ -220,10 +230,7 @@ def read_json(text: str) -> tuple[list[Problem], list[CardRow]]:
         else:
             message = f"The JSON holds one deck{who}{also}; only the deck was checked."
         problems.append(Problem("several-decks", message))
-    if isinstance(value, dict):
-        path: list[tuple[dict[str, Any], str | None]] = []
-        _json_sections(value, 0, path)
-        problems.extend(_unread(path))
+    problems.extend(_unread(path))
     index = 0
     for section, entries in sections:
         for entry in entries:

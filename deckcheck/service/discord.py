@@ -266,6 +266,11 @@ def _options(data: dict) -> dict:
     return {o.get("name"): o.get("value") for o in data.get("options") or [] if isinstance(o, dict)}
 
 
+def _option_list(listed: str) -> str:
+    """The decklist the ``list`` option holds: out of its code block, a one-line list split back into lines."""
+    return unflatten(strip_code_block(listed))
+
+
 def decklist_of(interaction: dict) -> str | None:
     """The decklist an interaction asks to check, as :func:`answer` gets it (the list option, the form's box,
     the message's text), or None when it carries none or is malformed."""
@@ -277,7 +282,7 @@ def decklist_of(interaction: dict) -> str | None:
             content = _message_content(data)
             return strip_code_block(content) if isinstance(content, str) else None
         listed = _options(data).get("list")
-        return unflatten(strip_code_block(listed)) if isinstance(listed, str) else None
+        return _option_list(listed) if isinstance(listed, str) else None
     except (AttributeError, TypeError, KeyError, RecursionError):  # a shape malformed() would refuse
         return None
 
@@ -319,7 +324,7 @@ def on_command(interaction: dict) -> dict:
     listed = options.get("list")
     if isinstance(listed, str) and listed.strip():
         refused = too_long(listed, MAX_OPTION_LENGTH, "list option") or admitted(interaction)
-        return refused or answer(unflatten(strip_code_block(listed)), fmt, date, interaction)
+        return refused or answer(_option_list(listed), fmt, date, interaction)
     if options.get("message"):
         return message(MESSAGE_LINK_HELP)
     return modal(fmt, date)
